@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Path attributes. A received attribute set is parsed into a struct bgp_attr and interned: one
+ * refcounted copy per distinct set, shared by every path that carries it (a full table has a
+ * few hundred thousand prefixes but far fewer distinct sets). AS paths, community lists and
+ * cluster lists are interned separately, since many attribute sets share them.
+ *
+ * Parsing is driven by a descriptor table (code, flags, length rule, decode, encode, RFC 7606
+ * action) in bgp_attr.c.
+ */
+#ifndef SKUA_BGP_ATTR_H
+#define SKUA_BGP_ATTR_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/stream.h"
+
+/* Attribute type codes. */
+enum {
+	BGP_ATTR_ORIGIN = 1,
+	BGP_ATTR_AS_PATH = 2,
+	BGP_ATTR_NEXT_HOP = 3,
+	BGP_ATTR_MED = 4,
+	BGP_ATTR_LOCAL_PREF = 5,
+	BGP_ATTR_ATOMIC_AGGREGATE = 6,
+	BGP_ATTR_AGGREGATOR = 7,
+	BGP_ATTR_COMMUNITIES = 8,
+	BGP_ATTR_ORIGINATOR_ID = 9,
+	BGP_ATTR_CLUSTER_LIST = 10,
+	BGP_ATTR_MP_REACH_NLRI = 14,
+	BGP_ATTR_MP_UNREACH_NLRI = 15,
+	BGP_ATTR_EXT_COMMUNITIES = 16,
+	BGP_ATTR_AS4_PATH = 17,
+	BGP_ATTR_AS4_AGGREGATOR = 18,
+	BGP_ATTR_LARGE_COMMUNITIES = 32,
+};
+
+/* Attribute flags octet. */
+#define BGP_ATTR_FLAG_OPTIONAL 0x80
+#define BGP_ATTR_FLAG_TRANSITIVE 0x40
+#define BGP_ATTR_FLAG_PARTIAL 0x20
+#define BGP_ATTR_FLAG_EXTLEN 0x10
+
+enum bgp_origin {
+	BGP_ORIGIN_IGP = 0,
+	BGP_ORIGIN_EGP = 1,
+	BGP_ORIGIN_INCOMPLETE = 2,
+};
+
+/* Which attributes are present in a struct bgp_attr (bit = 1 << code for codes < 64). */
+#define ATTR_BIT(code) (UINT64_C(1) << (code))
+
+/* AS_PATH, always held with 4-octet ASNs (RFC 6793 4.2.3: merged with AS4_PATH on receipt). */
+enum {
+	AS_SEG_SET = 1,
+	AS_SEG_SEQUENCE = 2,
+	AS_SEG_CONFED_SEQUENCE = 3,
+	AS_SEG_CONFED_SET = 4,
+};
+
+struct bgp_aspath {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint16_t len;       /* bytes in data */
+	uint16_t path_len;  /* RFC 4271 9.1.2.2 a: a SET counts 1, confed segments 0 */
+	uint32_t first_as;  /* leftmost AS of the first SEQUENCE, 0 if none (MED comparison) */
+	/* Segments as on the wire with 4-octet ASNs: type, count, count x u32 (host order). */
+	uint8_t data[];
+};
+
+/* A refcounted list of 32-bit values (communities, cluster list). */
+struct bgp_u32list {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint32_t count;
+	uint32_t val[];
+};
+
+/* Large communities: count x (global, local1, local2). */
+struct bgp_lcommlist {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint32_t count;
+	uint32_t val[]; /* 3 x count */
+};
+
+/* Unknown optional transitive attributes, kept raw to pass on with the Partial bit set. */
+struct bgp_transit {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint32_t len;
+	uint8_t data[]; /* flags, code, length, value ... as re-encoded */
+};
+
+struct bgp_attr {
+	uint32_t refcnt;  /* interned copies: references held by paths and queues */
+	uint32_t hash;
+	uint64_t present; /* ATTR_BIT(code) set for each attribute carried */
+	uint8_t origin;
+	uint8_t mp_nh_len; /* 0, 4, 16 or 32 */
+	bool atomic_aggregate;
+	struct bgp_aspath *aspath;  /* never NULL once interned (empty path allowed) */
+	struct in_addr nexthop;     /* NEXT_HOP (IPv4 unicast) */
+	struct in6_addr mp_nh_global; /* MP_REACH next hop (IPv6; or IPv4 in the first 4 bytes) */
+	struct in6_addr mp_nh_local;  /* link-local when mp_nh_len == 32 */
+	uint32_t med;
+	uint32_t local_pref;
+	uint32_t weight;            /* local only, never sent (32768 for local routes) */
+	uint32_t aggregator_as;
+	struct in_addr aggregator_addr;
+	struct in_addr originator_id;
+	struct bgp_u32list *communities;
+	struct bgp_u32list *cluster_list;
+	struct bgp_lcommlist *lcommunities;
+	struct bgp_transit *transit;
+};
+
+/* ---- interning ---- */
+void bgp_attr_init(void);
+void bgp_attr_finish(void); /* frees the intern tables (every reference must be gone) */
+/* Intern a filled template: returns the shared copy with its refcount raised. The template's
+ * own sub-objects (aspath, lists) must themselves be interned. */
+struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl);
+struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr);
+void bgp_attr_unref(struct bgp_attr *attr); /* NULL is fine */
+size_t bgp_attr_count(void); /* distinct interned sets (show memory) */
+
+struct bgp_aspath *bgp_aspath_intern_raw(const uint8_t *data, uint16_t len);
+struct bgp_aspath *bgp_aspath_empty(void); /* interned empty path, reference taken */
+struct bgp_aspath *bgp_aspath_ref(struct bgp_aspath *p);
+void bgp_aspath_unref(struct bgp_aspath *p);
+/* A new interned path with asn prepended (into a leading SEQUENCE; new segment if full). */
+struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn);
+bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn); /* loop detection */
+/* FRR's text form: "65001 65002 {65010,65011}" (empty string for an empty path). */
+int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size);
+/* Parse the text form (tests, network statements); NULL on error. */
+struct bgp_aspath *bgp_aspath_from_str(const char *s);
+
+struct bgp_u32list *bgp_u32list_intern(const uint32_t *val, uint32_t count);
+struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l);
+void bgp_u32list_unref(struct bgp_u32list *l);
+struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count);
+void bgp_lcommlist_unref(struct bgp_lcommlist *l);
+
+/* ---- wire ---- */
+
+/* What the codec needs to know about the session it parses for / encodes to. */
+struct bgp_codec_ctx {
+	bool as4;          /* 4-octet AS negotiated */
+	bool ebgp;         /* peer is external */
+	uint32_t local_as; /* for checks such as AS_PATH first AS on eBGP */
+	uint32_t peer_as;
+	bool extended_message; /* RFC 8654: up to 65535 bytes */
+};
+
+#endif /* SKUA_BGP_ATTR_H */

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The BGP instance and its peers: the configuration the northbound fills in, and the lifecycle
+ * functions it calls. Session state lives in struct bgp_session (bgpd/bgp_session.h, session
+ * side) and per-peer RIB state in struct rib_peer (bgpd/bgp_rib.h, RIB side); each side owns
+ * its half and frees it in one place.
+ */
+#ifndef SKUA_BGPD_H
+#define SKUA_BGPD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "lib/prefix.h"
+
+struct event_base;
+struct hash;
+struct bgp_session;
+struct rib_peer;
+struct bgp_rib;
+
+/* Address families this speaker handles (unicast only for now). */
+enum bgp_af {
+	BGP_AF_IPV4_UNICAST = 0,
+	BGP_AF_IPV6_UNICAST,
+	BGP_AF_MAX,
+};
+
+#define BGP_AFI_IPV4 1  /* RFC 4760 AFI values */
+#define BGP_AFI_IPV6 2
+#define BGP_SAFI_UNICAST 1
+
+static inline int bgp_af_family(enum bgp_af af)
+{
+	return af == BGP_AF_IPV4_UNICAST ? AF_INET : AF_INET6;
+}
+
+/* FRR's names: "ipv4Unicast" (JSON keys), "IPv4 Unicast" (text). */
+const char *bgp_af_json_name(enum bgp_af af);
+const char *bgp_af_text_name(enum bgp_af af);
+/* AFI/SAFI from the wire to our enum; -1 when we do not handle the pair. */
+int bgp_af_from_afi_safi(uint16_t afi, uint8_t safi);
+void bgp_af_to_afi_safi(enum bgp_af af, uint16_t *afi, uint8_t *safi);
+
+/* Defaults as FRR's "traditional" profile. */
+#define BGP_DEFAULT_KEEPALIVE 60
+#define BGP_DEFAULT_HOLDTIME 180
+#define BGP_DEFAULT_CONNECT_RETRY 120
+#define BGP_PORT 179
+
+enum bgp_remote_as_type {
+	BGP_REMOTE_AS_SPECIFIED = 0,
+	BGP_REMOTE_AS_INTERNAL,
+	BGP_REMOTE_AS_EXTERNAL,
+};
+
+/* Per-AF activation as configured: DEFAULT follows `bgp default ipv4-unicast` for IPv4
+ * unicast and means "off" for the others. */
+enum bgp_af_activation {
+	BGP_AF_ACT_DEFAULT = 0,
+	BGP_AF_ACT_ON,
+	BGP_AF_ACT_OFF,
+};
+
+/* What the northbound sets for one neighbor. */
+struct bgp_peer_config {
+	struct ipaddr addr;
+	enum bgp_remote_as_type remote_as_type;
+	uint32_t remote_as;        /* when SPECIFIED */
+	char *description;         /* MTYPE_BGP_PEER_CONF, NULL when unset */
+	bool shutdown;
+	bool passive;
+	bool timers_configured;    /* neighbor X timers K H */
+	uint16_t keepalive;
+	uint16_t holdtime;
+	uint16_t connect_retry;    /* neighbor X timers connect N, default 120 */
+	struct ipaddr update_source; /* family 0 = none */
+	char *update_source_ifname;  /* update-source by interface name, NULL = none */
+	uint8_t ebgp_multihop;     /* 0 = not configured; otherwise the TTL to send with (1-255) */
+	char *password;            /* TCP-MD5 key, NULL = none */
+	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
+	enum bgp_af_activation af_activation[BGP_AF_MAX];
+};
+
+/* Why the configuration of a peer changed: the session side decides what it needs to do. */
+enum bgp_peer_change {
+	BGP_PEER_CHG_REMOTE_AS,
+	BGP_PEER_CHG_DESCRIPTION,
+	BGP_PEER_CHG_SHUTDOWN,
+	BGP_PEER_CHG_PASSIVE,
+	BGP_PEER_CHG_TIMERS,
+	BGP_PEER_CHG_CONNECT_RETRY,
+	BGP_PEER_CHG_UPDATE_SOURCE,
+	BGP_PEER_CHG_MULTIHOP,
+	BGP_PEER_CHG_AF_ACTIVATION,
+	BGP_PEER_CHG_PASSWORD,
+	BGP_PEER_CHG_TTL_SECURITY,
+};
+
+struct bgp_peer {
+	struct bgp *bgp;
+	TAILQ_ENTRY(bgp_peer) entry;
+	struct bgp_peer_config conf;
+	uint32_t index;              /* small dense number, reused after delete (RIB bitmaps) */
+	char name[IPADDR_STRLEN];    /* the address as text, for log prefixes */
+	struct bgp_session *session; /* session side, owned by bgp_session.c */
+	struct rib_peer *rib;        /* RIB side, owned by bgp_rib.c */
+};
+
+TAILQ_HEAD(bgp_peer_list, bgp_peer);
+
+/* A `network` statement. */
+struct bgp_network {
+	TAILQ_ENTRY(bgp_network) entry;
+	struct prefix prefix;
+};
+TAILQ_HEAD(bgp_network_list, bgp_network);
+
+/* The instance (`router bgp ASN`); skua runs one. */
+struct bgp {
+	uint32_t asn;
+	struct in_addr router_id;  /* effective */
+	bool router_id_configured; /* bgp router-id given; otherwise chosen from local addresses */
+	uint16_t keepalive;        /* timers bgp K H */
+	uint16_t holdtime;
+	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
+	struct bgp_peer_list peers;
+	struct hash *peer_hash;    /* by address */
+	uint32_t peer_count;
+	struct bgp_network_list networks[BGP_AF_MAX];
+	struct bgp_rib *rib;       /* RIB side, owned by bgp_rib.c */
+	struct event_base *base;
+	int64_t created_epoch;
+};
+
+/* The running instance, or NULL before `router bgp`. */
+struct bgp *bgp_get(void);
+/* The event loop the daemon runs (set once at start-up; tests set their own). */
+void bgp_set_event_base(struct event_base *base);
+struct event_base *bgp_event_base(void);
+
+struct bgp *bgp_create(uint32_t asn);
+void bgp_delete(struct bgp *bgp); /* stops every session (Cease) and frees everything */
+
+struct bgp_peer *bgp_peer_lookup(struct bgp *bgp, const struct ipaddr *addr);
+struct bgp_peer *bgp_peer_create(struct bgp *bgp, const struct ipaddr *addr);
+void bgp_peer_delete(struct bgp_peer *peer); /* Cease to the peer, withdraw its routes, free */
+void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what);
+
+/* Effective values (configured or inherited from the instance / defaults). */
+bool bgp_peer_is_ebgp(const struct bgp_peer *peer); /* needs the remote AS (learned for external) */
+uint32_t bgp_peer_remote_as_expected(const struct bgp_peer *peer); /* 0 = any (external/internal) */
+bool bgp_peer_af_activated(const struct bgp_peer *peer, enum bgp_af af);
+uint16_t bgp_peer_keepalive(const struct bgp_peer *peer);
+uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
+
+void bgp_router_id_changed(struct bgp *bgp);  /* reset sessions, as FRR does */
+void bgp_timers_changed(struct bgp *bgp);     /* applies to new sessions */
+void bgp_default_af_changed(struct bgp *bgp);
+int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+
+/* Graceful stop (SIGTERM): Cease to every peer, then the caller exits the loop. */
+void bgp_shutdown_all(struct bgp *bgp);
+
+#endif /* SKUA_BGPD_H */

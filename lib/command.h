@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The command engine. Commands are declared as grammar strings with help text (FRR's DEFPY
+ * idea) and installed into nodes; nodes and their prompts are data. The engine matches a line
+ * token by token with exact and unique-prefix matching ("sh ip b su"), answers `?` (describe)
+ * and TAB (complete), and walks up to parent nodes for config-file input as FRR does.
+ *
+ * Grammar tokens:
+ *   keyword        literal word, matched exactly or by unique prefix
+ *   WORD           any word                  LINE...   the rest of the line (must be last)
+ *   A.B.C.D        IPv4 address              A.B.C.D/M IPv4 prefix
+ *   X:X::X:X       IPv6 address              X:X::X:X/M IPv6 prefix
+ *   (1-65535)      integer range (up to 64 bits, unsigned)
+ *   ASNUM          AS number: 1-4294967295 (plain) or asdot "1.10"
+ *   <a|b|c>        exactly one of the alternatives (each may be a token sequence)
+ *   [a]            optional; [a|b] optional alternatives;  {a|b} any of them, any order, once each
+ *   $name          suffix binding the matched text to a name: "(1-254)$hops", "<A.B.C.D|X:X::X:X>$peer"
+ *
+ * Help: one line per token that needs help, in order, separated by '\n' (keywords and
+ * placeholders; punctuation takes none). "no" commands are separate definitions.
+ */
+#ifndef SKUA_COMMAND_H
+#define SKUA_COMMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vty;
+
+/* Nodes: the modes of the CLI. Prompts are printf formats taking the hostname. */
+enum node_type {
+	VIEW_NODE = 0,     /* r1> */
+	ENABLE_NODE,       /* r1# */
+	CONFIG_NODE,       /* r1(config)# */
+	BGP_NODE,          /* r1(config-router)# */
+	BGP_IPV4_NODE,     /* r1(config-router-af)# */
+	BGP_IPV6_NODE,     /* r1(config-router-af)# */
+	NODE_TYPE_MAX,
+};
+
+struct cmd_node {
+	enum node_type node;
+	const char *name;   /* for messages and tests: "config", "bgp", "bgp-ipv4" */
+	const char *prompt; /* "%s(config-router)# " */
+	enum node_type parent; /* `exit` goes here; walk-up order for config input */
+	bool config;           /* a configuration node (edits the candidate) */
+};
+
+/* Return codes of handlers and of cmd_execute(). */
+enum cmd_result {
+	CMD_SUCCESS = 0,
+	CMD_WARNING = 1,             /* done, with a warning printed */
+	CMD_ERR_NO_MATCH = 2,        /* % Unknown command */
+	CMD_ERR_AMBIGUOUS = 3,       /* % Ambiguous command */
+	CMD_ERR_INCOMPLETE = 4,      /* % Command incomplete */
+	CMD_WARNING_CONFIG_FAILED = 5, /* config refused; message printed by the handler */
+	CMD_ERR_NOTHING_TODO = 6,
+	CMD_CLOSE = 7,               /* end the vty session (exit/quit at the top) */
+};
+
+/* What a handler receives: the words of the line, each bound to its grammar token. */
+struct cmd_arg {
+	const char *name; /* the $name binding, or the token text ("A.B.C.D", "remote-as") */
+	const char *text; /* the matched text; keywords are expanded to the full keyword */
+};
+
+struct cmd_args {
+	int argc;
+	const struct cmd_arg *argv;
+};
+
+/* The text bound to name (a $name or a token such as "A.B.C.D" or a keyword), or NULL. */
+const char *cmd_arg(const struct cmd_args *args, const char *name);
+bool cmd_has(const struct cmd_args *args, const char *name);
+/* Parse a bound numeric argument (already range-checked by the matcher). */
+uint64_t cmd_arg_u64(const struct cmd_args *args, const char *name, uint64_t dflt);
+
+typedef int (*cmd_handler)(struct vty *vty, const struct cmd_args *args);
+
+#define CMD_HIDDEN 0x01 /* accepted but not listed by ? and TAB (deprecated aliases) */
+
+struct cmd_def {
+	const char *grammar;
+	const char *help;
+	cmd_handler handler;
+	unsigned flags;
+};
+
+/* Declare a command: DEFCMD(name, "grammar", "help\nhelp\n") { ... return CMD_SUCCESS; } */
+#define DEFCMD(fname, grammar_str, help_str)                                                      \
+	static int fname(struct vty *vty, const struct cmd_args *args);                           \
+	static const struct cmd_def fname##_cmd = { .grammar = grammar_str,                       \
+						    .help = help_str,                             \
+						    .handler = fname };                           \
+	static int fname(struct vty *vty, const struct cmd_args *args)
+
+void cmd_init(void);
+void cmd_terminate(void);
+void cmd_node_install(const struct cmd_node *node);
+const struct cmd_node *cmd_node_get(enum node_type node);
+/* Parses the grammar once; a malformed grammar aborts at start-up with its text (a bug). */
+void cmd_install(enum node_type node, const struct cmd_def *def);
+
+/*
+ * Execute one line in vty->node. Output and error messages go to the vty (FRR wording:
+ * "% Unknown command: ...", "% Ambiguous command.", "% Command incomplete." with a caret line
+ * under the offending token where one can be named). walk_up: try parent nodes when the line
+ * does not match here (config files); on success the vty's node follows the walk.
+ */
+int cmd_execute(struct vty *vty, const char *line, bool walk_up);
+
+/* `?`: the possible next tokens (or completions of the partial last word) with help. */
+struct cmd_help {
+	const char *token; /* "remote-as", "A.B.C.D", "<cr>" */
+	const char *help;
+};
+/* Fills up to max entries, sorted as FRR prints them; returns the count or a CMD_ERR_*. */
+int cmd_describe(struct vty *vty, const char *line, struct cmd_help *out, int max);
+/* TAB: keyword completions of the last (partial) word; returns the count or a CMD_ERR_*. */
+int cmd_complete(struct vty *vty, const char *line, char **out, int max);
+
+#endif /* SKUA_COMMAND_H */

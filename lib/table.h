@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Prefix tree (path-compressed binary trie), one per address family. It maps prefixes to opaque
+ * values: exact match, longest match, and an ordered walk that can be resumed after any change
+ * (ptree_next()), which is how the RIB does bounded work per loop turn.
+ *
+ * Built for full tables: nodes come from a slab (no per-node malloc header), an IPv4 tree keeps
+ * 4-byte keys, and a tree of N prefixes holds at most 2N-1 nodes. Budget: <= 48 bytes per stored
+ * IPv4 prefix including glue nodes (check_table measures it).
+ */
+#ifndef SKUA_TABLE_H
+#define SKUA_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/prefix.h"
+
+struct ptree;
+
+struct ptree *ptree_new(int family);
+/* Frees the tree; free_value (may be NULL) is called for every stored value. */
+void ptree_free(struct ptree *t, void (*free_value)(void *value));
+
+/*
+ * Find or create the node for p and return the address of its value slot (NULL before first use).
+ * The caller stores its value there. Setting it back to NULL is not a delete: use ptree_delete().
+ */
+void **ptree_get(struct ptree *t, const struct prefix *p);
+void *ptree_lookup(const struct ptree *t, const struct prefix *p);          /* exact */
+void *ptree_match(const struct ptree *t, const struct ipaddr *a);           /* longest match */
+void *ptree_match_prefix(const struct ptree *t, const struct prefix *p);    /* longest covering */
+/* Remove p; returns the value it held (NULL if absent). Glue nodes are reclaimed. */
+void *ptree_delete(struct ptree *t, const struct prefix *p);
+
+/*
+ * Ordered iteration (prefix_cmp order). ptree_first() gives the first stored prefix; ptree_next()
+ * the first stored prefix strictly after *after, whether or not *after is still in the tree, so a
+ * walk survives inserts and deletes between steps. Both fill *p and return the value, or NULL
+ * at the end.
+ */
+void *ptree_first(const struct ptree *t, struct prefix *p);
+void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p);
+
+typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
+/* Walk in order; a callback returning non-zero stops the walk and that value is returned.
+ * The callback must not change the tree (use ptree_next() for that). */
+int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg);
+
+size_t ptree_count(const struct ptree *t);  /* stored prefixes */
+size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
+
+#endif /* SKUA_TABLE_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * A vty: one CLI session (a vtysh connection on the UNIX socket, or the config-file reader).
+ * Handlers print with vty_out(); config handlers edit the candidate through the northbound
+ * (lib/northbound.h) using the vty's xpath context stack.
+ *
+ * Wire protocol on the UNIX socket (see doc/architecture.md):
+ *   request: one byte kind ('x' execute, '?' describe, 't' complete, 'p' prompt) + line + NUL
+ *   reply:   text, then three NUL bytes and one status byte (enum cmd_result)
+ */
+#ifndef SKUA_VTY_H
+#define SKUA_VTY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/command.h"
+#include "lib/sbuf.h"
+
+struct event_base;
+struct nb_candidate;
+
+#define VTY_XPATH_DEPTH 8
+#define VTY_XPATH_LEN 1024
+
+struct vty {
+	int fd;                 /* -1 for the config-file reader and tests */
+	enum node_type node;
+	struct sbuf out;        /* output of the current command */
+	/* Northbound context: the xpath of each node entered (router bgp, address-family ...). */
+	char xpath[VTY_XPATH_DEPTH][VTY_XPATH_LEN];
+	int xpath_index;
+	/* Config session: edits queued by the current command, applied on its success. */
+	struct nb_candidate *candidate;
+	bool config_locked;     /* this vty holds the configuration (configure terminal) */
+	/* Where the input comes from, for error messages: "bgpd.conf:12". */
+	const char *source_name;
+	unsigned source_line;
+	void *priv;             /* owner's data (vty server connection) */
+};
+
+/* Append formatted text to the command's output. */
+int vty_out(struct vty *vty, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct vty *vty_new(int fd);
+void vty_free(struct vty *vty);
+
+/* Listen on a UNIX socket path (mode 0660); every accepted connection gets its own vty. */
+int vty_server_start(struct event_base *base, const char *path);
+void vty_server_stop(void);
+
+/* The hostname used in prompts (`hostname` command). */
+void vty_set_hostname(const char *name);
+const char *vty_get_hostname(void);
+/* The prompt for vty->node, e.g. "r1(config-router)# ". */
+const char *vty_prompt(struct vty *vty, char *buf, size_t size);
+
+#endif /* SKUA_VTY_H */
