@@ -45,6 +45,8 @@ struct cmd_node {
 	const char *prompt; /* "%s(config-router)# " */
 	enum node_type parent; /* `exit` goes here; walk-up order for config input */
 	bool config;           /* a configuration node (edits the candidate) */
+	int xpath_depth;       /* vty->xpath_index while in this node (CONFIG 0, BGP 1, AF 2);
+				* leaving a node by exit/end resets xpath_index to the target's */
 };
 
 /* Return codes of handlers and of cmd_execute(). */
