@@ -36,4 +36,10 @@ size_t hash_memory(const struct hash *h);
 uint32_t hash_bytes(const void *data, size_t len, uint32_t seed);
 uint32_t hash_combine(uint32_t h, uint32_t v);
 
+/* The name given to hash_new() (for `show memory`-style listings). */
+const char *hash_name(const struct hash *h);
+/* SipHash-c-d with a 16-byte key (hash_bytes() uses 1-3 with the process secret). */
+uint64_t hash_siphash(const void *data, size_t len, const uint8_t key[16], unsigned crounds,
+		      unsigned drounds);
+
 #endif /* SKUA_HASH_H */

@@ -17,8 +17,10 @@
 struct json_writer {
 	struct sbuf *out;
 	int depth;
-	bool first[JSON_MAX_DEPTH]; /* no member written yet at this depth */
-	bool pretty;                /* indent like FRR's json_object_to_json_string_ext(PRETTY) */
+	bool first[JSON_MAX_DEPTH];  /* no member written yet at this depth */
+	bool pretty;		     /* indent like FRR's json_object_to_json_string_ext(PRETTY) */
+	char closer[JSON_MAX_DEPTH]; /* '}' or ']' for each open container (json_end closes them) */
+	int skip;		     /* containers opened beyond JSON_MAX_DEPTH (dropped) */
 };
 
 void json_init(struct json_writer *w, struct sbuf *out, bool pretty);

@@ -65,5 +65,8 @@ extern uint64_t debug_flags;
 /* The last messages logged, for `show logging` (a small ring in memory). */
 typedef void (*log_ring_cb)(const char *line, void *arg);
 void log_ring_walk(log_ring_cb cb, void *arg);
+/* The ring keeps messages up to this level (default informational); -1 if level is invalid. */
+int log_set_ring_level(int level);
+void log_ring_clear(void);
 
 #endif /* SKUA_LOG_H */

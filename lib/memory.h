@@ -14,8 +14,8 @@
 struct mtype {
 	const char *name;
 	uint64_t allocated; /* live allocations */
-	uint64_t bytes;     /* live bytes, as malloc_usable_size() reports them */
-	uint64_t total;     /* allocations ever made */
+	uint64_t bytes;	    /* live bytes, as malloc_usable_size() reports them */
+	uint64_t total;	    /* allocations ever made */
 	struct mtype *next; /* registry link, set on first use */
 };
 
@@ -36,10 +36,10 @@ void mem_free(struct mtype *mt, void *ptr);
 #define XSTRDUP(mt, s) mem_strdup((mt), (s))
 #define XSTRNDUP(mt, s, n) mem_strndup((mt), (s), (n))
 /* Frees and sets the pointer to NULL, so a second free is harmless and a use is obvious. */
-#define XFREE(mt, p)                                                                               \
-	do {                                                                                       \
-		mem_free((mt), (p));                                                               \
-		(p) = NULL;                                                                        \
+#define XFREE(mt, p)                 \
+	do {                         \
+		mem_free((mt), (p)); \
+		(p) = NULL;          \
 	} while (0)
 
 /* Walk every type that has ever been used, in registration order. */

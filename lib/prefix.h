@@ -25,7 +25,7 @@ struct ipaddr {
 /* A prefix; host bits beyond len are always zero once prefix_apply_mask() ran. */
 struct prefix {
 	uint8_t family; /* AF_INET or AF_INET6 */
-	uint8_t len;    /* 0..32 or 0..128 */
+	uint8_t len;	/* 0..32 or 0..128 */
 	union {
 		struct in_addr v4;
 		struct in6_addr v6;
@@ -33,9 +33,9 @@ struct prefix {
 	} u;
 };
 
-#define IPADDR_STRLEN 46  /* INET6_ADDRSTRLEN */
-#define PREFIX_STRLEN 50  /* address, '/', up to 3 digits, NUL */
-#define SU_STRLEN 56      /* [addr]:port */
+#define IPADDR_STRLEN 46 /* INET6_ADDRSTRLEN */
+#define PREFIX_STRLEN 50 /* address, '/', up to 3 digits, NUL */
+#define SU_STRLEN 56	 /* [addr]:port */
 
 static inline unsigned prefix_maxlen(int family)
 {
@@ -74,5 +74,7 @@ static inline int prefix_bit(const uint8_t *bytes, unsigned n)
 /* sockaddr helpers: convert, print "addr" or "[addr]:port". */
 socklen_t ipaddr_to_sockaddr(const struct ipaddr *a, uint16_t port, struct sockaddr_storage *ss);
 int ipaddr_from_sockaddr(struct ipaddr *a, uint16_t *port, const struct sockaddr *sa);
+/* "a.b.c.d:port" or "[x::y]:port" (SU_STRLEN bytes are always enough). */
+const char *ipaddr_port_to_str(const struct ipaddr *a, uint16_t port, char *buf, size_t size);
 
 #endif /* SKUA_PREFIX_H */

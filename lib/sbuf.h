@@ -6,6 +6,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "lib/memory.h"
+
+DECLARE_MTYPE(SBUF); /* defined in lib/sbuf.c; sbuf_steal() hands out this type */
+
 struct sbuf {
 	char *buf;  /* always NUL-terminated when non-NULL */
 	size_t len; /* bytes used, excluding the NUL */
@@ -18,7 +22,8 @@ void sbuf_reset(struct sbuf *sb);
 void sbuf_put(struct sbuf *sb, const char *s, size_t n);
 void sbuf_puts(struct sbuf *sb, const char *s);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sbuf_vprintf(struct sbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void sbuf_vprintf(struct sbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Take ownership of the text (caller frees with MTYPE_SBUF); the sbuf is left empty. */
 char *sbuf_steal(struct sbuf *sb);
 

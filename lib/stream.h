@@ -204,7 +204,7 @@ static inline int stream_put_bytes(struct stream *s, const void *src, size_t n)
 /* Overwrite a u16 written earlier (a length field filled in after its contents). */
 static inline int stream_set_u16_at(struct stream *s, size_t pos, uint16_t v)
 {
-	if (pos + 2 > s->endp)
+	if (s->endp < 2 || pos > s->endp - 2) /* not pos + 2 > endp: that wraps for huge pos */
 		return -1;
 	s->data[pos] = (uint8_t)(v >> 8);
 	s->data[pos + 1] = (uint8_t)v;
@@ -213,7 +213,7 @@ static inline int stream_set_u16_at(struct stream *s, size_t pos, uint16_t v)
 
 static inline int stream_set_u8_at(struct stream *s, size_t pos, uint8_t v)
 {
-	if (pos + 1 > s->endp)
+	if (pos >= s->endp)
 		return -1;
 	s->data[pos] = v;
 	return 0;

@@ -25,11 +25,13 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value));
 /*
  * Find or create the node for p and return the address of its value slot (NULL before first use).
  * The caller stores its value there. Setting it back to NULL is not a delete: use ptree_delete().
+ * NULL when p is of another family than the tree (or its length is out of range). The slot stays
+ * at the same address until that prefix is deleted; host bits in p are ignored (masked).
  */
 void **ptree_get(struct ptree *t, const struct prefix *p);
-void *ptree_lookup(const struct ptree *t, const struct prefix *p);          /* exact */
-void *ptree_match(const struct ptree *t, const struct ipaddr *a);           /* longest match */
-void *ptree_match_prefix(const struct ptree *t, const struct prefix *p);    /* longest covering */
+void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */
+void *ptree_match(const struct ptree *t, const struct ipaddr *a);	 /* longest match */
+void *ptree_match_prefix(const struct ptree *t, const struct prefix *p); /* longest covering */
 /* Remove p; returns the value it held (NULL if absent). Glue nodes are reclaimed. */
 void *ptree_delete(struct ptree *t, const struct prefix *p);
 
@@ -47,6 +49,11 @@ typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
  * The callback must not change the tree (use ptree_next() for that). */
 int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg);
 
+/*
+ * A prefix whose value slot is still NULL (created by ptree_get() but not yet filled) is
+ * skipped by ptree_match*(), ptree_first()/ptree_next() and ptree_walk(), since NULL is their
+ * "nothing" answer; ptree_count() counts it.
+ */
 size_t ptree_count(const struct ptree *t);  /* stored prefixes */
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
 

@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Prefix tree: a path-compressed binary trie (PATRICIA with prefixes stored at any node).
+ *
+ * Every node holds a key (address bits, masked) and a length; its children continue with bit
+ * `len` of the key being 0 or 1. A node is either *stored* (a prefix with a value slot) or *glue*
+ * (a branch point that exists only because two stored prefixes diverge there). Invariants:
+ *   - a glue node always has exactly two children (deleting under it splices it out);
+ *   - hence a tree of N stored prefixes has at most N - 1 glue nodes.
+ * A pre-order walk (node, then child 0, then child 1) visits prefixes in prefix_cmp() order:
+ * a node's address is that of its whole block with the host bits clear, so it sorts before
+ * every longer prefix inside the block, and child 0's block sorts before child 1's.
+ *
+ * Memory (a full table has about a million IPv4 prefixes, and the RIB keeps several trees):
+ *   - nodes live in slabs: arrays of fixed-size objects, no malloc header per node;
+ *   - nodes reference each other by 32-bit handles instead of 64-bit pointers;
+ *   - stored and glue nodes come from separate slabs, so glue carries no value slot;
+ *   - an IPv4 tree's keys are 4 bytes.
+ * That makes an IPv4 stored node 24 bytes and a glue node 16, so even the worst case of N - 1
+ * glue nodes stays under 40 bytes per prefix (check_table measures a million random prefixes).
+ * Slab chunks start small (a per-peer tree of ten prefixes costs a few hundred bytes) and double
+ * up to 4096 objects; a chunk whose last node goes is freed, so an emptied tree gives its
+ * memory back.
+ *
+ * Handles: bit 31 says glue or stored; the rest is (chunk << 12 | index in chunk) + 1, so 0 is
+ * the null handle. A stored node never moves, which keeps the slot ptree_get() returns valid
+ * until that prefix is deleted.
+ */
+#include "lib/compat.h"
+
+#include <malloc.h>
+
+#include "lib/core_mtypes.h"
+#include "lib/table.h"
+
+DEFINE_MTYPE(PTREE, "Prefix tree");
+DEFINE_MTYPE(PTREE_SLAB, "Prefix tree nodes");
+
+#define PT_NIL 0u
+#define PT_GLUE 0x80000000u
+#define PT_CHUNK_SHIFT 12
+#define PT_CHUNK_MASK ((1u << PT_CHUNK_SHIFT) - 1)
+#define PT_CHUNK_MAX (1u << PT_CHUNK_SHIFT) /* objects in a full-size chunk */
+#define PT_CHUNK_MIN 16u		    /* objects in a tree's first chunk */
+#define PT_MAX_CHUNKS (1u << (31 - PT_CHUNK_SHIFT))
+#define PT_STACK (128 + 2) /* deepest possible path, IPv6 /0 to /128, plus one */
+
+struct pt_node {
+	uint32_t child[2];
+	uint8_t len;
+	uint8_t pad[3];
+	uint8_t key[]; /* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned */
+};
+
+struct pt_chunk {
+	uint8_t *mem;  /* NULL: this chunk slot is unused */
+	uint32_t cap;  /* objects in mem */
+	uint32_t used; /* objects handed out at least once (bump allocation) */
+	uint32_t live; /* objects in use */
+	uint32_t free; /* free list of returned objects: index + 1, 0 = empty */
+	uint32_t prev; /* list of chunks with room: chunk + 1, 0 = none */
+	uint32_t next;
+	bool in_partial;
+};
+
+struct pt_slab {
+	size_t obj_size;
+	uint32_t tag; /* PT_GLUE for the glue slab */
+	struct pt_chunk *chunks;
+	uint32_t nchunks; /* slots in chunks[] */
+	uint32_t live_chunks;
+	uint32_t partial; /* first chunk with room: chunk + 1, 0 = none */
+	size_t bytes;	  /* memory held by chunk arrays (as malloc reports it) */
+};
+
+struct ptree {
+	int family;
+	unsigned keylen; /* 4 or 16 */
+	unsigned maxlen; /* 32 or 128 */
+	size_t value_off;
+	uint32_t root;
+	size_t count;
+	struct pt_slab stored, glue;
+};
+
+/* ---- slab allocator ---- */
+
+static void slab_partial_push(struct pt_slab *s, uint32_t c)
+{
+	struct pt_chunk *ch = &s->chunks[c];
+
+	ch->prev = 0;
+	ch->next = s->partial;
+	if (s->partial)
+		s->chunks[s->partial - 1].prev = c + 1;
+	s->partial = c + 1;
+	ch->in_partial = true;
+}
+
+static void slab_partial_remove(struct pt_slab *s, uint32_t c)
+{
+	struct pt_chunk *ch = &s->chunks[c];
+
+	if (ch->prev)
+		s->chunks[ch->prev - 1].next = ch->next;
+	else
+		s->partial = ch->next;
+	if (ch->next)
+		s->chunks[ch->next - 1].prev = ch->prev;
+	ch->prev = ch->next = 0;
+	ch->in_partial = false;
+}
+
+static uint32_t slab_chunk_new(struct pt_slab *s)
+{
+	struct pt_chunk *ch;
+	uint32_t c, n;
+
+	for (c = 0; c < s->nchunks; c++)
+		if (!s->chunks[c].mem)
+			break;
+	if (c == s->nchunks) {
+		n = s->nchunks ? s->nchunks * 2 : 4;
+		if (n > PT_MAX_CHUNKS) {
+			/* 2^31 nodes: no full table comes near; a bug if it ever happens. */
+			fprintf(stderr, "ptree: node handle space exhausted; aborting\n");
+			abort();
+		}
+		s->chunks = XREALLOC(MTYPE_PTREE, s->chunks, n * sizeof(*s->chunks));
+		memset(&s->chunks[s->nchunks], 0, (n - s->nchunks) * sizeof(*s->chunks));
+		s->nchunks = n;
+	}
+	ch = &s->chunks[c];
+	/* Small trees stay small: 16, 32, 64 ... objects, up to a full chunk. */
+	ch->cap = s->live_chunks >= 8 ? PT_CHUNK_MAX
+				      : MIN(PT_CHUNK_MIN << s->live_chunks, PT_CHUNK_MAX);
+	ch->mem = XMALLOC(MTYPE_PTREE_SLAB, ch->cap * s->obj_size);
+	ch->used = ch->live = ch->free = 0;
+	s->bytes += malloc_usable_size(ch->mem);
+	s->live_chunks++;
+	slab_partial_push(s, c);
+	return c;
+}
+
+static uint32_t slab_alloc(struct pt_slab *s)
+{
+	struct pt_chunk *ch;
+	uint32_t c, off;
+
+	c = s->partial ? s->partial - 1 : slab_chunk_new(s);
+	ch = &s->chunks[c];
+	if (ch->free) {
+		off = ch->free - 1;
+		memcpy(&ch->free, ch->mem + (size_t)off * s->obj_size, sizeof(ch->free));
+	} else {
+		off = ch->used++;
+	}
+	ch->live++;
+	if (!ch->free && ch->used == ch->cap)
+		slab_partial_remove(s, c);
+	return s->tag | (((c << PT_CHUNK_SHIFT) | off) + 1);
+}
+
+static void slab_free(struct pt_slab *s, uint32_t ref)
+{
+	uint32_t raw = (ref & ~PT_GLUE) - 1;
+	uint32_t c = raw >> PT_CHUNK_SHIFT, off = raw & PT_CHUNK_MASK;
+	struct pt_chunk *ch = &s->chunks[c];
+
+	ch->live--;
+	if (ch->live == 0) {
+		/* Last node gone: the chunk goes back to malloc. */
+		if (ch->in_partial)
+			slab_partial_remove(s, c);
+		s->bytes -= malloc_usable_size(ch->mem);
+		XFREE(MTYPE_PTREE_SLAB, ch->mem);
+		s->live_chunks--;
+		return;
+	}
+	memcpy(ch->mem + (size_t)off * s->obj_size, &ch->free, sizeof(ch->free));
+	ch->free = off + 1;
+	if (!ch->in_partial)
+		slab_partial_push(s, c);
+}
+
+static void slab_release(struct pt_slab *s)
+{
+	uint32_t c;
+
+	for (c = 0; c < s->nchunks; c++)
+		XFREE(MTYPE_PTREE_SLAB, s->chunks[c].mem);
+	XFREE(MTYPE_PTREE, s->chunks);
+	s->nchunks = s->live_chunks = s->partial = 0;
+	s->bytes = 0;
+}
+
+/* ---- nodes and keys ---- */
+
+static inline struct pt_node *pt_node(const struct ptree *t, uint32_t ref)
+{
+	const struct pt_slab *s = (ref & PT_GLUE) ? &t->glue : &t->stored;
+	uint32_t raw = (ref & ~PT_GLUE) - 1;
+
+	return (struct pt_node *)(s->chunks[raw >> PT_CHUNK_SHIFT].mem +
+				  (size_t)(raw & PT_CHUNK_MASK) * s->obj_size);
+}
+
+static inline void **pt_value(const struct ptree *t, struct pt_node *n)
+{
+	return (void **)((uint8_t *)n + t->value_off);
+}
+
+static inline bool pt_is_glue(uint32_t ref)
+{
+	return (ref & PT_GLUE) != 0;
+}
+
+static inline unsigned pt_bit(const uint8_t *key, unsigned n)
+{
+	return (unsigned)prefix_bit(key, n);
+}
+
+static void key_mask(uint8_t *key, unsigned keylen, unsigned len)
+{
+	unsigned byte = len / 8, bits = len % 8;
+
+	if (bits)
+		key[byte++] &= (uint8_t)(0xff00u >> bits);
+	if (byte < keylen)
+		memset(key + byte, 0, keylen - byte);
+}
+
+static inline uint32_t load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Do the first len bits of a and b agree? Word at a time: this is the inner loop of every
+ * lookup. */
+static inline bool key_match(const uint8_t *a, const uint8_t *b, unsigned len)
+{
+	unsigned i = 0;
+
+	for (; len >= 32; len -= 32, i += 4)
+		if (load_be32(a + i) != load_be32(b + i))
+			return false;
+	return !len || ((load_be32(a + i) ^ load_be32(b + i)) >> (32 - len)) == 0;
+}
+
+/* Number of leading bits a and b share, at most max. */
+static unsigned key_common(const uint8_t *a, const uint8_t *b, unsigned max)
+{
+	unsigned i, n;
+
+	for (i = 0; i * 32 < max; i++) {
+		uint32_t x = load_be32(a + 4 * i) ^ load_be32(b + 4 * i);
+
+		if (x) {
+			n = i * 32 + (unsigned)__builtin_clz(x);
+			return MIN(n, max);
+		}
+	}
+	return max;
+}
+
+/* The tree's form of p: its family and length checked, the key masked. */
+static bool pt_key(const struct ptree *t, const struct prefix *p, uint8_t *key, unsigned *len)
+{
+	if (!t || p->family != t->family || p->len > t->maxlen)
+		return false;
+	memcpy(key, p->u.bytes, t->keylen);
+	key_mask(key, t->keylen, p->len);
+	*len = p->len;
+	return true;
+}
+
+static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct prefix *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->family = (uint8_t)t->family;
+	p->len = n->len;
+	memcpy(p->u.bytes, n->key, t->keylen);
+}
+
+/* ---- the tree ---- */
+
+struct ptree *ptree_new(int family)
+{
+	struct ptree *t;
+
+	if (family != AF_INET && family != AF_INET6)
+		return NULL;
+	t = XCALLOC(MTYPE_PTREE, sizeof(*t));
+	t->family = family;
+	t->keylen = (unsigned)family_addr_bytes(family);
+	t->maxlen = prefix_maxlen(family);
+	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40. */
+	t->value_off = (sizeof(struct pt_node) + t->keylen + 7) & ~(size_t)7;
+	t->stored.obj_size = t->value_off + sizeof(void *);
+	t->stored.tag = 0;
+	t->glue.obj_size = (sizeof(struct pt_node) + t->keylen + 3) & ~(size_t)3;
+	t->glue.tag = PT_GLUE;
+	return t;
+}
+
+void ptree_free(struct ptree *t, void (*free_value)(void *value))
+{
+	uint32_t stack[PT_STACK], ref;
+	unsigned sp = 0;
+
+	if (!t)
+		return;
+	if (free_value && t->root) {
+		stack[sp++] = t->root;
+		while (sp) {
+			struct pt_node *n = pt_node(t, ref = stack[--sp]);
+
+			if (!pt_is_glue(ref) && *pt_value(t, n))
+				free_value(*pt_value(t, n));
+			if (n->child[1])
+				stack[sp++] = n->child[1];
+			if (n->child[0])
+				stack[sp++] = n->child[0];
+		}
+	}
+	slab_release(&t->stored);
+	slab_release(&t->glue);
+	XFREE(MTYPE_PTREE, t);
+}
+
+static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
+{
+	uint32_t ref = slab_alloc(&t->stored);
+	struct pt_node *n = pt_node(t, ref);
+
+	n->child[0] = n->child[1] = PT_NIL;
+	n->len = (uint8_t)len;
+	memset(n->pad, 0, sizeof(n->pad));
+	memcpy(n->key, key, t->keylen);
+	*pt_value(t, n) = NULL;
+	t->count++;
+	return ref;
+}
+
+/* Replace node ref (reached through *link) by a copy of the other kind; returns the copy. */
+static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
+{
+	struct pt_slab *to = pt_is_glue(ref) ? &t->stored : &t->glue;
+	uint32_t nref = slab_alloc(to);
+	struct pt_node *o = pt_node(t, ref), *n = pt_node(t, nref);
+
+	memcpy(n, o, sizeof(*n) + t->keylen);
+	if (!pt_is_glue(nref))
+		*pt_value(t, n) = NULL;
+	*link = nref;
+	slab_free(pt_is_glue(ref) ? &t->glue : &t->stored, ref);
+	return nref;
+}
+
+void **ptree_get(struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len, c;
+	uint32_t *link, ref, nref, gref;
+	struct pt_node *n, *nn, *g;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	link = &t->root;
+	for (ref = *link; ref; ref = *link) {
+		n = pt_node(t, ref);
+		if (n->len > len || !key_match(n->key, key, n->len))
+			break;
+		if (n->len == len) {
+			if (pt_is_glue(ref)) {
+				ref = pt_convert(t, link, ref);
+				t->count++;
+			}
+			return pt_value(t, pt_node(t, ref));
+		}
+		link = &n->child[pt_bit(key, n->len)];
+	}
+
+	/* link points into a live node (or the root), which no allocation below moves. */
+	nref = pt_new_stored(t, key, len);
+	nn = pt_node(t, nref);
+	if (!ref) {
+		*link = nref;
+		return pt_value(t, nn);
+	}
+	n = pt_node(t, ref);
+	c = key_common(n->key, key, MIN((unsigned)n->len, len));
+	if (c == len) {
+		/* The new prefix covers n: it takes n's place, n hangs below it. */
+		nn->child[pt_bit(n->key, len)] = ref;
+		*link = nref;
+		return pt_value(t, nn);
+	}
+	/* They diverge at bit c: a glue node there holds both. */
+	gref = slab_alloc(&t->glue);
+	g = pt_node(t, gref);
+	g->len = (uint8_t)c;
+	memset(g->pad, 0, sizeof(g->pad));
+	memcpy(g->key, key, t->keylen);
+	key_mask(g->key, t->keylen, c);
+	g->child[pt_bit(key, c)] = nref;
+	g->child[pt_bit(n->key, c)] = ref;
+	*link = gref;
+	return pt_value(t, nn);
+}
+
+void *ptree_lookup(const struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	for (ref = t->root; ref;) {
+		struct pt_node *n = pt_node(t, ref);
+
+		if (n->len > len || !key_match(n->key, key, n->len))
+			return NULL;
+		if (n->len == len)
+			return pt_is_glue(ref) ? NULL : *pt_value(t, n);
+		ref = n->child[pt_bit(key, n->len)];
+	}
+	return NULL;
+}
+
+void *ptree_match_prefix(const struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref;
+	void *best = NULL;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	for (ref = t->root; ref;) {
+		struct pt_node *n = pt_node(t, ref);
+
+		if (n->len > len || !key_match(n->key, key, n->len))
+			break;
+		if (!pt_is_glue(ref) && *pt_value(t, n))
+			best = *pt_value(t, n);
+		if (n->len == len)
+			break;
+		ref = n->child[pt_bit(key, n->len)];
+	}
+	return best;
+}
+
+void *ptree_match(const struct ptree *t, const struct ipaddr *a)
+{
+	struct prefix p;
+
+	if (!t || a->family != t->family)
+		return NULL;
+	prefix_from_ipaddr(&p, a);
+	return ptree_match_prefix(t, &p);
+}
+
+void *ptree_delete(struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t *link, *plink = NULL, ref, pref = PT_NIL, child, other;
+	struct pt_node *n, *pn;
+	void *val;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	link = &t->root;
+	for (ref = *link; ref; ref = *link) {
+		n = pt_node(t, ref);
+		if (n->len > len || !key_match(n->key, key, n->len))
+			return NULL;
+		if (n->len == len)
+			break;
+		plink = link;
+		pref = ref;
+		link = &n->child[pt_bit(key, n->len)];
+	}
+	if (!ref || pt_is_glue(ref))
+		return NULL;
+	n = pt_node(t, ref);
+	val = *pt_value(t, n);
+	t->count--;
+	if (n->child[0] && n->child[1]) {
+		/* Still a branch point: it stays as glue. */
+		pt_convert(t, link, ref);
+		return val;
+	}
+	child = n->child[0] ? n->child[0] : n->child[1];
+	*link = child;
+	slab_free(&t->stored, ref);
+	if (!child && pt_is_glue(pref)) {
+		/* The parent glue is left with one child: it has no reason to exist. */
+		pn = pt_node(t, pref);
+		other = pn->child[0] ? pn->child[0] : pn->child[1];
+		*plink = other;
+		slab_free(&t->glue, pref);
+	}
+	return val;
+}
+
+/* First stored node with a value in the subtree at ref, in pre-order (= prefix_cmp order). */
+static uint32_t pt_first_from(const struct ptree *t, uint32_t ref)
+{
+	uint32_t stack[PT_STACK];
+	unsigned sp = 0;
+
+	if (!ref)
+		return PT_NIL;
+	stack[sp++] = ref;
+	while (sp) {
+		struct pt_node *n = pt_node(t, ref = stack[--sp]);
+
+		if (!pt_is_glue(ref) && *pt_value(t, n))
+			return ref;
+		if (n->child[1])
+			stack[sp++] = n->child[1];
+		if (n->child[0])
+			stack[sp++] = n->child[0];
+	}
+	return PT_NIL;
+}
+
+static int pt_cmp(const struct ptree *t, const struct pt_node *n, const uint8_t *key, unsigned len)
+{
+	int c = memcmp(n->key, key, t->keylen);
+
+	if (c)
+		return c;
+	return n->len < len ? -1 : n->len > len;
+}
+
+/* First stored node with a value in the subtree at ref that sorts strictly after (key, len). */
+static uint32_t pt_next_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
+{
+	struct pt_node *n;
+	uint32_t r;
+
+	if (!ref)
+		return PT_NIL;
+	n = pt_node(t, ref);
+	/* The subtree's smallest prefix is n itself: all of it comes after the key. */
+	if (pt_cmp(t, n, key, len) > 0)
+		return pt_first_from(t, ref);
+	/* n sorts before the key and the key lies outside n's block: so does all of the block. */
+	if (!key_match(n->key, key, n->len))
+		return PT_NIL;
+	/* The key is inside n's block: at most one child's block holds it (recursion depth
+	 * is bounded by the key length); the other is either wholly before or wholly after. */
+	r = pt_next_from(t, n->child[0], key, len);
+	return r ? r : pt_next_from(t, n->child[1], key, len);
+}
+
+void *ptree_first(const struct ptree *t, struct prefix *p)
+{
+	uint32_t ref = t ? pt_first_from(t, t->root) : PT_NIL;
+	struct pt_node *n;
+
+	if (!ref)
+		return NULL;
+	n = pt_node(t, ref);
+	pt_to_prefix(t, n, p);
+	return *pt_value(t, n);
+}
+
+void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref;
+	struct pt_node *n;
+
+	if (!t || !after)
+		return NULL;
+	if (after->family != t->family) {
+		/* prefix_cmp orders by family first: a smaller family means "from the start". */
+		return after->family < t->family ? ptree_first(t, p) : NULL;
+	}
+	if (!pt_key(t, after, key, &len))
+		return NULL;
+	ref = pt_next_from(t, t->root, key, len);
+	if (!ref)
+		return NULL;
+	n = pt_node(t, ref);
+	pt_to_prefix(t, n, p);
+	return *pt_value(t, n);
+}
+
+int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
+{
+	uint32_t stack[PT_STACK], ref;
+	unsigned sp = 0;
+	struct prefix p;
+	int ret;
+
+	if (!t || !t->root)
+		return 0;
+	stack[sp++] = t->root;
+	while (sp) {
+		struct pt_node *n = pt_node(t, ref = stack[--sp]);
+
+		if (!pt_is_glue(ref) && *pt_value(t, n)) {
+			pt_to_prefix(t, n, &p);
+			ret = cb(&p, *pt_value(t, n), arg);
+			if (ret)
+				return ret;
+		}
+		if (n->child[1])
+			stack[sp++] = n->child[1];
+		if (n->child[0])
+			stack[sp++] = n->child[0];
+	}
+	return 0;
+}
+
+size_t ptree_count(const struct ptree *t)
+{
+	return t ? t->count : 0;
+}
+
+size_t ptree_memory(const struct ptree *t)
+{
+	if (!t)
+		return 0;
+	return malloc_usable_size((void *)t) + t->stored.bytes + t->glue.bytes +
+	       (size_t)(t->stored.nchunks + t->glue.nchunks) * sizeof(struct pt_chunk);
+}

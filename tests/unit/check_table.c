@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * lib/table.c: exact and longest match against a brute-force reference on random data, walk
+ * order equal to prefix_cmp order, ptree_next() across deleted keys, glue reclaiming, and the
+ * memory budget (<= 48 bytes per IPv4 prefix) measured on a million random prefixes.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+
+/*
+ * Check records every passing ck_assert() (a write to its log channel); loops with hundreds of
+ * thousands of comparisons use these instead, which only cost something on failure.
+ */
+#define FAST_ASSERT(c)                                                                       \
+	do {                                                                                 \
+		if (!(c))                                                                    \
+			ck_abort_msg("%s:%d: assertion failed: %s", __FILE__, __LINE__, #c); \
+	} while (0)
+#define FAST_EQ(a, b) FAST_ASSERT((a) == (b))
+
+#include "lib/table.h"
+
+static uint64_t rng = 0x123456789abcdef1ull;
+
+static uint64_t rnd64(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545f4914f6cdd1dull;
+}
+
+static uint32_t rnd(void)
+{
+	return (uint32_t)(rnd64() >> 32);
+}
+
+struct ref {
+	struct prefix p;
+	bool present;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	return prefix_cmp(&((const struct ref *)a)->p, &((const struct ref *)b)->p);
+}
+
+/* Random prefix of the family, clustered so that many prefixes nest and share glue. */
+static void random_prefix(int family, struct prefix *p, unsigned minlen, unsigned maxlen)
+{
+	static const uint8_t tops[] = { 10, 11, 172, 192 };
+
+	memset(p, 0, sizeof(*p));
+	p->family = (uint8_t)family;
+	for (size_t i = 0; i < family_addr_bytes(family); i++)
+		p->u.bytes[i] = (uint8_t)rnd();
+	p->u.bytes[0] = tops[rnd() % 4];
+	if (family == AF_INET6 && (rnd() & 1))
+		memset(&p->u.bytes[4], 0, 8); /* more sharing in the middle bits */
+	p->len = (uint8_t)(minlen + rnd() % (maxlen - minlen + 1));
+	prefix_apply_mask(p);
+}
+
+/* Sorted, de-duplicated reference set of n random prefixes; returns its size. */
+static size_t make_reference(int family, struct ref *refs, size_t n)
+{
+	size_t i, u = 0;
+
+	for (i = 0; i < n; i++) {
+		random_prefix(family, &refs[i].p, 0, prefix_maxlen(family));
+		refs[i].present = true;
+	}
+	qsort(refs, n, sizeof(*refs), ref_cmp);
+	for (i = 0; i < n; i++)
+		if (u == 0 || prefix_cmp(&refs[u - 1].p, &refs[i].p) != 0)
+			refs[u++] = refs[i];
+	return u;
+}
+
+static struct ref *ref_find(struct ref *refs, size_t n, const struct prefix *p)
+{
+	struct ref key = { .p = *p };
+	struct ref *r = bsearch(&key, refs, n, sizeof(*refs), ref_cmp);
+
+	return r && r->present ? r : NULL;
+}
+
+static struct ref *ref_longest(struct ref *refs, size_t n, const struct prefix *p)
+{
+	struct prefix q;
+
+	for (int len = p->len; len >= 0; len--) {
+		struct ref *r;
+
+		q = *p;
+		q.len = (uint8_t)len;
+		prefix_apply_mask(&q);
+		r = ref_find(refs, n, &q);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* First present reference strictly after q. */
+static struct ref *ref_next(struct ref *refs, size_t n, const struct prefix *q)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (prefix_cmp(&refs[mid].p, q) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++)
+		if (refs[lo].present)
+			return &refs[lo];
+	return NULL;
+}
+
+struct walk_check {
+	struct ref *refs;
+	size_t n, pos;
+};
+
+static int walk_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct walk_check *wc = arg;
+
+	while (wc->pos < wc->n && !wc->refs[wc->pos].present)
+		wc->pos++;
+	FAST_ASSERT((wc->pos) < (wc->n));
+	FAST_EQ(value, &wc->refs[wc->pos]);
+	FAST_EQ(prefix_cmp(p, &wc->refs[wc->pos].p), 0);
+	wc->pos++;
+	return 0;
+}
+
+static void check_against_reference(struct ptree *t, int family, struct ref *refs, size_t n)
+{
+	struct walk_check wc = { refs, n, 0 };
+	size_t present = 0, i;
+	struct prefix p, q;
+	void *v;
+
+	for (i = 0; i < n; i++) {
+		present += refs[i].present;
+		FAST_EQ(ptree_lookup(t, &refs[i].p), refs[i].present ? &refs[i] : NULL);
+	}
+	FAST_EQ(ptree_count(t), present);
+
+	/* walk order == prefix_cmp order, via the callback walk and via first/next */
+	FAST_EQ(ptree_walk(t, walk_cb, &wc), 0);
+	while (wc.pos < n && !refs[wc.pos].present)
+		wc.pos++;
+	FAST_EQ(wc.pos, n);
+	i = 0;
+	for (v = ptree_first(t, &p); v; v = ptree_next(t, &q, &p)) {
+		while (!refs[i].present)
+			i++;
+		FAST_EQ(v, &refs[i]);
+		FAST_EQ(prefix_cmp(&p, &refs[i].p), 0);
+		q = p;
+		i++;
+	}
+	while (i < n && !refs[i].present)
+		i++;
+	FAST_EQ(i, n);
+
+	/* random probes: exact, longest match (prefix and address), next */
+	for (i = 0; i < 20000; i++) {
+		struct ipaddr a;
+		struct ref *r;
+
+		random_prefix(family, &p, 0, prefix_maxlen(family));
+		FAST_EQ(ptree_lookup(t, &p), ref_find(refs, n, &p));
+		FAST_EQ(ptree_match_prefix(t, &p), ref_longest(refs, n, &p));
+		r = ref_next(refs, n, &p);
+		v = ptree_next(t, &p, &q);
+		FAST_EQ(v, r);
+		if (r)
+			FAST_EQ(prefix_cmp(&q, &r->p), 0);
+
+		memset(&a, 0, sizeof(a));
+		a.family = (uint8_t)family;
+		random_prefix(family, &p, prefix_maxlen(family), prefix_maxlen(family));
+		memcpy(a.u.bytes, p.u.bytes, 16);
+		FAST_EQ(ptree_match(t, &a), ref_longest(refs, n, &p));
+	}
+	/* next after every reference key, present or deleted */
+	for (i = 0; i < n; i++) {
+		struct ref *r = ref_next(refs, n, &refs[i].p);
+
+		FAST_EQ(ptree_next(t, &refs[i].p, &q), r);
+	}
+}
+
+static void run_random(int family, size_t nrand)
+{
+	struct ref *refs = malloc(nrand * sizeof(*refs));
+	struct ptree *t = ptree_new(family);
+	size_t initial = ptree_memory(t), n, i;
+	struct prefix p, q;
+	void **slot;
+
+	n = make_reference(family, refs, nrand);
+	/* insert in random order */
+	for (i = 0; i < n; i++) {
+		size_t j = i + rnd() % (n - i);
+		struct prefix tmp = refs[j].p;
+
+		refs[j].p = refs[i].p;
+		refs[i].p = tmp;
+	}
+	for (i = 0; i < n; i++) {
+		slot = ptree_get(t, &refs[i].p);
+		FAST_ASSERT((slot) != NULL);
+		FAST_EQ(*slot, NULL);
+		*slot = (void *)1; /* placeholder until the refs are sorted again */
+	}
+	qsort(refs, n, sizeof(*refs), ref_cmp);
+	for (i = 0; i < n; i++) {
+		slot = ptree_get(t, &refs[i].p);
+		FAST_EQ(*slot, (void *)1); /* found, not created again */
+		*slot = &refs[i];
+	}
+	FAST_EQ(ptree_count(t), n);
+	check_against_reference(t, family, refs, n);
+
+	/* delete a random half, including deletes of absent prefixes */
+	for (i = 0; i < n; i++) {
+		if (rnd() & 1)
+			continue;
+		FAST_EQ(ptree_delete(t, &refs[i].p), &refs[i]);
+		FAST_EQ(ptree_delete(t, &refs[i].p), NULL);
+		refs[i].present = false;
+	}
+	check_against_reference(t, family, refs, n);
+
+	/* a resumable walk that deletes what it visits: sees every remaining prefix once */
+	i = 0;
+	for (void *v = ptree_first(t, &p); v; v = ptree_next(t, &q, &p)) {
+		FAST_EQ(ptree_delete(t, &p), v);
+		((struct ref *)v)->present = false;
+		q = p;
+		i++;
+	}
+	for (size_t k = 0; k < n; k++)
+		FAST_ASSERT(!refs[k].present);
+	FAST_EQ(ptree_count(t), 0);
+	FAST_EQ(ptree_first(t, &p), NULL);
+	/* every chunk went back: only the (small) chunk tables remain */
+	ck_assert_uint_le(ptree_memory(t), initial + 16384);
+	ptree_free(t, NULL);
+	free(refs);
+}
+
+START_TEST(test_random_ipv4)
+{
+	run_random(AF_INET, 30000);
+}
+END_TEST
+
+START_TEST(test_random_ipv6)
+{
+	run_random(AF_INET6, 20000);
+}
+END_TEST
+
+static struct prefix P(const char *s) {
+	struct prefix p;
+
+	ck_assert_msg(prefix_from_str(&p, s, false) == 0, "cannot parse %s", s);
+	return p;
+}
+
+START_TEST(test_glue_and_edges)
+{
+	struct ptree *t = ptree_new(AF_INET);
+	struct prefix a = P("10.0.0.0/24"), b = P("10.0.1.0/24"), c = P("10.0.0.0/23");
+	struct prefix any = P("0.0.0.0/0"), host = P("10.0.1.77/32"), out;
+	int va, vb, vc, vany;
+	struct ipaddr addr;
+	size_t mem_empty = ptree_memory(t);
+
+	*ptree_get(t, &a) = &va;
+	*ptree_get(t, &b) = &vb; /* a glue /23 appears above them */
+	ck_assert_uint_eq(ptree_count(t), 2);
+	ck_assert_ptr_null(ptree_lookup(t, &c)); /* glue is not a prefix */
+	ck_assert_ptr_null(ptree_delete(t, &c));
+	ck_assert_ptr_null(ptree_match_prefix(t, &c));
+	*ptree_get(t, &c) = &vc; /* the glue becomes stored */
+	ck_assert_uint_eq(ptree_count(t), 3);
+	ck_assert_ptr_eq(ptree_lookup(t, &c), &vc);
+	ck_assert_ptr_eq(ptree_match_prefix(t, &host), &vb);
+	ck_assert_ptr_eq(ptree_first(t, &out), &vc); /* /23 sorts before 10.0.0.0/24 */
+	ck_assert_int_eq(prefix_cmp(&out, &c), 0);
+	ck_assert_ptr_eq(ptree_delete(t, &c), &vc); /* back to glue */
+	ck_assert_uint_eq(ptree_count(t), 2);
+	ck_assert_ptr_eq(ptree_lookup(t, &a), &va);
+	ck_assert_ptr_eq(ptree_lookup(t, &b), &vb);
+	ck_assert_ptr_eq(ptree_delete(t, &a), &va); /* the glue has one child left: spliced */
+	ck_assert_ptr_eq(ptree_lookup(t, &b), &vb);
+
+	/* the default route, host routes, and the lookup by address */
+	*ptree_get(t, &any) = &vany;
+	ck_assert_int_eq(ipaddr_from_str(&addr, "192.0.2.1"), 0);
+	ck_assert_ptr_eq(ptree_match(t, &addr), &vany);
+	ck_assert_int_eq(ipaddr_from_str(&addr, "10.0.1.9"), 0);
+	ck_assert_ptr_eq(ptree_match(t, &addr), &vb);
+	*ptree_get(t, &host) = &va;
+	ck_assert_int_eq(ipaddr_from_str(&addr, "10.0.1.77"), 0);
+	ck_assert_ptr_eq(ptree_match(t, &addr), &va);
+
+	/* a NULL value slot is skipped by match and iteration, but counted */
+	ck_assert_ptr_nonnull(ptree_get(t, &a));
+	ck_assert_uint_eq(ptree_count(t), 4);
+	ck_assert_int_eq(ipaddr_from_str(&addr, "10.0.0.1"), 0);
+	ck_assert_ptr_eq(ptree_match(t, &addr), &vany);
+	ck_assert_ptr_eq(ptree_first(t, &out), &vany);
+	ck_assert_ptr_eq(ptree_next(t, &out, &out), &vb);
+	ck_assert_ptr_null(ptree_delete(t, &a)); /* returns the NULL value, but removes it */
+	ck_assert_uint_eq(ptree_count(t), 3);
+
+	/* unmasked input is masked; the wrong family is refused */
+	ck_assert_ptr_eq(ptree_lookup(t, &host), &va);
+	out = P("10.0.1.255/24");
+	ck_assert_ptr_eq(ptree_lookup(t, &out), &vb);
+	out = P("2001:db8::/32");
+	ck_assert_ptr_null(ptree_get(t, &out));
+	ck_assert_ptr_null(ptree_lookup(t, &out));
+	ck_assert_ptr_null(ptree_delete(t, &out));
+	/* ptree_next with another family: before = from the start, after = nothing */
+	ck_assert_ptr_null(ptree_next(t, &out, &out));
+	memset(&out, 0, sizeof(out));
+	ck_assert_ptr_eq(ptree_next(t, &out, &out), &vany);
+
+	ck_assert_ptr_eq(ptree_delete(t, &any), &vany);
+	ck_assert_ptr_eq(ptree_delete(t, &host), &va);
+	ck_assert_ptr_eq(ptree_delete(t, &b), &vb);
+	ck_assert_uint_eq(ptree_count(t), 0);
+	ck_assert_uint_le(ptree_memory(t), mem_empty + 1024);
+	ptree_free(t, NULL);
+	ck_assert_ptr_null(ptree_new(AF_UNIX));
+}
+END_TEST
+
+static int freed;
+
+static void free_value(void *v)
+{
+	freed++;
+	free(v);
+}
+
+START_TEST(test_free_values)
+{
+	struct ptree *t = ptree_new(AF_INET6);
+	struct prefix p;
+
+	for (int i = 0; i < 1000; i++) {
+		random_prefix(AF_INET6, &p, 0, 128);
+		void **slot = ptree_get(t, &p);
+
+		if (!*slot)
+			*slot = malloc(8);
+	}
+	ck_assert_uint_gt(ptree_count(t), 900);
+	freed = 0;
+	{
+		int expect = (int)ptree_count(t);
+
+		ptree_free(t, free_value);
+		ck_assert_int_eq(freed, expect);
+	}
+}
+END_TEST
+
+/* The budget: a million random IPv4 prefixes of lengths 8..24. */
+START_TEST(test_memory_budget)
+{
+	enum { N = 1000000 };
+	struct ptree *t = ptree_new(AF_INET);
+	size_t initial = ptree_memory(t), mem, count, draws;
+	static int value;
+	struct prefix p;
+	double per;
+
+	rng = 0x9e3779b97f4a7c15ull;
+	/* short lengths repeat (there are only 256 /8s): draw until a million are distinct */
+	for (draws = 0; ptree_count(t) < N; draws++) {
+		memset(&p, 0, sizeof(p));
+		p.family = AF_INET;
+		p.u.v4.s_addr = rnd();
+		p.len = (uint8_t)(8 + rnd() % 17);
+		prefix_apply_mask(&p);
+		*ptree_get(t, &p) = &value;
+	}
+	count = ptree_count(t);
+	mem = ptree_memory(t);
+	per = (double)mem / (double)count;
+	printf("check_table: %zu distinct IPv4 prefixes (%zu random /8../24 drawn) in %zu bytes: "
+	       "%.2f bytes per prefix (budget 48)\n",
+	       count, draws, mem, per);
+	ck_assert_uint_eq(count, N);
+	ck_assert_msg(per <= 48.0, "%.2f bytes per prefix exceeds the 48-byte budget", per);
+
+	/* delete everything, in walk order: memory returns to nearly the initial */
+	for (void *v = ptree_first(t, &p); v; v = ptree_first(t, &p))
+		FAST_EQ(ptree_delete(t, &p), v);
+	ck_assert_uint_eq(ptree_count(t), 0);
+	ck_assert_ptr_null(ptree_first(t, &p));
+	mem = ptree_memory(t);
+	printf("check_table: after deleting all: %zu bytes (empty tree: %zu)\n", mem, initial);
+	ck_assert_uint_le(mem, initial + 32768);
+	ptree_free(t, NULL);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("table");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120); /* sanitizer builds are several times slower */
+	tcase_add_test(tc, test_glue_and_edges);
+	tcase_add_test(tc, test_random_ipv4);
+	tcase_add_test(tc, test_random_ipv6);
+	tcase_add_test(tc, test_free_values);
+	tcase_add_test(tc, test_memory_budget);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
