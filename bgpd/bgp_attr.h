@@ -111,8 +111,8 @@ struct bgp_attr {
 	uint32_t aggregator_as;
 	struct in_addr aggregator_addr;
 	struct in_addr originator_id;
-	struct bgp_u32list *communities;
-	struct bgp_u32list *cluster_list;
+	struct bgp_u32list *communities;  /* values in host order, as received */
+	struct bgp_u32list *cluster_list; /* IPv4 addresses as host-order u32 (ntohl) */
 	struct bgp_lcommlist *lcommunities;
 	struct bgp_transit *transit;
 };
@@ -121,7 +121,9 @@ struct bgp_attr {
 void bgp_attr_init(void);
 void bgp_attr_finish(void); /* frees the intern tables (every reference must be gone) */
 /* Intern a filled template: returns the shared copy with its refcount raised. The template's
- * own sub-objects (aspath, lists) must themselves be interned. */
+ * own sub-objects (aspath, lists) must themselves be interned. (The interned copy takes its
+ * own references on them: the caller still owns and drops the template's.) A NULL aspath is
+ * taken as the empty path. */
 struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl);
 struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr);
 void bgp_attr_unref(struct bgp_attr *attr); /* NULL is fine */
@@ -144,6 +146,16 @@ struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l);
 void bgp_u32list_unref(struct bgp_u32list *l);
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count);
 void bgp_lcommlist_unref(struct bgp_lcommlist *l);
+
+/* One line for logs and `debug bgp updates`, attributes in type-code order:
+ * "origin i, path 65001 65002, nexthop 192.0.2.1, metric 0, localpref 100, community 65001:1".
+ * Returns the length, or -1 when truncated. */
+int bgp_attr_to_str(const struct bgp_attr *attr, char *buf, size_t size);
+/* "ORIGIN", "AS_PATH", ... for a code the codec knows, else NULL. */
+const char *bgp_attr_name(uint8_t code);
+/* Interned attribute sets / AS paths / lists currently alive (show memory, leak tests). */
+size_t bgp_attr_aspath_count(void);
+size_t bgp_attr_list_count(void);
 
 /* ---- wire ---- */
 

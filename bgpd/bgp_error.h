@@ -20,6 +20,8 @@ enum bgp_err_code {
 #define BGP_ERR_HDR_NOT_SYNC 1
 #define BGP_ERR_HDR_BAD_LENGTH 2
 #define BGP_ERR_HDR_BAD_TYPE 3
+/* Subcode 0 of any code: "Unspecific" (RFC 4271 errata 4493) */
+#define BGP_ERR_UNSPECIFIC 0
 /* OPEN Message Error subcodes */
 #define BGP_ERR_OPEN_UNSUP_VERSION 1
 #define BGP_ERR_OPEN_BAD_PEER_AS 2
@@ -35,6 +37,7 @@ enum bgp_err_code {
 #define BGP_ERR_UPD_ATTR_FLAGS 4
 #define BGP_ERR_UPD_ATTR_LENGTH 5
 #define BGP_ERR_UPD_INVALID_ORIGIN 6
+#define BGP_ERR_UPD_AS_ROUTING_LOOP 7
 #define BGP_ERR_UPD_INVALID_NEXT_HOP 8
 #define BGP_ERR_UPD_OPTIONAL_ATTR 9
 #define BGP_ERR_UPD_INVALID_NETWORK 10
@@ -52,6 +55,7 @@ enum bgp_err_code {
 #define BGP_ERR_CEASE_CONFIG_CHANGE 6
 #define BGP_ERR_CEASE_COLLISION 7
 #define BGP_ERR_CEASE_OUT_OF_RESOURCES 8
+#define BGP_ERR_CEASE_HARD_RESET 9 /* RFC 8538 */
 /* ROUTE-REFRESH Message Error subcodes (RFC 7313) */
 #define BGP_ERR_RR_INVALID_LENGTH 1
 
@@ -73,5 +77,8 @@ int bgp_error_set(struct bgp_error *err, uint8_t code, uint8_t subcode, const vo
 /* FRR's text: "OPEN Message Error/Bad Peer AS". */
 const char *bgp_error_code_str(uint8_t code);
 const char *bgp_error_subcode_str(uint8_t code, uint8_t subcode);
+/* Both joined as FRR prints them: "OPEN Message Error/Bad Peer AS" (no '/' when the code has no
+ * subcode text, e.g. "Hold Timer Expired"). Returns buf. */
+const char *bgp_error_str(uint8_t code, uint8_t subcode, char *buf, size_t size);
 
 #endif /* SKUA_BGP_ERROR_H */

@@ -28,6 +28,10 @@ struct bgp_update {
 	bool treat_as_withdraw;
 	/* Attributes that were discarded under RFC 7606 "attribute discard" (for the log). */
 	uint64_t discarded;
+	/* Why (static text) treat_as_withdraw or a discard happened, NULL when neither did:
+	 * "AS_PATH segment overruns the attribute". The caller logs it with the peer (RFC 7606 6
+	 * also wants the NLRI and the whole message logged). */
+	const char *reason;
 	struct stream withdrawn[BGP_AF_MAX];
 	struct stream announced[BGP_AF_MAX];
 	bool has_withdrawn[BGP_AF_MAX];
@@ -37,6 +41,18 @@ struct bgp_update {
 };
 
 /*
+ * Conventions of a decoded UPDATE:
+ * - attr is set only when something is announced in a family we handle and the UPDATE is not
+ *   treat-as-withdraw; pure withdrawals and End-of-RIB carry none.
+ * - IPv4 unicast routes find their next hop in attr->nexthop whichever field carried them
+ *   (a 4-byte MP_REACH_NLRI next hop is copied there); IPv6 in attr->mp_nh_global (and
+ *   mp_nh_local when mp_nh_len is 32). MP_REACH/MP_UNREACH are not flagged in attr->present.
+ * - Families we do not handle (MP_REACH/MP_UNREACH with another AFI/SAFI) are ignored; the
+ *   RIB must still ignore families that were not negotiated with the peer.
+ * - Not supported (session reset, Malformed Attribute List): IPv4 unicast prefixes both in
+ *   the NLRI field and MP_REACH_NLRI, or both in Withdrawn Routes and MP_UNREACH_NLRI, of one
+ *   UPDATE (RFC 7606 5.1 asks senders never to do this).
+ *
  * Decode the body of an UPDATE (after the 19-byte header). On success returns 0 and fills upd
  * (the caller releases it with bgp_update_release()). On an error that must reset the session
  * returns -1 and fills err with the NOTIFICATION to send (RFC 4271 6.3, RFC 7606).
@@ -69,6 +85,8 @@ struct bgp_update_builder {
 	size_t mp_len_pos;              /* MP_(UN)REACH attribute length (extended, 2 bytes) */
 	size_t attr_start;
 	unsigned count;                 /* prefixes added */
+	size_t size;                    /* capacity (after the 4096/65535 cap) */
+	size_t tail_len;                /* IPv6: attributes parked at the end until finish */
 };
 
 int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
@@ -76,7 +94,11 @@ int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t si
 			  const struct bgp_attr *attr);
 int bgp_ub_begin_withdraw(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
 			  const struct bgp_codec_ctx *ctx, enum bgp_af af);
+/* 0 added; -1 does not fit (finish this message, start another); -EINVAL the prefix is not
+ * of the builder's family or its length is out of range (skip it). */
 int bgp_ub_add(struct bgp_update_builder *ub, const struct prefix *p);
+/* The message length, or 0 when no prefix was added (nothing to send: an empty IPv4
+ * withdrawal would read as End-of-RIB). */
 size_t bgp_ub_finish(struct bgp_update_builder *ub);
 /* End-of-RIB marker for af into buf; returns the message length. */
 size_t bgp_update_end_of_rib(uint8_t *buf, size_t size, enum bgp_af af);
