@@ -55,6 +55,9 @@ void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af); /* pfxRcd */
 uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);     /* pfxSnt */
 uint64_t rib_table_version(const struct bgp *bgp);
+/* The table version of one address family (FRR shows one per table; rib_table_version() is the
+ * sum over the families). */
+uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af);
 
 /* ---- session side, called by the RIB side ---- */
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/queue.h>
 
+#include "lib/memory.h"
 #include "lib/prefix.h"
 
 struct event_base;
@@ -62,6 +63,11 @@ enum bgp_af_activation {
 	BGP_AF_ACT_ON,
 	BGP_AF_ACT_OFF,
 };
+
+/* Strings in struct bgp_peer_config (description, password, update_source_ifname) are
+ * allocated with this type by the northbound (defined in bgpd/bgp_nb_config.c); whatever is
+ * left when a peer goes, bgp_peer_delete() frees. */
+DECLARE_MTYPE(BGP_PEER_CONF);
 
 /* What the northbound sets for one neighbor. */
 struct bgp_peer_config {

@@ -18,6 +18,8 @@
  *
  * Help: one line per token that needs help, in order, separated by '\n' (keywords and
  * placeholders; punctuation takes none). "no" commands are separate definitions.
+ * Too few or too many help lines make the definition malformed. Commands of a node that begin
+ * with the same tokens (same text, help and binding) share them in the node's token graph.
  */
 #ifndef SKUA_COMMAND_H
 #define SKUA_COMMAND_H
@@ -65,6 +67,7 @@ enum cmd_result {
 struct cmd_arg {
 	const char *name; /* the $name binding, or the token text ("A.B.C.D", "remote-as") */
 	const char *text; /* the matched text; keywords are expanded to the full keyword */
+	const char *token; /* the grammar token that took it: "A.B.C.D", "(1-254)", "remote-as" */
 };
 
 struct cmd_args {
@@ -72,10 +75,13 @@ struct cmd_args {
 	const struct cmd_arg *argv;
 };
 
-/* The text bound to name (a $name or a token such as "A.B.C.D" or a keyword), or NULL. */
+/* The text bound to name (a $name or a token such as "A.B.C.D" or a keyword), or NULL.
+ * $name bindings are searched first, then token texts. LINE... binds the remaining words
+ * joined by single spaces. */
 const char *cmd_arg(const struct cmd_args *args, const char *name);
 bool cmd_has(const struct cmd_args *args, const char *name);
-/* Parse a bound numeric argument (already range-checked by the matcher). */
+/* Parse a bound numeric argument (already range-checked by the matcher); asdot "x.y" gives
+ * x * 65536 + y. dflt when absent or not a number. */
 uint64_t cmd_arg_u64(const struct cmd_args *args, const char *name, uint64_t dflt);
 
 typedef int (*cmd_handler)(struct vty *vty, const struct cmd_args *args);
@@ -101,7 +107,20 @@ void cmd_init(void);
 void cmd_terminate(void);
 void cmd_node_install(const struct cmd_node *node);
 const struct cmd_node *cmd_node_get(enum node_type node);
-/* Parses the grammar once; a malformed grammar aborts at start-up with its text (a bug). */
+bool cmd_node_is_config(enum node_type node);
+/* Move the vty to node and set vty->xpath_index to the node's xpath_depth (handlers that enter
+ * a node, e.g. `router bgp`, call this and then fill vty->xpath[depth - 1]). */
+void cmd_enter_node(struct vty *vty, enum node_type node);
+/*
+ * Optional hooks for the northbound. enter runs on `configure terminal` and may refuse (print
+ * why with vty_out and return non-zero: the command then fails with
+ * CMD_WARNING_CONFIG_FAILED). leave runs when the vty leaves configuration mode: exit from
+ * CONFIG, end, Ctrl-Z, or the session closing while in a config node.
+ */
+void cmd_set_config_hooks(int (*enter)(struct vty *vty), void (*leave)(struct vty *vty));
+/* Parses the grammar once; a malformed grammar aborts at start-up with its text (a bug).
+ * Installing into VIEW_NODE installs into ENABLE_NODE too (FRR). Installing a config node
+ * with cmd_node_install() also installs exit, quit, end and `do LINE...` into it. */
 void cmd_install(enum node_type node, const struct cmd_def *def);
 
 /*
@@ -117,9 +136,18 @@ struct cmd_help {
 	const char *token; /* "remote-as", "A.B.C.D", "<cr>" */
 	const char *help;
 };
-/* Fills up to max entries, sorted as FRR prints them; returns the count or a CMD_ERR_*. */
+/* Fills up to max entries, sorted as FRR's vtysh prints them (<cr> first, then by token text);
+ * returns the total count (which may exceed max), or -CMD_ERR_NO_MATCH (negative) when no
+ * command fits the line. The strings belong to the engine (valid until cmd_terminate()). */
 int cmd_describe(struct vty *vty, const char *line, struct cmd_help *out, int max);
-/* TAB: keyword completions of the last (partial) word; returns the count or a CMD_ERR_*. */
+/* TAB: keyword completions of the last (partial) word, or every next keyword after a space;
+ * returns the total count (0 when only placeholders may follow), or -CMD_ERR_NO_MATCH.
+ * The strings belong to the engine: do not free them. */
 int cmd_complete(struct vty *vty, const char *line, char **out, int max);
+/* The same, printed into vty->out: FRR's layout "  remote-as  Specify a BGP neighbor" (or
+ * "% There is no matched command."), resp. one completion per line. Return CMD_SUCCESS or
+ * the CMD_ERR_* code. */
+int cmd_describe_print(struct vty *vty, const char *line);
+int cmd_complete_print(struct vty *vty, const char *line);
 
 #endif /* SKUA_COMMAND_H */

@@ -20,6 +20,9 @@
 struct event_base;
 struct nb_candidate;
 
+/* Where bgpd listens and vtysh connects unless told otherwise (--vty-socket). */
+#define VTY_DEFAULT_SOCKET "/var/run/skua/bgpd.vty"
+
 #define VTY_XPATH_DEPTH 8
 #define VTY_XPATH_LEN 1024
 
@@ -42,10 +45,18 @@ struct vty {
 /* Append formatted text to the command's output. */
 int vty_out(struct vty *vty, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A vty in ENABLE_NODE; fd is recorded, not owned. vty_free() leaves configuration mode
+ * (the config hooks of lib/command.h) when the vty is still in a config node. */
 struct vty *vty_new(int fd);
 void vty_free(struct vty *vty);
 
-/* Listen on a UNIX socket path (mode 0660); every accepted connection gets its own vty. */
+/*
+ * Listen on a UNIX socket path (mode 0660, group skuavty when that group exists; a stale
+ * socket left by a dead daemon is replaced, a live one or another kind of file is not);
+ * every accepted connection gets its own vty, starting in ENABLE_NODE. Execute requests walk
+ * up to enclosing config nodes as FRR's vtys do. A request longer than 64 KiB gets an error
+ * reply and the connection is closed. Returns 0 or a negative errno (logged).
+ */
 int vty_server_start(struct event_base *base, const char *path);
 void vty_server_stop(void);
 

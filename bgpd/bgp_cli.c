@@ -1,0 +1,619 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * bgpd's configuration commands (FRR syntax and messages): each one checks what only the CLI
+ * knows (the neighbor must exist, host bits, which instance), then queues edits of the
+ * skua-bgp model. Types, ranges and the relations between settings are the model's job, so
+ * the config file, vtysh and any later door refuse the same things the same way.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+
+#include "bgpd/bgp_nb.h"
+#include "bgpd/bgpd.h"
+#include "lib/command.h"
+#include "lib/northbound_cli.h"
+#include "lib/prefix.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+#define NO_STR "Negate a command or set its defaults\n"
+#define NEIGHBOR_CMD "neighbor <A.B.C.D|X:X::X:X>$peer"
+#define NEIGHBOR_STR                \
+	"Specify neighbor router\n" \
+	"Neighbor address\n"        \
+	"Neighbor IPv6 address\n"
+#define XPATH_MAX VTY_XPATH_LEN
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+/* The neighbor address in canonical form (the list key must match what is stored). */
+static int peer_arg(struct vty *vty, const struct cmd_args *args, char *buf, size_t size)
+{
+	const char *s = cmd_arg(args, "peer");
+	struct ipaddr a;
+
+	if (!s || ipaddr_from_str(&a, s) < 0) {
+		vty_out(vty, "%% Malformed address: %s\n", s ? s : "");
+		return -1;
+	}
+	ipaddr_to_str(&a, buf, size);
+	return 0;
+}
+
+/* FRR: every neighbor setting needs the neighbor, created by `neighbor X remote-as`. */
+static int peer_arg_existing(struct vty *vty, const struct cmd_args *args, char *buf, size_t size)
+{
+	if (peer_arg(vty, args, buf, size) < 0)
+		return -1;
+	if (!nb_cli_exists(vty, BGP_NEIGHBOR_XPATH, buf)) {
+		vty_out(vty, "%% Specify remote-as or peer-group commands first\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Queue one edit of a neighbor's node and apply it. */
+static int peer_edit(struct vty *vty, const struct cmd_args *args, const char *leaf,
+		     enum nb_operation op, const char *value)
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/%s", peer, leaf);
+	nb_cli_enqueue_change(vty, xpath, op, value);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+static const char *af_name_of_node(const struct vty *vty)
+{
+	return vty->node == BGP_IPV6_NODE ? "ipv6-unicast" : "ipv4-unicast";
+}
+
+/* ---- router bgp ------------------------------------------------------------------------ */
+
+DEFCMD(router_bgp, "router bgp [ASNUM]",
+       "Enable a routing process\n"
+       "BGP information\n"
+       "Autonomous system number\n")
+{
+	const struct lyd_node *bgp = nb_cli_get(vty, BGP_XPATH);
+
+	if (cmd_has(args, "ASNUM")) {
+		uint64_t asn = cmd_arg_u64(args, "ASNUM", 0);
+		char asbuf[16];
+
+		if (bgp) {
+			if (yang_dnode_get_uint(bgp, 0, "local-as") != asn) {
+				/* FRR's words; one instance per daemon. */
+				vty_out(vty, "%% BGP is already running; AS is %s\n",
+					yang_dnode_get_string(bgp, "local-as"));
+				return CMD_WARNING_CONFIG_FAILED;
+			}
+		} else {
+			int ret;
+
+			snprintf(asbuf, sizeof(asbuf), "%" PRIu64, asn);
+			nb_cli_enqueue_change(vty, BGP_XPATH, NB_OP_CREATE, NULL);
+			nb_cli_enqueue_change(vty, BGP_XPATH "/local-as", NB_OP_MODIFY, asbuf);
+			ret = nb_cli_apply_changes(vty, NULL);
+			if (ret != CMD_SUCCESS)
+				return ret;
+		}
+	} else if (!bgp) {
+		vty_out(vty, "%% No BGP process is configured\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enter_node(vty, BGP_NODE, BGP_XPATH);
+	return CMD_SUCCESS;
+}
+
+DEFCMD(no_router_bgp, "no router bgp [ASNUM]",
+       NO_STR "Enable a routing process\n"
+	      "BGP information\n"
+	      "Autonomous system number\n")
+{
+	const struct lyd_node *bgp = nb_cli_get(vty, BGP_XPATH);
+
+	if (!bgp) {
+		vty_out(vty, cmd_has(args, "ASNUM") ? "%% Can't find BGP instance\n"
+						    : "%% No BGP process is configured\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (cmd_has(args, "ASNUM") &&
+	    yang_dnode_get_uint(bgp, 0, "local-as") != cmd_arg_u64(args, "ASNUM", 0)) {
+		vty_out(vty, "%% Can't find BGP instance\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, BGP_XPATH, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* ---- instance settings ------------------------------------------------------------- */
+
+DEFCMD(bgp_router_id, "bgp router-id A.B.C.D",
+       "BGP information\n"
+       "Override configured router identifier\n"
+       "Manually configured router identifier\n")
+{
+	nb_cli_enqueue_change(vty, "./router-id", NB_OP_MODIFY, cmd_arg(args, "A.B.C.D"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_bgp_router_id, "no bgp router-id [A.B.C.D]",
+       NO_STR "BGP information\n"
+	      "Override configured router identifier\n"
+	      "Manually configured router identifier\n")
+{
+	const char *given = cmd_arg(args, "A.B.C.D");
+	const struct lyd_node *cur = nb_cli_get(vty, BGP_XPATH "/router-id");
+	struct in_addr a, b;
+
+	if (given && cur && inet_pton(AF_INET, given, &a) == 1 &&
+	    inet_pton(AF_INET, lyd_get_value(cur), &b) == 1 && a.s_addr != b.s_addr) {
+		vty_out(vty, "%% BGP router-id doesn't match\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, "./router-id", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(bgp_timers, "timers bgp (0-65535)$keepalive (0-65535)$holdtime",
+       "Adjust routing timers\n"
+       "BGP timers\n"
+       "Keepalive interval\n"
+       "Holdtime\n")
+{
+	nb_cli_enqueue_change(vty, "./timers/keepalive", NB_OP_MODIFY, cmd_arg(args, "keepalive"));
+	nb_cli_enqueue_change(vty, "./timers/hold-time", NB_OP_MODIFY, cmd_arg(args, "holdtime"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_bgp_timers, "no timers bgp [(0-65535) (0-65535)]",
+       NO_STR "Adjust routing timers\n"
+	      "BGP timers\n"
+	      "Keepalive interval\n"
+	      "Holdtime\n")
+{
+	nb_cli_enqueue_change(vty, "./timers/keepalive", NB_OP_DESTROY, NULL);
+	nb_cli_enqueue_change(vty, "./timers/hold-time", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(bgp_default_ipv4, "bgp default ipv4-unicast",
+       "BGP information\n"
+       "Configure BGP defaults\n"
+       "Activate ipv4-unicast for a peer by default\n")
+{
+	nb_cli_enqueue_change(vty, "./default-ipv4-unicast", NB_OP_MODIFY, "true");
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_bgp_default_ipv4, "no bgp default ipv4-unicast",
+       NO_STR "BGP information\n"
+	      "Configure BGP defaults\n"
+	      "Activate ipv4-unicast for a peer by default\n")
+{
+	nb_cli_enqueue_change(vty, "./default-ipv4-unicast", NB_OP_MODIFY, "false");
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* ---- neighbors ------------------------------------------------------------------------ */
+
+DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
+       NEIGHBOR_STR "Specify a BGP neighbor\n"
+		    "AS number\n"
+		    "Internal BGP peer\n"
+		    "External BGP peer\n")
+{
+	char peer[IPADDR_STRLEN], base[256], xpath[XPATH_MAX], asbuf[16];
+	bool exists;
+
+	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH, peer);
+	exists = nb_cli_exists(vty, "%s", base);
+
+	snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as/remote-as-type", base);
+	if (cmd_has(args, "ASNUM")) {
+		snprintf(asbuf, sizeof(asbuf), "%" PRIu64, cmd_arg_u64(args, "ASNUM", 0));
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, "as-specified");
+		snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as/remote-as", base);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, asbuf);
+	} else {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY,
+				      cmd_has(args, "internal") ? "internal" : "external");
+		snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as/remote-as", base);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	}
+	if (!exists) {
+		/* FRR: a new peer is activated for IPv4 unicast if `bgp default ipv4-unicast`
+		 * is on *now*; changing the default later leaves existing peers alone. */
+		bool dflt = yang_dnode_get_bool(nb_cli_get(vty, BGP_XPATH), true,
+						"default-ipv4-unicast");
+
+		snprintf(xpath, sizeof(xpath), "%s/afi-safis/ipv4-unicast/enabled", base);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, dflt ? "true" : "false");
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_neighbor, "no " NEIGHBOR_CMD " [remote-as <ASNUM|internal|external>]",
+       NO_STR NEIGHBOR_STR "Specify a BGP neighbor\n"
+			   "AS number\n"
+			   "Internal BGP peer\n"
+			   "External BGP peer\n")
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+
+	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	/* FRR: removing a neighbor that is not there is not an error. */
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH, peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(neighbor_description, NEIGHBOR_CMD " description LINE...",
+       NEIGHBOR_STR "Neighbor specific description\n"
+		    "Up to 1024 characters describing this neighbor\n")
+{
+	return peer_edit(vty, args, "description", NB_OP_MODIFY, cmd_arg(args, "LINE..."));
+}
+
+DEFCMD(no_neighbor_description, "no " NEIGHBOR_CMD " description [LINE...]",
+       NO_STR NEIGHBOR_STR "Neighbor specific description\n"
+			   "Up to 1024 characters describing this neighbor\n")
+{
+	return peer_edit(vty, args, "description", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_shutdown, NEIGHBOR_CMD " shutdown",
+       NEIGHBOR_STR "Administratively shut down this neighbor\n")
+{
+	return peer_edit(vty, args, "shutdown", NB_OP_CREATE, NULL);
+}
+
+DEFCMD(no_neighbor_shutdown, "no " NEIGHBOR_CMD " shutdown",
+       NO_STR NEIGHBOR_STR "Administratively shut down this neighbor\n")
+{
+	return peer_edit(vty, args, "shutdown", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_passive, NEIGHBOR_CMD " passive",
+       NEIGHBOR_STR "Don't send open messages to this neighbor\n")
+{
+	return peer_edit(vty, args, "passive", NB_OP_CREATE, NULL);
+}
+
+DEFCMD(no_neighbor_passive, "no " NEIGHBOR_CMD " passive",
+       NO_STR NEIGHBOR_STR "Don't send open messages to this neighbor\n")
+{
+	return peer_edit(vty, args, "passive", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_password, NEIGHBOR_CMD " password WORD$key",
+       NEIGHBOR_STR "Set a password\n"
+		    "The password (TCP-MD5 key, 1 to 80 characters)\n")
+{
+	return peer_edit(vty, args, "password", NB_OP_MODIFY, cmd_arg(args, "key"));
+}
+
+DEFCMD(no_neighbor_password, "no " NEIGHBOR_CMD " password [WORD]",
+       NO_STR NEIGHBOR_STR "Set a password\n"
+			   "The password\n")
+{
+	return peer_edit(vty, args, "password", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_ebgp_multihop, NEIGHBOR_CMD " ebgp-multihop [(1-255)$ttl]",
+       NEIGHBOR_STR "Allow EBGP neighbors not on directly connected networks\n"
+		    "maximum hop count\n")
+{
+	const char *ttl = cmd_arg(args, "ttl");
+
+	return peer_edit(vty, args, "ebgp-multihop", NB_OP_MODIFY, ttl ? ttl : "255");
+}
+
+DEFCMD(no_neighbor_ebgp_multihop, "no " NEIGHBOR_CMD " ebgp-multihop [(1-255)]",
+       NO_STR NEIGHBOR_STR "Allow EBGP neighbors not on directly connected networks\n"
+			   "maximum hop count\n")
+{
+	return peer_edit(vty, args, "ebgp-multihop", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_ttl_security, NEIGHBOR_CMD " ttl-security hops (1-254)$nhops",
+       NEIGHBOR_STR "BGP ttl-security parameters\n"
+		    "Specify the maximum number of hops to the BGP peer\n"
+		    "Number of hops to BGP peer\n")
+{
+	return peer_edit(vty, args, "ttl-security", NB_OP_MODIFY, cmd_arg(args, "nhops"));
+}
+
+DEFCMD(no_neighbor_ttl_security, "no " NEIGHBOR_CMD " ttl-security hops [(1-254)]",
+       NO_STR NEIGHBOR_STR "BGP ttl-security parameters\n"
+			   "Specify the maximum number of hops to the BGP peer\n"
+			   "Number of hops to BGP peer\n")
+{
+	return peer_edit(vty, args, "ttl-security", NB_OP_DESTROY, NULL);
+}
+
+DEFCMD(neighbor_update_source, NEIGHBOR_CMD " update-source <A.B.C.D|X:X::X:X|WORD>$source",
+       NEIGHBOR_STR "Source of routing updates\n"
+		    "IPv4 address\n"
+		    "IPv6 address\n"
+		    "Interface name\n")
+{
+	char peer[IPADDR_STRLEN], base[256], xpath[XPATH_MAX], canon[IPADDR_STRLEN];
+	const char *src = cmd_arg(args, "source");
+	struct ipaddr a;
+	bool is_addr;
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH "/update-source", peer);
+	/* An address binds the socket; anything else names an interface (FRR). */
+	is_addr = ipaddr_from_str(&a, src) == 0;
+	if (is_addr)
+		ipaddr_to_str(&a, canon, sizeof(canon));
+	snprintf(xpath, sizeof(xpath), "%s/%s", base, is_addr ? "interface" : "ip");
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	snprintf(xpath, sizeof(xpath), "%s/%s", base, is_addr ? "ip" : "interface");
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, is_addr ? canon : src);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_neighbor_update_source, "no " NEIGHBOR_CMD " update-source [<A.B.C.D|X:X::X:X|WORD>]",
+       NO_STR NEIGHBOR_STR "Source of routing updates\n"
+			   "IPv4 address\n"
+			   "IPv6 address\n"
+			   "Interface name\n")
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/update-source/ip", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/update-source/interface", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(neighbor_timers, NEIGHBOR_CMD " timers (0-65535)$keepalive (0-65535)$holdtime",
+       NEIGHBOR_STR "BGP per neighbor timers\n"
+		    "Keepalive interval\n"
+		    "Holdtime\n")
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/keepalive", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "keepalive"));
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/hold-time", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "holdtime"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_neighbor_timers, "no " NEIGHBOR_CMD " timers [(0-65535) (0-65535)]",
+       NO_STR NEIGHBOR_STR "BGP per neighbor timers\n"
+			   "Keepalive interval\n"
+			   "Holdtime\n")
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/keepalive", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/hold-time", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(neighbor_timers_connect, NEIGHBOR_CMD " timers connect (1-65535)$seconds",
+       NEIGHBOR_STR "BGP per neighbor timers\n"
+		    "BGP connect timer\n"
+		    "Connect timer\n")
+{
+	return peer_edit(vty, args, "timers/connect-time", NB_OP_MODIFY, cmd_arg(args, "seconds"));
+}
+
+DEFCMD(no_neighbor_timers_connect, "no " NEIGHBOR_CMD " timers connect [(1-65535)]",
+       NO_STR NEIGHBOR_STR "BGP per neighbor timers\n"
+			   "BGP connect timer\n"
+			   "Connect timer\n")
+{
+	return peer_edit(vty, args, "timers/connect-time", NB_OP_DESTROY, NULL);
+}
+
+/* ---- address families ---------------------------------------------------------------- */
+
+DEFCMD(address_family, "address-family <ipv4|ipv6> [unicast]",
+       "Enter Address Family command mode\n"
+       "Address Family\n"
+       "Address Family\n"
+       "Address Family modifier\n")
+{
+	if (cmd_has(args, "ipv6"))
+		nb_cli_enter_node(vty, BGP_IPV6_NODE, BGP_AF_IPV6_XPATH);
+	else
+		nb_cli_enter_node(vty, BGP_IPV4_NODE, BGP_AF_IPV4_XPATH);
+	return CMD_SUCCESS;
+}
+
+static bool is_ipv6_link_local(const struct prefix *p)
+{
+	return p->family == AF_INET6 && p->u.bytes[0] == 0xfe && (p->u.bytes[1] & 0xc0) == 0x80;
+}
+
+/* network P / no network P in the address family af_xpath. */
+static int network_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath, bool no)
+{
+	const char *s = cmd_arg(args, "prefix");
+	char canon[PREFIX_STRLEN], xpath[XPATH_MAX];
+	struct prefix p, strict;
+
+	if (!s || prefix_from_str(&p, s, false) < 0) {
+		vty_out(vty, "%% Malformed prefix\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (prefix_from_str(&strict, s, true) < 0) {
+		/* FRR's words (it masks silently; we refuse and say what was meant). */
+		prefix_apply_mask(&p);
+		vty_out(vty,
+			"%% Inconsistent address and mask: %s has host bits set (did you mean "
+			"%s?)\n",
+			s, prefix_to_str(&p, canon, sizeof(canon)));
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (is_ipv6_link_local(&p)) {
+		vty_out(vty, "%% Malformed prefix (link-local address)\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	prefix_to_str(&p, canon, sizeof(canon));
+	snprintf(xpath, sizeof(xpath), "%s/network[prefix='%s']", af_xpath, canon);
+	if (no && !nb_cli_exists(vty, "%s", xpath)) {
+		vty_out(vty, "%% Can't find static route specified\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(bgp_network4, "network A.B.C.D/M$prefix",
+       "Specify a network to announce via BGP\n"
+       "IPv4 prefix\n")
+{
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, false);
+}
+
+DEFCMD(no_bgp_network4, "no network A.B.C.D/M$prefix",
+       NO_STR "Specify a network to announce via BGP\n"
+	      "IPv4 prefix\n")
+{
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, true);
+}
+
+DEFCMD(bgp_network6, "network X:X::X:X/M$prefix",
+       "Specify a network to announce via BGP\n"
+       "IPv6 prefix\n")
+{
+	return network_edit(vty, args, BGP_AF_IPV6_XPATH, false);
+}
+
+DEFCMD(no_bgp_network6, "no network X:X::X:X/M$prefix",
+       NO_STR "Specify a network to announce via BGP\n"
+	      "IPv6 prefix\n")
+{
+	return network_edit(vty, args, BGP_AF_IPV6_XPATH, true);
+}
+
+static int activate_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool on)
+{
+	char leaf[64];
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/enabled", af);
+	return peer_edit(vty, args, leaf, NB_OP_MODIFY, on ? "true" : "false");
+}
+
+DEFCMD(neighbor_activate, NEIGHBOR_CMD " activate",
+       NEIGHBOR_STR "Enable the Address Family for this Neighbor\n")
+{
+	return activate_edit(vty, args, af_name_of_node(vty), true);
+}
+
+DEFCMD(no_neighbor_activate, "no " NEIGHBOR_CMD " activate",
+       NO_STR NEIGHBOR_STR "Enable the Address Family for this Neighbor\n")
+{
+	return activate_edit(vty, args, af_name_of_node(vty), false);
+}
+
+/*
+ * Quagga wrote IPv4 unicast settings at the router level. Accepted, hidden, and printed back
+ * in FRR's form inside `address-family ipv4 unicast`.
+ */
+static int quagga_activate(struct vty *vty, const struct cmd_args *args)
+{
+	return activate_edit(vty, args, "ipv4-unicast", true);
+}
+
+static int quagga_no_activate(struct vty *vty, const struct cmd_args *args)
+{
+	return activate_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_network(struct vty *vty, const struct cmd_args *args)
+{
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, false);
+}
+
+static int quagga_no_network(struct vty *vty, const struct cmd_args *args)
+{
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, true);
+}
+
+static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " activate", NEIGHBOR_STR "Enable the Address Family for this Neighbor\n",
+	  quagga_activate, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " activate",
+	  NO_STR NEIGHBOR_STR "Enable the Address Family for this Neighbor\n", quagga_no_activate,
+	  CMD_HIDDEN },
+	{ "network A.B.C.D/M$prefix", "Specify a network to announce via BGP\nIPv4 prefix\n",
+	  quagga_network, CMD_HIDDEN },
+	{ "no network A.B.C.D/M$prefix",
+	  NO_STR "Specify a network to announce via BGP\nIPv4 prefix\n", quagga_no_network,
+	  CMD_HIDDEN },
+};
+
+void bgp_cli_init(void)
+{
+	static const struct cmd_def *bgp_node_cmds[] = {
+		&bgp_router_id_cmd,
+		&no_bgp_router_id_cmd,
+		&bgp_timers_cmd,
+		&no_bgp_timers_cmd,
+		&bgp_default_ipv4_cmd,
+		&no_bgp_default_ipv4_cmd,
+		&neighbor_remote_as_cmd,
+		&no_neighbor_cmd,
+		&neighbor_description_cmd,
+		&no_neighbor_description_cmd,
+		&neighbor_shutdown_cmd,
+		&no_neighbor_shutdown_cmd,
+		&neighbor_passive_cmd,
+		&no_neighbor_passive_cmd,
+		&neighbor_password_cmd,
+		&no_neighbor_password_cmd,
+		&neighbor_ebgp_multihop_cmd,
+		&no_neighbor_ebgp_multihop_cmd,
+		&neighbor_ttl_security_cmd,
+		&no_neighbor_ttl_security_cmd,
+		&neighbor_update_source_cmd,
+		&no_neighbor_update_source_cmd,
+		&neighbor_timers_cmd,
+		&no_neighbor_timers_cmd,
+		&neighbor_timers_connect_cmd,
+		&no_neighbor_timers_connect_cmd,
+		&address_family_cmd,
+	};
+
+	cmd_install(CONFIG_NODE, &router_bgp_cmd);
+	cmd_install(CONFIG_NODE, &no_router_bgp_cmd);
+	for (size_t i = 0; i < array_size(bgp_node_cmds); i++)
+		cmd_install(BGP_NODE, bgp_node_cmds[i]);
+	for (size_t i = 0; i < array_size(quagga_defs); i++)
+		cmd_install(BGP_NODE, &quagga_defs[i]);
+
+	cmd_install(BGP_IPV4_NODE, &bgp_network4_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_bgp_network4_cmd);
+	cmd_install(BGP_IPV6_NODE, &bgp_network6_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_bgp_network6_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_activate_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_activate_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_activate_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_activate_cmd);
+}

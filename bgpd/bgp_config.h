@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: ISC */
+/* bgpd's configuration layer: one call at start-up. */
+#ifndef SKUA_BGP_CONFIG_H
+#define SKUA_BGP_CONFIG_H
+
+/*
+ * Register the skua-system and skua-bgp models with their callbacks and printers, install the
+ * system and bgpd configuration commands and `show running-config [json]` / `write terminal`.
+ * Call after cmd_init() and nb_init(); then nb_config_load_file() (lib/northbound.h).
+ */
+void bgp_config_init(void);
+
+#endif /* SKUA_BGP_CONFIG_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * `show running-config` for skua-bgp: one printer per node, the inverse of bgp_cli.c.
+ *
+ * FRR's layout (bgpd/bgp_vty.c bgp_config_write(), checked against FRR 8.4's output):
+ *
+ *   router bgp ASN
+ *    bgp router-id A.B.C.D
+ *    no bgp default ipv4-unicast
+ *    timers bgp K H
+ *    neighbor X remote-as .. / description / shutdown / password / passive / ebgp-multihop /
+ *      ttl-security hops / update-source / timers K H / timers connect N   (per neighbor,
+ *      neighbors sorted by address)
+ *    !
+ *    address-family ipv4 unicast
+ *     network P                      (sorted)
+ *     [no] neighbor X activate
+ *    exit-address-family
+ *   exit
+ *
+ * The neighbor settings print in the model's order, which is FRR's. Address-family blocks
+ * print only when they have something to say.
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+
+#include "bgpd/bgp_nb.h"
+#include "bgpd/bgpd.h"
+#include "lib/memory.h"
+#include "lib/yang.h"
+
+DEFINE_MTYPE(BGP_CONFIG_WRITE, "BGP running-config printer");
+
+static const char *nbr_addr(const struct lyd_node *dnode)
+{
+	const struct lyd_node *nbr = yang_dnode_ancestor(dnode, "neighbor");
+	const char *a = nbr ? yang_dnode_get_string(nbr, "remote-address") : NULL;
+
+	return a ? a : "?";
+}
+
+void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, "router bgp %s\n", yang_dnode_get_string(dnode, "local-as"));
+}
+
+void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " bgp router-id %s\n", lyd_get_value(dnode));
+}
+
+void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode)
+{
+	if (strcmp(lyd_get_value(dnode), "false") == 0)
+		sbuf_puts(out, " no bgp default ipv4-unicast\n");
+}
+
+void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode)
+{
+	uint64_t k = yang_dnode_get_uint(dnode, BGP_DEFAULT_KEEPALIVE, "keepalive");
+	uint64_t h = yang_dnode_get_uint(dnode, BGP_DEFAULT_HOLDTIME, "hold-time");
+
+	/* FRR prints the pair when it differs from the defaults. */
+	if (k != BGP_DEFAULT_KEEPALIVE || h != BGP_DEFAULT_HOLDTIME)
+		sbuf_printf(out, " timers bgp %" PRIu64 " %" PRIu64 "\n", k, h);
+}
+
+/* FRR keeps peers sorted by address: IPv4 before IPv6, then numerically. */
+static int addr_cmp_str(const char *a, const char *b)
+{
+	struct ipaddr x, y;
+
+	if (!a || !b || ipaddr_from_str(&x, a) < 0 || ipaddr_from_str(&y, b) < 0)
+		return strcmp(a ? a : "", b ? b : "");
+	return ipaddr_cmp(&x, &y);
+}
+
+int bgp_show_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	return addr_cmp_str(yang_dnode_get_string(a, "remote-address"),
+			    yang_dnode_get_string(b, "remote-address"));
+}
+
+void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const char *type = yang_dnode_get_string(dnode, "remote-as-type");
+	const char *as = yang_dnode_get_string(dnode, "remote-as");
+
+	sbuf_printf(out, " neighbor %s remote-as %s\n", nbr_addr(dnode),
+		    type && strcmp(type, "as-specified") != 0 ? type : (as ? as : "?"));
+}
+
+void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s description %s\n", nbr_addr(dnode), lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s shutdown\n", nbr_addr(dnode));
+}
+
+void bgp_show_neighbor_password(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s password %s\n", nbr_addr(dnode), lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s passive\n", nbr_addr(dnode));
+}
+
+void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s ebgp-multihop %s\n", nbr_addr(dnode), lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s ttl-security hops %s\n", nbr_addr(dnode),
+		    lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const char *src = yang_dnode_get_string(dnode, "ip");
+
+	if (!src)
+		src = yang_dnode_get_string(dnode, "interface");
+	if (src)
+		sbuf_printf(out, " neighbor %s update-source %s\n", nbr_addr(dnode), src);
+}
+
+void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const struct lyd_node *ct = yang_dnode_get(dnode, "connect-time");
+
+	if (yang_dnode_exists(dnode, "keepalive"))
+		sbuf_printf(out, " neighbor %s timers %s %s\n", nbr_addr(dnode),
+			    yang_dnode_get_string(dnode, "keepalive"),
+			    yang_dnode_get_string(dnode, "hold-time"));
+	/* FRR prints `timers connect` whenever it was configured, even to 120. */
+	if (ct && !yang_dnode_is_default(ct))
+		sbuf_printf(out, " neighbor %s timers connect %s\n", nbr_addr(dnode),
+			    lyd_get_value(ct));
+}
+
+/* ---- address-family blocks ---------------------------------------------------------- */
+
+static int network_cmp(const void *a, const void *b)
+{
+	const struct lyd_node *x = *(const struct lyd_node *const *)a;
+	const struct lyd_node *y = *(const struct lyd_node *const *)b;
+	const char *sx = yang_dnode_get_string(x, "prefix"),
+		   *sy = yang_dnode_get_string(y, "prefix");
+	struct prefix px, py;
+
+	if (!sx || !sy || prefix_from_str(&px, sx, false) < 0 ||
+	    prefix_from_str(&py, sy, false) < 0)
+		return strcmp(sx ? sx : "", sy ? sy : "");
+	return prefix_cmp(&px, &py);
+}
+
+static int neighbor_qcmp(const void *a, const void *b)
+{
+	return bgp_show_neighbor_cmp(*(const struct lyd_node *const *)a,
+				     *(const struct lyd_node *const *)b);
+}
+
+/* The nodes matching xpath under dnode, sorted; *count set. Caller frees it
+ * (MTYPE_BGP_CONFIG_WRITE). */
+static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *xpath,
+				      int (*cmp)(const void *, const void *), uint32_t *count)
+{
+	const struct lyd_node **v = NULL;
+	struct ly_set *set = NULL;
+
+	*count = 0;
+	if (lyd_find_xpath(dnode, xpath, &set) == LY_SUCCESS && set->count) {
+		v = XCALLOC(MTYPE_BGP_CONFIG_WRITE, set->count * sizeof(*v));
+		for (uint32_t i = 0; i < set->count; i++)
+			v[i] = set->dnodes[i];
+		*count = set->count;
+		qsort(v, *count, sizeof(*v), cmp);
+	}
+	ly_set_free(set, NULL);
+	return v;
+}
+
+static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af af)
+{
+	const char *name = af == BGP_AF_IPV4_UNICAST ? "ipv4-unicast" : "ipv6-unicast";
+	bool dflt_on =
+		af == BGP_AF_IPV4_UNICAST && yang_dnode_get_bool(bgp, true, "default-ipv4-unicast");
+	const struct lyd_node **v;
+	struct sbuf body;
+	uint32_t n;
+	char xpath[64];
+
+	sbuf_init(&body);
+	snprintf(xpath, sizeof(xpath), "afi-safis/%s/network", name);
+	v = sorted(bgp, xpath, network_cmp, &n);
+	for (uint32_t i = 0; i < n; i++)
+		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
+	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
+
+	/* FRR: activation prints only where it differs from `bgp default ipv4-unicast` (IPv4)
+	 * or from off (other families). */
+	v = sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
+		bool on;
+
+		if (!en)
+			continue;
+		on = strcmp(lyd_get_value(en), "true") == 0;
+		if (on && !dflt_on)
+			sbuf_printf(&body, "  neighbor %s activate\n", nbr_addr(v[i]));
+		else if (!on && dflt_on)
+			sbuf_printf(&body, "  no neighbor %s activate\n", nbr_addr(v[i]));
+	}
+	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
+
+	if (body.len) {
+		sbuf_printf(out, " !\n address-family %s unicast\n",
+			    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6");
+		sbuf_puts(out, body.buf);
+		sbuf_puts(out, " exit-address-family\n");
+	}
+	sbuf_free(&body);
+}
+
+void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode)
+{
+	af_block(out, dnode, BGP_AF_IPV4_UNICAST);
+	af_block(out, dnode, BGP_AF_IPV6_UNICAST);
+	sbuf_puts(out, "exit\n");
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * skua-bgp schema paths -> callbacks and printers (FRR's ripd/rip_nb.c pattern), and
+ * bgp_config_init().
+ *
+ * Grouping: settings that only make sense together are applied once per commit by the
+ * apply_finish of their container (global timers, a neighbor's remote-as, timers and
+ * update-source), so the session side never sees half of `timers 10 30`.
+ */
+#include "lib/compat.h"
+
+#include "bgpd/bgp_config.h"
+#include "bgpd/bgp_nb.h"
+#include "lib/northbound_cli.h"
+#include "lib/system_cli.h"
+
+#define NBR BGP_XPATH "/neighbors/neighbor"
+
+static const struct nb_node_info bgp_nb_nodes[] = {
+	{
+		.xpath = BGP_XPATH,
+		.cbs = { .create = bgp_nb_instance_create,
+			 .destroy = bgp_nb_instance_destroy,
+			 .cli_show = bgp_show_instance,
+			 .cli_show_end = bgp_show_instance_end },
+	},
+	{
+		.xpath = BGP_XPATH "/local-as",
+		.cbs = { .modify = bgp_nb_local_as_modify },
+		.missing_msg = "No BGP process is configured (router bgp ASN first)",
+	},
+	{
+		.xpath = BGP_XPATH "/router-id",
+		.cbs = { .modify = bgp_nb_router_id_modify,
+			 .destroy = bgp_nb_router_id_destroy,
+			 .cli_show = bgp_show_router_id },
+	},
+	{
+		.xpath = BGP_XPATH "/default-ipv4-unicast",
+		.cbs = { .modify = bgp_nb_default_ipv4_modify, .cli_show = bgp_show_default_ipv4 },
+	},
+	{
+		.xpath = BGP_XPATH "/timers",
+		.cbs = { .apply_finish = bgp_nb_timers_apply_finish, .cli_show = bgp_show_timers },
+	},
+	{
+		.xpath = NBR,
+		.cbs = { .create = bgp_nb_neighbor_create,
+			 .destroy = bgp_nb_neighbor_destroy,
+			 .cli_cmp = bgp_show_neighbor_cmp },
+	},
+	{
+		.xpath = NBR "/neighbor-remote-as",
+		.cbs = { .apply_finish = bgp_nb_neighbor_remote_as_apply_finish,
+			 .cli_show = bgp_show_neighbor_remote_as },
+	},
+	{
+		.xpath = NBR "/neighbor-remote-as/remote-as-type",
+		.missing_msg = "Specify remote-as or peer-group commands first",
+	},
+	{
+		.xpath = NBR "/neighbor-remote-as/remote-as",
+		.missing_msg = "Specify the neighbor's AS number: neighbor PEER remote-as ASNUM",
+	},
+	{
+		.xpath = NBR "/description",
+		.cbs = { .modify = bgp_nb_neighbor_description_modify,
+			 .destroy = bgp_nb_neighbor_description_destroy,
+			 .cli_show = bgp_show_neighbor_description },
+	},
+	{
+		.xpath = NBR "/shutdown",
+		.cbs = { .create = bgp_nb_neighbor_shutdown_create,
+			 .destroy = bgp_nb_neighbor_shutdown_destroy,
+			 .cli_show = bgp_show_neighbor_shutdown },
+	},
+	{
+		.xpath = NBR "/password",
+		.cbs = { .modify = bgp_nb_neighbor_password_modify,
+			 .destroy = bgp_nb_neighbor_password_destroy,
+			 .cli_show = bgp_show_neighbor_password },
+	},
+	{
+		.xpath = NBR "/passive",
+		.cbs = { .create = bgp_nb_neighbor_passive_create,
+			 .destroy = bgp_nb_neighbor_passive_destroy,
+			 .cli_show = bgp_show_neighbor_passive },
+	},
+	{
+		.xpath = NBR "/ebgp-multihop",
+		.cbs = { .modify = bgp_nb_neighbor_multihop_modify,
+			 .destroy = bgp_nb_neighbor_multihop_destroy,
+			 .cli_show = bgp_show_neighbor_multihop },
+	},
+	{
+		.xpath = NBR "/ttl-security",
+		.cbs = { .modify = bgp_nb_neighbor_ttl_security_modify,
+			 .destroy = bgp_nb_neighbor_ttl_security_destroy,
+			 .cli_show = bgp_show_neighbor_ttl_security },
+	},
+	{
+		.xpath = NBR "/update-source",
+		.cbs = { .destroy = bgp_nb_neighbor_update_source_destroy,
+			 .apply_finish = bgp_nb_neighbor_update_source_apply_finish,
+			 .cli_show = bgp_show_neighbor_update_source },
+	},
+	{
+		.xpath = NBR "/timers",
+		.cbs = { .apply_finish = bgp_nb_neighbor_timers_apply_finish,
+			 .cli_show = bgp_show_neighbor_timers },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/enabled",
+		.cbs = { .modify = bgp_nb_neighbor_af_enabled_modify,
+			 .destroy = bgp_nb_neighbor_af_enabled_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/enabled",
+		.cbs = { .modify = bgp_nb_neighbor_af_enabled_modify,
+			 .destroy = bgp_nb_neighbor_af_enabled_destroy },
+	},
+	{
+		/* Printed by the instance's cli_show_end, inside the address-family blocks. */
+		.xpath = BGP_AF_IPV4_XPATH "/network",
+		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/network",
+		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
+	},
+	{ .xpath = NULL },
+};
+
+const struct nb_module_info bgp_nb_module = {
+	.name = "skua-bgp",
+	.nodes = bgp_nb_nodes,
+};
+
+void bgp_config_init(void)
+{
+	nb_init();
+	nb_cli_init();
+	system_cli_init(); /* first: it prints first */
+	nb_module_register(&bgp_nb_module);
+	bgp_cli_init();
+}

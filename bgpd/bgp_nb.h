@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * bgpd's northbound: the skua-bgp schema paths and their callbacks (bgp_nb_config.c: the
+ * model -> struct bgp / struct bgp_peer), running-config printers (bgp_config_write.c) and
+ * the configuration commands (bgp_cli.c: commands -> edits of the model).
+ */
+#ifndef SKUA_BGP_NB_H
+#define SKUA_BGP_NB_H
+
+#include "lib/memory.h"
+#include "lib/northbound.h"
+#include "lib/sbuf.h"
+
+/* MTYPE_BGP_PEER_CONF (bgpd/bgpd.h) is defined in bgp_nb_config.c: the callbacks allocate
+ * and free the strings of struct bgp_peer_config, also when a peer or the instance goes. */
+DECLARE_MTYPE(BGP_CONFIG_WRITE); /* scratch of the running-config printer */
+
+#define BGP_XPATH "/skua-bgp:bgp"
+#define BGP_NEIGHBOR_XPATH BGP_XPATH "/neighbors/neighbor[remote-address='%s']"
+#define BGP_AF_IPV4_XPATH BGP_XPATH "/afi-safis/ipv4-unicast"
+#define BGP_AF_IPV6_XPATH BGP_XPATH "/afi-safis/ipv6-unicast"
+
+extern const struct nb_module_info bgp_nb_module;
+
+/* bgp_nb_config.c */
+int bgp_nb_instance_create(struct nb_cb_args *args);
+int bgp_nb_instance_destroy(struct nb_cb_args *args);
+int bgp_nb_local_as_modify(struct nb_cb_args *args);
+int bgp_nb_router_id_modify(struct nb_cb_args *args);
+int bgp_nb_router_id_destroy(struct nb_cb_args *args);
+int bgp_nb_default_ipv4_modify(struct nb_cb_args *args);
+void bgp_nb_timers_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_remote_as_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_description_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_password_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_password_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_passive_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_passive_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_multihop_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_multihop_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_ttl_security_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_ttl_security_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_update_source_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_update_source_apply_finish(struct nb_cb_args *args);
+void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args);
+int bgp_nb_network_create(struct nb_cb_args *args);
+int bgp_nb_network_destroy(struct nb_cb_args *args);
+
+/* bgp_config_write.c */
+void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_password(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
+
+/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes. */
+void bgp_cli_init(void);
+
+#endif /* SKUA_BGP_NB_H */

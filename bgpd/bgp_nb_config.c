@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * skua-bgp callbacks: the validated model -> struct bgp and struct bgp_peer (bgpd/bgpd.h).
+ *
+ * Most work happens in APPLY, which cannot fail: the model has already checked types, ranges
+ * and the relations between settings. Strings are copied in PREPARE (so that running out of
+ * memory would refuse the commit before anything changed) and swapped in at APPLY. The
+ * session side is told about each change once, after the field is set.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+
+#include "bgpd/bgp_nb.h"
+#include "bgpd/bgpd.h"
+#include "lib/log.h"
+#include "lib/yang.h"
+
+DEFINE_MTYPE(BGP_PEER_CONF, "BGP peer configuration strings");
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+/* The peer a node belongs to (the neighbor entry above it), or NULL. */
+static struct bgp_peer *nb_peer(const struct lyd_node *dnode)
+{
+	const struct lyd_node *nbr = yang_dnode_ancestor(dnode, "neighbor");
+	const char *addr = nbr ? yang_dnode_get_string(nbr, "remote-address") : NULL;
+	struct bgp *bgp = bgp_get();
+	struct ipaddr a;
+
+	if (!bgp || !addr || ipaddr_from_str(&a, addr) < 0)
+		return NULL;
+	return bgp_peer_lookup(bgp, &a);
+}
+
+/* APPLY needs its peer; a missing one means the instance and the model disagree (a bug). */
+static struct bgp_peer *nb_peer_apply(const struct lyd_node *dnode)
+{
+	struct bgp_peer *peer = nb_peer(dnode);
+
+	if (!peer) {
+		char path[512];
+
+		log_err("northbound: no peer for %s (a bug)",
+			yang_dnode_path(dnode, path, sizeof(path)));
+	}
+	return peer;
+}
+
+static enum bgp_af nb_af(const struct lyd_node *dnode)
+{
+	return yang_dnode_ancestor(dnode, "ipv6-unicast") ? BGP_AF_IPV6_UNICAST
+							  : BGP_AF_IPV4_UNICAST;
+}
+
+/* Free what the northbound allocated in a peer's configuration. */
+static void peer_conf_strings_free(struct bgp_peer *peer)
+{
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+}
+
+/* PREPARE copies the string; APPLY installs it in *field; ABORT drops the copy. */
+static int string_modify(struct nb_cb_args *args, size_t field_offset, enum bgp_peer_change chg)
+{
+	struct bgp_peer *peer;
+	char **field;
+
+	switch (args->event) {
+	case NB_EV_VALIDATE:
+		return NB_OK;
+	case NB_EV_PREPARE:
+		*args->resource = XSTRDUP(MTYPE_BGP_PEER_CONF, lyd_get_value(args->dnode));
+		return NB_OK;
+	case NB_EV_ABORT:
+		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
+		return NB_OK;
+	case NB_EV_APPLY:
+		break;
+	}
+	peer = nb_peer_apply(args->dnode);
+	if (!peer) {
+		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
+		return NB_OK;
+	}
+	field = (char **)((char *)&peer->conf + field_offset);
+	XFREE(MTYPE_BGP_PEER_CONF, *field);
+	*field = *args->resource;
+	*args->resource = NULL;
+	bgp_peer_config_changed(peer, chg);
+	return NB_OK;
+}
+
+static int string_destroy(struct nb_cb_args *args, size_t field_offset, enum bgp_peer_change chg)
+{
+	struct bgp_peer *peer;
+	char **field;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	field = (char **)((char *)&peer->conf + field_offset);
+	XFREE(MTYPE_BGP_PEER_CONF, *field);
+	bgp_peer_config_changed(peer, chg);
+	return NB_OK;
+}
+
+/* ---- the instance --------------------------------------------------------------------- */
+
+int bgp_nb_instance_create(struct nb_cb_args *args)
+{
+	uint32_t asn;
+
+	if (args->event != NB_EV_APPLY)
+		return NB_OK;
+	asn = (uint32_t)yang_dnode_get_uint(args->dnode, 0, "local-as");
+	if (bgp_get()) {
+		log_err("northbound: router bgp %u while an instance runs (a bug)", asn);
+		return NB_OK;
+	}
+	/* Settings below (router-id, timers, neighbors) follow as their own changes. */
+	if (!bgp_create(asn))
+		log_err("cannot create the BGP instance for AS %u", asn);
+	return NB_OK;
+}
+
+int bgp_nb_instance_destroy(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+	struct bgp_peer *peer;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	TAILQ_FOREACH (peer, &bgp->peers, entry)
+		peer_conf_strings_free(peer);
+	bgp_delete(bgp);
+	return NB_OK;
+}
+
+int bgp_nb_local_as_modify(struct nb_cb_args *args)
+{
+	/* A new value for an existing instance: the AS is the instance's identity (FRR). */
+	if (args->event == NB_EV_VALIDATE && args->op == NB_OP_MODIFY && args->old_dnode) {
+		snprintf(args->errmsg, args->errmsg_len, "BGP is already running; AS is %s",
+			 lyd_get_value(args->old_dnode));
+		return NB_ERR;
+	}
+	return NB_OK; /* creation is bgp_nb_instance_create's */
+}
+
+int bgp_nb_router_id_modify(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+	struct in_addr id;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	if (inet_pton(AF_INET, lyd_get_value(args->dnode), &id) != 1)
+		return NB_OK; /* cannot happen: the model's type is an IPv4 address */
+	if (bgp->router_id_configured && bgp->router_id.s_addr == id.s_addr)
+		return NB_OK;
+	bgp->router_id = id;
+	bgp->router_id_configured = true;
+	bgp_router_id_changed(bgp);
+	return NB_OK;
+}
+
+int bgp_nb_router_id_destroy(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	/* Back to an automatic router-id: bgp_router_id_changed() picks one. */
+	bgp->router_id_configured = false;
+	bgp->router_id.s_addr = 0;
+	bgp_router_id_changed(bgp);
+	return NB_OK;
+}
+
+int bgp_nb_default_ipv4_modify(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+	bool on;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	on = strcmp(lyd_get_value(args->dnode), "true") == 0;
+	if (bgp->default_ipv4_unicast == on)
+		return NB_OK;
+	bgp->default_ipv4_unicast = on;
+	bgp_default_af_changed(bgp);
+	return NB_OK;
+}
+
+void bgp_nb_timers_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+	uint16_t k, h;
+
+	if (!bgp)
+		return;
+	k = (uint16_t)yang_dnode_get_uint(args->dnode, BGP_DEFAULT_KEEPALIVE, "keepalive");
+	h = (uint16_t)yang_dnode_get_uint(args->dnode, BGP_DEFAULT_HOLDTIME, "hold-time");
+	if (bgp->keepalive == k && bgp->holdtime == h)
+		return;
+	bgp->keepalive = k;
+	bgp->holdtime = h;
+	bgp_timers_changed(bgp);
+}
+
+/* ---- neighbors ----------------------------------------------------------------------- */
+
+static void remote_as_of(const struct lyd_node *nbr, enum bgp_remote_as_type *type, uint32_t *as)
+{
+	const char *t = yang_dnode_get_string(nbr, "neighbor-remote-as/remote-as-type");
+
+	*as = 0;
+	if (t && !strcmp(t, "internal")) {
+		*type = BGP_REMOTE_AS_INTERNAL;
+	} else if (t && !strcmp(t, "external")) {
+		*type = BGP_REMOTE_AS_EXTERNAL;
+	} else {
+		*type = BGP_REMOTE_AS_SPECIFIED;
+		*as = (uint32_t)yang_dnode_get_uint(nbr, 0, "neighbor-remote-as/remote-as");
+	}
+}
+
+int bgp_nb_neighbor_create(struct nb_cb_args *args)
+{
+	struct bgp *bgp = bgp_get();
+	struct bgp_peer *peer;
+	struct ipaddr a;
+	const char *addr;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	addr = yang_dnode_get_string(args->dnode, "remote-address");
+	if (!addr || ipaddr_from_str(&a, addr) < 0)
+		return NB_OK;
+	peer = bgp_peer_create(bgp, &a);
+	if (!peer) {
+		log_err("cannot create neighbor %s", addr);
+		return NB_OK;
+	}
+	/* The peer is born knowing its AS; the other settings follow as their own changes. */
+	remote_as_of(args->dnode, &peer->conf.remote_as_type, &peer->conf.remote_as);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	peer_conf_strings_free(peer);
+	bgp_peer_delete(peer);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_remote_as_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+	enum bgp_remote_as_type type;
+	uint32_t as;
+
+	if (!peer)
+		return;
+	remote_as_of(lyd_parent(args->dnode), &type, &as);
+	if (peer->conf.remote_as_type == type && peer->conf.remote_as == as)
+		return;
+	peer->conf.remote_as_type = type;
+	peer->conf.remote_as = as;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_REMOTE_AS);
+}
+
+int bgp_nb_neighbor_description_modify(struct nb_cb_args *args)
+{
+	return string_modify(args, offsetof(struct bgp_peer_config, description),
+			     BGP_PEER_CHG_DESCRIPTION);
+}
+
+int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args)
+{
+	return string_destroy(args, offsetof(struct bgp_peer_config, description),
+			      BGP_PEER_CHG_DESCRIPTION);
+}
+
+int bgp_nb_neighbor_password_modify(struct nb_cb_args *args)
+{
+	return string_modify(args, offsetof(struct bgp_peer_config, password),
+			     BGP_PEER_CHG_PASSWORD);
+}
+
+int bgp_nb_neighbor_password_destroy(struct nb_cb_args *args)
+{
+	return string_destroy(args, offsetof(struct bgp_peer_config, password),
+			      BGP_PEER_CHG_PASSWORD);
+}
+
+static int flag_set(struct nb_cb_args *args, bool on, bool passive)
+{
+	struct bgp_peer *peer;
+	bool *flag;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	flag = passive ? &peer->conf.passive : &peer->conf.shutdown;
+	if (*flag == on)
+		return NB_OK;
+	*flag = on;
+	bgp_peer_config_changed(peer, passive ? BGP_PEER_CHG_PASSIVE : BGP_PEER_CHG_SHUTDOWN);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args)
+{
+	return flag_set(args, true, false);
+}
+
+int bgp_nb_neighbor_shutdown_destroy(struct nb_cb_args *args)
+{
+	return flag_set(args, false, false);
+}
+
+int bgp_nb_neighbor_passive_create(struct nb_cb_args *args)
+{
+	return flag_set(args, true, true);
+}
+
+int bgp_nb_neighbor_passive_destroy(struct nb_cb_args *args)
+{
+	return flag_set(args, false, true);
+}
+
+static int u8_set(struct nb_cb_args *args, uint8_t value, bool ttl_security)
+{
+	struct bgp_peer *peer;
+	uint8_t *field;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	field = ttl_security ? &peer->conf.ttl_security_hops : &peer->conf.ebgp_multihop;
+	if (*field == value)
+		return NB_OK;
+	*field = value;
+	bgp_peer_config_changed(peer,
+				ttl_security ? BGP_PEER_CHG_TTL_SECURITY : BGP_PEER_CHG_MULTIHOP);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_multihop_modify(struct nb_cb_args *args)
+{
+	return u8_set(args, (uint8_t)strtoul(lyd_get_value(args->dnode), NULL, 10), false);
+}
+
+int bgp_nb_neighbor_multihop_destroy(struct nb_cb_args *args)
+{
+	return u8_set(args, 0, false);
+}
+
+int bgp_nb_neighbor_ttl_security_modify(struct nb_cb_args *args)
+{
+	return u8_set(args, (uint8_t)strtoul(lyd_get_value(args->dnode), NULL, 10), true);
+}
+
+int bgp_nb_neighbor_ttl_security_destroy(struct nb_cb_args *args)
+{
+	return u8_set(args, 0, true);
+}
+
+/* Install an update-source (ip and ifname both NULL: none). */
+static void update_source_set(struct bgp_peer *peer, const char *ip, const char *ifname)
+{
+	struct ipaddr a;
+	const char *cur = peer->conf.update_source_ifname;
+
+	memset(&a, 0, sizeof(a));
+	if (ip && ipaddr_from_str(&a, ip) < 0)
+		memset(&a, 0, sizeof(a));
+	if (ipaddr_cmp(&a, &peer->conf.update_source) == 0 &&
+	    ((!cur && !ifname) || (cur && ifname && !strcmp(cur, ifname))))
+		return;
+	peer->conf.update_source = a;
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	if (ifname)
+		peer->conf.update_source_ifname = XSTRDUP(MTYPE_BGP_PEER_CONF, ifname);
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_UPDATE_SOURCE);
+}
+
+int bgp_nb_neighbor_update_source_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		update_source_set(peer, NULL, NULL);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_update_source_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		update_source_set(peer, yang_dnode_get_string(args->dnode, "ip"),
+				  yang_dnode_get_string(args->dnode, "interface"));
+}
+
+void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+	struct bgp_peer_config *c;
+	bool configured;
+	uint16_t k, h, cr;
+
+	if (!peer)
+		return;
+	c = &peer->conf;
+	configured = yang_dnode_exists(args->dnode, "keepalive");
+	k = (uint16_t)yang_dnode_get_uint(args->dnode, 0, "keepalive");
+	h = (uint16_t)yang_dnode_get_uint(args->dnode, 0, "hold-time");
+	cr = (uint16_t)yang_dnode_get_uint(args->dnode, BGP_DEFAULT_CONNECT_RETRY, "connect-time");
+	if (c->timers_configured != configured || c->keepalive != k || c->holdtime != h) {
+		c->timers_configured = configured;
+		c->keepalive = k;
+		c->holdtime = h;
+		bgp_peer_config_changed(peer, BGP_PEER_CHG_TIMERS);
+	}
+	if (c->connect_retry != cr) {
+		c->connect_retry = cr;
+		bgp_peer_config_changed(peer, BGP_PEER_CHG_CONNECT_RETRY);
+	}
+}
+
+static int af_activation_set(struct nb_cb_args *args, enum bgp_af_activation act)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	if (peer->conf.af_activation[af] == act)
+		return NB_OK;
+	peer->conf.af_activation[af] = act;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_AF_ACTIVATION);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args)
+{
+	return af_activation_set(args, strcmp(lyd_get_value(args->dnode), "true") == 0
+					       ? BGP_AF_ACT_ON
+					       : BGP_AF_ACT_OFF);
+}
+
+int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args)
+{
+	return af_activation_set(args, BGP_AF_ACT_DEFAULT);
+}
+
+/* ---- networks ------------------------------------------------------------------------ */
+
+static int network_change(struct nb_cb_args *args, bool add)
+{
+	struct bgp *bgp = bgp_get();
+	const char *s;
+	struct prefix p;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	s = yang_dnode_get_string(args->dnode, "prefix");
+	if (!s || prefix_from_str(&p, s, false) < 0)
+		return NB_OK;
+	if ((add ? bgp_network_add : bgp_network_del)(bgp, nb_af(args->dnode), &p) < 0)
+		log_err("cannot %s network %s", add ? "add" : "remove", s);
+	return NB_OK;
+}
+
+int bgp_nb_network_create(struct nb_cb_args *args)
+{
+	return network_change(args, true);
+}
+
+int bgp_nb_network_destroy(struct nb_cb_args *args)
+{
+	return network_change(args, false);
+}

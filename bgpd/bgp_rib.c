@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Adj-RIB-In and Loc-RIB: the RIB side's entry points of bgpd/bgp_msg.h. Layout and the
+ * lifecycle of sessions are described in bgp_rib.h; output in bgp_adj_out.c; bounded work in
+ * bgp_rib_work.c.
+ *
+ * rib_update_received() runs inline: an UPDATE holds at most about 1,000 IPv4 prefixes (16,000
+ * with RFC 8654 extended messages), and per prefix it only touches the tree, the path list and
+ * the journal. Everything proportional to the table size (sending to peers, removing a down
+ * peer's paths) is deferred and done in batches.
+ */
+#include "lib/compat.h"
+
+#include "bgpd/bgp_adj_out.h"
+#include "bgpd/bgp_decision.h"
+#include "bgpd/bgp_log.h"
+#include "bgpd/bgp_rib.h"
+#include "bgpd/bgp_update.h"
+#include "lib/event.h"
+#include "lib/log.h"
+#include "lib/table.h"
+
+DEFINE_MTYPE(BGP_RIB, "BGP RIB");
+DEFINE_MTYPE(BGP_RIB_PEER, "BGP RIB peer");
+DEFINE_MTYPE(BGP_RIB_SRC, "BGP RIB session");
+DEFINE_MTYPE(BGP_DEST_SLAB, "BGP route nodes");
+DEFINE_MTYPE(BGP_PATH_SLAB, "BGP paths");
+DEFINE_MTYPE(BGP_JOURNAL, "BGP change journal");
+DEFINE_MTYPE(BGP_ADV_BITMAP, "BGP advertised-to bitmaps");
+DEFINE_MTYPE(BGP_ADJ_OUT, "BGP Adj-RIB-Out");
+
+#define SRC_TABLE_INITIAL 64
+
+/* ---- dests and paths ---- */
+
+void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->family = (uint8_t)bgp_af_family(af);
+	p->len = dest->plen;
+	memcpy(p->u.bytes, dest->addr, dest_addr_len(af));
+}
+
+static struct bgp_dest *dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
+{
+	struct rib_af *raf = &rib->af[af];
+	void **slot = ptree_get(raf->tree, p);
+	struct bgp_dest *dest = *slot;
+
+	if (dest)
+		return dest;
+	dest = bgp_slab_alloc(&raf->dest_slab);
+	dest->plen = p->len;
+	memcpy(dest->addr, p->u.bytes, dest_addr_len(af));
+	*slot = dest;
+	return dest;
+}
+
+/* The path of src's peer in dest: its current session's, or a stale one of an earlier
+ * session of the same peer (which the new one replaces). */
+static struct bgp_path **path_find(struct bgp_rib *rib, struct bgp_dest *dest,
+				   const struct rib_src *src)
+{
+	struct bgp_path **pp;
+
+	for (pp = &dest->paths; *pp; pp = &(*pp)->next) {
+		const struct rib_src *ps;
+
+		if ((*pp)->src == src->id)
+			return pp;
+		if (!src->rp)
+			continue;
+		ps = rib_src_get(rib, (*pp)->src);
+		if (ps && ps->rp == src->rp)
+			return pp;
+	}
+	return NULL;
+}
+
+/* What the export side looks at: the best path, its attribute and its source. */
+struct best_snap {
+	const struct bgp_path *path;
+	const struct bgp_attr *attr;
+	uint32_t src;
+};
+
+static void best_snap(const struct bgp_dest *dest, struct best_snap *s)
+{
+	s->path = dest_best(dest);
+	s->attr = s->path ? s->path->attr : NULL;
+	s->src = s->path ? s->path->src : 0;
+}
+
+/* Re-run the decision and journal the dest when what peers would be sent changed. */
+static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+			const struct best_snap *before)
+{
+	struct best_snap after;
+
+	bgp_decision_run(rib, dest);
+	best_snap(dest, &after);
+	/* An empty dest is journaled too: the journal frees it once every reader is past. */
+	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
+	    !dest->paths)
+		rib_journal_mark(rib, af, dest);
+}
+
+static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_path **pp)
+{
+	struct bgp_path *path = *pp;
+	struct rib_src *src = rib_src_get(rib, path->src);
+
+	*pp = path->next;
+	if (src)
+		src->accepted[af]--;
+	rib->af[af].paths--;
+	bgp_attr_unref(path->attr);
+	bgp_slab_free(&rib->path_slab, path);
+}
+
+/* Store (or replace) src's path for p with attr (a reference is taken). */
+static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
+			    const struct prefix *p, struct bgp_attr *attr, uint32_t now)
+{
+	struct bgp_dest *dest = dest_get(rib, af, p);
+	struct bgp_path **pp = path_find(rib, dest, src);
+	struct bgp_path *path;
+	struct best_snap before;
+
+	best_snap(dest, &before);
+	if (pp) {
+		path = *pp;
+		if (path->src == src->id && path->attr == attr)
+			return; /* the same route again: nothing changes */
+		if (path->src != src->id) {
+			struct rib_src *old = rib_src_get(rib, path->src);
+
+			if (old)
+				old->accepted[af]--;
+			src->accepted[af]++;
+			path->src = src->id;
+		}
+		if (path->attr != attr) {
+			bgp_attr_unref(path->attr);
+			path->attr = bgp_attr_ref(attr);
+		}
+	} else {
+		path = bgp_slab_alloc(&rib->path_slab);
+		path->attr = bgp_attr_ref(attr);
+		path->src = src->id;
+		path->next = dest->paths;
+		dest->paths = path;
+		src->accepted[af]++;
+		rib->af[af].paths++;
+	}
+	path->uptime = now;
+	dest_decide(rib, af, dest, &before);
+}
+
+static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
+			      const struct prefix *p)
+{
+	struct bgp_dest *dest = ptree_lookup(rib->af[af].tree, p);
+	struct bgp_path **pp;
+	struct best_snap before;
+
+	if (!dest)
+		return;
+	pp = path_find(rib, dest, src);
+	if (!pp)
+		return;
+	best_snap(dest, &before);
+	path_unlink(rib, af, pp);
+	dest_decide(rib, af, dest, &before);
+}
+
+void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+			 struct rib_src *src)
+{
+	struct bgp_path **pp;
+	struct best_snap before;
+
+	for (pp = &dest->paths; *pp; pp = &(*pp)->next)
+		if ((*pp)->src == src->id)
+			break;
+	if (!*pp)
+		return;
+	best_snap(dest, &before);
+	path_unlink(rib, af, pp);
+	dest_decide(rib, af, dest, &before);
+}
+
+/* ---- sources ---- */
+
+static struct rib_src *src_new(struct bgp_rib *rib)
+{
+	struct rib_src *src;
+	uint32_t id;
+
+	/* The lowest free id: ids are bits of every dest's bitmap, inline up to 63. */
+	for (id = 1; id < rib->src_cap; id++)
+		if (!rib->src[id])
+			break;
+	if (id == rib->src_cap) {
+		uint32_t ncap = rib->src_cap * 2;
+
+		rib->src = XREALLOC(MTYPE_BGP_RIB, rib->src, ncap * sizeof(*rib->src));
+		memset(rib->src + rib->src_cap, 0, (ncap - rib->src_cap) * sizeof(*rib->src));
+		rib->src_cap = ncap;
+	}
+	src = XCALLOC(MTYPE_BGP_RIB_SRC, sizeof(*src));
+	src->id = id;
+	rib->src[id] = src;
+	return src;
+}
+
+void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
+{
+	if (src->local)
+		return;
+	adj_out_peer_down(rib, src);
+	if (src->rp && src->rp->cur == src)
+		src->rp->cur = NULL;
+	rib->src[src->id] = NULL;
+	XFREE(MTYPE_BGP_RIB_SRC, src);
+}
+
+/* ---- lifecycle ---- */
+
+struct bgp_rib *rib_new(struct bgp *bgp)
+{
+	struct bgp_rib *rib = XCALLOC(MTYPE_BGP_RIB, sizeof(*rib));
+
+	rib->bgp = bgp;
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		struct rib_af *raf = &rib->af[af];
+
+		raf->tree = ptree_new(bgp_af_family(af));
+		raf->journal.base = raf->journal.tail = raf->journal.head = 1;
+		raf->journal.passed = 1;
+		bgp_slab_init(&raf->dest_slab, MTYPE_BGP_DEST_SLAB,
+			      sizeof(struct bgp_dest) + dest_addr_len(af));
+	}
+	bgp_slab_init(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path));
+	rib->src_cap = SRC_TABLE_INITIAL;
+	rib->src = XCALLOC(MTYPE_BGP_RIB, rib->src_cap * sizeof(*rib->src));
+	rib->local.id = 0;
+	rib->local.local = true;
+	rib->local.up = true;
+	snprintf(rib->local.name, sizeof(rib->local.name), "0.0.0.0");
+	rib->src[0] = &rib->local;
+	TAILQ_INIT(&rib->clean_q);
+	adj_out_init(rib);
+	rib_work_init(rib);
+	bgp->rib = rib;
+	return rib;
+}
+
+static int dest_release_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct bgp_rib *rib = arg;
+	struct bgp_dest *dest = value;
+	struct bgp_path *path;
+
+	for (path = dest->paths; path; path = path->next)
+		bgp_attr_unref(path->attr);
+	/* The bitmap only (no counters to keep: every source goes with the RIB). */
+	if (dest->adv & 1) {
+		void *map = (void *)(dest->adv & ~(uintptr_t)1);
+
+		XFREE(MTYPE_BGP_ADV_BITMAP, map);
+	}
+	(void)p;
+	(void)rib;
+	return 0;
+}
+
+void rib_free(struct bgp_rib *rib)
+{
+	if (!rib)
+		return;
+	rib_work_fini(rib);
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		struct rib_src *src = rib->src[id];
+
+		if (!src)
+			continue;
+		if (src->rp)
+			src->rp->cur = NULL;
+		rib_src_free(rib, src);
+	}
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		struct rib_af *raf = &rib->af[af];
+
+		ptree_walk(raf->tree, dest_release_cb, rib);
+		ptree_free(raf->tree, NULL);
+		rib_journal_free(rib, af);
+		bgp_slab_fini(&raf->dest_slab);
+	}
+	bgp_slab_fini(&rib->path_slab);
+	adj_out_fini(rib);
+	if (rib->bgp && rib->bgp->rib == rib)
+		rib->bgp->rib = NULL;
+	XFREE(MTYPE_BGP_RIB, rib->src);
+	XFREE(MTYPE_BGP_RIB, rib);
+}
+
+void rib_peer_attach(struct bgp_peer *peer)
+{
+	struct rib_peer *rp;
+
+	if (peer->rib)
+		return;
+	rp = XCALLOC(MTYPE_BGP_RIB_PEER, sizeof(*rp));
+	rp->peer = peer;
+	peer->rib = rp;
+}
+
+void rib_peer_detach(struct bgp_peer *peer)
+{
+	struct rib_peer *rp = peer->rib;
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+
+	if (!rp)
+		return;
+	if (rp->cur)
+		rib_peer_down(peer);
+	/* Sessions still being cleaned up outlive the peer: they keep their own copy of what
+	 * the show commands print. */
+	if (rib) {
+		for (uint32_t id = 1; id < rib->src_cap; id++) {
+			struct rib_src *src = rib->src[id];
+
+			if (src && src->rp == rp) {
+				src->rp = NULL;
+				src->peer = NULL;
+			}
+		}
+	}
+	XFREE(MTYPE_BGP_RIB_PEER, rp);
+	peer->rib = NULL;
+}
+
+void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
+{
+	struct bgp_rib *rib = peer->bgp->rib;
+	struct rib_src *src;
+
+	if (!rib)
+		return;
+	if (!peer->rib)
+		rib_peer_attach(peer);
+	if (peer->rib->cur)
+		rib_peer_down(peer);
+
+	src = src_new(rib);
+	src->up = true;
+	src->peer = peer;
+	src->rp = peer->rib;
+	snprintf(src->name, sizeof(src->name), "%s", peer->name);
+	src->ebgp = info->ebgp;
+	src->remote_id = info->remote_id;
+	src->remote_as = info->remote_as;
+	src->remote_addr = info->remote_addr;
+	src->local_addr = info->local_addr;
+	ipaddr_unmap_v4(&src->remote_addr);
+	src->codec = info->codec;
+	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
+	if (src->max_msg > 65535)
+		src->max_msg = 65535;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		src->af[af] = info->af[af];
+	src->up_since = wallclock_s();
+	peer->rib->cur = src;
+	rib->nsessions++;
+	adj_out_peer_up(rib, src);
+	if (DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))
+		log_debug("%s: RIB: session %u up (%s)", peer->name, src->id,
+			  src->ebgp ? "external" : "internal");
+}
+
+void rib_peer_down(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src)
+		return;
+	peer->rib->cur = NULL;
+	src->up = false;
+	rib->nsessions--;
+	adj_out_peer_down(rib, src);
+	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
+	 * session's bits in bounded batches, then frees src. */
+	rib_cleanup_start(rib, src);
+}
+
+/* ---- UPDATE input ---- */
+
+/*
+ * The attribute set stored for the announced prefixes of one UPDATE, or NULL when they must
+ * be treated as withdrawn. Returns a reference.
+ */
+static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
+				const struct bgp_update *upd, uint32_t *why)
+{
+	const struct bgp_attr *attr = upd->attr;
+	struct bgp *bgp = rib->bgp;
+
+	if (upd->treat_as_withdraw || !attr) {
+		*why = 1;
+		return NULL;
+	}
+	/* RFC 4271 9.1.2: a route whose AS_PATH holds our own AS is a loop (FRR checks every
+	 * peer; allowas-in is not supported). */
+	if (attr->aspath && bgp_aspath_contains(attr->aspath, bgp->asn)) {
+		*why = 2;
+		return NULL;
+	}
+	/* RFC 4456 8: our own ORIGINATOR_ID coming back over iBGP. */
+	if (!src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) &&
+	    attr->originator_id.s_addr == bgp->router_id.s_addr) {
+		*why = 3;
+		return NULL;
+	}
+	/* RFC 4271 5.1.5: LOCAL_PREF from an external peer is ignored; the stored copy lacks it,
+	 * so the show commands print no LocPrf, as FRR. Weight is ours alone. */
+	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0) {
+		struct bgp_attr tmpl = *attr;
+
+		if (src->ebgp) {
+			tmpl.present &= ~ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+			tmpl.local_pref = 0;
+		}
+		tmpl.weight = 0;
+		return bgp_attr_intern(&tmpl);
+	}
+	return bgp_attr_ref((struct bgp_attr *)attr);
+}
+
+void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+	struct bgp_attr *stored = NULL;
+	bool stored_done = false;
+	uint32_t why = 0;
+	uint32_t now;
+	struct prefix p;
+
+	if (!rib || !src || !src->up) {
+		bgp_update_release(upd);
+		return;
+	}
+	now = (uint32_t)wallclock_s();
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		/* Families not negotiated with this peer are ignored (the codec decodes all). */
+		if (!src->af[af])
+			continue;
+		if (upd->end_of_rib[af])
+			src->eor_rcvd[af] = true;
+		if (upd->has_withdrawn[af])
+			while (bgp_nlri_next(&upd->withdrawn[af], af, &p))
+				rib_path_withdraw(rib, af, src, &p);
+		if (!upd->has_announced[af])
+			continue;
+		if (!stored_done) {
+			stored = in_attr(rib, src, upd, &why);
+			stored_done = true;
+		}
+		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
+			if (stored) {
+				rib_path_update(rib, af, src, &p, stored, now);
+				continue;
+			}
+			if (why == 1)
+				src->in_stats.treat_as_withdraw++;
+			else if (why == 2)
+				src->in_stats.as_loop++;
+			else
+				src->in_stats.originator_loop++;
+			rib_path_withdraw(rib, af, src, &p);
+		}
+	}
+	if (stored_done && !stored && why == 2 && DEBUG_ON(BGP_DEBUG_UPDATES_IN))
+		log_debug("%s: rcvd UPDATE with our AS %u in AS_PATH: routes treated as withdrawn",
+			  peer->name, rib->bgp->asn);
+	bgp_attr_unref(stored);
+	bgp_update_release(upd);
+}
+
+void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src || af >= BGP_AF_MAX)
+		return;
+	adj_out_refresh(rib, src, af);
+}
+
+void rib_peer_writable(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src)
+		return;
+	src->blocked = false;
+	rib_work_schedule(rib);
+}
+
+/* ---- network statements ---- */
+
+static struct bgp_attr *local_attr(enum bgp_af af)
+{
+	struct bgp_attr tmpl;
+	struct bgp_attr *attr;
+
+	/* As FRR's bgp_static_update(): origin IGP, empty AS_PATH, MED 0, weight 32768, next hop
+	 * 0.0.0.0 / ::, no LOCAL_PREF (the default applies). */
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.origin = BGP_ORIGIN_IGP;
+	tmpl.aspath = bgp_aspath_empty();
+	tmpl.present =
+		ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) | ATTR_BIT(BGP_ATTR_MED);
+	if (af == BGP_AF_IPV4_UNICAST)
+		tmpl.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+	else
+		tmpl.mp_nh_len = 16;
+	tmpl.med = 0;
+	tmpl.weight = BGP_WEIGHT_LOCAL;
+	attr = bgp_attr_intern(&tmpl);
+	bgp_aspath_unref(tmpl.aspath);
+	return attr;
+}
+
+void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+{
+	struct bgp_rib *rib = bgp->rib;
+	struct bgp_attr *attr;
+	struct prefix q = *p;
+
+	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af))
+		return;
+	prefix_apply_mask(&q);
+	attr = local_attr(af);
+	rib_path_update(rib, af, &rib->local, &q, attr, (uint32_t)wallclock_s());
+	bgp_attr_unref(attr);
+}
+
+void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+{
+	struct bgp_rib *rib = bgp->rib;
+	struct prefix q = *p;
+
+	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af))
+		return;
+	prefix_apply_mask(&q);
+	rib_path_withdraw(rib, af, &rib->local, &q);
+}
+
+/* ---- counters ---- */
+
+uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX ? src->accepted[af] : 0;
+}
+
+uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX ? src->sent[af] : 0;
+}
+
+uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)
+{
+	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
+		return 0;
+	return rib_af_version(bgp->rib, af);
+}
+
+uint64_t rib_table_version(const struct bgp *bgp)
+{
+	uint64_t v = 0;
+
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		v += rib_af_table_version(bgp, af);
+	return v;
+}
+
+size_t rib_memory(const struct bgp_rib *rib)
+{
+	size_t total = bgp_slab_memory(&rib->path_slab);
+
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		const struct rib_af *raf = &rib->af[af];
+
+		total += ptree_memory(raf->tree) + bgp_slab_memory(&raf->dest_slab);
+		total += (size_t)raf->journal.nchunk * RIB_JCHUNK * sizeof(struct bgp_dest *);
+	}
+	return total;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: ISC */
+/* Text renderer of the summary and neighbor views: FRR's layout (bgp_vty.c, show output). */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+
+#include "bgpd/bgp_show_neighbor.h"
+#include "lib/vty.h"
+
+#define SUMMARY_HEADER                                                                        \
+	"V         AS   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down State/PfxRcd   PfxSnt " \
+	"Desc\n"
+
+/* ---- summary ---- */
+
+static void text_summary_begin(struct bgp_show_ctx *ctx)
+{
+}
+
+static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
+{
+	struct vty *vty = ctx->vty;
+	char id[INET_ADDRSTRLEN], mem[32];
+
+	if (ctx->titled)
+		vty_out(vty, "\n%s Summary:\n", bgp_af_text_name(sv->af));
+	inet_ntop(AF_INET, &sv->router_id, id, sizeof(id));
+	vty_out(vty, "BGP router identifier %s, local AS number %u VRF default vrf-id 0\n", id,
+		sv->asn);
+	vty_out(vty, "BGP table version %" PRIu64 "\n", sv->table_version);
+	vty_out(vty, "RIB entries %zu, using %s of memory\n", sv->rib_count,
+		bgp_memstr(mem, sizeof(mem), sv->rib_memory));
+	vty_out(vty, "Peers %u, using %s of memory\n", sv->peer_count,
+		bgp_memstr(mem, sizeof(mem), sv->peer_memory));
+	vty_out(vty, "\nNeighbor%*s", sv->neighbor_width - 8, " ");
+	vty_out(vty, SUMMARY_HEADER);
+}
+
+static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv,
+			      const struct bgp_peer_view *pv)
+{
+	struct vty *vty = ctx->vty;
+	const struct bgp_af_view *af = &pv->af[sv->af];
+	char desc[64];
+	int len = (int)strlen(pv->name);
+
+	vty_out(vty, "%s", pv->name);
+	if (len < sv->neighbor_width)
+		vty_out(vty, "%*s", sv->neighbor_width - len, " ");
+	vty_out(vty, "4%11u %9u %9u %8" PRIu64 " %4u %4u %8s", pv->remote_as, pv->total_rcvd,
+		pv->total_sent, af->table_version, pv->inq, pv->outq, pv->up_str);
+	if (pv->established) {
+		if (af->negotiated)
+			vty_out(vty, " %12u %8u", af->accepted, af->sent);
+		else
+			vty_out(vty, "        NoNeg    NoNeg");
+	} else if (pv->admin_down) {
+		vty_out(vty, " Idle (Admin) %8u", 0u);
+	} else {
+		vty_out(vty, " %12s %8u", bgp_fsm_state_str(pv->state), 0u);
+	}
+	if (pv->desc) {
+		bgp_desc_stripped(pv->desc, 20, desc, sizeof(desc));
+		vty_out(vty, " %s\n", desc);
+	} else {
+		vty_out(vty, " N/A\n");
+	}
+}
+
+static void text_summary_af_end(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
+{
+	vty_out(ctx->vty, "\nTotal number of neighbors %u\n", sv->total);
+}
+
+static void text_summary_end(struct bgp_show_ctx *ctx, enum bgp_show_end end)
+{
+	switch (end) {
+	case BGP_SHOW_END_NO_PEERS:
+		vty_out(ctx->vty, "%% No BGP neighbors found in VRF default\n");
+		break;
+	case BGP_SHOW_END_NO_INSTANCE:
+		vty_out(ctx->vty, "%% BGP instance not found\n");
+		break;
+	case BGP_SHOW_END_NOT_FOUND:
+		vty_out(ctx->vty, "%% No such neighbor in this view/vrf\n");
+		break;
+	case BGP_SHOW_END_OK:
+		break;
+	}
+}
+
+/* ---- neighbors ---- */
+
+static const char *link_str(enum bgp_link_type t)
+{
+	switch (t) {
+	case BGP_LINK_INTERNAL:
+		return "internal link";
+	case BGP_LINK_EXTERNAL:
+		return "external link";
+	case BGP_LINK_UNSPECIFIED:
+		break;
+	}
+	return "unspecified link";
+}
+
+static void text_cap(struct vty *vty, const char *name, struct bgp_cap_view c)
+{
+	if (!c.adv && !c.rcv)
+		return;
+	vty_out(vty, "    %s:", name);
+	if (c.adv)
+		vty_out(vty, " advertised");
+	if (c.rcv)
+		vty_out(vty, " %sreceived", c.adv ? "and " : "");
+	vty_out(vty, "\n");
+}
+
+static void text_capabilities(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	int af;
+
+	if (!pv->show_caps)
+		return;
+	vty_out(vty, "  Neighbor capabilities:\n");
+	text_cap(vty, "4 Byte AS", pv->as4);
+	text_cap(vty, "Extended Message", pv->ext_msg);
+	text_cap(vty, "Route refresh", pv->route_refresh);
+	text_cap(vty, "Enhanced Route Refresh", pv->enhanced_rr);
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		struct bgp_cap_view c = { pv->af[af].advertised, pv->af[af].received };
+		char name[64];
+
+		snprintf(name, sizeof(name), "Address Family %s", bgp_af_text_name(af));
+		text_cap(vty, name, c);
+	}
+}
+
+static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	static const struct {
+		const char *label;
+		int type;
+	} rows[] = {
+		{ "Opens:        ", 1 }, { "Notifications:", 3 }, { "Updates:      ", 2 },
+		{ "Keepalives:   ", 4 }, { "Route Refresh:", 5 }, { "Capability:   ", 6 },
+	};
+	size_t i;
+
+	vty_out(vty, "  Message statistics:\n");
+	vty_out(vty, "    Inq depth is %u\n", pv->inq);
+	vty_out(vty, "    Outq depth is %u\n", pv->outq);
+	vty_out(vty, "                         Sent       Rcvd\n");
+	for (i = 0; i < array_size(rows); i++)
+		vty_out(vty, "    %s %10u %10u\n", rows[i].label, pv->sent.count[rows[i].type],
+			pv->rcvd.count[rows[i].type]);
+	vty_out(vty, "    Total:         %10u %10u\n\n", pv->total_sent, pv->total_rcvd);
+}
+
+static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	if (pv->last_reset == BGP_DOWN_NONE) {
+		vty_out(vty, "  Last reset never\n");
+		return;
+	}
+	vty_out(vty, "  Last reset %s, ", pv->last_reset_str);
+	if (pv->notify_shown)
+		vty_out(vty, " Notification %s (%s)\n", pv->notify_sent ? "sent" : "received",
+			pv->notify_text);
+	else
+		vty_out(vty, " %s\n", bgp_down_reason_str(pv->last_reset));
+}
+
+static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *pv)
+{
+	struct vty *vty = ctx->vty;
+	char rid[INET_ADDRSTRLEN], lid[INET_ADDRSTRLEN];
+	int af;
+
+	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u, %s\n", pv->name, pv->remote_as,
+		pv->local_as, link_str(pv->link));
+	if (pv->desc)
+		vty_out(vty, " Description: %s\n", pv->desc);
+	if (pv->admin_down)
+		vty_out(vty, " Administratively shut down\n");
+	inet_ntop(AF_INET, &pv->remote_id, rid, sizeof(rid));
+	inet_ntop(AF_INET, &pv->local_id, lid, sizeof(lid));
+	vty_out(vty, "  BGP version 4, remote router ID %s, local router ID %s\n", rid, lid);
+	vty_out(vty, "  BGP state = %s", bgp_fsm_state_str(pv->state));
+	if (pv->established)
+		vty_out(vty, ", up for %8s", pv->up_str);
+	else if (pv->state == BGP_ST_ACTIVE && pv->passive)
+		vty_out(vty, " (passive)");
+	vty_out(vty, "\n");
+	vty_out(vty, "  Last read %s, Last write %s\n", pv->last_read_str, pv->last_write_str);
+	vty_out(vty, "  Hold time is %u seconds, keepalive interval is %u seconds\n", pv->holdtime,
+		pv->keepalive);
+	vty_out(vty, "  Configured hold time is %u seconds, keepalive interval is %u seconds\n",
+		pv->conf_holdtime, pv->conf_keepalive);
+	text_capabilities(vty, pv);
+	text_msg_stats(vty, pv);
+	vty_out(vty, "  Minimum time between advertisement runs is 0 seconds\n");
+	if (pv->update_source[0])
+		vty_out(vty, "  Update source is %s\n", pv->update_source);
+	vty_out(vty, "\n");
+	for (af = 0; af < BGP_AF_MAX; af++) {
+		if (!pv->af[af].activated)
+			continue;
+		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
+		if (pv->af[af].negotiated)
+			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,
+				pv->af[af].sent);
+		else
+			vty_out(vty, "  %u accepted prefixes\n", pv->af[af].accepted);
+		vty_out(vty, "\n");
+	}
+	vty_out(vty, "  Connections established %u; dropped %u\n", pv->established_count,
+		pv->dropped_count);
+	text_last_reset(vty, pv);
+	vty_out(vty, "  %s BGP neighbor may be up to %d hops away.\n",
+		pv->link == BGP_LINK_INTERNAL ? "Internal" : "External", pv->max_hops);
+	if (pv->have_conn) {
+		vty_out(vty, "Local host: %s, Local port: %u\n", pv->local_host, pv->local_port);
+		vty_out(vty, "Foreign host: %s, Foreign port: %u\n", pv->remote_host,
+			pv->remote_port);
+		vty_out(vty, "Nexthop: %s\n", pv->nexthop);
+		vty_out(vty, "Nexthop global: %s\n", pv->nexthop_global);
+		vty_out(vty, "Nexthop local: %s\n", pv->nexthop_local);
+	}
+	vty_out(vty, "BGP Connect Retry Timer in Seconds: %u\n", pv->connect_retry);
+	if (pv->next_start_ms >= 0)
+		vty_out(vty, "Next start timer due in %" PRId64 " seconds\n",
+			(pv->next_start_ms + 999) / 1000);
+	if (pv->next_connect_ms >= 0)
+		vty_out(vty, "Next connect timer due in %" PRId64 " seconds\n",
+			(pv->next_connect_ms + 999) / 1000);
+	if (pv->password)
+		vty_out(vty, "Peer Authentication Enabled\n");
+	vty_out(vty, "Read thread: %s  Write thread: %s  FD used: %d\n", pv->read_on ? "on" : "off",
+		pv->write_on ? "on" : "off", pv->fd);
+	vty_out(vty, "\n");
+}
+
+static void text_neighbors_begin(struct bgp_show_ctx *ctx)
+{
+}
+
+static void text_neighbors_end(struct bgp_show_ctx *ctx, enum bgp_show_end end)
+{
+	switch (end) {
+	case BGP_SHOW_END_NOT_FOUND:
+		vty_out(ctx->vty, "%% No such neighbor in this view/vrf\n");
+		break;
+	case BGP_SHOW_END_NO_PEERS:
+		vty_out(ctx->vty, "%% No BGP neighbors found\n");
+		break;
+	case BGP_SHOW_END_NO_INSTANCE:
+		vty_out(ctx->vty, "%% BGP instance not found\n");
+		return;
+	case BGP_SHOW_END_OK:
+		break;
+	}
+	vty_out(ctx->vty, "\n");
+}
+
+const struct bgp_show_output bgp_show_text = {
+	.summary_begin = text_summary_begin,
+	.summary_af_begin = text_summary_af_begin,
+	.summary_peer = text_summary_peer,
+	.summary_af_end = text_summary_af_end,
+	.summary_end = text_summary_end,
+	.neighbors_begin = text_neighbors_begin,
+	.neighbor = text_neighbor,
+	.neighbors_end = text_neighbors_end,
+};

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The one header through which bgpd talks to the operating system beyond plain BSD socket
+ * calls (DESIGN.md "Shape"): socket options today, routes and interfaces later.
+ *
+ * Conventions: every function returns 0 on success or a negative errno; it never logs, because
+ * only the caller knows which peer and why (the caller logs option, peer and errno). Two
+ * backends implement this header: kernel/sockopt.c + kernel/ifaddr.c (Linux) and
+ * kernel/kernel_null.c (no-op, for tests and systems without the features).
+ *
+ * Socket option order for a BGP socket (DESIGN.md "GTSM and TCP-MD5"): TCP-MD5 key, then the
+ * sending TTL, then the minimum accepted TTL, then bind, then connect. kernel_sock_md5() and
+ * kernel_sock_minttl() are declared here so that the next step (GTSM, TCP-MD5) slots in
+ * without changing the callers' shape.
+ */
+#ifndef SKUA_KERNEL_H
+#define SKUA_KERNEL_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/prefix.h"
+
+/* Allow a listener to rebind while old connections linger in TIME_WAIT. */
+int kernel_sock_reuseaddr(int fd);
+/* An IPv6 listener carries IPv6 only; IPv4 has its own socket (no v4-mapped addresses). */
+int kernel_sock_v6only(int fd);
+/* Sending TTL (IPv4 IP_TTL) or hop limit (IPv6 IPV6_UNICAST_HOPS), 1..255. */
+int kernel_sock_ttl(int fd, int family, int ttl);
+/* Read back the sending TTL / hop limit (show commands, tests); -errno on failure. */
+int kernel_sock_get_ttl(int fd, int family);
+/* GTSM (RFC 5082): minimum accepted TTL / hop limit, 0 = off (IP_MINTTL, IPV6_MINHOPCOUNT). */
+int kernel_sock_minttl(int fd, int family, int minttl);
+int kernel_sock_get_minttl(int fd, int family);
+/* TCP-MD5 (RFC 2385) key for one peer address; key NULL or "" removes it. */
+int kernel_sock_md5(int fd, const struct ipaddr *peer, const char *key);
+/* Bind to a local address (port 0 = any) and, optionally, to a device (SO_BINDTODEVICE). */
+int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port);
+int kernel_sock_bind_device(int fd, const char *ifname);
+/* The pending error of a non-blocking connect (SO_ERROR): 0 or a negative errno. */
+int kernel_sock_error(int fd);
+/* Local and remote address and port of a connected socket (IPv4-mapped IPv6 unmapped). */
+int kernel_sock_names(int fd, struct ipaddr *local, uint16_t *lport, struct ipaddr *remote,
+		      uint16_t *rport);
+
+/* Interfaces (getifaddrs): the highest IPv4 address not in 127/8 (router-id choice). */
+int kernel_highest_ipv4(struct in_addr *addr);
+/* An address of the given family on the interface (update-source IFNAME): global first. */
+int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr);
+
+/* Human name of an option for log messages ("IP_TTL"). */
+const char *kernel_sock_ttl_name(int family);
+
+#endif /* SKUA_KERNEL_H */

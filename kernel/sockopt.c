@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: ISC */
+/* Linux socket options for BGP sockets (kernel/kernel.h). Each call is one setsockopt. */
+#include "lib/compat.h"
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kernel/kernel.h"
+
+/* glibc may lack it while <linux/in6.h> conflicts with <netinet/in.h>: the value is ABI. */
+#ifndef IPV6_MINHOPCOUNT
+#define IPV6_MINHOPCOUNT 73
+#endif
+
+static int set_int(int fd, int level, int opt, int val)
+{
+	if (setsockopt(fd, level, opt, &val, sizeof(val)) < 0)
+		return -errno;
+	return 0;
+}
+
+static int get_int(int fd, int level, int opt)
+{
+	int val = 0;
+	socklen_t len = sizeof(val);
+
+	if (getsockopt(fd, level, opt, &val, &len) < 0)
+		return -errno;
+	return val;
+}
+
+int kernel_sock_reuseaddr(int fd)
+{
+	return set_int(fd, SOL_SOCKET, SO_REUSEADDR, 1);
+}
+
+int kernel_sock_v6only(int fd)
+{
+	return set_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+}
+
+const char *kernel_sock_ttl_name(int family)
+{
+	return family == AF_INET6 ? "IPV6_UNICAST_HOPS" : "IP_TTL";
+}
+
+int kernel_sock_ttl(int fd, int family, int ttl)
+{
+	if (ttl < 1 || ttl > 255)
+		return -EINVAL;
+	if (family == AF_INET6)
+		return set_int(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS, ttl);
+	return set_int(fd, IPPROTO_IP, IP_TTL, ttl);
+}
+
+int kernel_sock_get_ttl(int fd, int family)
+{
+	if (family == AF_INET6)
+		return get_int(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS);
+	return get_int(fd, IPPROTO_IP, IP_TTL);
+}
+
+int kernel_sock_minttl(int fd, int family, int minttl)
+{
+	if (minttl < 0 || minttl > 255)
+		return -EINVAL;
+	if (family == AF_INET6)
+		return set_int(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT, minttl);
+	return set_int(fd, IPPROTO_IP, IP_MINTTL, minttl);
+}
+
+int kernel_sock_get_minttl(int fd, int family)
+{
+	if (family == AF_INET6)
+		return get_int(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT);
+	return get_int(fd, IPPROTO_IP, IP_MINTTL);
+}
+
+int kernel_sock_md5(int fd, const struct ipaddr *peer, const char *key)
+{
+	struct tcp_md5sig md5;
+	size_t keylen = key ? strlen(key) : 0;
+
+	if (keylen > TCP_MD5SIG_MAXKEYLEN)
+		return -EINVAL;
+	memset(&md5, 0, sizeof(md5));
+	ipaddr_to_sockaddr(peer, 0, &md5.tcpm_addr);
+	md5.tcpm_keylen = (uint16_t)keylen;
+	if (keylen)
+		memcpy(md5.tcpm_key, key, keylen);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &md5, sizeof(md5)) < 0)
+		return -errno;
+	return 0;
+}
+
+int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = ipaddr_to_sockaddr(addr, port, &ss);
+
+	if (len == 0)
+		return -EAFNOSUPPORT;
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0)
+		return -errno;
+	return 0;
+}
+
+int kernel_sock_bind_device(int fd, const char *ifname)
+{
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, ifname, (socklen_t)strlen(ifname) + 1) < 0)
+		return -errno;
+	return 0;
+}
+
+int kernel_sock_error(int fd)
+{
+	int err = get_int(fd, SOL_SOCKET, SO_ERROR);
+
+	return err > 0 ? -err : err;
+}
+
+int kernel_sock_names(int fd, struct ipaddr *local, uint16_t *lport, struct ipaddr *remote,
+		      uint16_t *rport)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (local) {
+		if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+			return -errno;
+		if (ipaddr_from_sockaddr(local, lport, (struct sockaddr *)&ss) < 0)
+			return -EAFNOSUPPORT;
+		ipaddr_unmap_v4(local);
+	}
+	if (remote) {
+		len = sizeof(ss);
+		if (getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
+			return -errno;
+		if (ipaddr_from_sockaddr(remote, rport, (struct sockaddr *)&ss) < 0)
+			return -EAFNOSUPPORT;
+		ipaddr_unmap_v4(remote);
+	}
+	return 0;
+}

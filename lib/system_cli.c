@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * hostname and log targets: CLI -> skua-system edits -> callbacks -> vty/log, and back out as
+ * running-config lines (FRR's order: hostname, log file, log stdout, log syslog; a level is
+ * printed only when it is not the default, debugging).
+ */
+#include "lib/compat.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include "lib/command.h"
+#include "lib/log.h"
+#include "lib/northbound.h"
+#include "lib/northbound_cli.h"
+#include "lib/system_cli.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+#define SYS_XPATH "/skua-system:system"
+#define LOG_XPATH SYS_XPATH "/logging"
+#define LOG_DEFAULT_LEVEL "debugging"
+
+/* ---- callbacks --------------------------------------------------------------------------- */
+
+static int hostname_modify(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		vty_set_hostname(lyd_get_value(args->dnode));
+	return NB_OK;
+}
+
+static int hostname_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		vty_set_hostname(NULL); /* back to the system's name */
+	return NB_OK;
+}
+
+/* Can we append to this file (or create it)? Checked without touching anything, so that
+ * `bgpd -C` stays free of side effects. */
+static int log_file_check(const char *name, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (access(name, F_OK) == 0) {
+		if (access(name, W_OK) == 0)
+			return 0;
+		snprintf(err, errlen, "can't open logfile %s: %s", name, strerror(errno));
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", name);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	snprintf(err, errlen, "can't open logfile %s: %s (directory %s)", name, strerror(errno),
+		 dir);
+	return -1;
+}
+
+static int log_filename_modify(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_VALIDATE &&
+	    log_file_check(lyd_get_value(args->dnode), args->errmsg, args->errmsg_len) < 0)
+		return NB_ERR;
+	return NB_OK;
+}
+
+static int log_level_of(const struct lyd_node *target)
+{
+	const char *name = yang_dnode_get_string(target, "level");
+	int level = log_level_from_name(name ? name : LOG_DEFAULT_LEVEL);
+
+	return level < 0 ? LOG_LVL_DEBUG : level;
+}
+
+static enum log_target log_target_of(const struct lyd_node *dnode)
+{
+	const char *name = dnode->schema->name;
+
+	if (!strcmp(name, "file"))
+		return LOG_TARGET_FILE;
+	if (!strcmp(name, "syslog"))
+		return LOG_TARGET_SYSLOG;
+	return LOG_TARGET_STDOUT;
+}
+
+static int log_target_create(struct nb_cb_args *args)
+{
+	return NB_OK; /* apply_finish sets the target once its level and file name are known */
+}
+
+static int log_target_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		log_set_target(log_target_of(args->dnode), LOG_LVL_DISABLED, NULL);
+	return NB_OK;
+}
+
+static void log_target_apply_finish(struct nb_cb_args *args)
+{
+	enum log_target t = log_target_of(args->dnode);
+	const char *file =
+		t == LOG_TARGET_FILE ? yang_dnode_get_string(args->dnode, "filename") : NULL;
+
+	if (log_set_target(t, log_level_of(args->dnode), file) < 0)
+		log_err("cannot log to %s: %s", file ? file : args->dnode->schema->name,
+			strerror(errno));
+}
+
+/* ---- running-config printers ---------------------------------------------------------- */
+
+static void hostname_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, "hostname %s\n", lyd_get_value(dnode));
+}
+
+static void log_target_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const char *level = yang_dnode_get_string(dnode, "level");
+
+	sbuf_printf(out, "log %s", dnode->schema->name);
+	if (log_target_of(dnode) == LOG_TARGET_FILE)
+		sbuf_printf(out, " %s", yang_dnode_get_string(dnode, "filename"));
+	if (level && strcmp(level, LOG_DEFAULT_LEVEL) != 0)
+		sbuf_printf(out, " %s", level);
+	sbuf_puts(out, "\n");
+}
+
+static const struct nb_node_info system_nb_nodes[] = {
+	{
+		.xpath = SYS_XPATH "/hostname",
+		.cbs = { .modify = hostname_modify,
+			 .destroy = hostname_destroy,
+			 .cli_show = hostname_show },
+	},
+	{
+		.xpath = LOG_XPATH "/file",
+		.cbs = { .create = log_target_create,
+			 .destroy = log_target_destroy,
+			 .apply_finish = log_target_apply_finish,
+			 .cli_show = log_target_show },
+	},
+	{
+		.xpath = LOG_XPATH "/file/filename",
+		.cbs = { .modify = log_filename_modify },
+		.missing_msg = "log file needs a file name",
+	},
+	{
+		.xpath = LOG_XPATH "/stdout",
+		.cbs = { .create = log_target_create,
+			 .destroy = log_target_destroy,
+			 .apply_finish = log_target_apply_finish,
+			 .cli_show = log_target_show },
+	},
+	{
+		.xpath = LOG_XPATH "/syslog",
+		.cbs = { .create = log_target_create,
+			 .destroy = log_target_destroy,
+			 .apply_finish = log_target_apply_finish,
+			 .cli_show = log_target_show },
+	},
+	{ .xpath = NULL },
+};
+
+static const struct nb_module_info system_nb_module = {
+	.name = "skua-system",
+	.nodes = system_nb_nodes,
+};
+
+/* ---- commands ------------------------------------------------------------------------ */
+
+#define LOG_LEVELS \
+	"<emergencies|alerts|critical|errors|warnings|notifications|informational|debugging>"
+/* FRR's LOG_LEVEL_DESC */
+#define LOG_LEVELS_HELP                       \
+	"System is unusable\n"                \
+	"Immediate action needed\n"           \
+	"Critical conditions\n"               \
+	"Error conditions\n"                  \
+	"Warning conditions\n"                \
+	"Normal but significant conditions\n" \
+	"Informational messages\n"            \
+	"Debugging messages\n"
+
+/* The level keyword given on the line, or the default. */
+static const char *level_arg(const struct cmd_args *args)
+{
+	for (int l = LOG_LVL_EMERG; l <= LOG_LVL_DEBUG; l++)
+		if (cmd_has(args, log_level_name(l)))
+			return log_level_name(l);
+	return LOG_DEFAULT_LEVEL;
+}
+
+DEFCMD(config_hostname, "hostname WORD",
+       "Set system's network name\n"
+       "This system's network name\n")
+{
+	nb_cli_enqueue_change(vty, SYS_XPATH "/hostname", NB_OP_MODIFY, cmd_arg(args, "WORD"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_no_hostname, "no hostname [WORD]",
+       "Negate a command or set its defaults\n"
+       "Reset system's network name\n"
+       "Host name of this router\n")
+{
+	nb_cli_enqueue_change(vty, SYS_XPATH "/hostname", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_log_file, "log file WORD [" LOG_LEVELS "]",
+       "Logging control\n"
+       "Logging to file\n"
+       "Logging filename\n" LOG_LEVELS_HELP)
+{
+	const char *name = cmd_arg(args, "WORD");
+	char abs[PATH_MAX + 2], cwd[PATH_MAX];
+
+	/* As FRR: a relative name is taken from where the command was given; the daemon's
+	 * working directory may differ by the time the file is reopened. */
+	if (name[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		snprintf(abs, sizeof(abs), "%s/%.*s", strcmp(cwd, "/") ? cwd : "",
+			 (int)(sizeof(abs) - strlen(cwd) - 2), name);
+		name = abs;
+	}
+	/* One command replaces the whole target (file name and level). */
+	nb_cli_enqueue_change(vty, LOG_XPATH "/file", NB_OP_DESTROY, NULL);
+	nb_cli_enqueue_change(vty, LOG_XPATH "/file/filename", NB_OP_MODIFY, name);
+	nb_cli_enqueue_change(vty, LOG_XPATH "/file/level", NB_OP_MODIFY, level_arg(args));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_no_log_file, "no log file [WORD [" LOG_LEVELS "]]",
+       "Negate a command or set its defaults\n"
+       "Logging control\n"
+       "Cancel logging to file\n"
+       "Logging filename\n" LOG_LEVELS_HELP)
+{
+	nb_cli_enqueue_change(vty, LOG_XPATH "/file", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_log_stdout, "log stdout [" LOG_LEVELS "]",
+       "Logging control\n"
+       "Set stdout logging level\n" LOG_LEVELS_HELP)
+{
+	nb_cli_enqueue_change(vty, LOG_XPATH "/stdout/level", NB_OP_MODIFY, level_arg(args));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_no_log_stdout, "no log stdout [" LOG_LEVELS "]",
+       "Negate a command or set its defaults\n"
+       "Logging control\n"
+       "Cancel logging to stdout\n" LOG_LEVELS_HELP)
+{
+	nb_cli_enqueue_change(vty, LOG_XPATH "/stdout", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_log_syslog, "log syslog [" LOG_LEVELS "]",
+       "Logging control\n"
+       "Set syslog logging level\n" LOG_LEVELS_HELP)
+{
+	nb_cli_enqueue_change(vty, LOG_XPATH "/syslog/level", NB_OP_MODIFY, level_arg(args));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(config_no_log_syslog, "no log syslog [" LOG_LEVELS "]",
+       "Negate a command or set its defaults\n"
+       "Logging control\n"
+       "Cancel logging to syslog\n" LOG_LEVELS_HELP)
+{
+	nb_cli_enqueue_change(vty, LOG_XPATH "/syslog", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+void system_cli_init(void)
+{
+	nb_module_register(&system_nb_module);
+	cmd_install(CONFIG_NODE, &config_hostname_cmd);
+	cmd_install(CONFIG_NODE, &config_no_hostname_cmd);
+	cmd_install(CONFIG_NODE, &config_log_file_cmd);
+	cmd_install(CONFIG_NODE, &config_no_log_file_cmd);
+	cmd_install(CONFIG_NODE, &config_log_stdout_cmd);
+	cmd_install(CONFIG_NODE, &config_no_log_stdout_cmd);
+	cmd_install(CONFIG_NODE, &config_log_syslog_cmd);
+	cmd_install(CONFIG_NODE, &config_no_log_syslog_cmd);
+}

@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The RFC 4271 FSM: the table itself (every state x event has an outcome, the important ones
+ * as the RFC says), then sessions driven through it against a scripted remote speaker on
+ * loopback: establishment, timers (as a fake clock: we read what is armed and deliver the
+ * expiry), errors and the NOTIFICATIONs they send, collision resolution both ways, passive
+ * peers, the IdleHoldTimer back-off, and bounded reading.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <unistd.h>
+
+#include "bgpd/bgp_fsm.h"
+#include "bgpd/bgp_network.h"
+#include "bgpd/bgp_session.h"
+#include "lib/event.h"
+#include "tests/unit/session_test.h"
+
+#define REMOTE_AS 65002
+#define REMOTE_ID_LOW "192.0.2.1"    /* lower than ST_LOCAL_ID */
+#define REMOTE_ID_HIGH "192.0.2.200" /* higher than ST_LOCAL_ID */
+
+/* ---- the table ---- */
+
+struct expect {
+	enum bgp_fsm_state st;
+	enum bgp_fsm_event ev;
+	enum bgp_fsm_state next;
+};
+
+/* RFC 4271 8.2.2, with our documented deviations marked. */
+static const struct expect table_expect[] = {
+	{ BGP_ST_IDLE, BGP_EV_MANUAL_START, BGP_ST_CONNECT },
+	{ BGP_ST_IDLE, BGP_EV_AUTOMATIC_START, BGP_ST_CONNECT },
+	{ BGP_ST_IDLE, BGP_EV_MANUAL_START_PASSIVE, BGP_ST_ACTIVE },
+	{ BGP_ST_IDLE, BGP_EV_AUTOMATIC_START_PASSIVE, BGP_ST_ACTIVE },
+	{ BGP_ST_IDLE, BGP_EV_IDLE_HOLD_EXPIRES, BGP_ST_CONNECT },
+	{ BGP_ST_IDLE, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_IDLE, BGP_EV_OPEN, BGP_ST_IDLE },
+	{ BGP_ST_IDLE, BGP_EV_KEEPALIVE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_IDLE, BGP_EV_TCP_CONFIRMED, BGP_ST_IDLE },
+	{ BGP_ST_CONNECT, BGP_EV_MANUAL_START, BGP_ST_CONNECT },
+	{ BGP_ST_CONNECT, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_CONNECT, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_CONNECT },
+	{ BGP_ST_CONNECT, BGP_EV_TCP_CR_ACKED, BGP_ST_OPENSENT },
+	{ BGP_ST_CONNECT, BGP_EV_TCP_CONFIRMED, BGP_ST_OPENSENT },
+	{ BGP_ST_CONNECT, BGP_EV_TCP_FAILS, BGP_ST_ACTIVE }, /* deviation: RFC says Idle */
+	{ BGP_ST_CONNECT, BGP_EV_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_CONNECT, BGP_EV_OPEN, BGP_ST_IDLE },
+	{ BGP_ST_CONNECT, BGP_EV_NOTIF, BGP_ST_IDLE },
+	{ BGP_ST_CONNECT, BGP_EV_UPDATE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_ACTIVE, BGP_EV_MANUAL_START, BGP_ST_ACTIVE },
+	{ BGP_ST_ACTIVE, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_ACTIVE, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_CONNECT },
+	{ BGP_ST_ACTIVE, BGP_EV_TCP_CR_ACKED, BGP_ST_OPENSENT },
+	{ BGP_ST_ACTIVE, BGP_EV_TCP_CONFIRMED, BGP_ST_OPENSENT },
+	{ BGP_ST_ACTIVE, BGP_EV_TCP_FAILS, BGP_ST_IDLE },
+	{ BGP_ST_ACTIVE, BGP_EV_KEEPALIVE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_MANUAL_START, BGP_ST_OPENSENT },
+	{ BGP_ST_OPENSENT, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_AUTOMATIC_STOP, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_TCP_CONFIRMED, BGP_ST_OPENSENT },
+	{ BGP_ST_OPENSENT, BGP_EV_TCP_FAILS, BGP_ST_ACTIVE },
+	{ BGP_ST_OPENSENT, BGP_EV_OPEN, BGP_ST_OPENCONFIRM },
+	{ BGP_ST_OPENSENT, BGP_EV_HEADER_ERR, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_OPEN_ERR, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_COLLISION_DUMP, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_NOTIF_VER_ERR, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_NOTIF, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_KEEPALIVE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_UPDATE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_OPENSENT, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_KEEPALIVE_EXPIRES, BGP_ST_OPENCONFIRM },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_TCP_FAILS, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_NOTIF, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_COLLISION_DUMP, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_KEEPALIVE_MSG, BGP_ST_ESTABLISHED },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_UPDATE_MSG, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_OPEN, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_MANUAL_START, BGP_ST_ESTABLISHED },
+	{ BGP_ST_ESTABLISHED, BGP_EV_MANUAL_STOP, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_AUTOMATIC_STOP, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_KEEPALIVE_EXPIRES, BGP_ST_ESTABLISHED },
+	{ BGP_ST_ESTABLISHED, BGP_EV_TCP_CONFIRMED, BGP_ST_ESTABLISHED },
+	{ BGP_ST_ESTABLISHED, BGP_EV_TCP_FAILS, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_KEEPALIVE_MSG, BGP_ST_ESTABLISHED },
+	{ BGP_ST_ESTABLISHED, BGP_EV_UPDATE_MSG, BGP_ST_ESTABLISHED },
+	{ BGP_ST_ESTABLISHED, BGP_EV_UPDATE_ERR, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_NOTIF, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_OPEN, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_COLLISION_DUMP, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_IDLE },
+};
+
+START_TEST(test_table_outcomes)
+{
+	enum bgp_fsm_state next;
+	size_t i;
+	int st, ev;
+
+	for (i = 0; i < array_size(table_expect); i++) {
+		const struct expect *e = &table_expect[i];
+
+		ck_assert(bgp_fsm_lookup(e->st, e->ev, &next));
+		ck_assert_msg(next == e->next, "%s + %s -> %s, expected %s",
+			      bgp_fsm_state_str(e->st), bgp_fsm_event_str(e->ev),
+			      bgp_fsm_state_str(next), bgp_fsm_state_str(e->next));
+	}
+	/* Every pair has an outcome; only Idle leaves unknown events alone. */
+	for (st = 0; st < BGP_ST_MAX; st++) {
+		for (ev = 0; ev < BGP_EV_MAX; ev++) {
+			ck_assert(bgp_fsm_lookup(st, ev, &next));
+			ck_assert_int_lt(next, BGP_ST_MAX);
+			ck_assert_str_ne(bgp_fsm_event_str(ev), "Unknown");
+		}
+		ck_assert_str_ne(bgp_fsm_state_str(st), "Unknown");
+	}
+	ck_assert(!bgp_fsm_lookup(BGP_ST_MAX, BGP_EV_OPEN, &next));
+	ck_assert_str_eq(bgp_fsm_state_str(BGP_ST_OPENCONFIRM), "OpenConfirm");
+	ck_assert_str_eq(bgp_fsm_event_str(BGP_EV_HOLD_EXPIRES), "HoldTimer_Expires");
+}
+END_TEST
+
+/* ---- sessions ---- */
+
+static int lfd = -1;
+
+static void setup(void)
+{
+	uint16_t port;
+
+	st_setup();
+	lfd = st_listen(&port);
+	bgp_network_set_remote_port(port);
+	ck_assert_int_eq(bgp_network_listen(st_base, "127.0.0.1", 0), 1);
+}
+
+static void teardown(void)
+{
+	close(lfd);
+	st_teardown();
+}
+
+static struct bgp_conn *primary(struct bgp_peer *peer)
+{
+	return bgp_session_primary(peer);
+}
+
+/* Expect a NOTIFICATION code/subcode on fd, then the connection's end. */
+static void expect_notify(int fd, uint8_t code, uint8_t subcode)
+{
+	uint8_t body[64];
+	size_t len = 0;
+
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_ge(len, 2);
+	ck_assert_uint_eq(body[0], code);
+	ck_assert_uint_eq(body[1], subcode);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 0);
+}
+
+START_TEST(test_establish_outgoing)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	uint8_t body[256];
+	size_t len;
+	int64_t t;
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	/* ConnectRetryTimer: 120 s, jittered down by at most 25 % (RFC 4271 10). */
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY);
+	ck_assert_int_le(t, 120000);
+	ck_assert_int_ge(t, 89000);
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(st_state_is(peer, BGP_ST_OPENSENT, 2000));
+	/* The large HoldTimer of OpenSent (4 minutes), ConnectRetryTimer stopped. */
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_HOLD);
+	ck_assert_int_gt(t, 230000);
+	ck_assert_int_le(t, 240000);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), -1);
+
+	/* Our OPEN: version 4, AS 65001, hold 180, router-id. */
+	ck_assert_int_eq(st_recv(fd, body, sizeof(body), &len, 2000), 1);
+	ck_assert_uint_ge(len, 10);
+	ck_assert_uint_eq(body[0], 4);
+	ck_assert_uint_eq(body[1] << 8 | body[2], ST_LOCAL_AS);
+	ck_assert_uint_eq(body[3] << 8 | body[4], 180);
+	ck_assert_mem_eq(body + 5, "\xc0\x00\x02\x09", 4);
+
+	/* The peer offers hold 90: negotiated 90, keepalive 30 (RFC 4271 4.2, 10). */
+	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 4); /* our KEEPALIVE */
+	ck_assert_uint_eq(primary(peer)->holdtime, 90);
+	ck_assert_uint_eq(primary(peer)->keepalive, 30);
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE);
+	ck_assert_int_le(t, 30000);
+	ck_assert_int_ge(t, 22000);
+	ck_assert_uint_eq(rib_calls.up, 0);
+
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_uint_eq(rib_calls.up, 1);
+	ck_assert(rib_calls.last_info.af[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!rib_calls.last_info.af[BGP_AF_IPV6_UNICAST]);
+	ck_assert(rib_calls.last_info.ebgp);
+	ck_assert_uint_eq(rib_calls.last_info.remote_as, REMOTE_AS);
+	ck_assert(rib_calls.last_info.codec.as4);
+	ck_assert(rib_calls.last_info.route_refresh);
+	ck_assert_uint_eq(rib_calls.last_info.max_msg_size, 4096);
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_HOLD);
+	ck_assert_int_gt(t, 85000);
+	ck_assert_int_le(t, 90000);
+	ck_assert_uint_eq(peer->session->established_count, 1);
+
+	/* KeepaliveTimer_Expires sends one and re-arms. */
+	bgp_fsm_event(primary(peer), BGP_EV_KEEPALIVE_EXPIRES);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 4);
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), 20000);
+	close(fd);
+}
+END_TEST
+
+/* Hold 0 on either side: no HoldTimer and no keepalives (RFC 4271 4.2, 4.4). */
+START_TEST(test_hold_zero)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	st_send_open(fd, REMOTE_AS, 0, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	ck_assert_uint_eq(primary(peer)->holdtime, 0);
+	ck_assert_uint_eq(primary(peer)->keepalive, 0);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_HOLD), -1);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), -1);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_HOLD), -1);
+	close(fd);
+}
+END_TEST
+
+/* keepalive = min(configured keepalive, negotiated hold / 3). */
+START_TEST(test_configured_timers)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	uint8_t body[64];
+	size_t len;
+	int fd;
+
+	peer->conf.timers_configured = true;
+	peer->conf.keepalive = 5;
+	peer->conf.holdtime = 30;
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_eq(st_recv(fd, body, sizeof(body), &len, 2000), 1);
+	ck_assert_uint_eq(body[3] << 8 | body[4], 30); /* our hold time */
+	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	ck_assert_uint_eq(primary(peer)->holdtime, 30);
+	ck_assert_uint_eq(primary(peer)->keepalive, 5);
+	bgp_get()->keepalive = 60; /* the instance's value does not matter here */
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_hold_timer_expires)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_HOLD_EXPIRES), BGP_ST_IDLE);
+	expect_notify(fd, BGP_ERR_HOLD_TIMER, 0);
+	ck_assert_uint_eq(rib_calls.down, 1);
+	ck_assert_uint_eq(peer->session->dropped_count, 1);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_NOTIFY_SENT);
+	ck_assert_uint_eq(peer->session->last_notify.code, BGP_ERR_HOLD_TIMER);
+	/* Automatic restart after the IdleHoldTimer (1 s the first time). */
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), 900);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), 1000);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_keepalive_in_opensent_is_fsm_error)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert(st_state_is(peer, BGP_ST_OPENSENT, 2000));
+	st_send_keepalive(fd);
+	/* RFC 6608: FSM Error / Receive Unexpected Message in OpenSent State. */
+	expect_notify(fd, BGP_ERR_FSM, BGP_ERR_FSM_UNEXPECTED_OPENSENT);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	ck_assert_uint_eq(rib_calls.up, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_update_in_openconfirm_is_fsm_error)
+{
+	static const uint8_t upd[23] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					 0,    23,   2,	   0,	 0,    0,    0 };
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	st_send_open(fd, REMOTE_AS, 180, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	st_send(fd, upd, sizeof(upd));
+	expect_notify(fd, BGP_ERR_FSM, BGP_ERR_FSM_UNEXPECTED_OPENCONFIRM);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_open_bad_peer_as)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	st_send_open(fd, 65099, 180, REMOTE_ID_LOW);
+	expect_notify(fd, BGP_ERR_OPEN, BGP_ERR_OPEN_BAD_PEER_AS);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_NOTIFY_SENT);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_bad_marker_header_error)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	uint8_t junk[19];
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert(st_state_is(peer, BGP_ST_OPENSENT, 2000));
+	memset(junk, 0xfe, sizeof(junk));
+	st_send(fd, junk, sizeof(junk));
+	expect_notify(fd, BGP_ERR_HEADER, BGP_ERR_HDR_NOT_SYNC);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_notification_received)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	uint8_t body[64];
+
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	/* A NOTIFICATION is never answered with one: the connection just closes. */
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), NULL, 2000), 0);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_NOTIFY_RECEIVED);
+	ck_assert(!peer->session->last_notify_sent);
+	ck_assert_uint_eq(peer->session->last_notify.subcode, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert_uint_eq(rib_calls.down, 1);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_manual_stop_no_restart)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+
+	bgp_session_stop(peer, BGP_ERR_CEASE_ADMIN_SHUTDOWN, BGP_DOWN_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	expect_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_ADMIN_SHUTDOWN);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), -1);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), -1);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_shutdown_config)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	expect_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	close(fd);
+	st_pump(50);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	/* While shut down an incoming connection is refused. */
+	fd = st_connect("127.0.0.1", bgp_network_listen_port(0));
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 0);
+	close(fd);
+	peer->conf.shutdown = false;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+}
+END_TEST
+
+START_TEST(test_connect_refused_goes_active)
+{
+	struct bgp_peer *peer;
+
+	close(lfd);
+	lfd = -1;
+	peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	/* Nobody listens: the connect fails, we wait in Active for the ConnectRetryTimer. */
+	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), 80000);
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
+			  BGP_ST_CONNECT);
+	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+}
+END_TEST
+
+START_TEST(test_passive_incoming)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.2", REMOTE_AS, true);
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), -1);
+	st_pump(50);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ACTIVE);
+	fd = st_connect("127.0.0.2", bgp_network_listen_port(0));
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1); /* our OPEN */
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_OPENSENT);
+	ck_assert(!primary(peer)->outgoing);
+	st_send_open(fd, REMOTE_AS, 180, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	/* The peer closes: TcpConnectionFails, Idle, "Peer closed the session". */
+	close(fd);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_CLOSED);
+	ck_assert_uint_eq(rib_calls.down, 1);
+}
+END_TEST
+
+START_TEST(test_unknown_neighbor_rejected)
+{
+	int fd;
+
+	st_peer("127.0.0.2", REMOTE_AS, true);
+	fd = st_connect("127.0.0.3", bgp_network_listen_port(0));
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 0);
+	close(fd);
+}
+END_TEST
+
+/*
+ * Collision (RFC 4271 6.8): we connect out (O) and the peer connects in (I) at the same time.
+ * The connection opened by the speaker with the higher BGP Identifier survives.
+ */
+static void collision(bool local_wins)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	const char *rid = local_wins ? REMOTE_ID_LOW : REMOTE_ID_HIGH;
+	int o, i, winner, loser;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	o = st_accept(lfd, 2000);
+	ck_assert_int_ge(o, 0);
+	ck_assert_int_eq(st_recv(o, NULL, 0, NULL, 2000), 1);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_OPENSENT);
+
+	i = st_connect("127.0.0.1", bgp_network_listen_port(0));
+	ck_assert_int_eq(st_recv(i, NULL, 0, NULL, 2000), 1); /* OPEN on the second one */
+	ck_assert_uint_eq(peer->session->conn[!peer->session->primary].state, BGP_ST_OPENSENT);
+
+	/* OPEN on O: O goes to OpenConfirm (I is only in OpenSent, nothing to compare). */
+	st_send_open(o, REMOTE_AS, 180, rid);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	ck_assert_int_eq(st_recv(o, NULL, 0, NULL, 2000), 4);
+	/* OPEN on I: now the identifiers decide. */
+	st_send_open(i, REMOTE_AS, 180, rid);
+	winner = local_wins ? o : i;
+	loser = local_wins ? i : o;
+	expect_notify(loser, BGP_ERR_CEASE, BGP_ERR_CEASE_COLLISION);
+	ck_assert_uint_eq(peer->session->conn[!peer->session->primary].state, BGP_ST_IDLE);
+	ck_assert_uint_eq(primary(peer)->outgoing, local_wins);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_OPENCONFIRM);
+	st_send_keepalive(winner);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_uint_eq(rib_calls.up, 1);
+	ck_assert_uint_eq(rib_calls.down, 0);
+	ck_assert_uint_eq(peer->session->established_count, 1);
+	close(o);
+	close(i);
+}
+
+START_TEST(test_collision_local_id_higher)
+{
+	collision(true);
+}
+END_TEST
+
+START_TEST(test_collision_local_id_lower)
+{
+	collision(false);
+}
+END_TEST
+
+/* A second connection while Established is dumped once its OPEN arrives (6.8). */
+START_TEST(test_collision_established_keeps_session)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_HIGH);
+	int i = st_connect("127.0.0.1", bgp_network_listen_port(0));
+
+	ck_assert_int_eq(st_recv(i, NULL, 0, NULL, 2000), 1);
+	st_send_open(i, REMOTE_AS, 180, REMOTE_ID_HIGH);
+	expect_notify(i, BGP_ERR_CEASE, BGP_ERR_CEASE_COLLISION);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+	ck_assert_uint_eq(rib_calls.down, 0);
+	close(i);
+	close(fd);
+}
+END_TEST
+
+/* IdleHoldTimer back-off: 1, 2, 4 ... 120 s while failing; reset by a stable session. */
+START_TEST(test_idle_hold_backoff)
+{
+	static const uint32_t expect_ms[] = { 1000,  2000,  4000,   8000,  16000,
+					      32000, 64000, 120000, 120000 };
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	size_t k;
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	for (k = 0; k < array_size(expect_ms); k++) {
+		int64_t t;
+
+		/* Any unexpected event in Connect drops to Idle (RFC 4271 8.2.2). */
+		ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_HOLD_EXPIRES), BGP_ST_IDLE);
+		t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+		ck_assert_msg(t <= expect_ms[k] && t > (int64_t)expect_ms[k] - 200,
+			      "drop %zu: idle hold %lld ms, expected %u", k, (long long)t,
+			      expect_ms[k]);
+		/* Fake clock: the timer "expires" now. */
+		ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES),
+				  BGP_ST_CONNECT);
+		ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), -1);
+		fd = st_accept(lfd, 200);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* A session that stays up for a minute resets the back-off. */
+	fd = st_accept(lfd, 2000);
+	ck_assert(st_state_is(peer, BGP_ST_OPENSENT, 2000));
+	st_send_open(fd, REMOTE_AS, 180, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	peer->session->uptime_ms -= BGP_IDLE_HOLD_STABLE_MS + 1000;
+	close(fd);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), 1000);
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD), 800);
+}
+END_TEST
+
+/* A flood of messages is read in bounded batches: the loop gets control back in between. */
+START_TEST(test_bounded_reading)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	enum { N = 1000 };
+	static uint8_t flood[N * 19];
+	uint32_t before = peer->session->rcvd.count[4], after;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		memset(flood + i * 19, 0xff, 16);
+		flood[i * 19 + 16] = 0;
+		flood[i * 19 + 17] = 19;
+		flood[i * 19 + 18] = 4;
+	}
+	st_send(fd, flood, sizeof(flood));
+	usleep(20000); /* all of it is in our socket buffer */
+	event_loop_once(st_base, false);
+	after = peer->session->rcvd.count[4];
+	ck_assert_uint_gt(after, before);
+	ck_assert_uint_le(after - before, BGP_READ_MAX_MSGS);
+	ck_assert_uint_gt(primary(peer)->inq, 0);
+	st_pump(300);
+	ck_assert_uint_eq(peer->session->rcvd.count[4] - before, N);
+	ck_assert_uint_eq(primary(peer)->inq, 0);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_update_to_rib_and_malformed)
+{
+	/* ORIGIN IGP, AS_PATH 65002 (4-octet), NEXT_HOP 192.0.2.77, NLRI 198.51.100.0/24. */
+	static const uint8_t good[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
+		0,    0,					      /* withdrawn */
+		0,    20,					      /* attributes */
+		0x40, 1,    1,	  0,				      /* ORIGIN */
+		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
+		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
+		24,   198,  51,	  100,				      /* NLRI */
+	};
+	/* Total Path Attribute Length beyond the message: Malformed Attribute List (RFC 4271
+	 * 6.3), a session reset under RFC 7606 too. */
+	static const uint8_t bad[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0,	  28,	2,    0,    0,	  0,	64,   0x40, 1,	  1,	0,    0,
+	};
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	uint8_t body[64];
+	size_t len = 0;
+
+	st_send(fd, good, sizeof(good));
+	st_pump(100);
+	ck_assert_uint_eq(rib_calls.updates, 1);
+	ck_assert(rib_calls.last_update_announced_ipv4);
+	ck_assert_uint_eq(peer->session->rcvd.count[2], 1);
+
+	st_send(fd, bad, sizeof(bad));
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(body[0], BGP_ERR_UPDATE);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	ck_assert_uint_eq(rib_calls.down, 1);
+	close(fd);
+}
+END_TEST
+
+static Suite *fsm_suite(void)
+{
+	Suite *s = suite_create("bgp_fsm");
+	TCase *tc = tcase_create("table");
+	TCase *ts = tcase_create("sessions");
+
+	tcase_add_test(tc, test_table_outcomes);
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(ts, setup, teardown);
+	tcase_set_timeout(ts, 30);
+	tcase_add_test(ts, test_establish_outgoing);
+	tcase_add_test(ts, test_hold_zero);
+	tcase_add_test(ts, test_configured_timers);
+	tcase_add_test(ts, test_hold_timer_expires);
+	tcase_add_test(ts, test_keepalive_in_opensent_is_fsm_error);
+	tcase_add_test(ts, test_update_in_openconfirm_is_fsm_error);
+	tcase_add_test(ts, test_open_bad_peer_as);
+	tcase_add_test(ts, test_bad_marker_header_error);
+	tcase_add_test(ts, test_notification_received);
+	tcase_add_test(ts, test_manual_stop_no_restart);
+	tcase_add_test(ts, test_shutdown_config);
+	tcase_add_test(ts, test_connect_refused_goes_active);
+	tcase_add_test(ts, test_passive_incoming);
+	tcase_add_test(ts, test_unknown_neighbor_rejected);
+	tcase_add_test(ts, test_collision_local_id_higher);
+	tcase_add_test(ts, test_collision_local_id_lower);
+	tcase_add_test(ts, test_collision_established_keeps_session);
+	tcase_add_test(ts, test_idle_hold_backoff);
+	tcase_add_test(ts, test_bounded_reading);
+	tcase_add_test(ts, test_update_to_rib_and_malformed);
+	suite_add_tcase(s, ts);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(fsm_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

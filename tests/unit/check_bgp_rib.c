@@ -1,0 +1,693 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The RIB end to end: UPDATEs in through rib_update_received(), the decision, and what every
+ * fake peer receives (decoded with the codec). Withdraw, replace, loop detection, iBGP rules,
+ * next hop self towards eBGP, LOCAL_PREF and MED rules, network statements, peer down and a
+ * peer that comes back while its old paths are still being removed, the show commands.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+
+#include "bgpd/bgp_adj_out.h"
+#include "bgpd/bgp_rib.h"
+#include "bgpd/bgp_show_route.h"
+#include "bgpd/bgp_update.h"
+#include "lib/command.h"
+#include "lib/table.h"
+#include "lib/vty.h"
+#include "tests/unit/rib_test.h"
+
+#define V4 BGP_AF_IPV4_UNICAST
+#define V6 BGP_AF_IPV6_UNICAST
+#define RUN_ALL 100000
+
+static struct bgp *bgp;
+static struct fake_peer *e1, *e2, *i1, *i2;
+
+static void setup(void)
+{
+	bgp = fake_bgp_new(65001, "10.0.0.1");
+	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+	e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
+	i1 = fake_peer_new(bgp, "10.0.2.2", 65001, "10.0.2.1", "4.4.4.4");
+	i2 = fake_peer_new(bgp, "10.0.3.2", 65001, "10.0.3.1", "5.5.5.5");
+	fake_peer_up(e1);
+	fake_peer_up(e2);
+	fake_peer_up(i1);
+	fake_peer_up(i2);
+	fake_run(bgp, RUN_ALL);
+}
+
+static void teardown(void)
+{
+	fake_peer_free(e1);
+	fake_peer_free(e2);
+	fake_peer_free(i1);
+	fake_peer_free(i2);
+	fake_bgp_free(bgp);
+	/* Every object of the RIB died with it; every attribute set with its last user. */
+	ck_assert_uint_eq(rib_mem_allocs(), 0);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+}
+
+static const char *aspath_of(const struct bgp_attr *a, char *buf, size_t size)
+{
+	bgp_aspath_to_str(a->aspath, buf, size);
+	return buf;
+}
+
+static const char *nh_of(const struct bgp_attr *a, char *buf)
+{
+	return inet_ntop(AF_INET, &a->nexthop, buf, INET_ADDRSTRLEN);
+}
+
+static bool has(const struct bgp_attr *a, int code)
+{
+	return (a->present & ATTR_BIT(code)) != 0;
+}
+
+static const struct bgp_dest *rib_dest(const char *s)
+{
+	struct prefix p = tpfx(s);
+
+	return ptree_lookup(bgp->rib->af[p.family == AF_INET ? V4 : V6].tree, &p);
+}
+
+static void announce1(struct fake_peer *fp, const char *pfx, const char *aspath, const char *nh,
+		      void (*tweak)(struct bgp_attr *))
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, aspath, nh, BGP_ORIGIN_IGP);
+	if (tweak)
+		tweak(&t);
+	fake_announce(fp, p.family == AF_INET ? V4 : V6, &t, &p, 1);
+	tmpl_release(&t);
+}
+
+static void withdraw1(struct fake_peer *fp, const char *pfx)
+{
+	struct prefix p = tpfx(pfx);
+
+	fake_withdraw(fp, p.family == AF_INET ? V4 : V6, &p, 1);
+}
+
+static void med50_lp300(struct bgp_attr *t)
+{
+	t->present |= ATTR_BIT(BGP_ATTR_MED) | ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+	t->med = 50;
+	t->local_pref = 300;
+}
+
+static void med7_lp200(struct bgp_attr *t)
+{
+	t->present |= ATTR_BIT(BGP_ATTR_MED) | ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+	t->med = 7;
+	t->local_pref = 200;
+}
+
+static void lp100(struct bgp_attr *t)
+{
+	t->present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+	t->local_pref = 100;
+}
+
+START_TEST(test_eor_on_empty_table)
+{
+	/* Every session got End-of-RIB for both families right after coming up. */
+	ck_assert_uint_eq(e1->eor[V4], 1);
+	ck_assert_uint_eq(e1->eor[V6], 1);
+	ck_assert_uint_eq(i2->eor[V4], 1);
+	ck_assert_uint_eq(e2->msgs, 2);
+}
+END_TEST
+
+START_TEST(test_ebgp_learned)
+{
+	const struct bgp_attr *a;
+	const struct bgp_dest *d;
+	char buf[128];
+
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", med50_lp300);
+	fake_run(bgp, RUN_ALL);
+
+	/* Stored: LOCAL_PREF from an external peer ignored (RFC 4271 5.1.5), MED kept. */
+	d = rib_dest("192.0.2.0/24");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(d->paths);
+	ck_assert(!has(d->paths->attr, BGP_ATTR_LOCAL_PREF));
+	ck_assert(has(d->paths->attr, BGP_ATTR_MED));
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 1);
+
+	/* eBGP: our AS prepended, next hop self, no MED (5.1.4), no LOCAL_PREF. */
+	a = fake_adj(e2, "192.0.2.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65001 65002 65100");
+	ck_assert_str_eq(nh_of(a, buf), "10.0.1.1");
+	ck_assert(!has(a, BGP_ATTR_MED));
+	ck_assert(!has(a, BGP_ATTR_LOCAL_PREF));
+
+	/* iBGP: path and next hop unchanged, LOCAL_PREF 100, MED kept. */
+	for (int k = 0; k < 2; k++) {
+		a = fake_adj(k ? i2 : i1, "192.0.2.0/24");
+		ck_assert_ptr_nonnull(a);
+		ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65002 65100");
+		ck_assert_str_eq(nh_of(a, buf), "10.0.0.2");
+		ck_assert(has(a, BGP_ATTR_LOCAL_PREF));
+		ck_assert_uint_eq(a->local_pref, 100);
+		ck_assert(has(a, BGP_ATTR_MED));
+		ck_assert_uint_eq(a->med, 50);
+	}
+	/* Never back to the sender. */
+	ck_assert_ptr_null(fake_adj(e1, "192.0.2.0/24"));
+	ck_assert_uint_eq(rib_peer_sent(&e1->peer, V4), 0);
+	ck_assert_uint_eq(rib_peer_sent(&e2->peer, V4), 1);
+	ck_assert_uint_eq(rib_peer_sent(&i1->peer, V4), 1);
+	ck_assert_uint_eq(e2->decode_errors + i1->decode_errors, 0);
+	ck_assert_uint_eq(rib_table_version(bgp), 1);
+}
+END_TEST
+
+START_TEST(test_ibgp_learned)
+{
+	const struct bgp_attr *a;
+	const struct bgp_dest *d;
+	char buf[128];
+
+	announce1(i1, "198.51.100.0/24", "65100", "192.0.2.99", med7_lp200);
+	fake_run(bgp, RUN_ALL);
+
+	d = rib_dest("198.51.100.0/24");
+	ck_assert_ptr_nonnull(d);
+	ck_assert(has(d->paths->attr, BGP_ATTR_LOCAL_PREF));
+	ck_assert_uint_eq(d->paths->attr->local_pref, 200);
+
+	/* RFC 4271 9.2: not to other iBGP peers (no reflection), not back to the sender. */
+	ck_assert_ptr_null(fake_adj(i2, "198.51.100.0/24"));
+	ck_assert_ptr_null(fake_adj(i1, "198.51.100.0/24"));
+	ck_assert_uint_eq(i2->pfx_announced, 0);
+	/* To eBGP: prepend, next hop self, LOCAL_PREF and MED gone. */
+	a = fake_adj(e1, "198.51.100.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65001 65100");
+	ck_assert_str_eq(nh_of(a, buf), "10.0.0.1");
+	ck_assert(!has(a, BGP_ATTR_LOCAL_PREF));
+	ck_assert(!has(a, BGP_ATTR_MED));
+	a = fake_adj(e2, "198.51.100.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(nh_of(a, buf), "10.0.1.1");
+}
+END_TEST
+
+START_TEST(test_as_loop)
+{
+	announce1(e1, "203.0.113.0/24", "65002 65100", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e2, "203.0.113.0/24"));
+
+	/* Our AS in the path: dropped, and it replaces (withdraws) the earlier route. */
+	announce1(e1, "203.0.113.0/24", "65002 65001 65100", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "203.0.113.0/24"));
+	ck_assert_ptr_null(fake_adj(i1, "203.0.113.0/24"));
+	ck_assert_uint_eq(e2->pfx_withdrawn, 1);
+	ck_assert_uint_eq(e1->peer.rib->cur->in_stats.as_loop, 1);
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 0);
+	ck_assert_uint_eq(e2->spurious_withdraw + i1->spurious_withdraw + e1->spurious_withdraw, 0);
+
+	/* Looping from the start: never stored, nothing sent. */
+	announce1(e1, "203.0.114.0/24", "65002 65001", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(rib_dest("203.0.114.0/24"));
+	ck_assert_uint_eq(e1->peer.rib->cur->in_stats.as_loop, 2);
+	ck_assert_uint_eq(e2->pfx_withdrawn, 1);
+}
+END_TEST
+
+START_TEST(test_treat_as_withdraw)
+{
+	announce1(e1, "203.0.113.0/24", "65002 65100", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	/* AS_PATH not starting with the peer's AS: RFC 7606 treat-as-withdraw (codec). */
+	announce1(e1, "203.0.113.0/24", "65099 65100", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "203.0.113.0/24"));
+	ck_assert_uint_eq(e1->peer.rib->cur->in_stats.treat_as_withdraw, 1);
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 0);
+}
+END_TEST
+
+static void no_export(struct bgp_attr *t)
+{
+	uint32_t c[] = { (65002u << 16) | 7, 0xFFFFFF01u };
+
+	t->communities = bgp_u32list_intern(c, 2);
+	t->present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+}
+
+START_TEST(test_withdraw_only_to_peers_that_had_it)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx("192.0.2.0/24");
+
+	tmpl_init(&t, "65002", "10.0.0.2", BGP_ORIGIN_IGP);
+	no_export(&t);
+	fake_announce(e1, V4, &t, &p, 1);
+	bgp_u32list_unref(t.communities);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	/* NO_EXPORT (RFC 1997): iBGP peers get it, the other eBGP peer does not. */
+	ck_assert_ptr_nonnull(fake_adj(i1, "192.0.2.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(i2, "192.0.2.0/24"));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(i1, "192.0.2.0/24")->communities);
+
+	withdraw1(e1, "192.0.2.0/24");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(i1, "192.0.2.0/24"));
+	ck_assert_ptr_null(fake_adj(i2, "192.0.2.0/24"));
+	ck_assert_uint_eq(i1->pfx_withdrawn, 1);
+	/* e2 and e1 never had it: no withdrawal. */
+	ck_assert_uint_eq(e2->pfx_withdrawn, 0);
+	ck_assert_uint_eq(e1->pfx_withdrawn, 0);
+	ck_assert_uint_eq(e2->msgs_withdraw + e1->msgs_withdraw, 0);
+	/* The prefix is gone from the RIB once the journal has been read. */
+	ck_assert_ptr_null(rib_dest("192.0.2.0/24"));
+	/* Withdrawing what is not there changes nothing. */
+	withdraw1(e1, "192.0.2.0/24");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(i1->pfx_withdrawn, 1);
+}
+END_TEST
+
+START_TEST(test_replace_and_best_switch)
+{
+	const struct bgp_attr *a;
+	const struct bgp_dest *d;
+	char buf[128];
+
+	announce1(e1, "192.0.2.0/24", "65002 65100 65200", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_str_eq(aspath_of(fake_adj(e2, "192.0.2.0/24"), buf, sizeof(buf)),
+			 "65001 65002 65100 65200");
+
+	/* A shorter path from e2: best changes; e2 loses e1's route (split horizon), e1 gets
+	 * e2's, the iBGP peers get e2's with e2 as next hop. */
+	announce1(e2, "192.0.2.0/24", "65003 65200", "10.0.1.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/24"));
+	ck_assert_uint_eq(e2->pfx_withdrawn, 1);
+	a = fake_adj(e1, "192.0.2.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65001 65003 65200");
+	a = fake_adj(i1, "192.0.2.0/24");
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65003 65200");
+	ck_assert_str_eq(nh_of(a, buf), "10.0.1.2");
+	d = rib_dest("192.0.2.0/24");
+	ck_assert_ptr_nonnull(d->paths->next);
+	ck_assert_ptr_null(d->paths->next->next);
+
+	/* e2 replaces its path with a longer one: back to e1's. */
+	announce1(e2, "192.0.2.0/24", "65003 65300 65400 65200", "10.0.1.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e1, "192.0.2.0/24"));
+	ck_assert_str_eq(aspath_of(fake_adj(e2, "192.0.2.0/24"), buf, sizeof(buf)),
+			 "65001 65002 65100 65200");
+	ck_assert_str_eq(aspath_of(fake_adj(i2, "192.0.2.0/24"), buf, sizeof(buf)),
+			 "65002 65100 65200");
+	ck_assert_uint_eq(rib_peer_accepted(&e2->peer, V4), 1);
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 1);
+
+	/* The same UPDATE again changes nothing and sends nothing. */
+	uint64_t before = i1->msgs;
+
+	announce1(e2, "192.0.2.0/24", "65003 65300 65400 65200", "10.0.1.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(i1->msgs, before);
+	ck_assert_uint_eq(e1->spurious_withdraw + e2->spurious_withdraw + i1->spurious_withdraw, 0);
+}
+END_TEST
+
+START_TEST(test_network_statement)
+{
+	struct fake_peer *e6;
+	struct prefix p = tpfx("203.0.113.0/24"), p6 = tpfx("2001:db8:1::/48");
+	const struct bgp_attr *a;
+	char buf[128];
+
+	e6 = fake_peer_new(bgp, "2001:db8::2", 65006, "2001:db8::1", "6.6.6.6");
+	fake_peer_up(e6);
+	rib_network_add(bgp, V4, &p);
+	rib_network_add(bgp, V6, &p6);
+	fake_run(bgp, RUN_ALL);
+
+	/* eBGP: our AS, next hop self, MED 0 (we originated it, FRR sends it). */
+	a = fake_adj(e1, "203.0.113.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65001");
+	ck_assert_str_eq(nh_of(a, buf), "10.0.0.1");
+	ck_assert(has(a, BGP_ATTR_MED));
+	ck_assert_uint_eq(a->med, 0);
+	ck_assert(!has(a, BGP_ATTR_LOCAL_PREF));
+	/* iBGP: empty path, next hop self, LOCAL_PREF 100. */
+	a = fake_adj(i1, "203.0.113.0/24");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "");
+	ck_assert_str_eq(nh_of(a, buf), "10.0.2.1");
+	ck_assert_uint_eq(a->local_pref, 100);
+	/* IPv6 next hop: our global address on the session; IPv4-mapped over IPv4 sessions. */
+	a = fake_adj(e6, "2001:db8:1::/48");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(inet_ntop(AF_INET6, &a->mp_nh_global, buf, sizeof(buf)), "2001:db8::1");
+	a = fake_adj(e1, "2001:db8:1::/48");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(inet_ntop(AF_INET6, &a->mp_nh_global, buf, sizeof(buf)),
+			 "::ffff:10.0.0.1");
+	/* Stored with weight 32768 and no LOCAL_PREF, as FRR's static routes. */
+	ck_assert_uint_eq(rib_dest("203.0.113.0/24")->paths->attr->weight, 32768);
+
+	rib_network_del(bgp, V4, &p);
+	rib_network_del(bgp, V6, &p6);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e1, V4) + fake_adj_count(i1, V4), 0);
+	ck_assert_uint_eq(fake_adj_count(e6, V6) + fake_adj_count(e1, V6), 0);
+	ck_assert_ptr_null(rib_dest("203.0.113.0/24"));
+	fake_peer_down(e6);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_free(e6);
+}
+END_TEST
+
+START_TEST(test_peer_down_bounded)
+{
+	static struct prefix p[5000];
+	struct bgp_attr t;
+	unsigned turns = 0;
+
+	tpfx_range(p, 5000, "20.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 5000);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 5000);
+	ck_assert_uint_eq(rib_peer_sent(&e2->peer, V4), 5000);
+
+	fake_peer_down(e1);
+	/* Removal goes in batches: more than one turn for 5,000 prefixes. */
+	fake_run(bgp, 1);
+	turns++;
+	ck_assert_uint_gt(fake_adj_count(e2, V4), 0);
+	while (rib_work_pending(bgp->rib)) {
+		fake_run(bgp, 1);
+		turns++;
+	}
+	ck_assert_uint_ge(turns, 3);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 0);
+	ck_assert_uint_eq(fake_adj_count(i1, V4), 0);
+	ck_assert_uint_eq(e2->pfx_withdrawn, 5000);
+	ck_assert_uint_eq(rib_peer_sent(&e2->peer, V4), 0);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+	/* The old session's id is free again. */
+	for (uint32_t id = 1; id < bgp->rib->src_cap; id++)
+		if (bgp->rib->src[id])
+			ck_assert(bgp->rib->src[id]->up);
+}
+END_TEST
+
+START_TEST(test_flap_during_cleanup)
+{
+	static struct prefix p[12000];
+	struct bgp_attr t;
+	const struct bgp_dest *d;
+	uint32_t old_id = e1->peer.rib->cur->id;
+
+	tpfx_range(p, 12000, "20.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 10000);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 10000);
+
+	/* Down, and straight back up before any removal work ran. */
+	fake_peer_down(e1);
+	fake_run(bgp, 1);
+	fake_peer_up(e1);
+	ck_assert_uint_ne(e1->peer.rib->cur->id, old_id);
+	/* The new session re-announces half of the old prefixes and 2,000 new ones. */
+	fake_announce(e1, V4, &t, p + 5000, 7000);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 7000);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 7000);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 7000);
+	ck_assert_ptr_null(fake_adj(e2, "20.0.0.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "20.19.136.0/24")); /* p[5000] */
+	ck_assert_ptr_null(rib_dest("20.0.200.0/24"));	       /* p[200]: not announced again */
+	d = rib_dest("20.23.112.0/24");			       /* p[6000] */
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_null(d->paths->next);
+	ck_assert_uint_eq(d->paths->src, e1->peer.rib->cur->id);
+	ck_assert_uint_eq(e2->spurious_withdraw, 0);
+	ck_assert_ptr_null(bgp->rib->src[old_id]);
+	/* e1 never gets its own routes back; each of its two sessions got an End-of-RIB. */
+	ck_assert_uint_eq(fake_adj_count(e1, V4), 0);
+	ck_assert_uint_eq(e1->eor[V4], 2);
+}
+END_TEST
+
+START_TEST(test_route_refresh)
+{
+	static struct prefix p[3000];
+	struct bgp_attr t;
+
+	tpfx_range(p, 3000, "20.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 3000);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(e2->pfx_announced, 3000);
+	rib_route_refresh_received(&e2->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(e2->pfx_announced, 6000);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 3000);
+	ck_assert_uint_eq(e2->eor[V4], 1);
+	ck_assert_uint_eq(rib_peer_sent(&e2->peer, V4), 3000);
+}
+END_TEST
+
+START_TEST(test_detach_while_cleanup)
+{
+	static struct prefix p[4000];
+	struct bgp_attr t;
+
+	tpfx_range(p, 4000, "20.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 4000);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	/* The peer is deconfigured while its session's paths are still being removed. */
+	fake_peer_down(e1);
+	fake_peer_free(e1);
+	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 0);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+}
+END_TEST
+
+/* ---- show commands ---- */
+
+static struct vty *vty;
+
+static const char *run_cmd(const char *line)
+{
+	sbuf_reset(&vty->out);
+	cmd_execute(vty, line, false);
+	if (getenv("RIB_TEST_SHOW"))
+		fprintf(stderr, "---- %s\n%s", line, vty->out.buf ? vty->out.buf : "");
+	return vty->out.buf ? vty->out.buf : "";
+}
+
+static void show_setup(void)
+{
+	setup();
+	cmd_init();
+	bgp_show_route_init();
+	vty = vty_new(-1);
+}
+
+static void show_teardown(void)
+{
+	vty_free(vty);
+	cmd_terminate();
+	teardown();
+}
+
+START_TEST(test_show_table_text)
+{
+	struct prefix p = tpfx("203.0.113.0/24");
+	const char *out;
+
+	ck_assert_str_eq(run_cmd("show ip bgp"), "No BGP prefixes displayed, 0 exist\n");
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", med50_lp300);
+	announce1(i1, "198.51.100.0/24", "65100", "192.0.2.99", med7_lp200);
+	announce1(e2, "192.0.2.0/24", "65003 65300 65100", "10.0.1.2", NULL);
+	rib_network_add(bgp, V4, &p);
+	fake_run(bgp, RUN_ALL);
+
+	out = run_cmd("show ip bgp");
+	ck_assert_msg(strstr(out, "BGP table version is 3, local router ID is 10.0.0.1, vrf id 0\n"
+				  "Default local pref 100, local AS 65001\n"
+				  "Status codes:  s suppressed, d damped, h history, u unsorted, * "
+				  "valid, > best, = multipath,\n") == out,
+		      "header:\n%s", out);
+	ck_assert_msg(strstr(out,
+			     "     Network          Next Hop            Metric LocPrf Weight "
+			     "Path\n"
+			     " *>  192.0.2.0/24     10.0.0.2                50             0 "
+			     "65002 65100 i\n"
+			     " *                    10.0.1.2                               0 "
+			     "65003 65300 65100 i\n"
+			     " *>i 198.51.100.0/24  192.0.2.99               7    200      0 65100 "
+			     "i\n"
+			     " *>  203.0.113.0/24   0.0.0.0                  0         32768 i\n"
+			     "\nDisplayed 3 routes and 4 total paths\n"),
+		      "rows:\n%s", out);
+	out = run_cmd("show bgp ipv4 unicast");
+	ck_assert_ptr_nonnull(strstr(out, "Displayed 3 routes and 4 total paths"));
+	out = run_cmd("show bgp ipv6 unicast");
+	ck_assert_str_eq(out, "No BGP prefixes displayed, 0 exist\n");
+}
+END_TEST
+
+START_TEST(test_show_table_json)
+{
+	const char *out;
+
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", med50_lp300);
+	announce1(e2, "192.0.2.0/24", "65003 65300 65100", "10.0.1.2", NULL);
+	announce1(i1, "2001:db8:5::/48", "65100", "2001:db8::99", lp100);
+	fake_run(bgp, RUN_ALL);
+
+	out = run_cmd("show ip bgp json");
+	ck_assert_msg(strstr(out, "\"vrfId\":0") && strstr(out, "\"vrfName\":\"default\"") &&
+			      strstr(out, "\"tableVersion\":1") &&
+			      strstr(out, "\"routerId\":\"10.0.0.1\"") &&
+			      strstr(out, "\"defaultLocPrf\":100") &&
+			      strstr(out, "\"localAS\":65001") &&
+			      strstr(out, "\"totalRoutes\":1") && strstr(out, "\"totalPaths\":2"),
+		      "header keys:\n%s", out);
+	ck_assert_msg(strstr(out, "\"192.0.2.0/24\":[") && strstr(out, "\"valid\":true,\n") &&
+			      strstr(out, "\"bestpath\":true,\n") &&
+			      strstr(out, "\"selectionReason\":\"AS Path\"") &&
+			      strstr(out, "\"pathFrom\":\"external\"") &&
+			      strstr(out, "\"prefix\":\"192.0.2.0\"") &&
+			      strstr(out, "\"prefixLen\":24") &&
+			      strstr(out, "\"network\":\"192.0.2.0/24\"") &&
+			      strstr(out, "\"metric\":50") && strstr(out, "\"weight\":0") &&
+			      strstr(out, "\"peerId\":\"10.0.0.2\"") &&
+			      strstr(out, "\"path\":\"65002 65100\"") &&
+			      strstr(out, "\"origin\":\"IGP\"") &&
+			      strstr(out, "\"ip\":\"10.0.0.2\"") &&
+			      strstr(out, "\"afi\":\"ipv4\"") && strstr(out, "\"used\":true") &&
+			      !strstr(out, "locPrf"),
+		      "route keys:\n%s", out);
+	out = run_cmd("show bgp ipv6 unicast json");
+	ck_assert_msg(
+		strstr(out, "\"2001:db8:5::/48\":[") && strstr(out, "\"pathFrom\":\"internal\"") &&
+			strstr(out, "\"locPrf\":100") &&
+			strstr(out, "\"selectionReason\":\"First path received\"") &&
+			strstr(out, "\"ip\":\"2001:db8::99\"") && strstr(out, "\"afi\":\"ipv6\"") &&
+			strstr(out, "\"scope\":\"global\""),
+		"IPv6:\n%s", out);
+}
+END_TEST
+
+START_TEST(test_show_detail)
+{
+	const char *out;
+
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", med50_lp300);
+	announce1(e2, "192.0.2.0/24", "65003 65300 65100", "10.0.1.2", NULL);
+	fake_run(bgp, RUN_ALL);
+
+	out = run_cmd("show ip bgp 192.0.2.0/24");
+	ck_assert_msg(strstr(out, "BGP routing table entry for 192.0.2.0/24, version 1\n"
+				  "Paths: (2 available, best #1, table default)\n"
+				  "  Advertised to peers:\n"
+				  "  10.0.1.2 10.0.2.2 10.0.3.2\n"
+				  "  65002 65100\n"
+				  "    10.0.0.2 from 10.0.0.2 (2.2.2.2)\n"
+				  "      Origin IGP, metric 50, valid, external, best (AS Path)\n"
+				  "      Last update: ") == out,
+		      "detail:\n%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "  65003 65300 65100\n"
+					  "    10.0.1.2 from 10.0.1.2 (3.3.3.3)\n"
+					  "      Origin IGP, valid, external\n"));
+	/* An address: longest match. */
+	out = run_cmd("show ip bgp 192.0.2.77");
+	ck_assert_ptr_nonnull(strstr(out, "BGP routing table entry for 192.0.2.0/24"));
+	out = run_cmd("show ip bgp 10.99.0.0/16");
+	ck_assert_str_eq(out, "% Network not in table\n");
+	out = run_cmd("show ip bgp 10.99.0.0/16 json");
+	ck_assert_str_eq(out, "{}\n");
+
+	out = run_cmd("show bgp ipv4 unicast 192.0.2.0/24 json");
+	ck_assert_msg(strstr(out, "\"prefix\":\"192.0.2.0/24\"") && strstr(out, "\"version\":1") &&
+			      strstr(out, "\"advertisedTo\":{") && strstr(out, "\"10.0.1.2\":{}") &&
+			      strstr(out, "\"pathCount\":2") &&
+			      strstr(out, "\"string\":\"65002 65100\"") &&
+			      strstr(out, "\"type\":\"as-sequence\"") &&
+			      strstr(out, "\"overall\":true") &&
+			      strstr(out, "\"selectionReason\":\"AS Path\"") &&
+			      strstr(out, "\"peerId\":\"10.0.0.2\"") &&
+			      strstr(out, "\"routerId\":\"2.2.2.2\"") &&
+			      strstr(out, "\"type\":\"external\"") &&
+			      strstr(out, "\"lastUpdate\":{"),
+		      "detail json:\n%s", out);
+}
+END_TEST
+
+static Suite *rib_suite(void)
+{
+	Suite *s = suite_create("bgp_rib");
+	TCase *tc = tcase_create("rib");
+	TCase *ts = tcase_create("show");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_eor_on_empty_table);
+	tcase_add_test(tc, test_ebgp_learned);
+	tcase_add_test(tc, test_ibgp_learned);
+	tcase_add_test(tc, test_as_loop);
+	tcase_add_test(tc, test_treat_as_withdraw);
+	tcase_add_test(tc, test_withdraw_only_to_peers_that_had_it);
+	tcase_add_test(tc, test_replace_and_best_switch);
+	tcase_add_test(tc, test_network_statement);
+	tcase_add_test(tc, test_peer_down_bounded);
+	tcase_add_test(tc, test_flap_during_cleanup);
+	tcase_add_test(tc, test_route_refresh);
+	tcase_add_test(tc, test_detach_while_cleanup);
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(ts, show_setup, show_teardown);
+	tcase_add_test(ts, test_show_table_text);
+	tcase_add_test(ts, test_show_table_json);
+	tcase_add_test(ts, test_show_detail);
+	suite_add_tcase(s, ts);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(rib_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * `show bgp summary`, `show bgp neighbors` and `debug bgp ...` through the command engine:
+ * FRR's column layout (golden lines), FRR's JSON key names, one valid JSON document per
+ * command (checked by a strict little parser), and the address-family rules of the summary.
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+#include <ctype.h>
+#include <unistd.h>
+
+#include "bgpd/bgp_log.h"
+#include "bgpd/bgp_network.h"
+#include "bgpd/bgp_show_neighbor.h"
+#include "lib/command.h"
+#include "lib/vty.h"
+#include "tests/unit/session_test.h"
+
+static int lfd = -1;
+static int remote_fd = -1;
+static struct vty *vty;
+
+static void setup(void)
+{
+	uint16_t port;
+
+	st_setup();
+	cmd_init();
+	bgp_show_neighbor_init();
+	bgp_debug_init();
+	vty = vty_new(-1);
+	lfd = st_listen(&port);
+	bgp_network_set_remote_port(port);
+	ck_assert_int_eq(bgp_network_listen(st_base, "127.0.0.1", 0), 1);
+}
+
+static void teardown(void)
+{
+	if (remote_fd >= 0)
+		close(remote_fd);
+	remote_fd = -1;
+	close(lfd);
+	vty_free(vty);
+	cmd_terminate();
+	st_teardown();
+}
+
+static const char *run(const char *line)
+{
+	int r;
+
+	sbuf_reset(&vty->out);
+	r = cmd_execute(vty, line, false);
+	ck_assert_msg(r == CMD_SUCCESS || r == CMD_WARNING, "%s: %d", line, r);
+	return vty->out.buf ? vty->out.buf : "";
+}
+
+/* One established eBGP peer, one passive peer with a description, one shut down. */
+static void three_peers(void)
+{
+	struct bgp_peer *p1 = st_peer("127.0.0.1", 65002, false), *p2, *p3;
+
+	p2 = st_peer("127.0.0.2", 65003, true);
+	p2->conf.description = XSTRDUP(MTYPE_BGP_PEER_CONF, "transit-a");
+	p3 = st_peer("127.0.0.3", 65004, true);
+	p3->conf.shutdown = true;
+	bgp_peer_config_changed(p3, BGP_PEER_CHG_SHUTDOWN);
+	remote_fd = st_establish_outgoing(p1, lfd, 65002, "192.0.2.1");
+	ck_assert(st_state_is(p2, BGP_ST_ACTIVE, 2000));
+}
+
+/* ---- a strict JSON checker: exactly one value, nothing after it ---- */
+
+static const char *js_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *js_value(const char *p);
+
+static const char *js_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (!*p || !strchr("\"\\/bfnrtu", *p))
+				return NULL;
+		}
+		p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *js_container(const char *p, char close, bool object)
+{
+	p = js_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			p = js_string(js_ws(p));
+			if (!p)
+				return NULL;
+			p = js_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = js_value(js_ws(p));
+		if (!p)
+			return NULL;
+		p = js_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *js_value(const char *p)
+{
+	p = js_ws(p);
+	if (*p == '{')
+		return js_container(p, '}', true);
+	if (*p == '[')
+		return js_container(p, ']', false);
+	if (*p == '"')
+		return js_string(p);
+	if (!strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (!strncmp(p, "null", 4))
+		return p + 4;
+	if (*p == '-' || isdigit((unsigned char)*p)) {
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+static bool json_valid(const char *s)
+{
+	const char *end = js_value(s);
+
+	return end && *js_ws(end) == '\0';
+}
+
+/* The document without whitespace outside strings, to look for "key":value pairs. */
+static char *json_compact(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+	bool in_str = false;
+
+	for (; *s; s++) {
+		if (in_str) {
+			*o++ = *s;
+			if (*s == '\\' && s[1])
+				*o++ = *++s;
+			else if (*s == '"')
+				in_str = false;
+		} else if (*s == '"') {
+			in_str = true;
+			*o++ = *s;
+		} else if (!isspace((unsigned char)*s)) {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static void json_has(const char *doc, const char *needle)
+{
+	char *c = json_compact(doc);
+
+	ck_assert_msg(strstr(c, needle), "missing %s in %s", needle, c);
+	free(c);
+}
+
+static void text_has(const char *doc, const char *needle)
+{
+	ck_assert_msg(strstr(doc, needle), "missing [%s] in:\n%s", needle, doc);
+}
+
+/* ---- tests ---- */
+
+START_TEST(test_summary_no_neighbors)
+{
+	ck_assert_str_eq(run("show bgp summary"), "% No BGP neighbors found in VRF default\n");
+	ck_assert(json_valid(run("show bgp summary json")));
+	json_has(run("show bgp summary json"), "{}");
+	ck_assert(json_valid(run("show bgp ipv4 unicast summary json")));
+	ck_assert(json_valid(run("show bgp neighbors json")));
+	text_has(run("show bgp neighbors"), "% No BGP neighbors found\n");
+}
+END_TEST
+
+START_TEST(test_summary_text_layout)
+{
+	const char *out;
+
+	three_peers();
+	out = run("show ip bgp summary");
+	text_has(out,
+		 "\nIPv4 Unicast Summary:\n"
+		 "BGP router identifier 192.0.2.9, local AS number 65001 VRF default vrf-id 0\n"
+		 "BGP table version 0\n"
+		 "RIB entries 0, using 0 bytes of memory\n"
+		 "Peers 3, using ");
+	text_has(out, " of memory\n\nNeighbor        V         AS   MsgRcvd   MsgSent   TblVer  "
+		      "InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n");
+	text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
+		      "00:00:00            0        0 N/A\n");
+	text_has(out, "\n127.0.0.2       4      65003         0         0        0    0    0    "
+		      "never       Active        0 transit-a\n");
+	text_has(out, "\n127.0.0.3       4      65004         0         0        0    0    0    "
+		      "never Idle (Admin)        0 N/A\n");
+	text_has(out, "\n\nTotal number of neighbors 3\n");
+	/* `show bgp ipv4 unicast summary` is the same block without the title. */
+	out = run("show bgp ipv4 unicast summary");
+	ck_assert_msg(!strncmp(out, "BGP router identifier", 21), "%s", out);
+	/* No IPv6 neighbor: nothing to show in that family. */
+	ck_assert_str_eq(run("show bgp ipv6 summary"), "% No BGP neighbors found in VRF default\n");
+}
+END_TEST
+
+START_TEST(test_summary_json)
+{
+	const char *out;
+
+	three_peers();
+	out = run("show ip bgp summary json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\",\"as\":65001,\"vrfId\":0,"
+		      "\"vrfName\":\"default\",\"tableVersion\":0,");
+	json_has(out, "\"peerCount\":3,");
+	json_has(out, "\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,\"version\":4,"
+		      "\"msgRcvd\":2,\"msgSent\":2,\"tableVersion\":0,\"outq\":0,\"inq\":0,"
+		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
+		      "\"peerUptimeEstablishedEpoch\":");
+	json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":\"OK\","
+		      "\"connectionsEstablished\":1,\"connectionsDropped\":0,\"idType\":\"ipv4\"}");
+	json_has(out, "\"peerUptime\":\"never\",\"peerUptimeMsec\":0,\"pfxRcd\":0,\"pfxSnt\":0,"
+		      "\"state\":\"Active\",\"peerState\":\"Passive\"");
+	json_has(out, "\"desc\":\"transit-a\"");
+	json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
+	json_has(out,
+		 "\"failedPeers\":2,\"displayedPeers\":3,\"totalPeers\":3,\"dynamicPeers\":0}}");
+	/* With the SAFI given: the bare block (FRR). */
+	out = run("show bgp ipv4 unicast summary json");
+	ck_assert(json_valid(out));
+	json_has(out, "{\"routerId\":\"192.0.2.9\"");
+	out = run("show bgp summary json");
+	ck_assert(json_valid(out));
+	json_has(out, "{\"ipv4Unicast\":{");
+}
+END_TEST
+
+START_TEST(test_neighbors_text)
+{
+	const char *out;
+
+	three_peers();
+	out = run("show ip bgp neighbors 127.0.0.1");
+	text_has(out, "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
+		      "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
+		      "  BGP state = Established, up for 00:00:00\n");
+	text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
+		      "  Configured hold time is 180 seconds, keepalive interval is 60 seconds\n"
+		      "  Neighbor capabilities:\n"
+		      "    4 Byte AS: advertised and received\n");
+	text_has(out, "    Route refresh: advertised and received\n");
+	text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
+	text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
+		      "                         Sent       Rcvd\n"
+		      "    Opens:                  1          1\n");
+	text_has(out, " For address family: IPv4 Unicast\n");
+	text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
+		      "  External BGP neighbor may be up to 1 hops away.\n"
+		      "Local host: 127.0.0.1, Local port: ");
+	text_has(out, "Foreign host: 127.0.0.1, Foreign port: ");
+	text_has(out, "BGP Connect Retry Timer in Seconds: 120\n");
+	out = run("show bgp neighbors");
+	text_has(out, "BGP neighbor is 127.0.0.2, remote AS 65003");
+	text_has(out, " Description: transit-a\n");
+	text_has(out, "  BGP state = Active (passive)\n");
+	text_has(out, " Administratively shut down\n");
+	text_has(out, "  Last reset 00:00:00,  Admin. shutdown\n");
+	ck_assert_str_eq(run("show bgp neighbors 192.0.2.200"),
+			 "% No such neighbor in this view/vrf\n\n");
+}
+END_TEST
+
+START_TEST(test_neighbors_json)
+{
+	const char *out;
+
+	three_peers();
+	out = run("show bgp neighbors 127.0.0.1 json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
+		      "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
+		      "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
+		      "\"bgpTimerUpMsec\":");
+	json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
+	json_has(out, "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
+		      "\"bgpTimerConfiguredKeepAliveIntervalMsecs\":60000,"
+		      "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
+		      "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
+	json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
+	json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
+		      "true}}}");
+	json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
+		      "\"opensRecv\":1,");
+	json_has(out, "\"addressFamilyInfo\":{\"ipv4Unicast\":{\"acceptedPrefixCounter\":0,"
+		      "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
+		      "\"connectionsDropped\":0,\"lastReset\":\"never\","
+		      "\"externalBgpNbrMaxHopsAway\":1,\"hostLocal\":\"127.0.0.1\",\"portLocal\":");
+	json_has(out, "\"hostForeign\":\"127.0.0.1\",\"portForeign\":");
+	json_has(out, "\"connectRetryTimer\":120");
+
+	out = run("show ip bgp neighbors json");
+	ck_assert(json_valid(out));
+	json_has(out, "\"127.0.0.3\":{");
+	json_has(out, "\"adminShutDown\":true");
+	json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11");
+	json_has(out, "\"hostLocal\":\"Unknown\",\"portLocal\":-1");
+	out = run("show bgp neighbors 192.0.2.200 json");
+	ck_assert(json_valid(out));
+	json_has(out, "{\"bgpNoSuchNeighbor\":true}");
+}
+END_TEST
+
+START_TEST(test_neighbors_after_notification)
+{
+	struct bgp_peer *peer;
+	struct ipaddr a;
+	const char *out;
+
+	three_peers();
+	ck_assert_int_eq(ipaddr_from_str(&a, "127.0.0.1"), 0);
+	peer = bgp_peer_lookup(bgp_get(), &a);
+	ck_assert_ptr_nonnull(peer);
+	bgp_fsm_event(bgp_session_primary(peer), BGP_EV_HOLD_EXPIRES);
+	out = run("show bgp neighbors 127.0.0.1");
+	text_has(out, "  Connections established 1; dropped 1\n");
+	text_has(out, "  Last reset 00:00:00,  Notification sent (Hold Timer Expired)\n");
+	text_has(out, "Next start timer due in 1 seconds\n");
+	out = run("show bgp neighbors 127.0.0.1 json");
+	ck_assert(json_valid(out));
+	json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
+		      "\"Hold Timer Expired\"");
+	json_has(out, "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14");
+	out = run("show ip bgp summary");
+	text_has(out, "\n127.0.0.1       4      65002         2         3        0    0    0 "
+		      "00:00:00         Idle        0 N/A\n");
+}
+END_TEST
+
+START_TEST(test_debug_commands)
+{
+	vty->node = ENABLE_NODE;
+	debug_flags = 0;
+	run("debug bgp neighbor-events");
+	run("debug bgp updates in");
+	ck_assert(DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS));
+	ck_assert(DEBUG_ON(BGP_DEBUG_UPDATES_IN));
+	ck_assert(!DEBUG_ON(BGP_DEBUG_UPDATES_OUT));
+	ck_assert_str_eq(run("show debugging bgp"),
+			 "BGP debugging status:\n  BGP neighbor-events debugging is on\n"
+			 "  BGP updates debugging is on (inbound)\n");
+	run("debug bgp keepalives");
+	run("no debug bgp updates");
+	run("no debug bgp neighbor-events");
+	ck_assert_str_eq(run("show debugging bgp"),
+			 "BGP debugging status:\n  BGP keepalives debugging is on\n");
+	run("no debug bgp keepalives");
+	ck_assert_uint_eq(debug_flags, 0);
+}
+END_TEST
+
+static Suite *show_suite(void)
+{
+	Suite *s = suite_create("bgp_show");
+	TCase *tc = tcase_create("show");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_summary_no_neighbors);
+	tcase_add_test(tc, test_summary_text_layout);
+	tcase_add_test(tc, test_summary_json);
+	tcase_add_test(tc, test_neighbors_text);
+	tcase_add_test(tc, test_neighbors_json);
+	tcase_add_test(tc, test_neighbors_after_notification);
+	tcase_add_test(tc, test_debug_commands);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(show_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

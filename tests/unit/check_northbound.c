@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The northbound core against the real skua-bgp model, with a recording callback table
+ * instead of bgpd: edits, libyang validation and its operator messages, the diff and the
+ * order of callbacks, the phases, and that nothing is half-applied when a step fails.
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+
+#include "lib/northbound.h"
+#include "lib/yang.h"
+
+#define NBR "/skua-bgp:bgp/neighbors/neighbor"
+#define NBR1 NBR "[remote-address='10.0.0.1']"
+#define NBR2 NBR "[remote-address='10.0.0.2']"
+
+/* ---- a recording callback table ------------------------------------------------------- */
+
+static struct sbuf rec;		 /* one line per callback: "apply create /path" */
+static const char *fail_xpath;	 /* the change whose callback fails ... */
+static enum nb_event fail_event; /* ... in this phase */
+static int resources_live;	 /* PREPARE allocates, APPLY/ABORT free */
+
+static int record(struct nb_cb_args *args)
+{
+	char path[512];
+
+	yang_dnode_path(args->dnode, path, sizeof(path));
+	sbuf_printf(&rec, "%s %s %s\n", nb_event_name(args->event), nb_operation_name(args->op),
+		    path);
+	if (fail_xpath && args->event == fail_event && !strcmp(path, fail_xpath)) {
+		snprintf(args->errmsg, args->errmsg_len, "refused by test at %s", path);
+		return NB_ERR;
+	}
+	switch (args->event) {
+	case NB_EV_PREPARE:
+		*args->resource = malloc(16);
+		resources_live++;
+		break;
+	case NB_EV_ABORT:
+	case NB_EV_APPLY:
+		if (*args->resource) {
+			free(*args->resource);
+			*args->resource = NULL;
+			resources_live--;
+		}
+		break;
+	case NB_EV_VALIDATE:
+		break;
+	}
+	return NB_OK;
+}
+
+static void record_finish(struct nb_cb_args *args)
+{
+	char path[512];
+
+	sbuf_printf(&rec, "finish %s\n", yang_dnode_path(args->dnode, path, sizeof(path)));
+}
+
+#define REC_LEAF                                    \
+	{                                           \
+		.modify = record, .destroy = record \
+	}
+
+static const struct nb_node_info test_nodes[] = {
+	{ .xpath = "/skua-bgp:bgp", .cbs = { .create = record, .destroy = record } },
+	{ .xpath = "/skua-bgp:bgp/local-as", .cbs = REC_LEAF },
+	{ .xpath = "/skua-bgp:bgp/router-id", .cbs = REC_LEAF },
+	{ .xpath = "/skua-bgp:bgp/timers", .cbs = { .apply_finish = record_finish } },
+	{ .xpath = "/skua-bgp:bgp/timers/keepalive", .cbs = REC_LEAF },
+	{ .xpath = "/skua-bgp:bgp/timers/hold-time", .cbs = REC_LEAF },
+	/* No destroy on the neighbor: its children are told, children first. */
+	{ .xpath = NBR, .cbs = { .create = record } },
+	{ .xpath = NBR "/neighbor-remote-as/remote-as-type",
+	  .cbs = REC_LEAF,
+	  .missing_msg = "Specify remote-as or peer-group commands first" },
+	{ .xpath = NBR "/neighbor-remote-as/remote-as", .cbs = REC_LEAF },
+	{ .xpath = NBR "/description", .cbs = REC_LEAF },
+	{ .xpath = NBR "/ttl-security", .cbs = REC_LEAF },
+	{ .xpath = NBR "/ebgp-multihop", .cbs = REC_LEAF },
+	{ .xpath = NULL },
+};
+
+static const struct nb_module_info test_module = { .name = "skua-bgp", .nodes = test_nodes };
+
+static void setup(void)
+{
+	sbuf_init(&rec);
+	fail_xpath = NULL;
+	resources_live = 0;
+	nb_init();
+	nb_module_register(&test_module);
+}
+
+static void teardown(void)
+{
+	nb_terminate();
+	sbuf_free(&rec);
+}
+
+static const char *recorded(void)
+{
+	return rec.buf ? rec.buf : "";
+}
+
+static void edit_ok(struct nb_candidate *c, enum nb_operation op, const char *xpath,
+		    const char *value)
+{
+	struct nb_error err;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(nb_candidate_edit(c, op, xpath, value, &err) == 0, "edit %s: %s", xpath,
+		      err.msg);
+}
+
+/* running := bgp 65001 with neighbor 10.0.0.1 (remote-as 65002, description), via a commit. */
+static void running_base(void)
+{
+	struct nb_candidate *c = nb_candidate_new();
+	struct nb_error err;
+
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as-type", "as-specified");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as", "65002");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/description", "transit");
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(nb_candidate_commit(c, &err) == 0, "%s", err.msg);
+	nb_candidate_free(c);
+	sbuf_reset(&rec);
+}
+
+static char *running_json(void)
+{
+	char *s = NULL;
+
+	if (nb_running())
+		lyd_print_mem(&s, nb_running(), LYD_JSON,
+			      LYD_PRINT_WITHSIBLINGS | LYD_PRINT_WD_ALL);
+	return s ? s : strdup("");
+}
+
+/* Index of a line in the recording, -1 when absent. */
+static int rec_pos(const char *line)
+{
+	const char *p = strstr(recorded(), line);
+
+	return p ? (int)(p - recorded()) : -1;
+}
+
+static int rec_count(const char *line)
+{
+	int n = 0;
+
+	for (const char *p = recorded(); (p = strstr(p, line)) != NULL; p += strlen(line))
+		n++;
+	return n;
+}
+
+/* ---- tests --------------------------------------------------------------------------- */
+
+START_TEST(t_commit_creates_running)
+{
+	struct nb_candidate *c;
+	struct nb_error err;
+	uint64_t v0 = nb_running_version();
+
+	ck_assert_ptr_null(nb_running());
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), "/skua-bgp:bgp/local-as"), "65001");
+	ck_assert_uint_eq(nb_running_version(), v0 + 1);
+	/* Parent before child; every phase in order; defaults of the new container applied. */
+	ck_assert_int_ge(rec_pos("validate create /skua-bgp:bgp\n"), 0);
+	ck_assert_int_lt(rec_pos("validate create /skua-bgp:bgp\n"),
+			 rec_pos("prepare create /skua-bgp:bgp\n"));
+	ck_assert_int_lt(rec_pos("prepare create /skua-bgp:bgp\n"),
+			 rec_pos("apply create /skua-bgp:bgp\n"));
+	ck_assert_int_lt(rec_pos("apply create /skua-bgp:bgp\n"),
+			 rec_pos("apply create /skua-bgp:bgp/local-as\n"));
+	ck_assert_int_ge(rec_pos("apply create /skua-bgp:bgp/timers/hold-time\n"), 0);
+	ck_assert_int_gt(rec_pos("finish /skua-bgp:bgp/timers\n"),
+			 rec_pos("apply create /skua-bgp:bgp/timers/hold-time\n"));
+	ck_assert_int_eq(resources_live, 0);
+	/* The candidate is a copy of the new running: committing it again changes nothing. */
+	sbuf_reset(&rec);
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_str_eq(recorded(), "");
+	ck_assert_uint_eq(nb_running_version(), v0 + 1);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_edit_value_errors)
+{
+	struct nb_candidate *c = nb_candidate_new();
+	struct nb_error err;
+
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	/* The model's error-message, verbatim. */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(
+		nb_candidate_edit(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/hold-time", "2", &err),
+		-1);
+	ck_assert_str_eq(err.msg, "hold time value must be either 0 or greater than 3");
+	/* libyang's generic text becomes the command, with the neighbor filled in. */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_edit(c, NB_OP_MODIFY, NBR1 "/ttl-security", "abc", &err), -1);
+	ck_assert_str_eq(err.msg,
+			 "Invalid value \"abc\" for \"neighbor PEER ttl-security hops (1-254)\"");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_edit(c, NB_OP_MODIFY, NBR1 "/ttl-security", "300", &err), -1);
+	ck_assert_msg(strstr(err.msg, "300") && strstr(err.msg, "ttl-security"), "%s", err.msg);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_edit(c, NB_OP_MODIFY, NBR1 "/ttl-security", "255", &err), -1);
+	ck_assert_str_eq(err.msg, "ttl-security hops must be between 1 and 254");
+	/* A path outside the model is refused, not ignored. */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(
+		nb_candidate_edit(c, NB_OP_MODIFY, "/skua-bgp:bgp/no-such-leaf", "1", &err), -1);
+	ck_assert_str_ne(err.msg, "");
+	/* Removing what is not there is fine (FRR). */
+	edit_ok(c, NB_OP_DESTROY, NBR2 "/description", NULL);
+	edit_ok(c, NB_OP_DESTROY, NBR2, NULL);
+	nb_candidate_free(c);
+	ck_assert_str_eq(recorded(), "");
+}
+END_TEST
+
+/* A commit the model refuses calls no callback and leaves running as it was. */
+static void commit_refused(struct nb_candidate *c, const char *msg, const char *xpath)
+{
+	char *before = running_json(), *after;
+	uint64_t v = nb_running_version();
+	struct nb_error err;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), -1);
+	ck_assert_str_eq(err.msg, msg);
+	if (xpath)
+		ck_assert_str_eq(err.xpath, xpath);
+	ck_assert(err.validation);
+	ck_assert_str_eq(recorded(), "");
+	after = running_json();
+	ck_assert_str_eq(before, after);
+	ck_assert_uint_eq(nb_running_version(), v);
+	free(before);
+	free(after);
+}
+
+START_TEST(t_must_ttl_security_multihop)
+{
+	struct nb_candidate *c;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/ebgp-multihop", "5");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/ttl-security", "1");
+	commit_refused(c, "ebgp-multihop and ttl-security cannot be configured together", NBR1);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_mandatory_remote_as)
+{
+	struct nb_candidate *c;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/description", "no AS yet");
+	commit_refused(c, "Specify remote-as or peer-group commands first", NULL);
+	nb_candidate_free(c);
+
+	/* The remote AS itself, without a message in the table: the command is named. */
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "as-specified");
+	commit_refused(c, "Incomplete configuration: neighbor PEER remote-as ASNUM is required",
+		       NULL);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_must_keepalive_hold_and_when)
+{
+	struct nb_candidate *c;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/keepalive", "100");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/hold-time", "30");
+	commit_refused(c, "the keepalive interval must not be greater than the hold time",
+		       "/skua-bgp:bgp/timers");
+	nb_candidate_free(c);
+
+	/* hold 0 disables keepalives (RFC 4271 4.4): any keepalive is accepted. */
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/keepalive", "100");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/hold-time", "0");
+	ck_assert_int_eq(nb_candidate_validate(c, &(struct nb_error){ 0 }), 0);
+	nb_candidate_free(c);
+	sbuf_reset(&rec);
+
+	/* remote-as only exists with remote-as-type as-specified: given with internal, it is
+	 * refused ... */
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "internal");
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as", "65002");
+	commit_refused(c,
+		       "\"neighbor 10.0.0.2 remote-as ASNUM\" is not allowed in this configuration",
+		       NBR2 "/neighbor-remote-as/remote-as");
+	nb_candidate_free(c);
+
+	/* ... while an existing AS number goes away when the type changes (libyang drops a
+	 * node whose when became false). */
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as-type", "internal");
+	ck_assert_int_eq(nb_candidate_commit(c, &(struct nb_error){ 0 }), 0);
+	ck_assert(!yang_dnode_exists(nb_running(), NBR1 "/neighbor-remote-as/remote-as"));
+	ck_assert_int_ge(rec_pos("apply destroy " NBR1 "/neighbor-remote-as/remote-as\n"), 0);
+	nb_candidate_free(c);
+}
+END_TEST
+
+struct change_list {
+	char v[32][160];
+	int n;
+};
+
+static void collect_change(enum nb_operation op, const char *xpath, void *arg)
+{
+	struct change_list *cl = arg;
+
+	if (cl->n < 32)
+		snprintf(cl->v[cl->n++], sizeof(cl->v[0]), "%s %s", nb_operation_name(op), xpath);
+}
+
+static int change_pos(const struct change_list *cl, const char *s)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (!strcmp(cl->v[i], s))
+			return i;
+	return -1;
+}
+
+START_TEST(t_diff_order)
+{
+	struct change_list cl = { .n = 0 };
+	struct nb_candidate *c;
+	struct nb_error err;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_DESTROY, NBR1, NULL);
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "external");
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/description", "new");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/router-id", "192.0.2.1");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_changes(c, collect_change, &cl, &err), 0);
+
+	/* The deleted neighbor has no destroy callback: its settings go first, then itself. */
+	ck_assert_int_ge(change_pos(&cl, "destroy " NBR1 "/description"), 0);
+	ck_assert_int_lt(change_pos(&cl, "destroy " NBR1 "/description"),
+			 change_pos(&cl, "destroy " NBR1));
+	ck_assert_int_lt(change_pos(&cl, "destroy " NBR1 "/neighbor-remote-as/remote-as"),
+			 change_pos(&cl, "destroy " NBR1 "/neighbor-remote-as"));
+	/* The created one: parent first. */
+	ck_assert_int_ge(change_pos(&cl, "create " NBR2), 0);
+	ck_assert_int_lt(change_pos(&cl, "create " NBR2),
+			 change_pos(&cl, "create " NBR2 "/description"));
+	ck_assert_int_lt(change_pos(&cl, "create " NBR2),
+			 change_pos(&cl, "create " NBR2 "/neighbor-remote-as/remote-as-type"));
+	/* A new leaf; schema order puts router-id before the neighbors. */
+	ck_assert_int_ge(change_pos(&cl, "create /skua-bgp:bgp/router-id"), 0);
+	ck_assert_int_lt(change_pos(&cl, "create /skua-bgp:bgp/router-id"),
+			 change_pos(&cl, "create " NBR2));
+	/* Keys are part of their entry. */
+	ck_assert_int_eq(change_pos(&cl, "create " NBR2 "/remote-address"), -1);
+	nb_candidate_free(c);
+
+	/* Deleting the instance: only the topmost node with a destroy callback is told. */
+	cl.n = 0;
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_DESTROY, "/skua-bgp:bgp", NULL);
+	ck_assert_int_eq(nb_candidate_changes(c, collect_change, &cl, &err), 0);
+	ck_assert_int_eq(cl.n, 1);
+	ck_assert_str_eq(cl.v[0], "destroy /skua-bgp:bgp");
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_modify_and_defaults)
+{
+	struct nb_candidate *c;
+	struct nb_error err;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/keepalive", "10");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/hold-time", "30");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_int_ge(rec_pos("apply modify /skua-bgp:bgp/timers/keepalive\n"), 0);
+	ck_assert_int_ge(rec_pos("apply modify /skua-bgp:bgp/timers/hold-time\n"), 0);
+	/* Two leaves changed; their container's apply_finish runs once, after both. */
+	ck_assert_int_gt(rec_pos("finish /skua-bgp:bgp/timers\n"),
+			 rec_pos("apply modify /skua-bgp:bgp/timers/hold-time\n"));
+	ck_assert_int_eq(rec_count("finish /skua-bgp:bgp/timers\n"), 1);
+
+	/* Back to the default: a modify to the default value, not a destroy. */
+	sbuf_reset(&rec);
+	edit_ok(c, NB_OP_DESTROY, "/skua-bgp:bgp/timers/keepalive", NULL);
+	edit_ok(c, NB_OP_DESTROY, "/skua-bgp:bgp/timers/hold-time", NULL);
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_int_ge(rec_pos("apply modify /skua-bgp:bgp/timers/keepalive\n"), 0);
+	ck_assert_int_eq(rec_pos("destroy /skua-bgp:bgp/timers/keepalive"), -1);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), "/skua-bgp:bgp/timers/keepalive"),
+			 "60");
+	ck_assert(yang_dnode_is_default(
+		yang_dnode_get(nb_running(), "/skua-bgp:bgp/timers/keepalive")));
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_validate_callback_refuses)
+{
+	struct nb_candidate *c;
+	struct nb_error err;
+	char *before, *after;
+
+	running_base();
+	before = running_json();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/description", "changed");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/router-id", "192.0.2.1");
+	fail_xpath = NBR1 "/description";
+	fail_event = NB_EV_VALIDATE;
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), -1);
+	ck_assert_str_eq(err.msg, "refused by test at " NBR1 "/description");
+	ck_assert_str_eq(err.xpath, NBR1 "/description");
+	ck_assert(err.validation);
+	/* Nothing was prepared or applied. */
+	ck_assert_int_eq(rec_pos("prepare"), -1);
+	ck_assert_int_eq(rec_pos("apply"), -1);
+	after = running_json();
+	ck_assert_str_eq(after, before);
+	free(before);
+	free(after);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_prepare_failure_aborts_all)
+{
+	struct nb_candidate *c;
+	struct nb_error err;
+	char *before, *after;
+	int p1, p2, a1, a2;
+
+	running_base();
+	before = running_json();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/router-id", "192.0.2.1");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/description", "changed");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/ttl-security", "1");
+	fail_xpath = NBR1 "/ttl-security";
+	fail_event = NB_EV_PREPARE;
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), -1);
+	ck_assert_str_eq(err.msg, "refused by test at " NBR1 "/ttl-security");
+	ck_assert(!err.validation);
+
+	/* Every change validated; the two before the failure prepared, then aborted newest
+	 * first; nothing applied; every resource given back; running untouched. */
+	ck_assert_int_ge(rec_pos("validate create " NBR1 "/ttl-security\n"), 0);
+	p1 = rec_pos("prepare create /skua-bgp:bgp/router-id\n");
+	p2 = rec_pos("prepare modify " NBR1 "/description\n");
+	a1 = rec_pos("abort create /skua-bgp:bgp/router-id\n");
+	a2 = rec_pos("abort modify " NBR1 "/description\n");
+	ck_assert(p1 >= 0 && p2 > p1);
+	ck_assert(a2 > p2 && a1 > a2);
+	ck_assert_int_eq(rec_pos("abort create " NBR1 "/ttl-security"), -1);
+	ck_assert_int_eq(rec_pos("apply"), -1);
+	ck_assert_int_eq(rec_pos("finish"), -1);
+	ck_assert_int_eq(resources_live, 0);
+	after = running_json();
+	ck_assert_str_eq(before, after);
+	free(after);
+
+	/* The same candidate commits once the resource is there. */
+	fail_xpath = NULL;
+	sbuf_reset(&rec);
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_int_ge(rec_pos("apply create " NBR1 "/ttl-security\n"), 0);
+	ck_assert_int_eq(resources_live, 0);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), NBR1 "/description"), "changed");
+	free(before);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_stale_candidate)
+{
+	struct nb_candidate *a, *b;
+	struct nb_error err;
+
+	running_base();
+	a = nb_candidate_new();
+	b = nb_candidate_new();
+	edit_ok(a, NB_OP_MODIFY, NBR1 "/description", "from a");
+	edit_ok(b, NB_OP_MODIFY, NBR1 "/description", "from b");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(a, &err), 0);
+	sbuf_reset(&rec);
+	ck_assert_int_eq(nb_candidate_commit(b, &err), -1);
+	ck_assert_msg(strstr(err.msg, "changed since"), "%s", err.msg);
+	ck_assert_str_eq(recorded(), "");
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), NBR1 "/description"), "from a");
+	nb_candidate_free(a);
+	nb_candidate_free(b);
+}
+END_TEST
+
+START_TEST(t_coverage_reports_unhandled_leaves)
+{
+	struct sbuf missing;
+
+	sbuf_init(&missing);
+	/* The test table leaves e.g. the password without any callback. */
+	ck_assert_int_gt(nb_check_coverage(&missing), 0);
+	ck_assert_ptr_nonnull(strstr(missing.buf, NBR "/password\n"));
+	ck_assert_ptr_null(strstr(missing.buf, NBR "/description\n"));
+	sbuf_free(&missing);
+}
+END_TEST
+
+START_TEST(t_path_helpers)
+{
+	char buf[256];
+
+	yang_path_strip_predicates(NBR "[remote-address='2001:db8::1']/timers/keepalive", buf,
+				   sizeof(buf));
+	ck_assert_str_eq(buf, NBR "/timers/keepalive");
+	yang_path_strip_predicates("/a[k=\"x]y\"]/b", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "/a/b");
+	ck_assert(yang_path_key(NBR1 "/description", "remote-address", buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "10.0.0.1");
+	ck_assert(!yang_path_key("/skua-bgp:bgp/router-id", "remote-address", buf, sizeof(buf)));
+}
+END_TEST
+
+START_TEST(t_ipv6_keys_are_canonical)
+{
+	struct nb_candidate *c = nb_candidate_new();
+	struct nb_error err;
+
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	edit_ok(c, NB_OP_MODIFY,
+		NBR "[remote-address='2001:DB8:0::01']/neighbor-remote-as/remote-as-type",
+		"internal");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_commit(c, &err), 0);
+	ck_assert_ptr_nonnull(yang_dnode_get(nb_running(), NBR "[remote-address='2001:db8::1']"));
+	nb_candidate_free(c);
+}
+END_TEST
+
+static Suite *northbound_suite(void)
+{
+	Suite *s = suite_create("northbound");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, t_commit_creates_running);
+	tcase_add_test(tc, t_edit_value_errors);
+	tcase_add_test(tc, t_must_ttl_security_multihop);
+	tcase_add_test(tc, t_mandatory_remote_as);
+	tcase_add_test(tc, t_must_keepalive_hold_and_when);
+	tcase_add_test(tc, t_diff_order);
+	tcase_add_test(tc, t_modify_and_defaults);
+	tcase_add_test(tc, t_validate_callback_refuses);
+	tcase_add_test(tc, t_prepare_failure_aborts_all);
+	tcase_add_test(tc, t_stale_candidate);
+	tcase_add_test(tc, t_coverage_reports_unhandled_leaves);
+	tcase_add_test(tc, t_path_helpers);
+	tcase_add_test(tc, t_ipv6_keys_are_canonical);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(northbound_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
