@@ -33,13 +33,21 @@
  *   - A batch of up to RIB_BATCH dests is grouped by exported set (identity of the interned
  *     set) and each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
  *     withdrawals are grouped likewise and sent first. Grouping a whole batch packs better than
- *     grouping only consecutive prefixes: attribute sets are scattered over prefix order.
+ *     grouping only consecutive prefixes: attribute sets are scattered over prefix order. The
+ *     last message stays open for the next batch while the walk or the journal goes on (so a
+ *     table with one attribute set goes out in ceil(N / per-message) UPDATEs); it is finished
+ *     before any message with other attributes, and when the session has caught up.
  *   - Backpressure: a batch stops growing once its estimated size reaches the room
  *     session_send_space() reported; messages are handed over while there is room (see
  *     hand_over()), the rest waits in a per-session pending buffer, and nothing more is
  *     computed for that session until rib_peer_writable().
- *   - Journal entries are trimmed once every reader is past them; a dest left without paths
- *     is freed then, not before, because a reader may still have to withdraw it.
+ *   - Journal entries are trimmed once every reader is past them. A dest left without paths
+ *     is freed when no live entry points to it and no session that is up still has its bit
+ *     (that session has yet to be sent the withdrawal).
+ *   - A session whose cursor lags more than max(RIB_JOURNAL_LAG_MIN, 2 x table size) entries
+ *     (a stalled peer while the table churns) restarts with a walk from the head: what it
+ *     missed is the current table plus the path-less dests that still carry its bit, so the
+ *     journal stays bounded by the table size.
  */
 #include "lib/compat.h"
 
