@@ -24,8 +24,9 @@
  *   NEXT_HOP as mandatory); the RIB applies its default.
  * - An unrecognized well-known attribute resets the session (RFC 4271 6.3; RFC 7606 does not
  *   revise it).
- * - IPv4 unicast NLRI in both the NLRI field and MP_REACH_NLRI of one UPDATE: session reset
- *   (struct bgp_update has one stream per family; RFC 7606 5.1 forbids sending it).
+ * - IPv4 unicast NLRI in both the NLRI field and MP_REACH_NLRI of one UPDATE (RFC 7606 5.1:
+ *   accepted): NEXT_HOP stays in attr->nexthop for the NLRI field, the MP_REACH_NLRI next hop
+ *   is only in attr->mp_nh_global; bgp_update.c sorts the two sets out.
  */
 #include "lib/compat.h"
 
@@ -308,19 +309,18 @@ static enum bgp_attr_action dec_mp_reach(struct attr_state *st, struct stream *v
 
 		memcpy(&nh4, &global, 4);
 		if (stream_readable(&st->ap->mp_reach_nlri)) {
-			if (st->nlri)
-				return attr_error(st, BGP_ACT_RESET,
-						  BGP_ERR_UPD_MALFORMED_ATTR_LIST,
-						  "IPv4 unicast NLRI both in the NLRI field and in "
-						  "MP_REACH_NLRI (not supported)");
 			if (ipv4_martian(nh4))
 				return attr_error(st, BGP_ACT_WITHDRAW,
 						  BGP_ERR_UPD_INVALID_NEXT_HOP,
 						  "MP_REACH_NLRI next hop is not a valid host "
 						  "address");
-			/* IPv4 unicast routes always find their next hop in attr->nexthop. */
-			attr->nexthop = nh4;
-			attr->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+			/* IPv4 unicast routes always find their next hop in attr->nexthop; with
+			 * NLRI in the NLRI field too, that is NEXT_HOP's (RFC 4760 3) and the
+			 * UPDATE decoder gives these prefixes their own set if they differ. */
+			if (!st->nlri) {
+				attr->nexthop = nh4;
+				attr->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+			}
 		}
 	}
 	attr->mp_nh_global = global;

@@ -22,6 +22,7 @@ DECLARE_MTYPE(BGP_ASPATH);    /* struct bgp_aspath */
 DECLARE_MTYPE(BGP_U32LIST);   /* communities and cluster lists */
 DECLARE_MTYPE(BGP_LCOMMLIST); /* large communities */
 DECLARE_MTYPE(BGP_TRANSIT);   /* unknown optional transitive attributes */
+DECLARE_MTYPE(BGP_NLRI_JOIN); /* IPv4 NLRI of a mixed UPDATE, joined (bgp_update.c) */
 
 /* AFI/SAFI <-> our families. Kept here (not bgpd.c) so the codec links on its own. */
 static inline int bgp_codec_af(uint16_t afi, uint8_t safi)

@@ -272,6 +272,19 @@ void bgp_conn_dispatch(struct bgp_conn *c, uint8_t type, const uint8_t *body, si
 
 /* ---- the RIB side's calls (bgpd/bgp_msg.h) ---- */
 
+/*
+ * An UPDATE went into the output queue. RFC 4271 8.2.2 (Established): "Each time the local
+ * system sends a KEEPALIVE or UPDATE message, it restarts its KeepaliveTimer"; the UPDATE
+ * restarts the peer's HoldTimer as a KEEPALIVE would (OpenBGPD does the same). A session busy
+ * with a large table gets no KEEPALIVE between UPDATEs. Not for ROUTE-REFRESH: RFC 2918 does
+ * not say that it restarts the receiver's HoldTimer, so it must not stand in for a KEEPALIVE.
+ */
+static void conn_update_sent(struct bgp_conn *c)
+{
+	if (c->state == BGP_ST_ESTABLISHED && c->keepalive)
+		bgp_conn_keepalive_start(c);
+}
+
 size_t session_send_space(const struct bgp_peer *peer)
 {
 	struct bgp_session *s = peer->session;
@@ -299,6 +312,8 @@ int session_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 		return -1;
 	if (c->oqueued >= BGP_OBUF_HIGH)
 		s->write_blocked = true;
+	if (msg[BGP_HEADER_LEN - 1] == BGP_MSG_UPDATE)
+		conn_update_sent(c);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 #include "bgpd/bgp_header.h"
 #include "bgpd/bgp_update.h"
 
+DEFINE_MTYPE(BGP_NLRI_JOIN, "BGP NLRI of a mixed UPDATE");
+
 /* ======================================================================================
  * NLRI
  * ====================================================================================== */
@@ -65,6 +67,23 @@ bool bgp_nlri_next(struct stream *nlri, enum bgp_af af, struct prefix *p)
 /* ======================================================================================
  * Decoding
  * ====================================================================================== */
+
+/*
+ * RFC 7606 5.1: IPv4 unicast prefixes may come both in a classic field and in
+ * MP_(UN)REACH_NLRI. Both runs are already validated, so the two byte runs end to end are a
+ * valid NLRI run too: copy them into one owned buffer and point *dst at it.
+ */
+static void join_nlri(struct bgp_update *upd, int slot, struct stream *dst,
+		      const struct stream *other)
+{
+	size_t a = stream_readable(dst), b = stream_readable(other);
+	uint8_t *buf = XMALLOC(MTYPE_BGP_NLRI_JOIN, a + b);
+
+	memcpy(buf, stream_pnt(dst), a);
+	memcpy(buf + a, stream_pnt(other), b);
+	upd->joined[slot] = buf;
+	stream_init_reader(dst, buf, a + b);
+}
 
 int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 		      const struct bgp_codec_ctx *ctx, struct bgp_error *err)
@@ -117,11 +136,8 @@ int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 			if (ap.count == 1 && !wlen && !stream_readable(&nlri))
 				upd->end_of_rib[af] = true;
 		} else if (upd->has_withdrawn[af]) {
-			bgp_attr_parse_release(&ap);
-			return bgp_error_set(err, BGP_ERR_UPDATE, BGP_ERR_UPD_MALFORMED_ATTR_LIST,
-					     NULL, 0,
-					     "IPv4 unicast withdrawals both in Withdrawn Routes "
-					     "and MP_UNREACH_NLRI (not supported)");
+			/* IPv4 withdrawals in both places (RFC 7606 5.1). */
+			join_nlri(upd, 0, &upd->withdrawn[af], &ap.mp_unreach_nlri);
 		} else {
 			upd->withdrawn[af] = ap.mp_unreach_nlri;
 			upd->has_withdrawn[af] = true;
@@ -129,9 +145,24 @@ int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 	}
 	af = ap.mp_reach_af;
 	if (ap.mp_reach && af >= 0 && stream_readable(&ap.mp_reach_nlri)) {
-		/* Both IPv4 fields at once was refused by the attribute parser. */
-		upd->announced[af] = ap.mp_reach_nlri;
-		upd->has_announced[af] = true;
+		if (!upd->has_announced[af]) {
+			upd->announced[af] = ap.mp_reach_nlri;
+			upd->has_announced[af] = true;
+		} else if (upd->treat_as_withdraw ||
+			   !memcmp(&ap.attr.nexthop, &ap.attr.mp_nh_global, 4)) {
+			/* IPv4 in the NLRI field and MP_REACH_NLRI (RFC 7606 5.1) with one next
+			 * hop, or all to be withdrawn anyway: one reader. */
+			join_nlri(upd, 1, &upd->announced[af], &ap.mp_reach_nlri);
+		} else {
+			/* Two next hops (RFC 4760 3: NEXT_HOP for the NLRI field, the MP one for
+			 * MP_REACH_NLRI): two attribute sets. */
+			struct bgp_attr tmpl = ap.attr;
+
+			memcpy(&tmpl.nexthop, &ap.attr.mp_nh_global, 4);
+			upd->attr_mp4 = bgp_attr_intern(&tmpl);
+			upd->announced_mp4 = ap.mp_reach_nlri;
+			upd->has_announced_mp4 = true;
+		}
 	}
 	/* RFC 4724 2: for IPv4 unicast, an UPDATE with nothing at all. */
 	if (len == 4)
@@ -150,6 +181,28 @@ void bgp_update_release(struct bgp_update *upd)
 		return;
 	bgp_attr_unref(upd->attr);
 	upd->attr = NULL;
+	bgp_attr_unref(upd->attr_mp4);
+	upd->attr_mp4 = NULL;
+	upd->has_announced_mp4 = false;
+	for (size_t i = 0; i < array_size(upd->joined); i++) {
+		XFREE(MTYPE_BGP_NLRI_JOIN, upd->joined[i]);
+		upd->joined[i] = NULL;
+	}
+}
+
+bool bgp_update_take_mp4(struct bgp_update *upd, struct bgp_update *sub)
+{
+	memset(sub, 0, sizeof(*sub));
+	if (!upd->has_announced_mp4)
+		return false;
+	sub->attr = upd->attr_mp4; /* the reference moves */
+	sub->announced[BGP_AF_IPV4_UNICAST] = upd->announced_mp4;
+	sub->has_announced[BGP_AF_IPV4_UNICAST] = true;
+	sub->discarded = upd->discarded;
+	sub->reason = upd->reason;
+	upd->attr_mp4 = NULL;
+	upd->has_announced_mp4 = false;
+	return true;
 }
 
 /* ======================================================================================

@@ -38,6 +38,22 @@ struct bgp_update {
 	bool has_announced[BGP_AF_MAX];
 	/* End-of-RIB marker (RFC 4724 2): an empty UPDATE (IPv4) or an empty MP_UNREACH. */
 	bool end_of_rib[BGP_AF_MAX];
+	/*
+	 * IPv4 unicast prefixes in both the classic fields and MP_(UN)REACH_NLRI of one UPDATE
+	 * (RFC 7606 5.1: receivers must accept it). The two are copied end to end into an owned
+	 * buffer so that withdrawn[]/announced[] stay one reader each; bgp_update_release()
+	 * frees it. Index 0: withdrawals, 1: announcements.
+	 */
+	uint8_t *joined[2];
+	/*
+	 * Only in such a mixed UPDATE, when MP_REACH_NLRI's next hop differs from NEXT_HOP's:
+	 * the MP_REACH_NLRI prefixes need their own attribute set (attr->nexthop = the MP next
+	 * hop). They are NOT in announced[]; a caller gets them as an UPDATE of their own with
+	 * bgp_update_take_mp4(). Released by bgp_update_release() when not taken.
+	 */
+	struct bgp_attr *attr_mp4;
+	struct stream announced_mp4;
+	bool has_announced_mp4;
 };
 
 /*
@@ -49,9 +65,9 @@ struct bgp_update {
  *   mp_nh_local when mp_nh_len is 32). MP_REACH/MP_UNREACH are not flagged in attr->present.
  * - Families we do not handle (MP_REACH/MP_UNREACH with another AFI/SAFI) are ignored; the
  *   RIB must still ignore families that were not negotiated with the peer.
- * - Not supported (session reset, Malformed Attribute List): IPv4 unicast prefixes both in
- *   the NLRI field and MP_REACH_NLRI, or both in Withdrawn Routes and MP_UNREACH_NLRI, of one
- *   UPDATE (RFC 7606 5.1 asks senders never to do this).
+ * - IPv4 unicast prefixes both in the NLRI field and MP_REACH_NLRI, or both in Withdrawn
+ *   Routes and MP_UNREACH_NLRI, of one UPDATE (RFC 7606 5.1 asks senders not to, and
+ *   receivers to accept it) are joined into one reader; see joined[] and attr_mp4.
  *
  * Decode the body of an UPDATE (after the 19-byte header). On success returns 0 and fills upd
  * (the caller releases it with bgp_update_release()). On an error that must reset the session
@@ -60,6 +76,15 @@ struct bgp_update {
 int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 		      const struct bgp_codec_ctx *ctx, struct bgp_error *err);
 void bgp_update_release(struct bgp_update *upd);
+
+/*
+ * Move the MP_REACH_NLRI IPv4 prefixes that carry a next hop of their own (see attr_mp4) out
+ * of upd into sub, a self-contained UPDATE (announced[IPv4] only, its own attribute
+ * reference) that the caller processes and releases like any other. Returns false, sub
+ * zeroed, when upd has none (every UPDATE but a rare mixed one). Processing sub before upd
+ * makes the classic NLRI field win when one prefix is in both with different next hops.
+ */
+bool bgp_update_take_mp4(struct bgp_update *upd, struct bgp_update *sub);
 
 /* The next prefix of a validated NLRI reader; false at the end. */
 bool bgp_nlri_next(struct stream *nlri, enum bgp_af af, struct prefix *p);

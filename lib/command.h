@@ -14,7 +14,8 @@
  *   ASNUM          AS number: 1-4294967295 (plain) or asdot "1.10"
  *   <a|b|c>        exactly one of the alternatives (each may be a token sequence)
  *   [a]            optional; [a|b] optional alternatives;  {a|b} any of them, any order, once each
- *   $name          suffix binding the matched text to a name: "(1-254)$hops", "<A.B.C.D|X:X::X:X>$peer"
+ *   $name          suffix binding the matched text to a name: "(1-254)$hops",
+ *                  "<A.B.C.D|X:X::X:X>$peer"
  *
  * Help: one line per token that needs help, in order, separated by '\n' (keywords and
  * placeholders; punctuation takes none). "no" commands are separate definitions.
@@ -32,21 +33,21 @@ struct vty;
 
 /* Nodes: the modes of the CLI. Prompts are printf formats taking the hostname. */
 enum node_type {
-	VIEW_NODE = 0,     /* r1> */
-	ENABLE_NODE,       /* r1# */
-	CONFIG_NODE,       /* r1(config)# */
-	BGP_NODE,          /* r1(config-router)# */
-	BGP_IPV4_NODE,     /* r1(config-router-af)# */
-	BGP_IPV6_NODE,     /* r1(config-router-af)# */
+	VIEW_NODE = 0, /* r1> */
+	ENABLE_NODE,   /* r1# */
+	CONFIG_NODE,   /* r1(config)# */
+	BGP_NODE,      /* r1(config-router)# */
+	BGP_IPV4_NODE, /* r1(config-router-af)# */
+	BGP_IPV6_NODE, /* r1(config-router-af)# */
 	NODE_TYPE_MAX,
 };
 
 struct cmd_node {
 	enum node_type node;
-	const char *name;   /* for messages and tests: "config", "bgp", "bgp-ipv4" */
-	const char *prompt; /* "%s(config-router)# " */
+	const char *name;      /* for messages and tests: "config", "bgp", "bgp-ipv4" */
+	const char *prompt;    /* "%s(config-router)# " */
 	enum node_type parent; /* `exit` goes here; walk-up order for config input */
-	bool config;           /* a configuration node (edits the candidate) */
+	bool config;	       /* a configuration node (edits the candidate) */
 	int xpath_depth;       /* vty->xpath_index while in this node (CONFIG 0, BGP 1, AF 2);
 				* leaving a node by exit/end resets xpath_index to the target's */
 };
@@ -54,19 +55,19 @@ struct cmd_node {
 /* Return codes of handlers and of cmd_execute(). */
 enum cmd_result {
 	CMD_SUCCESS = 0,
-	CMD_WARNING = 1,             /* done, with a warning printed */
-	CMD_ERR_NO_MATCH = 2,        /* % Unknown command */
-	CMD_ERR_AMBIGUOUS = 3,       /* % Ambiguous command */
-	CMD_ERR_INCOMPLETE = 4,      /* % Command incomplete */
+	CMD_WARNING = 1,	       /* done, with a warning printed */
+	CMD_ERR_NO_MATCH = 2,	       /* % Unknown command */
+	CMD_ERR_AMBIGUOUS = 3,	       /* % Ambiguous command */
+	CMD_ERR_INCOMPLETE = 4,	       /* % Command incomplete */
 	CMD_WARNING_CONFIG_FAILED = 5, /* config refused; message printed by the handler */
 	CMD_ERR_NOTHING_TODO = 6,
-	CMD_CLOSE = 7,               /* end the vty session (exit/quit at the top) */
+	CMD_CLOSE = 7, /* end the vty session (exit/quit at the top) */
 };
 
 /* What a handler receives: the words of the line, each bound to its grammar token. */
 struct cmd_arg {
-	const char *name; /* the $name binding, or the token text ("A.B.C.D", "remote-as") */
-	const char *text; /* the matched text; keywords are expanded to the full keyword */
+	const char *name;  /* the $name binding, or the token text ("A.B.C.D", "remote-as") */
+	const char *text;  /* the matched text; keywords are expanded to the full keyword */
 	const char *token; /* the grammar token that took it: "A.B.C.D", "(1-254)", "remote-as" */
 };
 
@@ -96,11 +97,11 @@ struct cmd_def {
 };
 
 /* Declare a command: DEFCMD(name, "grammar", "help\nhelp\n") { ... return CMD_SUCCESS; } */
-#define DEFCMD(fname, grammar_str, help_str)                                                      \
-	static int fname(struct vty *vty, const struct cmd_args *args);                           \
-	static const struct cmd_def fname##_cmd = { .grammar = grammar_str,                       \
-						    .help = help_str,                             \
-						    .handler = fname };                           \
+#define DEFCMD(fname, grammar_str, help_str)                                \
+	static int fname(struct vty *vty, const struct cmd_args *args);     \
+	static const struct cmd_def fname##_cmd = { .grammar = grammar_str, \
+						    .help = help_str,       \
+						    .handler = fname };     \
 	static int fname(struct vty *vty, const struct cmd_args *args)
 
 void cmd_init(void);

@@ -6,10 +6,13 @@
  * a file is applied completely or not at all.
  *
  * A line the engine or a handler refuses stops the load there ("FILE:LINE: message"). A
- * problem only the whole-tree validation sees (a must between two settings, say) is found by
- * replaying the file with a validation after each line: the line reported is the one after
- * which the configuration became invalid and stayed so up to the end of the file. That costs
- * one validation per line, but only when the file is already known to be bad.
+ * problem only the whole-tree validation sees (a must between two settings, say) is pinned on
+ * a line afterwards, only when the file is already known to be bad: the file is replayed and
+ * the candidate validated after each line that edited the node at fault (or a node above or
+ * below it); the line reported is the one after which the configuration became invalid and
+ * stayed so. When that finds nothing (a constraint reaching across the tree), a bisection over
+ * prefixes of the file finds a line after which it turned invalid: log2(lines) replays, with
+ * one validation each, instead of one validation per line.
  */
 #include "lib/compat.h"
 
@@ -21,11 +24,30 @@
 struct cf_run {
 	const char *path;
 	struct sbuf *errors;
-	bool track;	   /* replay: validate after each line */
-	bool valid;	   /* the candidate was valid after the previous line */
+	unsigned stop_after; /* execute lines 1..stop_after only (0: all) */
+	/* Replay: validate after each line that edited a node related to err_path. */
+	const char *err_path;
+	bool line_relevant;
+	bool valid;	   /* the candidate was valid at the last validation */
 	unsigned bad_line; /* where it last became invalid (0: never) */
 	struct nb_error bad_err;
 };
+
+/* a is b, or an ancestor of b, in data path terms ("/x:a/b[k='v']" above "/x:a/b[k='v']/c"). */
+static bool path_covers(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/' || b[n] == '[');
+}
+
+static void edit_seen(const char *xpath, void *arg)
+{
+	struct cf_run *r = arg;
+
+	if (path_covers(xpath, r->err_path) || path_covers(r->err_path, xpath))
+		r->line_relevant = true;
+}
 
 static bool is_caret_line(const char *s, size_t n)
 {
@@ -93,10 +115,15 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 	cmd_enter_node(vty, CONFIG_NODE);
 	r->valid = true;
 	r->bad_line = 0;
+	if (r->err_path)
+		nb_cli_set_edit_observer(edit_seen, r);
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		int rc;
 
+		if (r->stop_after && lineno >= r->stop_after)
+			break;
 		lineno++;
+		r->line_relevant = false;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		vty->source_line = lineno;
@@ -118,7 +145,7 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 		}
 		if (!cmd_node_is_config(vty->node))
 			cmd_enter_node(vty, CONFIG_NODE);
-		if (r->track) {
+		if (r->err_path && r->line_relevant) {
 			struct nb_error e;
 			bool valid;
 
@@ -131,6 +158,7 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 			r->valid = valid;
 		}
 	}
+	nb_cli_set_edit_observer(NULL, NULL);
 	free(line);
 	vty->candidate = NULL;
 	/* The file vty never held configuration mode: leave without the engine's leave hook. */
@@ -139,22 +167,75 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 	return ret;
 }
 
-/* The whole-file error could not be pinned on a line yet: replay with validation per line. */
-static void locate_error(const char *path, FILE *f, const struct nb_error *err, struct sbuf *errors)
+/* Execute lines 1..k into a fresh candidate; is the result valid? */
+static bool prefix_valid(const char *path, FILE *f, unsigned k, struct nb_error *err)
 {
 	struct nb_candidate *cand = nb_candidate_new();
 	struct sbuf scratch;
-	struct cf_run r = { .path = path, .errors = &scratch, .track = true };
+	struct cf_run r = { .path = path, .errors = &scratch, .stop_after = k };
+	bool valid;
 
 	sbuf_init(&scratch);
 	rewind(f);
-	cf_exec_lines(&r, f, cand);
-	if (r.bad_line && !r.valid)
-		sbuf_printf(errors, "%s:%u: %s\n", path, r.bad_line, r.bad_err.msg);
-	else
-		sbuf_printf(errors, "%s: %s\n", path, err->msg);
+	memset(err, 0, sizeof(*err));
+	valid = cf_exec_lines(&r, f, cand) == 0 && nb_candidate_validate(cand, err) == 0;
 	sbuf_free(&scratch);
 	nb_candidate_free(cand);
+	return valid;
+}
+
+static unsigned count_lines(FILE *f)
+{
+	unsigned n = 0;
+	int c, last = '\n';
+
+	rewind(f);
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n')
+			n++;
+		last = c;
+	}
+	return last == '\n' ? n : n + 1;
+}
+
+/* The whole-file validation failed with err: find the line to blame. */
+static void locate_error(const char *path, FILE *f, const struct nb_error *err, struct sbuf *errors)
+{
+	struct nb_error e;
+	unsigned lo, hi;
+
+	if (err->xpath[0]) {
+		struct nb_candidate *cand = nb_candidate_new();
+		struct sbuf scratch;
+		struct cf_run r = { .path = path, .errors = &scratch, .err_path = err->xpath };
+
+		sbuf_init(&scratch);
+		rewind(f);
+		cf_exec_lines(&r, f, cand);
+		sbuf_free(&scratch);
+		nb_candidate_free(cand);
+		if (r.bad_line && !r.valid) {
+			sbuf_printf(errors, "%s:%u: %s\n", path, r.bad_line, r.bad_err.msg);
+			return;
+		}
+	}
+	/* Bisection: lines 1..lo give a valid configuration, 1..hi an invalid one. */
+	lo = 0;
+	hi = count_lines(f);
+	if (hi == 0 || prefix_valid(path, f, hi, &e)) {
+		sbuf_printf(errors, "%s: %s\n", path, err->msg);
+		return;
+	}
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (prefix_valid(path, f, mid, &e))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	prefix_valid(path, f, hi, &e);
+	sbuf_printf(errors, "%s:%u: %s\n", path, hi, e.msg[0] ? e.msg : err->msg);
 }
 
 static int config_file_process(const char *path, struct sbuf *errors, bool apply)

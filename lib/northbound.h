@@ -147,9 +147,12 @@ typedef void (*nb_change_cb)(enum nb_operation op, const char *xpath, void *arg)
 int nb_candidate_changes(struct nb_candidate *c, nb_change_cb cb, void *arg, struct nb_error *err);
 
 /*
- * Configuration files (lib/config_file.c): a sequence of CLI commands in FRR syntax, loaded
- * into ONE candidate and committed once at the end (all or nothing). Errors go to errors as
- * "FILE:LINE: message\n". check: parse and validate only (bgpd -C); nothing is applied.
+ * Configuration files (lib/config_file.c): a sequence of CLI commands in FRR syntax, run on a
+ * file vty (walk-up on) into ONE candidate, a copy of running (empty at start-up, so the file
+ * is the configuration), committed once at the end: all or nothing. Errors go to errors as
+ * "FILE:LINE: message\n" (the line after which the configuration went wrong), or
+ * "FILE: message" when no line is to blame. nb_config_check_file(): the same up to and
+ * including the VALIDATE callbacks (bgpd -C); nothing is applied. Both return 0 or -1.
  */
 int nb_config_load_file(const char *path, struct sbuf *errors);
 int nb_config_check_file(const char *path, struct sbuf *errors);

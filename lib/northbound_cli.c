@@ -29,6 +29,15 @@ static struct {
 	int n;
 } pending;
 
+static nb_cli_edit_observer edit_observer;
+static void *edit_observer_arg;
+
+void nb_cli_set_edit_observer(nb_cli_edit_observer cb, void *arg)
+{
+	edit_observer = cb;
+	edit_observer_arg = arg;
+}
+
 static void pending_reset(void)
 {
 	for (int i = 0; i < pending.n; i++)
@@ -102,6 +111,8 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 			ret = CMD_WARNING_CONFIG_FAILED;
 			break;
 		}
+		if (edit_observer)
+			edit_observer(xpath, edit_observer_arg);
 	}
 	/* Outside a file load every command is its own commit (FRR's classic mode). */
 	if (ret == CMD_SUCCESS && !vty->candidate && nb_candidate_commit(c, &err) < 0)

@@ -41,6 +41,11 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 /* Drop queued edits (a handler that gives up after queueing). */
 void nb_cli_discard_changes(struct vty *vty);
 
+/* Told the absolute xpath of every edit a command applies (lib/config_file.c uses it to know
+ * which lines of a file touched which nodes). NULL to stop. */
+typedef void (*nb_cli_edit_observer)(const char *xpath, void *arg);
+void nb_cli_set_edit_observer(nb_cli_edit_observer cb, void *arg);
+
 /* Enter a config node whose context is xpath (`router bgp`, `address-family`). */
 void nb_cli_enter_node(struct vty *vty, enum node_type node, const char *xpath);
 /* The tree this vty's commands edit: the file's candidate, or running. */

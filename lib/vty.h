@@ -27,19 +27,19 @@ struct nb_candidate;
 #define VTY_XPATH_LEN 1024
 
 struct vty {
-	int fd;                 /* -1 for the config-file reader and tests */
+	int fd; /* -1 for the config-file reader and tests */
 	enum node_type node;
-	struct sbuf out;        /* output of the current command */
+	struct sbuf out; /* output of the current command */
 	/* Northbound context: the xpath of each node entered (router bgp, address-family ...). */
 	char xpath[VTY_XPATH_DEPTH][VTY_XPATH_LEN];
 	int xpath_index;
 	/* Config session: edits queued by the current command, applied on its success. */
 	struct nb_candidate *candidate;
-	bool config_locked;     /* this vty holds the configuration (configure terminal) */
+	bool config_locked; /* this vty holds the configuration (configure terminal) */
 	/* Where the input comes from, for error messages: "bgpd.conf:12". */
 	const char *source_name;
 	unsigned source_line;
-	void *priv;             /* owner's data (vty server connection) */
+	void *priv; /* owner's data (vty server connection) */
 };
 
 /* Append formatted text to the command's output. */

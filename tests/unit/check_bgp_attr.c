@@ -484,9 +484,93 @@ START_TEST(test_mp_reach_reset)
 	      BGP_ERR_UPD_ATTR_FLAGS, "c0 0e 1a 0002 01 10 " NH6 " 00 20 20010db8");
 	/* RFC 7606 3.g: twice. */
 	reset(&ebgp, "", ORIGIN PATH MP_V6 MP_V6, "", BGP_ERR_UPD_MALFORMED_ATTR_LIST, NULL);
-	/* IPv4 NLRI both in the NLRI field and in MP_REACH_NLRI: not supported. */
-	reset(&ebgp, "", BASE "80 0e 0d 0001 01 04 c0000209 00 18 0a0101", NLRI,
-	      BGP_ERR_UPD_MALFORMED_ATTR_LIST, NULL);
+}
+END_TEST
+
+/* The prefixes of an IPv4 reader, as "a b c". */
+static const char *walk4(struct stream *r, char *out, size_t size)
+{
+	char buf[64];
+	struct prefix p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (bgp_nlri_next(r, BGP_AF_IPV4_UNICAST, &p))
+		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " " : "",
+				      prefix_to_str(&p, buf, sizeof(buf)));
+	return out;
+}
+
+/* RFC 7606 5.1: IPv4 unicast prefixes in the classic fields and in MP_(UN)REACH_NLRI of one
+ * UPDATE are accepted, whatever order the attributes come in. */
+START_TEST(test_mixed_ipv4)
+{
+	struct bgp_update sub;
+	char out[256];
+
+	/* Same next hop in NEXT_HOP and MP_REACH_NLRI: one attribute set, one reader. */
+	ok(&ebgp, BASE "80 0e 0d 0001 01 04 c0000201 00 18 0a0101", NLRI);
+	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "10.0.0.0/24 10.1.1.0/24");
+	ck_assert_str_eq(inet_ntoa(u.attr->nexthop), "192.0.2.1");
+	ck_assert(!u.has_announced_mp4);
+	ck_assert(!bgp_update_take_mp4(&u, &sub));
+	ck_assert_ptr_null(sub.attr);
+	rel();
+
+	/* MP_REACH_NLRI first (RFC 7606 5.1 position), another next hop: the NLRI field keeps
+	 * NEXT_HOP's, the MP prefixes come out as an UPDATE of their own with theirs. */
+	ok(&ebgp, "80 0e 10 0001 01 04 c0000209 00 18 0a0101 10 0b0b" BASE, NLRI);
+	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "10.0.0.0/24");
+	ck_assert_str_eq(inet_ntoa(u.attr->nexthop), "192.0.2.1");
+	ck_assert(u.has_announced_mp4);
+	ck_assert(bgp_update_take_mp4(&u, &sub));
+	ck_assert(!u.has_announced_mp4);
+	ck_assert_ptr_null(u.attr_mp4);
+	ck_assert(sub.has_announced[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!sub.has_withdrawn[BGP_AF_IPV4_UNICAST]);
+	ck_assert_ptr_nonnull(sub.attr);
+	ck_assert_ptr_ne(sub.attr, u.attr);
+	ck_assert_str_eq(inet_ntoa(sub.attr->nexthop), "192.0.2.9");
+	ck_assert_uint_eq(bgp_aspath_leftmost(sub.attr->aspath), 65002);
+	ck_assert_str_eq(walk4(&sub.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "10.1.1.0/24 11.11.0.0/16");
+	bgp_update_release(&sub);
+	rel();
+
+	/* Not taken: released with the UPDATE (the teardown checks nothing leaks). */
+	ok(&ebgp, BASE "80 0e 0d 0001 01 04 c0000209 00 18 0a0101", NLRI);
+	ck_assert(u.has_announced_mp4);
+	rel();
+
+	/* Treat-as-withdraw (bad ORIGIN value): every prefix of both fields is withdrawn. */
+	taw(&ebgp, "40 01 01 07" PATH NH "80 0e 0d 0001 01 04 c0000209 00 18 0a0101", NLRI);
+	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "10.0.0.0/24 10.1.1.0/24");
+	ck_assert(!u.has_announced_mp4);
+	rel();
+
+	/* A martian MP next hop makes the whole UPDATE treat-as-withdraw. */
+	taw(&ebgp, BASE "80 0e 0d 0001 01 04 7f000001 00 18 0a0101", NLRI);
+	rel();
+
+	/* Withdrawals in both places, with announcements in both too. */
+	ck_assert_int_eq(dec(&ebgp, "18 0a0000 10 0c00",
+			     "80 0f 07 0001 01 18 0a0101" BASE
+			     "80 0e 0d 0001 01 04 c0000201 00 18 0d0d0d",
+			     "18 0e0e0e"),
+			 0);
+	ck_assert_str_eq(walk4(&u.withdrawn[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "10.0.0.0/24 12.0.0.0/16 10.1.1.0/24");
+	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
+			 "14.14.14.0/24 13.13.13.0/24");
+	ck_assert(!u.end_of_rib[BGP_AF_IPV4_UNICAST]);
+	rel();
+
+	/* NEXT_HOP is still mandatory for the NLRI field. */
+	taw(&ebgp, ORIGIN PATH "80 0e 0d 0001 01 04 c0000209 00 18 0a0101", NLRI);
+	rel();
 }
 END_TEST
 
@@ -509,9 +593,15 @@ START_TEST(test_mp_unreach)
 	reset(&ebgp, "", "80 0f 03 0002 01 80 0f 03 0002 01", "", BGP_ERR_UPD_MALFORMED_ATTR_LIST,
 	      NULL);
 	reset(&ebgp, "", "40 0f 03 0002 01", "", BGP_ERR_UPD_ATTR_FLAGS, "40 0f 03 0002 01");
-	/* IPv4 withdrawals in both places: not supported. */
-	reset(&ebgp, "18 0a0000", "80 0f 07 0001 01 18 0a0101", "", BGP_ERR_UPD_MALFORMED_ATTR_LIST,
-	      NULL);
+	/* IPv4 withdrawals in both places (RFC 7606 5.1): one reader with both. */
+	ck_assert_int_eq(dec(&ebgp, "18 0a0000", "80 0f 07 0001 01 18 0a0101", ""), 0);
+	ck_assert(bgp_nlri_next(&u.withdrawn[BGP_AF_IPV4_UNICAST], BGP_AF_IPV4_UNICAST, &p));
+	ck_assert_str_eq(prefix_to_str(&p, buf, sizeof(buf)), "10.0.0.0/24");
+	ck_assert(bgp_nlri_next(&u.withdrawn[BGP_AF_IPV4_UNICAST], BGP_AF_IPV4_UNICAST, &p));
+	ck_assert_str_eq(prefix_to_str(&p, buf, sizeof(buf)), "10.1.1.0/24");
+	ck_assert(!bgp_nlri_next(&u.withdrawn[BGP_AF_IPV4_UNICAST], BGP_AF_IPV4_UNICAST, &p));
+	ck_assert_ptr_null(u.attr);
+	rel();
 	/* Announce and withdraw in one UPDATE (any combination must be accepted). */
 	ok(&ebgp, "80 0f 08 0002 01 20 20010db9" ORIGIN PATH MP_V6 NH, NLRI);
 	ck_assert(u.has_withdrawn[BGP_AF_IPV6_UNICAST]);
@@ -915,6 +1005,7 @@ int main(void)
 	tcase_add_test(tc, test_mp_reach);
 	tcase_add_test(tc, test_mp_reach_reset);
 	tcase_add_test(tc, test_mp_unreach);
+	tcase_add_test(tc, test_mixed_ipv4);
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_section_overrun);

@@ -274,6 +274,49 @@ START_TEST(test_configured_timers)
 }
 END_TEST
 
+/*
+ * RFC 4271 8.2.2: sending an UPDATE restarts the KeepaliveTimer (OpenBGPD does it too); a
+ * ROUTE-REFRESH does not, as nothing says it restarts the peer's HoldTimer.
+ */
+START_TEST(test_update_sent_restarts_keepalive)
+{
+	/* An End-of-RIB marker for IPv4 unicast: the smallest UPDATE (RFC 4724 2). */
+	static const uint8_t eor[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0,    23,	  2,	0,    0,    0,	  0,
+	};
+	static const uint8_t keepalive[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  19,	4,
+	};
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	struct bgp_conn *c = primary(peer);
+	int64_t t;
+
+	ck_assert_uint_eq(c->keepalive, 60);
+	/* Pretend the next KEEPALIVE is due in one second. */
+	event_timer_add(c->keepalive_timer, 1000, 0);
+	ck_assert_int_eq(session_send(peer, eor, sizeof(eor)), 0);
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE);
+	ck_assert_int_gt(t, 44000); /* 60 s, jittered down by at most 25 % */
+	ck_assert_int_le(t, 60000);
+	ck_assert_int_eq(st_expect(fd, 2, NULL, 0, NULL, 2000), 2);
+
+	event_timer_add(c->keepalive_timer, 1000, 0);
+	ck_assert_int_eq(session_send_route_refresh(peer, BGP_AF_IPV4_UNICAST), 0);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), 1000);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 5);
+	/* Any other message the RIB might queue is not an UPDATE either. */
+	ck_assert_int_eq(session_send(peer, keepalive, sizeof(keepalive)), 0);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), 1000);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 4);
+	/* The KEEPALIVE then comes on time. */
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 3000), 4);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_hold_timer_expires)
 {
 	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
@@ -659,6 +702,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_establish_outgoing);
 	tcase_add_test(ts, test_hold_zero);
 	tcase_add_test(ts, test_configured_timers);
+	tcase_add_test(ts, test_update_sent_restarts_keepalive);
 	tcase_add_test(ts, test_hold_timer_expires);
 	tcase_add_test(ts, test_keepalive_in_opensent_is_fsm_error);
 	tcase_add_test(ts, test_update_in_openconfirm_is_fsm_error);

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "lib/command.h"
 #include "lib/command_private.h"
@@ -999,11 +1000,18 @@ START_TEST(golden_files)
 		ck_assert_msg(in && ref, "missing %s or %s", in_path, ref_path);
 		sbuf_init(&res);
 		golden_run(in, &res);
-		/* Leave the actual output next to the test for `diff -u REF OUT`. */
-		fp = fopen(out_path, "w");
-		if (fp) {
-			fputs(res.buf ? res.buf : "", fp);
-			fclose(fp);
+		/*
+		 * On a mismatch, leave the actual output in the build directory for
+		 * `diff -u REF OUT`; a passing run leaves nothing behind (distcleancheck).
+		 */
+		if (strcmp(res.buf ? res.buf : "", ref) != 0) {
+			fp = fopen(out_path, "w");
+			if (fp) {
+				fputs(res.buf ? res.buf : "", fp);
+				fclose(fp);
+			}
+		} else {
+			unlink(out_path);
 		}
 		ck_assert_msg(strcmp(res.buf ? res.buf : "", ref) == 0,
 			      "%s differs from %s (actual output in %s)", in_path, ref_path,

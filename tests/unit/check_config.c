@@ -413,6 +413,55 @@ START_TEST(t_check_file_applies_nothing)
 }
 END_TEST
 
+/* A constraint across the tree (the node at fault is not the one the bad line edits): the
+ * loader falls back to bisecting the file. The VALIDATE callback of router-id is replaced by
+ * one that refuses a neighbor 10.0.0.66. */
+static int router_id_crosscheck(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_VALIDATE &&
+	    yang_dnode_exists(args->dnode, "../neighbors/neighbor[remote-address='10.0.0.66']")) {
+		snprintf(args->errmsg, args->errmsg_len,
+			 "router-id conflicts with neighbor 10.0.0.66");
+		return NB_ERR;
+	}
+	return NB_OK;
+}
+
+START_TEST(t_locate_by_bisection)
+{
+	static const struct nb_node_info crosscheck = {
+		.xpath = "/skua-bgp:bgp/router-id",
+		.cbs = { .modify = router_id_crosscheck },
+	};
+	const struct lysc_node *snode = lys_find_path(yang_ctx(), NULL, crosscheck.xpath, 0);
+	char tmp[] = "/tmp/skua-nb-bisect-XXXXXX", expected[128];
+	const char *text = "router bgp 65001\n"
+			   " bgp router-id 10.0.0.1\n"
+			   " neighbor 10.0.0.5 remote-as 1\n"
+			   "!\n"
+			   " neighbor 10.0.0.66 remote-as 2\n"
+			   " neighbor 10.0.0.7 remote-as 3\n"
+			   " neighbor 10.0.0.7 description after the bad line\n";
+	struct sbuf errors;
+	int fd;
+
+	ck_assert_ptr_nonnull(snode);
+	((struct lysc_node *)(uintptr_t)snode)->priv = (void *)(uintptr_t)&crosscheck;
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	sbuf_init(&errors);
+	ck_assert_int_eq(nb_config_load_file(tmp, &errors), -1);
+	snprintf(expected, sizeof(expected), "%s:5: router-id conflicts with neighbor 10.0.0.66\n",
+		 tmp);
+	ck_assert_str_eq(errors.buf, expected);
+	ck_assert_ptr_null(nb_running());
+	unlink(tmp);
+	sbuf_free(&errors);
+}
+END_TEST
+
 START_TEST(t_missing_file)
 {
 	struct sbuf errors;
@@ -663,8 +712,8 @@ START_TEST(t_system_commands)
 	run(vty, "exit", CMD_SUCCESS);
 	run(vty, "no router bgp", CMD_SUCCESS);
 	ck_assert_ptr_null(the_bgp);
-	ck_assert_ptr_nonnull(strstr(run(vty, "do show running-config", CMD_SUCCESS),
-				     "hostname r9\n"));
+	ck_assert_ptr_nonnull(
+		strstr(run(vty, "do show running-config", CMD_SUCCESS), "hostname r9\n"));
 	run(vty, "no log file", CMD_SUCCESS);
 	run(vty, "no log syslog", CMD_SUCCESS);
 	run(vty, "no hostname", CMD_SUCCESS);
@@ -687,6 +736,7 @@ static Suite *config_suite(void)
 	tcase_add_loop_test(files, t_bad_file_check_only, 0, (int)array_size(bad_files));
 	tcase_add_test(files, t_check_file_applies_nothing);
 	tcase_add_test(files, t_missing_file);
+	tcase_add_test(files, t_locate_by_bisection);
 	suite_add_tcase(s, files);
 
 	tcase_add_checked_fixture(cli, setup, teardown);

@@ -7,6 +7,7 @@
 #include "lib/compat.h"
 
 #include <check.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -17,6 +18,7 @@
 #include "lib/command.h"
 #include "lib/command_private.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "lib/vty.h"
 
 DEFCMD(big_output, "big (0-100000000)$bytes", "Big output\nHow many bytes\n")
@@ -225,6 +227,48 @@ START_TEST(socket_file)
 			 -ENAMETOOLONG);
 	/* a directory that does not exist */
 	ck_assert_int_lt(vty_server_start(base, "/nonexistent-dir-skua/bgpd.vty"), 0);
+}
+END_TEST
+
+static void count_line(const char *line, void *arg)
+{
+	(void)line;
+	(*(int *)arg)++;
+}
+
+/*
+ * The socket goes to group skuavty when the group exists, so that its members can use vtysh.
+ * A host without the group is normal (a developer's machine, the lab): the socket keeps the
+ * group it was born with and nothing is logged. The system's groups are not changed here, so
+ * the branch taken is the one this machine offers; both are checked.
+ */
+START_TEST(socket_group)
+{
+	struct group *gr = getgrnam("skuavty");
+	gid_t born_gid = gr ? gr->gr_gid : (gid_t)-1; /* gr is overwritten by the next call */
+	struct stat st, dst;
+	int lines = 0;
+
+	ck_assert_int_eq(stat(dir, &dst), 0);
+	log_ring_clear();
+	ck_assert_int_eq(log_set_ring_level(LOG_LVL_DEBUG), 0);
+	ck_assert_int_eq(vty_server_start(base, path), 0);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	log_ring_walk(count_line, &lines);
+	if (born_gid == (gid_t)-1) {
+		/* no such group: the group a new file gets here (setgid directory or ours) */
+		ck_assert_uint_eq(st.st_gid, (dst.st_mode & S_ISGID) ? dst.st_gid : getegid());
+		ck_assert_int_eq(lines, 0);
+	} else if (st.st_gid == born_gid) {
+		ck_assert_int_eq(lines, 0);
+	} else {
+		/* not root and not a member: chown refused, and said so */
+		ck_assert_uint_ne(geteuid(), 0);
+		ck_assert_int_ge(lines, 1);
+	}
+	ck_assert_uint_eq(st.st_mode & 0777, 0660);
+	log_set_ring_level(LOG_LVL_INFO);
+	log_ring_clear();
 }
 END_TEST
 
@@ -489,6 +533,7 @@ static Suite *vty_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, socket_file);
+	tcase_add_test(tc, socket_group);
 	tcase_add_test(tc, stale_live_foreign);
 	tcase_add_test(tc, protocol);
 	tcase_add_test(tc, large_output);
