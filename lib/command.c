@@ -175,8 +175,11 @@ const char *cmd_arg(const struct cmd_args *args, const char *name)
 {
 	if (!args || !name)
 		return NULL;
+	/* Explicit $name bindings win over token texts: "hops (1-254)$hops" must give the
+	 * number, not the keyword "hops" whose default name is its own text. */
 	for (int i = 0; i < args->argc; i++)
-		if (args->argv[i].name && strcmp(args->argv[i].name, name) == 0)
+		if (args->argv[i].name && args->argv[i].name != args->argv[i].token &&
+		    strcmp(args->argv[i].name, name) == 0)
 			return args->argv[i].text;
 	for (int i = 0; i < args->argc; i++)
 		if (args->argv[i].token && strcmp(args->argv[i].token, name) == 0)

@@ -538,6 +538,16 @@ static int binding_handler(struct vty *v, const struct cmd_args *args)
 	return CMD_SUCCESS;
 }
 
+static char bound_hops[64];
+
+static int hops_handler(struct vty *v, const struct cmd_args *args)
+{
+	const char *s = cmd_arg(args, "hops");
+
+	snprintf(bound_hops, sizeof(bound_hops), "%s", s ? s : "-");
+	return CMD_SUCCESS;
+}
+
 START_TEST(match_bindings_and_line)
 {
 	static const struct cmd_def bind = {
@@ -559,6 +569,16 @@ START_TEST(match_bindings_and_line)
 	ck_assert_str_eq(bound_v4, "-");
 	ck_assert(bound_has_v6);
 	ck_assert_uint_eq(bound_hold, 65535);
+
+	/* A $name binding wins over a keyword with the same text. */
+	static const struct cmd_def hops = {
+		.grammar = "gtsm hops (1-254)$hops",
+		.help = "GTSM\nHops\nCount\n",
+		.handler = hops_handler,
+	};
+	cmd_install(ENABLE_NODE, &hops);
+	ck_assert_int_eq(run("gtsm hops 3"), CMD_SUCCESS);
+	ck_assert_str_eq(bound_hops, "3");
 
 	/* LINE... takes the rest, joined by single spaces. */
 	ck_assert_int_eq(run("echo  hello   big\tworld "), CMD_SUCCESS);
