@@ -63,9 +63,9 @@ enum {
 struct bgp_aspath {
 	uint32_t refcnt;
 	uint32_t hash;
-	uint16_t len;       /* bytes in data */
-	uint16_t path_len;  /* RFC 4271 9.1.2.2 a: a SET counts 1, confed segments 0 */
-	uint32_t first_as;  /* leftmost AS of the first SEQUENCE, 0 if none (MED comparison) */
+	uint16_t len;	   /* bytes in data */
+	uint16_t path_len; /* RFC 4271 9.1.2.2 a: a SET counts 1, confed segments 0 */
+	uint32_t first_as; /* leftmost AS of the first SEQUENCE, 0 if none (MED comparison) */
 	/* Segments as on the wire with 4-octet ASNs: type, count, count x u32 (host order). */
 	uint8_t data[];
 };
@@ -94,40 +94,71 @@ struct bgp_transit {
 	uint8_t data[]; /* flags, code, length, value ... as re-encoded */
 };
 
-struct bgp_attr {
-	uint32_t refcnt;  /* interned copies: references held by paths and queues */
+/*
+ * The attributes that are rare in a full table (AGGREGATOR on a few percent of routes,
+ * route-reflection attributes only on iBGP, large communities, unknown ones), interned apart
+ * so that struct bgp_attr stays small: most sets have none of them (extra == NULL), and the
+ * sets that have some share few distinct blocks.
+ */
+struct bgp_attr_extra {
+	uint32_t refcnt; /* interned copies only */
 	uint32_t hash;
-	uint64_t present; /* ATTR_BIT(code) set for each attribute carried */
-	uint8_t origin;
-	uint8_t mp_nh_len; /* 0, 4, 16 or 32 */
-	bool atomic_aggregate;
-	struct bgp_aspath *aspath;  /* never NULL once interned (empty path allowed) */
-	struct in_addr nexthop;     /* NEXT_HOP (IPv4 unicast) */
-	struct in6_addr mp_nh_global; /* MP_REACH next hop (IPv6; or IPv4 in the first 4 bytes) */
-	struct in6_addr mp_nh_local;  /* link-local when mp_nh_len == 32 */
-	uint32_t med;
-	uint32_t local_pref;
-	uint32_t weight;            /* local only, never sent (32768 for local routes) */
 	uint32_t aggregator_as;
 	struct in_addr aggregator_addr;
 	struct in_addr originator_id;
-	struct bgp_u32list *communities;  /* values in host order, as received */
 	struct bgp_u32list *cluster_list; /* IPv4 addresses as host-order u32 (ntohl) */
 	struct bgp_lcommlist *lcommunities;
 	struct bgp_transit *transit;
 };
 
+/*
+ * One attribute set. The fields the decision process and the export path read for every
+ * route come first; see struct bgp_attr_extra for the rest. Interned copies come from a slab
+ * (bgp_attr_intern.c), so the size here is what a set costs, plus 4 bytes of index.
+ */
+struct bgp_attr {
+	uint32_t refcnt; /* interned copies: references held by paths and queues */
+	uint32_t hash;
+	uint64_t present;		 /* ATTR_BIT(code) set for each attribute carried */
+	struct bgp_aspath *aspath;	 /* never NULL once interned (empty path allowed) */
+	struct bgp_u32list *communities; /* values in host order, as received */
+	/* NULL: none of the extras. In a template it may point to any block the caller owns
+	 * (its sub-objects interned, like the template's own); read it with bgp_attr_ex(). */
+	const struct bgp_attr_extra *extra;
+	struct in_addr nexthop; /* NEXT_HOP (IPv4 unicast) */
+	uint32_t med;
+	uint32_t local_pref;
+	uint32_t weight; /* local only, never sent (32768 for local routes) */
+	uint8_t origin;
+	uint8_t mp_nh_len; /* 0, 4, 16 or 32 */
+	bool atomic_aggregate;
+	struct in6_addr mp_nh_global; /* MP_REACH next hop (IPv6; or IPv4 in the first 4 bytes) */
+	struct in6_addr mp_nh_local;  /* link-local when mp_nh_len == 32 */
+};
+
+/* All-zero extras, for sets that carry none. */
+extern const struct bgp_attr_extra bgp_attr_extra_none;
+
+static inline const struct bgp_attr_extra *bgp_attr_ex(const struct bgp_attr *attr)
+{
+	return attr->extra ? attr->extra : &bgp_attr_extra_none;
+}
+
 /* ---- interning ---- */
 void bgp_attr_init(void);
 void bgp_attr_finish(void); /* frees the intern tables (every reference must be gone) */
 /* Intern a filled template: returns the shared copy with its refcount raised. The template's
- * own sub-objects (aspath, lists) must themselves be interned. (The interned copy takes its
- * own references on them: the caller still owns and drops the template's.) A NULL aspath is
- * taken as the empty path. */
+ * own sub-objects (aspath, lists, and those of its extra block) must themselves be interned.
+ * (The interned copy takes its own references on them: the caller still owns and drops the
+ * template's.) A NULL aspath is taken as the empty path. The extra block is interned too
+ * (whether or not it already was one); all-zero extras become NULL. */
 struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl);
 struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr);
 void bgp_attr_unref(struct bgp_attr *attr); /* NULL is fine */
-size_t bgp_attr_count(void); /* distinct interned sets (show memory) */
+size_t bgp_attr_count(void);		    /* distinct interned sets (show memory) */
+size_t bgp_attr_extra_count(void);	    /* distinct interned extras */
+/* Bytes held for interned sets and extras: slabs and their indexes. */
+size_t bgp_attr_memory(void);
 
 struct bgp_aspath *bgp_aspath_intern_raw(const uint8_t *data, uint16_t len);
 struct bgp_aspath *bgp_aspath_empty(void); /* interned empty path, reference taken */
@@ -161,8 +192,8 @@ size_t bgp_attr_list_count(void);
 
 /* What the codec needs to know about the session it parses for / encodes to. */
 struct bgp_codec_ctx {
-	bool as4;          /* 4-octet AS negotiated */
-	bool ebgp;         /* peer is external */
+	bool as4;	   /* 4-octet AS negotiated */
+	bool ebgp;	   /* peer is external */
 	uint32_t local_as; /* for checks such as AS_PATH first AS on eBGP */
 	uint32_t peer_as;
 	bool extended_message; /* RFC 8654: up to 65535 bytes */

@@ -19,15 +19,15 @@ struct bgp_update;
 
 /* What the session negotiated, as the RIB needs it. Valid while the peer is Established. */
 struct bgp_session_info {
-	bool af[BGP_AF_MAX];       /* address families negotiated (both sides advertised MP) */
+	bool af[BGP_AF_MAX]; /* address families negotiated (both sides advertised MP) */
 	struct bgp_codec_ctx codec;
-	struct in_addr remote_id;  /* BGP Identifier from the peer's OPEN */
+	struct in_addr remote_id; /* BGP Identifier from the peer's OPEN */
 	uint32_t remote_as;
 	bool ebgp;
-	bool route_refresh;        /* peer supports ROUTE-REFRESH */
-	struct ipaddr local_addr;  /* our address on this session (next hop self) */
+	bool route_refresh;	  /* peer supports ROUTE-REFRESH */
+	struct ipaddr local_addr; /* our address on this session (next hop self) */
 	struct ipaddr remote_addr;
-	size_t max_msg_size;       /* 4096, or 65535 with RFC 8654 */
+	size_t max_msg_size; /* 4096, or 65535 with RFC 8654 */
 };
 
 /* ---- RIB side, called by the session side ---- */
@@ -53,7 +53,7 @@ void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 
 /* Counters for show commands. */
 uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af); /* pfxRcd */
-uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);     /* pfxSnt */
+uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);	 /* pfxSnt */
 uint64_t rib_table_version(const struct bgp *bgp);
 /* The table version of one address family (FRR shows one per table; rib_table_version() is the
  * sum over the families). */

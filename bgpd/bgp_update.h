@@ -107,11 +107,11 @@ struct bgp_update_builder {
 	bool withdraw;
 	size_t total_path_attr_len_pos; /* where the 2-byte attribute length lives */
 	size_t withdrawn_len_pos;
-	size_t mp_len_pos;              /* MP_(UN)REACH attribute length (extended, 2 bytes) */
+	size_t mp_len_pos; /* MP_(UN)REACH attribute length (extended, 2 bytes) */
 	size_t attr_start;
-	unsigned count;                 /* prefixes added */
-	size_t size;                    /* capacity (after the 4096/65535 cap) */
-	size_t tail_len;                /* IPv6: attributes parked at the end until finish */
+	unsigned count;	 /* prefixes added */
+	size_t size;	 /* capacity (after the 4096/65535 cap) */
+	size_t tail_len; /* IPv6: attributes parked at the end until finish */
 };
 
 int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t size,

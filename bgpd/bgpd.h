@@ -28,7 +28,7 @@ enum bgp_af {
 	BGP_AF_MAX,
 };
 
-#define BGP_AFI_IPV4 1  /* RFC 4760 AFI values */
+#define BGP_AFI_IPV4 1 /* RFC 4760 AFI values */
 #define BGP_AFI_IPV6 2
 #define BGP_SAFI_UNICAST 1
 
@@ -73,18 +73,18 @@ DECLARE_MTYPE(BGP_PEER_CONF);
 struct bgp_peer_config {
 	struct ipaddr addr;
 	enum bgp_remote_as_type remote_as_type;
-	uint32_t remote_as;        /* when SPECIFIED */
-	char *description;         /* MTYPE_BGP_PEER_CONF, NULL when unset */
+	uint32_t remote_as; /* when SPECIFIED */
+	char *description;  /* MTYPE_BGP_PEER_CONF, NULL when unset */
 	bool shutdown;
 	bool passive;
-	bool timers_configured;    /* neighbor X timers K H */
+	bool timers_configured; /* neighbor X timers K H */
 	uint16_t keepalive;
 	uint16_t holdtime;
-	uint16_t connect_retry;    /* neighbor X timers connect N, default 120 */
+	uint16_t connect_retry;	     /* neighbor X timers connect N, default 120 */
 	struct ipaddr update_source; /* family 0 = none */
 	char *update_source_ifname;  /* update-source by interface name, NULL = none */
-	uint8_t ebgp_multihop;     /* 0 = not configured; otherwise the TTL to send with (1-255) */
-	char *password;            /* TCP-MD5 key, NULL = none */
+	uint8_t ebgp_multihop;	   /* 0 = not configured; otherwise the TTL to send with (1-255) */
+	char *password;		   /* TCP-MD5 key, NULL = none */
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
 };
@@ -108,10 +108,10 @@ struct bgp_peer {
 	struct bgp *bgp;
 	TAILQ_ENTRY(bgp_peer) entry;
 	struct bgp_peer_config conf;
-	uint32_t index;              /* small dense number, reused after delete (RIB bitmaps) */
+	uint32_t index;		     /* small dense number, reused after delete (RIB bitmaps) */
 	char name[IPADDR_STRLEN];    /* the address as text, for log prefixes */
 	struct bgp_session *session; /* session side, owned by bgp_session.c */
-	struct rib_peer *rib;        /* RIB side, owned by bgp_rib.c */
+	struct rib_peer *rib;	     /* RIB side, owned by bgp_rib.c */
 };
 
 TAILQ_HEAD(bgp_peer_list, bgp_peer);
@@ -128,14 +128,14 @@ struct bgp {
 	uint32_t asn;
 	struct in_addr router_id;  /* effective */
 	bool router_id_configured; /* bgp router-id given; otherwise chosen from local addresses */
-	uint16_t keepalive;        /* timers bgp K H */
+	uint16_t keepalive;	   /* timers bgp K H */
 	uint16_t holdtime;
 	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
 	struct bgp_peer_list peers;
-	struct hash *peer_hash;    /* by address */
+	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
 	struct bgp_network_list networks[BGP_AF_MAX];
-	struct bgp_rib *rib;       /* RIB side, owned by bgp_rib.c */
+	struct bgp_rib *rib; /* RIB side, owned by bgp_rib.c */
 	struct event_base *base;
 	int64_t created_epoch;
 };
@@ -161,8 +161,8 @@ bool bgp_peer_af_activated(const struct bgp_peer *peer, enum bgp_af af);
 uint16_t bgp_peer_keepalive(const struct bgp_peer *peer);
 uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
 
-void bgp_router_id_changed(struct bgp *bgp);  /* reset sessions, as FRR does */
-void bgp_timers_changed(struct bgp *bgp);     /* applies to new sessions */
+void bgp_router_id_changed(struct bgp *bgp); /* reset sessions, as FRR does */
+void bgp_timers_changed(struct bgp *bgp);    /* applies to new sessions */
 void bgp_default_af_changed(struct bgp *bgp);
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
