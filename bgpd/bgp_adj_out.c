@@ -402,15 +402,18 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 	}
 	/* RFC 4456 8: not back to the router that originated it into the AS. */
 	if (!to->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) &&
-	    attr->originator_id.s_addr == to->remote_id.s_addr)
+	    bgp_attr_ex(attr)->originator_id.s_addr == to->remote_id.s_addr)
 		return false;
 	return true;
 }
 
-/* Our address on the session as the next hop for af; false when there is none we can use. */
-static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_attr *t)
+/* Our address on the session as the next hop for af; false when there is none we can use.
+ * ex: the template's own extras block (bgp_attr_set_mp_nh()). */
+static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_attr *t,
+			 struct bgp_attr_extra *ex)
 {
 	struct ipaddr a = to->local_addr;
+	struct in6_addr g;
 
 	if (af == BGP_AF_IPV4_UNICAST) {
 		ipaddr_unmap_v4(&a);
@@ -420,19 +423,18 @@ static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_at
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		return true;
 	}
-	memset(&t->mp_nh_local, 0, sizeof(t->mp_nh_local));
 	if (a.family == AF_INET) {
 		/* An IPv6 route over an IPv4 session: the IPv4-mapped address, as FRR. */
-		memset(&t->mp_nh_global, 0, sizeof(t->mp_nh_global));
-		t->mp_nh_global.s6_addr[10] = 0xff;
-		t->mp_nh_global.s6_addr[11] = 0xff;
-		memcpy(&t->mp_nh_global.s6_addr[12], &a.u.v4, 4);
+		memset(&g, 0, sizeof(g));
+		g.s6_addr[10] = 0xff;
+		g.s6_addr[11] = 0xff;
+		memcpy(&g.s6_addr[12], &a.u.v4, 4);
 	} else if (a.family == AF_INET6) {
-		t->mp_nh_global = a.u.v6;
+		g = a.u.v6;
 	} else {
 		return false;
 	}
-	t->mp_nh_len = 16;
+	bgp_attr_set_mp_nh(t, ex, 16, &g, NULL);
 	return true;
 }
 
@@ -467,24 +469,22 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 					 const struct bgp_attr *in)
 {
 	struct bgp_attr t = *in;
+	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
 	struct bgp_aspath *prepended = NULL;
 	struct bgp_attr *out;
 
 	t.weight = 0;
 	t.present &= ~(ATTR_BIT(BGP_ATTR_MP_REACH_NLRI) | ATTR_BIT(BGP_ATTR_MP_UNREACH_NLRI));
 	if (af == BGP_AF_IPV4_UNICAST) {
-		t.mp_nh_len = 0;
-		memset(&t.mp_nh_global, 0, sizeof(t.mp_nh_global));
-		memset(&t.mp_nh_local, 0, sizeof(t.mp_nh_local));
+		bgp_attr_set_mp_nh(&t, &ex, 0, NULL, NULL);
 	} else {
 		t.present &= ~ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		t.nexthop.s_addr = 0;
 		/* The link-local next hop is only meaningful on the link it came from. */
-		t.mp_nh_len = 16;
-		memset(&t.mp_nh_local, 0, sizeof(t.mp_nh_local));
+		bgp_attr_set_mp_nh(&t, &ex, 16, bgp_attr_mp_nh_global(in), NULL);
 	}
 	if (to->ebgp) {
-		if (!nexthop_self(to, af, &t)) {
+		if (!nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}
@@ -494,8 +494,15 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
 			       ATTR_BIT(BGP_ATTR_CLUSTER_LIST));
 		t.local_pref = 0;
-		t.originator_id.s_addr = 0;
-		t.cluster_list = NULL;
+		if (t.extra) {
+			/* A copy without them: bgp_attr_intern() finds or makes the block. */
+			if (t.extra != &ex) {
+				ex = *t.extra;
+				t.extra = &ex;
+			}
+			ex.originator_id.s_addr = 0;
+			ex.cluster_list = NULL;
+		}
 		if (!from->local) {
 			t.present &= ~ATTR_BIT(BGP_ATTR_MED);
 			t.med = 0;
@@ -505,7 +512,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 		}
-		if (from->local && !nexthop_self(to, af, &t)) {
+		if (from->local && !nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}

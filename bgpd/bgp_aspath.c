@@ -23,6 +23,51 @@ static struct hash *aspath_hash;
 static struct bgp_aspath *aspath_empty_path;
 
 /*
+ * Paths up to ASPATH_SLAB_MAX bytes (header included: 60 ASes in one segment) come from slabs
+ * of 8-byte size classes, larger ones from malloc. A full table has about 100k distinct
+ * paths of 2 to 8 ASes (26 to 50 bytes): malloc would add a 16-byte header and round up to
+ * 16, a third more.
+ */
+#define ASPATH_SLAB_MAX 256
+#define ASPATH_CLASSES ((ASPATH_SLAB_MAX - sizeof(struct bgp_aspath)) / 8 + 1)
+#define ASPATH_CHUNK_BYTES (16 * 1024)
+static struct bgp_ipool aspath_pool[ASPATH_CLASSES];
+static size_t aspath_large_bytes;
+
+static size_t aspath_obj_size(size_t len)
+{
+	return (sizeof(struct bgp_aspath) + len + 7) & ~(size_t)7;
+}
+
+static struct bgp_aspath *aspath_alloc(size_t len)
+{
+	size_t size = aspath_obj_size(len);
+	struct bgp_ipool *pool;
+	uint32_t id;
+
+	if (size > ASPATH_SLAB_MAX) {
+		aspath_large_bytes += size;
+		return XMALLOC(MTYPE_BGP_ASPATH, size);
+	}
+	pool = &aspath_pool[(size - sizeof(struct bgp_aspath)) / 8];
+	if (!pool->size)
+		bgp_ipool_init(pool, MTYPE_BGP_ASPATH, size, ASPATH_CHUNK_BYTES);
+	return bgp_ipool_alloc(pool, &id);
+}
+
+static void aspath_free(struct bgp_aspath *p)
+{
+	size_t size = aspath_obj_size(p->len);
+
+	if (size > ASPATH_SLAB_MAX) {
+		aspath_large_bytes -= size;
+		XFREE(MTYPE_BGP_ASPATH, p);
+		return;
+	}
+	bgp_ipool_free(&aspath_pool[(size - sizeof(struct bgp_aspath)) / 8], p, UINT32_MAX);
+}
+
+/*
  * Lookup key: an AS path header followed by room for the largest path. Parsers write their
  * result straight into it, so that a path already interned costs a hash and a compare, no
  * allocation. Static like the intern tables: the codec runs on one thread (nothing here is
@@ -140,7 +185,7 @@ struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len)
 		p->refcnt++;
 		return p;
 	}
-	p = XMALLOC(MTYPE_BGP_ASPATH, sizeof(*p) + len);
+	p = aspath_alloc(len);
 	p->refcnt = 1;
 	p->hash = key->hash;
 	p->len = (uint16_t)len;
@@ -186,12 +231,21 @@ void bgp_aspath_unref(struct bgp_aspath *p)
 	if (--p->refcnt)
 		return;
 	hash_remove(aspath_hash, p);
-	XFREE(MTYPE_BGP_ASPATH, p);
+	aspath_free(p);
 }
 
 size_t bgp_aspath_count(void)
 {
 	return aspath_hash ? hash_count(aspath_hash) : 0;
+}
+
+size_t bgp_aspath_memory(void)
+{
+	size_t bytes = aspath_large_bytes + (aspath_hash ? hash_memory(aspath_hash) : 0);
+
+	for (size_t i = 0; i < ASPATH_CLASSES; i++)
+		bytes += bgp_ipool_memory(&aspath_pool[i]);
+	return bytes;
 }
 
 void bgp_aspath_finish(void)
@@ -207,6 +261,10 @@ void bgp_aspath_finish(void)
 			 hash_count(aspath_hash));
 	hash_free(aspath_hash);
 	aspath_hash = NULL;
+	/* Slabs of leaked paths stay: freeing them would turn the leak into a use after free. */
+	for (size_t i = 0; i < ASPATH_CLASSES; i++)
+		if (!aspath_pool[i].live)
+			bgp_ipool_fini(&aspath_pool[i]);
 }
 
 /* ---- wire ---- */

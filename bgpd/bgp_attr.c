@@ -26,7 +26,7 @@
  *   revise it).
  * - IPv4 unicast NLRI in both the NLRI field and MP_REACH_NLRI of one UPDATE (RFC 7606 5.1:
  *   accepted): NEXT_HOP stays in attr->nexthop for the NLRI field, the MP_REACH_NLRI next hop
- *   is only in attr->mp_nh_global; bgp_update.c sorts the two sets out.
+ *   is only in bgp_attr_mp_nh_global(attr); bgp_update.c sorts the two sets out.
  */
 #include "lib/compat.h"
 
@@ -208,8 +208,8 @@ static enum bgp_attr_action dec_aggregator(struct attr_state *st, struct stream 
 	if (as == 0)
 		return attr_error(st, BGP_ACT_DISCARD, BGP_ERR_UPD_OPTIONAL_ATTR,
 				  "AGGREGATOR with AS 0 (RFC 7607 2)");
-	st->ap->attr.aggregator_as = as;
-	stream_get_bytes(v, &st->ap->attr.aggregator_addr, 4);
+	st->ap->extra.aggregator_as = as;
+	stream_get_bytes(v, &st->ap->extra.aggregator_addr, 4);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_AGGREGATOR);
 	return BGP_ACT_NONE;
 }
@@ -233,14 +233,14 @@ static enum bgp_attr_action dec_communities(struct attr_state *st, struct stream
 
 static enum bgp_attr_action dec_originator_id(struct attr_state *st, struct stream *v)
 {
-	stream_get_bytes(v, &st->ap->attr.originator_id, 4);
+	stream_get_bytes(v, &st->ap->extra.originator_id, 4);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_ORIGINATOR_ID);
 	return BGP_ACT_NONE;
 }
 
 static enum bgp_attr_action dec_cluster_list(struct attr_state *st, struct stream *v)
 {
-	st->ap->attr.cluster_list = intern_u32s(v);
+	st->ap->extra.cluster_list = intern_u32s(v);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_CLUSTER_LIST);
 	return BGP_ACT_NONE;
 }
@@ -303,7 +303,6 @@ static enum bgp_attr_action dec_mp_reach(struct attr_state *st, struct stream *v
 		     (IN6_IS_ADDR_UNSPECIFIED(&global) && nhlen != 32)))
 			return attr_error(st, BGP_ACT_WITHDRAW, BGP_ERR_UPD_INVALID_NEXT_HOP,
 					  "MP_REACH_NLRI next hop is not a valid host address");
-		attr->mp_nh_local = local;
 	} else {
 		struct in_addr nh4;
 
@@ -323,8 +322,7 @@ static enum bgp_attr_action dec_mp_reach(struct attr_state *st, struct stream *v
 			}
 		}
 	}
-	attr->mp_nh_global = global;
-	attr->mp_nh_len = nhlen;
+	bgp_attr_set_mp_nh(attr, &st->ap->extra, nhlen, &global, &local);
 	return BGP_ACT_NONE;
 }
 
@@ -426,7 +424,7 @@ static enum bgp_attr_action dec_large_communities(struct attr_state *st, struct 
 
 	for (i = 0; i < 3 * n; i++)
 		stream_get_u32(v, &vals[i]);
-	st->ap->attr.lcommunities = bgp_lcommlist_intern(vals, n);
+	st->ap->extra.lcommunities = bgp_lcommlist_intern(vals, n);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
 	return BGP_ACT_NONE;
 }
@@ -437,6 +435,7 @@ static enum bgp_attr_action dec_large_communities(struct attr_state *st, struct 
 
 struct attr_enc {
 	const struct bgp_attr *attr;
+	const struct bgp_attr_extra *ex; /* bgp_attr_ex(attr) */
 	const struct bgp_codec_ctx *ctx;
 	enum bgp_af af;
 	bool as4_path; /* AS_PATH had to use AS_TRANS: add AS4_PATH (RFC 6793 4.2.2) */
@@ -535,7 +534,7 @@ static int enc_atomic_aggregate(struct stream *s, struct attr_enc *e)
 
 static int enc_aggregator(struct stream *s, struct attr_enc *e)
 {
-	uint32_t as = e->attr->aggregator_as;
+	uint32_t as = e->ex->aggregator_as;
 
 	if (!(e->attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)))
 		return 0;
@@ -552,7 +551,7 @@ static int enc_aggregator(struct stream *s, struct attr_enc *e)
 		}
 		stream_put_u16(s, (uint16_t)as);
 	}
-	return stream_put_bytes(s, &e->attr->aggregator_addr, 4);
+	return stream_put_bytes(s, &e->ex->aggregator_addr, 4);
 }
 
 static int enc_communities(struct stream *s, struct attr_enc *e)
@@ -568,12 +567,12 @@ static int enc_originator_id(struct stream *s, struct attr_enc *e)
 {
 	if (!(e->attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)))
 		return 0;
-	return put_addr_attr(s, OPT_NONTRANS, BGP_ATTR_ORIGINATOR_ID, e->attr->originator_id);
+	return put_addr_attr(s, OPT_NONTRANS, BGP_ATTR_ORIGINATOR_ID, e->ex->originator_id);
 }
 
 static int enc_cluster_list(struct stream *s, struct attr_enc *e)
 {
-	const struct bgp_u32list *l = e->attr->cluster_list;
+	const struct bgp_u32list *l = e->ex->cluster_list;
 
 	if (!l || !l->count)
 		return 0;
@@ -593,13 +592,13 @@ static int enc_as4_aggregator(struct stream *s, struct attr_enc *e)
 		return 0;
 	if (bgp_attr_put_header(s, OPT_TRANS, BGP_ATTR_AS4_AGGREGATOR, 8) < 0)
 		return -1;
-	stream_put_u32(s, e->attr->aggregator_as);
-	return stream_put_bytes(s, &e->attr->aggregator_addr, 4);
+	stream_put_u32(s, e->ex->aggregator_as);
+	return stream_put_bytes(s, &e->ex->aggregator_addr, 4);
 }
 
 static int enc_large_communities(struct stream *s, struct attr_enc *e)
 {
-	const struct bgp_lcommlist *l = e->attr->lcommunities;
+	const struct bgp_lcommlist *l = e->ex->lcommunities;
 
 	if (!l || !l->count)
 		return 0;
@@ -685,8 +684,8 @@ static void prt_aggregator(struct out *o, const struct bgp_attr *a)
 	char s[INET_ADDRSTRLEN];
 
 	if (a->present & ATTR_BIT(BGP_ATTR_AGGREGATOR))
-		out_add(o, "%saggregated by %u %s", sep(o), a->aggregator_as,
-			inet_ntop(AF_INET, &a->aggregator_addr, s, sizeof(s)));
+		out_add(o, "%saggregated by %u %s", sep(o), bgp_attr_ex(a)->aggregator_as,
+			inet_ntop(AF_INET, &bgp_attr_ex(a)->aggregator_addr, s, sizeof(s)));
 }
 
 static void prt_communities(struct out *o, const struct bgp_attr *a)
@@ -706,16 +705,16 @@ static void prt_originator_id(struct out *o, const struct bgp_attr *a)
 
 	if (a->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))
 		out_add(o, "%soriginator %s", sep(o),
-			inet_ntop(AF_INET, &a->originator_id, s, sizeof(s)));
+			inet_ntop(AF_INET, &bgp_attr_ex(a)->originator_id, s, sizeof(s)));
 }
 
 static void prt_cluster_list(struct out *o, const struct bgp_attr *a)
 {
 	char s[512];
 
-	if (!a->cluster_list)
+	if (!bgp_attr_ex(a)->cluster_list)
 		return;
-	if (bgp_u32list_addr_str(a->cluster_list, s, sizeof(s)) < 0)
+	if (bgp_u32list_addr_str(bgp_attr_ex(a)->cluster_list, s, sizeof(s)) < 0)
 		strcpy(s + sizeof(s) - 4, "...");
 	out_add(o, "%sclusterlist %s", sep(o), s);
 }
@@ -726,20 +725,20 @@ static void prt_mp_reach(struct out *o, const struct bgp_attr *a)
 
 	if (a->mp_nh_len == 16)
 		out_add(o, "%smp_nexthop %s", sep(o),
-			inet_ntop(AF_INET6, &a->mp_nh_global, g, sizeof(g)));
+			inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), g, sizeof(g)));
 	else if (a->mp_nh_len == 32)
 		out_add(o, "%smp_nexthop %s(%s)", sep(o),
-			inet_ntop(AF_INET6, &a->mp_nh_global, g, sizeof(g)),
-			inet_ntop(AF_INET6, &a->mp_nh_local, l, sizeof(l)));
+			inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), g, sizeof(g)),
+			inet_ntop(AF_INET6, bgp_attr_mp_nh_local(a), l, sizeof(l)));
 }
 
 static void prt_large_communities(struct out *o, const struct bgp_attr *a)
 {
 	char s[512];
 
-	if (!a->lcommunities)
+	if (!bgp_attr_ex(a)->lcommunities)
 		return;
-	if (bgp_lcommlist_str(a->lcommunities, s, sizeof(s)) < 0)
+	if (bgp_lcommlist_str(bgp_attr_ex(a)->lcommunities, s, sizeof(s)) < 0)
 		strcpy(s + sizeof(s) - 4, "...");
 	out_add(o, "%slarge-community %s", sep(o), s);
 }
@@ -1051,16 +1050,17 @@ static enum bgp_attr_action parse_one(struct attr_state *st, struct stream *v)
 static void as4_reconcile(struct attr_state *st)
 {
 	struct bgp_attr *attr = &st->ap->attr;
+	struct bgp_attr_extra *ex = &st->ap->extra;
 	bool use_as4_path = st->as4_path;
 	size_t len = 0;
 
 	if (attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)) {
-		if (attr->aggregator_as != BGP_AS_TRANS) {
+		if (ex->aggregator_as != BGP_AS_TRANS) {
 			/* The aggregating speaker was old: nothing after it is 4-octet. */
 			use_as4_path = false;
 		} else if (st->as4_agg) {
-			attr->aggregator_as = st->as4_agg_as;
-			attr->aggregator_addr = st->as4_agg_addr;
+			ex->aggregator_as = st->as4_agg_as;
+			ex->aggregator_addr = st->as4_agg_addr;
 		}
 	}
 	if (!st->as2_path)
@@ -1115,6 +1115,7 @@ int bgp_attr_parse(struct bgp_attr_parse *ap, const uint8_t *data, size_t len,
 	bool reach;
 
 	memset(ap, 0, sizeof(*ap));
+	ap->attr.extra = &ap->extra;
 	ap->mp_reach_af = -1;
 	ap->mp_unreach_af = -1;
 	memset(&st, 0, sizeof(st));
@@ -1222,7 +1223,7 @@ int bgp_attr_parse(struct bgp_attr_parse *ap, const uint8_t *data, size_t len,
 	if (st.transit_len) {
 		if (st.transit_unsorted)
 			transit_sort(bgp_transit_key_data(), st.transit_len);
-		ap->attr.transit = bgp_transit_intern(st.transit_len);
+		ap->extra.transit = bgp_transit_intern(st.transit_len);
 	}
 	return 0;
 
@@ -1235,17 +1236,18 @@ reset:
 void bgp_attr_parse_release(struct bgp_attr_parse *ap)
 {
 	struct bgp_attr *a = &ap->attr;
+	struct bgp_attr_extra *ex = &ap->extra;
 
 	bgp_aspath_unref(a->aspath);
 	bgp_u32list_unref(a->communities);
-	bgp_u32list_unref(a->cluster_list);
-	bgp_lcommlist_unref(a->lcommunities);
-	bgp_transit_unref(a->transit);
+	bgp_u32list_unref(ex->cluster_list);
+	bgp_lcommlist_unref(ex->lcommunities);
+	bgp_transit_unref(ex->transit);
 	a->aspath = NULL;
 	a->communities = NULL;
-	a->cluster_list = NULL;
-	a->lcommunities = NULL;
-	a->transit = NULL;
+	ex->cluster_list = NULL;
+	ex->lcommunities = NULL;
+	ex->transit = NULL;
 }
 
 /* ======================================================================================
@@ -1271,7 +1273,8 @@ static int transit_put_below(struct stream *s, const struct bgp_transit *t, size
 int bgp_attr_encode(struct stream *s, const struct bgp_attr *attr, const struct bgp_codec_ctx *ctx,
 		    enum bgp_af af)
 {
-	struct attr_enc e = { .attr = attr, .ctx = ctx, .af = af };
+	struct attr_enc e = { .attr = attr, .ex = bgp_attr_ex(attr), .ctx = ctx, .af = af };
+	const struct bgp_transit *transit = e.ex->transit;
 	size_t tpos = 0;
 	unsigned code;
 
@@ -1279,11 +1282,11 @@ int bgp_attr_encode(struct stream *s, const struct bgp_attr *attr, const struct 
 	for (code = 1; code < 256; code++) {
 		if (!attr_table[code].encode)
 			continue;
-		if (transit_put_below(s, attr->transit, &tpos, code) < 0 ||
+		if (transit_put_below(s, transit, &tpos, code) < 0 ||
 		    attr_table[code].encode(s, &e) < 0)
 			return -1;
 	}
-	return transit_put_below(s, attr->transit, &tpos, 256);
+	return transit_put_below(s, transit, &tpos, 256);
 }
 
 int bgp_attr_to_str(const struct bgp_attr *attr, char *buf, size_t size)
@@ -1299,7 +1302,8 @@ int bgp_attr_to_str(const struct bgp_attr *attr, char *buf, size_t size)
 	for (code = 0; code < 256; code++)
 		if (attr_table[code].print)
 			attr_table[code].print(&o, attr);
-	if (attr->transit)
-		out_add(&o, "%sunknown attributes %u bytes", sep(&o), attr->transit->len);
+	if (bgp_attr_ex(attr)->transit)
+		out_add(&o, "%sunknown attributes %u bytes", sep(&o),
+			bgp_attr_ex(attr)->transit->len);
 	return o.len >= size ? -1 : (int)o.len;
 }

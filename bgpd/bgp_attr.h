@@ -49,7 +49,7 @@ enum bgp_origin {
 	BGP_ORIGIN_INCOMPLETE = 2,
 };
 
-/* Which attributes are present in a struct bgp_attr (bit = 1 << code for codes < 64). */
+/* Which attributes are present in a struct bgp_attr (bit = 1 << code, for known codes). */
 #define ATTR_BIT(code) (UINT64_C(1) << (code))
 
 /* AS_PATH, always held with 4-octet ASNs (RFC 6793 4.2.3: merged with AS4_PATH on receipt). */
@@ -119,7 +119,11 @@ struct bgp_attr_extra {
 struct bgp_attr {
 	uint32_t refcnt; /* interned copies: references held by paths and queues */
 	uint32_t hash;
-	uint64_t present;		 /* ATTR_BIT(code) set for each attribute carried */
+	/* One word for which attributes are present and the small ones (bit-fields: no &). */
+	uint64_t present : 40;		 /* ATTR_BIT(code) set for each attribute carried */
+	uint64_t origin : 2;		 /* enum bgp_origin */
+	uint64_t mp_nh_len : 6;		 /* 0, 4, 16 or 32 */
+	uint64_t atomic_aggregate : 1;	 /* bool */
 	struct bgp_aspath *aspath;	 /* never NULL once interned (empty path allowed) */
 	struct bgp_u32list *communities; /* values in host order, as received */
 	/* NULL: none of the extras. In a template it may point to any block the caller owns
@@ -128,13 +132,13 @@ struct bgp_attr {
 	struct in_addr nexthop; /* NEXT_HOP (IPv4 unicast) */
 	uint32_t med;
 	uint32_t local_pref;
-	uint32_t weight; /* local only, never sent (32768 for local routes) */
-	uint8_t origin;
-	uint8_t mp_nh_len; /* 0, 4, 16 or 32 */
-	bool atomic_aggregate;
+	uint32_t weight;	      /* local only, never sent (32768 for local routes) */
 	struct in6_addr mp_nh_global; /* MP_REACH next hop (IPv6; or IPv4 in the first 4 bytes) */
 	struct in6_addr mp_nh_local;  /* link-local when mp_nh_len == 32 */
 };
+
+/* Every attribute the codec flags in present fits its 40 bits. */
+_Static_assert(BGP_ATTR_LARGE_COMMUNITIES < 40, "attribute code beyond bgp_attr.present");
 
 /* All-zero extras, for sets that carry none. */
 extern const struct bgp_attr_extra bgp_attr_extra_none;
@@ -143,6 +147,34 @@ static inline const struct bgp_attr_extra *bgp_attr_ex(const struct bgp_attr *at
 {
 	return attr->extra ? attr->extra : &bgp_attr_extra_none;
 }
+
+/*
+ * The MP_REACH_NLRI next hops. Read and set them through these, not the fields: they are 32
+ * bytes of every set, IPv4 ones included, and are to move into struct bgp_attr_extra once no
+ * user names the fields (see bgp_attr_intern.c).
+ */
+static inline const struct in6_addr *bgp_attr_mp_nh_global(const struct bgp_attr *attr)
+{
+	return &attr->mp_nh_global;
+}
+
+static inline const struct in6_addr *bgp_attr_mp_nh_local(const struct bgp_attr *attr)
+{
+	return &attr->mp_nh_local;
+}
+
+/*
+ * Set the next hops of template t: len 0, 4, 16 or 32 (mp_nh_len), global and local (NULL for
+ * none). ex is a block of the caller's that t->extra may be pointed at (filled from t's
+ * extras first); it must live as long as the template is used.
+ */
+void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t len,
+			const struct in6_addr *global, const struct in6_addr *local);
+
+/* An interned copy of extras block ex (a reference; NULL when ex carries nothing), for a
+ * template that outlives the block it was filled in. ex's sub-objects must be interned. */
+const struct bgp_attr_extra *bgp_attr_extra_intern(const struct bgp_attr_extra *ex);
+void bgp_attr_extra_unref(const struct bgp_attr_extra *ex); /* NULL is fine */
 
 /* ---- interning ---- */
 void bgp_attr_init(void);

@@ -17,12 +17,14 @@
 #include "lib/memory.h"
 #include "lib/stream.h"
 
-DECLARE_MTYPE(BGP_ATTR);      /* struct bgp_attr (interned sets) */
-DECLARE_MTYPE(BGP_ASPATH);    /* struct bgp_aspath */
-DECLARE_MTYPE(BGP_U32LIST);   /* communities and cluster lists */
-DECLARE_MTYPE(BGP_LCOMMLIST); /* large communities */
-DECLARE_MTYPE(BGP_TRANSIT);   /* unknown optional transitive attributes */
-DECLARE_MTYPE(BGP_NLRI_JOIN); /* IPv4 NLRI of a mixed UPDATE, joined (bgp_update.c) */
+DECLARE_MTYPE(BGP_ATTR);       /* struct bgp_attr (interned sets): slab chunks */
+DECLARE_MTYPE(BGP_ATTR_EXTRA); /* struct bgp_attr_extra (interned): slab chunks */
+DECLARE_MTYPE(BGP_ATTR_INDEX); /* the indexes of interned sets and extras */
+DECLARE_MTYPE(BGP_ASPATH);     /* struct bgp_aspath */
+DECLARE_MTYPE(BGP_U32LIST);    /* communities and cluster lists */
+DECLARE_MTYPE(BGP_LCOMMLIST);  /* large communities */
+DECLARE_MTYPE(BGP_TRANSIT);    /* unknown optional transitive attributes */
+DECLARE_MTYPE(BGP_NLRI_JOIN);  /* IPv4 NLRI of a mixed UPDATE, joined (bgp_update.c) */
 
 /* AFI/SAFI <-> our families. Kept here (not bgpd.c) so the codec links on its own. */
 static inline int bgp_codec_af(uint16_t afi, uint8_t safi)
@@ -63,6 +65,42 @@ enum bgp_attr_action {
 	BGP_ACT_RESET,	  /* session reset */
 };
 
+/* ---- slabs for interned objects (bgp_attr_intern.c) ---- */
+
+/*
+ * Fixed-size objects carved from chunks, with a dense 32-bit id each (the index of interned
+ * sets stores ids, not pointers). Against malloc, an object saves the 16-byte header and the
+ * rounding up to 16. Freed objects are reused (their first 16 bytes hold: a zero refcount
+ * where interned objects keep theirs, the id, the free-list link); chunks go back to the
+ * system only with bgp_ipool_fini(). Objects are 16 bytes or more, a multiple of 8.
+ */
+struct bgp_ipool {
+	struct mtype *mt;
+	uint32_t size;	 /* object size */
+	uint32_t shift;	 /* log2(objects per chunk) */
+	uint8_t **chunk; /* chunk[id >> shift] */
+	uint32_t nchunk;
+	uint32_t chunk_cap;
+	uint32_t used; /* ids 0 .. used - 1 have been handed out */
+	uint32_t live; /* objects allocated now */
+	void *free_list;
+};
+
+/* Largest id + 1 (the index of interned sets packs an id in 26 bits). */
+#define BGP_IPOOL_MAX_IDS ((UINT32_C(1) << 26) - 1)
+
+void bgp_ipool_init(struct bgp_ipool *p, struct mtype *mt, size_t size, size_t chunk_bytes);
+void bgp_ipool_fini(struct bgp_ipool *p); /* every object must be free */
+void *bgp_ipool_alloc(struct bgp_ipool *p, uint32_t *id);
+/* id: the one bgp_ipool_alloc() gave (UINT32_MAX when the caller keeps no ids). */
+void bgp_ipool_free(struct bgp_ipool *p, void *obj, uint32_t id);
+size_t bgp_ipool_memory(const struct bgp_ipool *p);
+
+static inline void *bgp_ipool_ptr(const struct bgp_ipool *p, uint32_t id)
+{
+	return p->chunk[id >> p->shift] + (size_t)(id & ((1u << p->shift) - 1)) * p->size;
+}
+
 /* ---- AS paths (bgp_aspath.c) ---- */
 
 /* Largest internal path (bytes of segment data: uint16_t len). */
@@ -96,6 +134,7 @@ struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len);
 int bgp_aspath_encode(struct stream *s, const struct bgp_aspath *p, bool as4, bool *needs_as4);
 int bgp_aspath_encode_as4(struct stream *s, const struct bgp_aspath *p);
 size_t bgp_aspath_count(void);
+size_t bgp_aspath_memory(void); /* slabs, large paths and the index */
 void bgp_aspath_finish(void);
 
 /* ---- communities (bgp_community.c) ---- */
@@ -111,8 +150,10 @@ void bgp_community_finish(void);
 /* The parsed attribute section of one UPDATE. */
 struct bgp_attr_parse {
 	/* Template: sub-objects are interned references owned by this struct until
-	 * bgp_attr_parse_release(). */
+	 * bgp_attr_parse_release(). attr.extra points to extra (never moved: the parse
+	 * state is used in place). */
 	struct bgp_attr attr;
+	struct bgp_attr_extra extra;
 	enum bgp_attr_action action; /* strongest RFC 7606 action taken */
 	uint64_t discarded;	     /* ATTR_BIT() of attributes discarded */
 	const char *reason;	     /* of the strongest treat-as-withdraw, else of a discard */

@@ -183,7 +183,7 @@ static int cmp_peer_type(const struct bgp_cand *a, const struct bgp_cand *b)
 static uint32_t router_id(const struct bgp_cand *c)
 {
 	if (c->attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))
-		return ntohl(c->attr->originator_id.s_addr);
+		return ntohl(bgp_attr_ex(c->attr)->originator_id.s_addr);
 	return ntohl(c->src->remote_id.s_addr);
 }
 
@@ -194,7 +194,9 @@ static int cmp_router_id(const struct bgp_cand *a, const struct bgp_cand *b)
 
 static uint32_t cluster_len(const struct bgp_attr *attr)
 {
-	return attr->cluster_list ? attr->cluster_list->count : 0;
+	const struct bgp_u32list *l = bgp_attr_ex(attr)->cluster_list;
+
+	return l ? l->count : 0;
 }
 
 static int cmp_cluster_len(const struct bgp_cand *a, const struct bgp_cand *b)

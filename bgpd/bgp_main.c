@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_config.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
@@ -232,6 +233,7 @@ static void sighup_cb(int sig, short what, void *arg)
 {
 	log_notice("SIGHUP received, reopening the log file");
 	log_reopen();
+	nb_config_sighup(); /* reload the configuration file: only what changed is applied */
 }
 
 int main(int argc, char **argv)
@@ -250,10 +252,12 @@ int main(int argc, char **argv)
 
 	cmd_init();
 	nb_init();
+	nb_config_set_startup(o.config); /* what SIGHUP reloads and `write memory` writes */
 	bgp_config_init(); /* models, config commands, show running-config */
 	bgp_show_route_init();
 	bgp_show_neighbor_init();
 	bgp_debug_init();
+	bgp_clear_init();
 
 	if (o.check) {
 		r = config_run(&o, true);

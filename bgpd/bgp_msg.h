@@ -58,6 +58,10 @@ uint64_t rib_table_version(const struct bgp *bgp);
 /* The table version of one address family (FRR shows one per table; rib_table_version() is the
  * sum over the families). */
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af);
+/* "RIB entries" of one address family: the prefixes in its table (FRR's route nodes), and
+ * the bytes they take (the per-prefix entries only, as FRR counts them). 0 without a RIB. */
+size_t rib_af_count(const struct bgp *bgp, enum bgp_af af);
+size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af);
 
 /* ---- session side, called by the RIB side ---- */
 

@@ -11,6 +11,7 @@
 
 #include "bgpd/bgp_config.h"
 #include "bgpd/bgp_nb.h"
+#include "bgpd/bgpd.h"
 #include "lib/northbound_cli.h"
 #include "lib/system_cli.h"
 
@@ -110,6 +111,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_timers },
 	},
 	{
+		/* FRR prints `timers connect 120` when it was configured, default or not. */
+		.xpath = NBR "/timers/connect-time",
+		.keep_explicit_default = true,
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/enabled",
 		.cbs = { .modify = bgp_nb_neighbor_af_enabled_modify,
 			 .destroy = bgp_nb_neighbor_af_enabled_destroy },
@@ -139,6 +145,7 @@ const struct nb_module_info bgp_nb_module = {
 void bgp_config_init(void)
 {
 	nb_init();
+	nb_set_event_loop(bgp_event_base); /* the timer of `commit confirmed` */
 	nb_cli_init();
 	system_cli_init(); /* first: it prints first */
 	nb_module_register(&bgp_nb_module);

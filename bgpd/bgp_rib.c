@@ -419,7 +419,7 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	}
 	/* RFC 4456 8: our own ORIGINATOR_ID coming back over iBGP. */
 	if (!src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) &&
-	    attr->originator_id.s_addr == bgp->router_id.s_addr) {
+	    bgp_attr_ex(attr)->originator_id.s_addr == bgp->router_id.s_addr) {
 		*why = 3;
 		return NULL;
 	}
@@ -515,6 +515,7 @@ void rib_peer_writable(struct bgp_peer *peer)
 static struct bgp_attr *local_attr(enum bgp_af af)
 {
 	struct bgp_attr tmpl;
+	struct bgp_attr_extra ex;
 	struct bgp_attr *attr;
 
 	/* As FRR's bgp_static_update(): origin IGP, empty AS_PATH, MED 0, weight 32768, next hop
@@ -527,7 +528,7 @@ static struct bgp_attr *local_attr(enum bgp_af af)
 	if (af == BGP_AF_IPV4_UNICAST)
 		tmpl.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 	else
-		tmpl.mp_nh_len = 16;
+		bgp_attr_set_mp_nh(&tmpl, &ex, 16, NULL, NULL);
 	tmpl.med = 0;
 	tmpl.weight = BGP_WEIGHT_LOCAL;
 	attr = bgp_attr_intern(&tmpl);
@@ -581,6 +582,20 @@ uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)
 	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
 		return 0;
 	return rib_af_version(bgp->rib, af);
+}
+
+size_t rib_af_count(const struct bgp *bgp, enum bgp_af af)
+{
+	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
+		return 0;
+	return ptree_count(bgp->rib->af[af].tree);
+}
+
+size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af)
+{
+	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
+		return 0;
+	return rib_af_count(bgp, af) * bgp->rib->af[af].dest_slab.obj_size;
 }
 
 uint64_t rib_table_version(const struct bgp *bgp)

@@ -59,7 +59,7 @@ static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, boo
 		json_inaddr(w, "ip", attr->nexthop);
 		json_string(w, "afi", "ipv4");
 	} else {
-		json_in6addr(w, "ip", &attr->mp_nh_global);
+		json_in6addr(w, "ip", bgp_attr_mp_nh_global(attr));
 		json_string(w, "afi", "ipv6");
 		json_string(w, "scope", "global");
 	}
@@ -72,7 +72,7 @@ static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, boo
 	json_object_close(w);
 	if (ll) {
 		json_object_open(w, NULL);
-		json_in6addr(w, "ip", &attr->mp_nh_local);
+		json_in6addr(w, "ip", bgp_attr_mp_nh_local(attr));
 		json_string(w, "afi", "ipv6");
 		json_string(w, "scope", "link-local");
 		if (detail)
@@ -180,6 +180,7 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 {
 	struct json_writer *w = &s->json;
 	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr_extra *ex = bgp_attr_ex(attr);
 	const struct rib_src *src = route_path_src(s, path);
 	bool local = !src || src->local;
 	char buf[IPADDR_STRLEN], tbuf[64];
@@ -190,8 +191,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 	if (src && !src->up)
 		json_bool(w, "removed", true);
 	if (attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)) {
-		json_uint(w, "aggregatorAs", attr->aggregator_as);
-		json_inaddr(w, "aggregatorId", attr->aggregator_addr);
+		json_uint(w, "aggregatorAs", ex->aggregator_as);
+		json_inaddr(w, "aggregatorId", ex->aggregator_addr);
 	}
 	json_string(w, "origin", route_origin_long(attr->origin));
 	if (attr->present & ATTR_BIT(BGP_ATTR_MED))
@@ -227,8 +228,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 		json_array_close(w);
 		json_object_close(w);
 	}
-	if (attr->lcommunities) {
-		const struct bgp_lcommlist *l = attr->lcommunities;
+	if (ex->lcommunities) {
+		const struct bgp_lcommlist *l = ex->lcommunities;
 
 		json_object_open(w, "largeCommunity");
 		route_lcommunity_str(l, tmp);
@@ -241,12 +242,12 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 		json_object_close(w);
 	}
 	if (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))
-		json_inaddr(w, "originatorId", attr->originator_id);
-	if (attr->cluster_list) {
+		json_inaddr(w, "originatorId", ex->originator_id);
+	if (ex->cluster_list) {
 		json_object_open(w, "clusterList");
 		json_array_open(w, "list");
-		for (uint32_t i = 0; i < attr->cluster_list->count; i++) {
-			struct in_addr a = { .s_addr = htonl(attr->cluster_list->val[i]) };
+		for (uint32_t i = 0; i < ex->cluster_list->count; i++) {
+			struct in_addr a = { .s_addr = htonl(ex->cluster_list->val[i]) };
 
 			json_inaddr(w, NULL, a);
 		}

@@ -138,6 +138,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 {
 	struct vty *vty = s->vty;
 	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr_extra *ex = bgp_attr_ex(attr);
 	const struct rib_src *src = route_path_src(s, path);
 	bool valid = route_path_valid(s, path);
 	char buf[IPADDR_STRLEN], id[INET_ADDRSTRLEN], tbuf[64];
@@ -149,8 +150,8 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 	if (src && !src->up)
 		vty_out(vty, ", (removed)");
 	if (attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)) {
-		inet_ntop(AF_INET, &attr->aggregator_addr, id, sizeof(id));
-		vty_out(vty, ", (aggregated by %u %s)", attr->aggregator_as, id);
+		inet_ntop(AF_INET, &ex->aggregator_addr, id, sizeof(id));
+		vty_out(vty, ", (aggregated by %u %s)", ex->aggregator_as, id);
 	}
 	vty_out(vty, "\n");
 
@@ -158,7 +159,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 	if (s->af == BGP_AF_IPV4_UNICAST)
 		inet_ntop(AF_INET, &attr->nexthop, buf, sizeof(buf));
 	else
-		inet_ntop(AF_INET6, &attr->mp_nh_global, buf, sizeof(buf));
+		inet_ntop(AF_INET6, bgp_attr_mp_nh_global(attr), buf, sizeof(buf));
 	vty_out(vty, "    %s", buf);
 	if (!src || src->local) {
 		inet_ntop(AF_INET, &s->bgp->router_id, id, sizeof(id));
@@ -166,13 +167,13 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 			s->af == BGP_AF_IPV4_UNICAST ? "0.0.0.0" : "::", id);
 	} else {
 		inet_ntop(AF_INET,
-			  (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) ? &attr->originator_id
+			  (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) ? &ex->originator_id
 									     : &src->remote_id,
 			  id, sizeof(id));
 		vty_out(vty, " from %s (%s)\n", route_peer_str(src, false, buf, sizeof(buf)), id);
 	}
 	if (s->af == BGP_AF_IPV6_UNICAST && attr->mp_nh_len == 32) {
-		inet_ntop(AF_INET6, &attr->mp_nh_local, buf, sizeof(buf));
+		inet_ntop(AF_INET6, bgp_attr_mp_nh_local(attr), buf, sizeof(buf));
 		vty_out(vty, "    (%s) (used)\n", buf);
 	}
 
@@ -199,19 +200,19 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 		route_community_str(attr->communities, tmp);
 		vty_out(vty, "      Community: %s\n", tmp->buf);
 	}
-	if (attr->lcommunities) {
-		route_lcommunity_str(attr->lcommunities, tmp);
+	if (ex->lcommunities) {
+		route_lcommunity_str(ex->lcommunities, tmp);
 		vty_out(vty, "      Large Community: %s\n", tmp->buf);
 	}
-	if ((attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) || attr->cluster_list) {
+	if ((attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) || ex->cluster_list) {
 		if (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) {
-			inet_ntop(AF_INET, &attr->originator_id, id, sizeof(id));
+			inet_ntop(AF_INET, &ex->originator_id, id, sizeof(id));
 			vty_out(vty, "      Originator: %s", id);
 		}
-		if (attr->cluster_list) {
+		if (ex->cluster_list) {
 			vty_out(vty, ", Cluster list: ");
-			for (uint32_t i = 0; i < attr->cluster_list->count; i++) {
-				struct in_addr a = { .s_addr = htonl(attr->cluster_list->val[i]) };
+			for (uint32_t i = 0; i < ex->cluster_list->count; i++) {
+				struct in_addr a = { .s_addr = htonl(ex->cluster_list->val[i]) };
 
 				inet_ntop(AF_INET, &a, id, sizeof(id));
 				vty_out(vty, "%s ", id);

@@ -8,11 +8,9 @@
 #include <arpa/inet.h>
 
 #include "bgpd/bgp_msg.h"
-#include "bgpd/bgp_rib.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/event.h"
-#include "lib/table.h"
 
 void bgp_uptime_str(uint64_t elapsed_ms, char *buf, size_t size)
 {
@@ -241,7 +239,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 		if (v->af[af].negotiated) {
 			v->af[af].accepted = rib_peer_accepted(peer, af);
 			v->af[af].sent = rib_peer_sent(peer, af);
-			v->af[af].table_version = bgp->rib ? rib_af_table_version(bgp, af) : 0;
+			v->af[af].table_version = rib_af_table_version(bgp, af);
 		}
 	}
 	v->sent = s->sent;
@@ -266,12 +264,9 @@ void bgp_summary_view_fill(struct bgp_summary_view *sv, const struct bgp *bgp, e
 	sv->af = af;
 	sv->router_id = bgp->router_id;
 	sv->asn = bgp->asn;
-	/* The RIB's counters: read-only use of its tables for display. */
-	if (bgp->rib) {
-		sv->table_version = rib_af_table_version(bgp, af);
-		sv->rib_count = ptree_count(bgp->rib->af[af].tree);
-		sv->rib_memory = sv->rib_count * (sizeof(struct bgp_dest) + dest_addr_len(af));
-	}
+	sv->table_version = rib_af_table_version(bgp, af);
+	sv->rib_count = rib_af_count(bgp, af);
+	sv->rib_memory = rib_af_memory(bgp, af);
 	sv->neighbor_width = 16;
 	TAILQ_FOREACH (peer, &bgp->peers, entry) {
 		int w;

@@ -71,12 +71,24 @@ static void json_summary_begin(struct bgp_show_ctx *ctx)
 		json_object_open(&ctx->json, NULL);
 }
 
+/* `failed` with nothing failed in the family: FRR's three counters instead of the block. */
+static bool none_failed(const struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
+{
+	return ctx->filter == BGP_SUMMARY_FAILED && !sv->displayed;
+}
+
 static void json_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
 {
 	struct json_writer *w = &ctx->json;
 	char id[INET_ADDRSTRLEN];
 
 	json_object_open(w, ctx->titled ? bgp_af_json_name(sv->af) : NULL);
+	if (none_failed(ctx, sv)) {
+		json_uint(w, "failedPeersCount", 0);
+		json_uint(w, "dynamicPeers", 0);
+		json_uint(w, "totalPeers", sv->total);
+		return;
+	}
 	inet_ntop(AF_INET, &sv->router_id, id, sizeof(id));
 	json_string(w, "routerId", id);
 	json_uint(w, "as", sv->asn);
@@ -90,6 +102,25 @@ static void json_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 	json_object_open(w, "peers");
 }
 
+/* `failed`: FRR's bgp_show_failed_summary() keys. */
+static void json_summary_failed_peer(struct json_writer *w, const struct bgp_peer_view *pv)
+{
+	json_uint(w, "connectionsEstablished", pv->established_count);
+	json_uint(w, "connectionsDropped", pv->dropped_count);
+	json_string(w, "peerUptime", pv->up_str);
+	json_uint(w, "peerUptimeMsec", pv->up_never ? 0 : pv->up_ms / 1000 * 1000);
+	if (!pv->up_never)
+		json_int(w, "peerUptimeEstablishedEpoch", pv->up_epoch);
+	if (pv->notify_shown) {
+		json_stringf(w, "lastErrorCodeSubcode", "%02X%02X", pv->notify_code,
+			     pv->notify_subcode);
+		json_string(w, "lastNotificationReason", pv->notify_text);
+		json_bool(w, "lastNotificationHardReset", false);
+	}
+	json_string(w, "lastResetDueTo", bgp_down_reason_str(pv->last_reset));
+	json_int(w, "lastResetCode", frr_reset_code(pv->last_reset));
+}
+
 static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv,
 			      const struct bgp_peer_view *pv)
 {
@@ -98,6 +129,12 @@ static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	const char *state;
 
 	json_object_open(w, pv->name);
+	if (ctx->filter == BGP_SUMMARY_FAILED) {
+		json_summary_failed_peer(w, pv);
+		json_string(w, "idType", pv->ipv6 ? "ipv6" : "ipv4");
+		json_object_close(w);
+		return;
+	}
 	json_uint(w, "remoteAs", pv->remote_as);
 	json_uint(w, "localAs", pv->local_as);
 	json_int(w, "version", 4);
@@ -130,11 +167,13 @@ static void json_summary_af_end(struct bgp_show_ctx *ctx, const struct bgp_summa
 {
 	struct json_writer *w = &ctx->json;
 
-	json_object_close(w); /* peers */
-	json_uint(w, "failedPeers", sv->failed);
-	json_uint(w, "displayedPeers", sv->displayed);
-	json_uint(w, "totalPeers", sv->total);
-	json_uint(w, "dynamicPeers", 0);
+	if (!none_failed(ctx, sv)) {
+		json_object_close(w); /* peers */
+		json_uint(w, "failedPeers", sv->failed);
+		json_uint(w, "displayedPeers", sv->displayed);
+		json_uint(w, "totalPeers", sv->total);
+		json_uint(w, "dynamicPeers", 0);
+	}
 	json_object_close(w);
 	ctx->blocks++;
 }

@@ -8,7 +8,9 @@
  * `show bgp ipv4 summary` show every SAFI of the family with a title per block, `show bgp
  * summary` every family, and `show bgp ipv4 unicast summary` one block without a title (and,
  * in JSON, without the "ipv4Unicast" wrapper). A family is shown only when some neighbor has
- * it activated, and lists only those neighbors.
+ * it activated, and lists only those neighbors. `established` lists only the neighbors whose
+ * session is up in the family, `failed` the others, with FRR's failure columns (EstdCnt, DropCnt,
+ * ResetTime, Reason).
  */
 #include "lib/compat.h"
 
@@ -25,13 +27,35 @@
 #define SUMMARY_STR "Summary of BGP neighbor status\n"
 #define NEIGHBORS_STR "Detailed information on TCP and BGP neighbor connections\n"
 #define PEER_STR "Neighbor to display information about\n"
+#define ESTABLISHED_STR "Show only sessions in Established state\n"
+#define FAILED_STR "Show only sessions not in Established state\n"
 
 #define AF_ALL (-1)
 
-static int show_summary(struct vty *vty, int af_only, bool titled, bool use_json)
+/* A peer "failed" in a family when it is not Established there (FRR's bgp_has_peer_failed()). */
+static bool peer_failed(const struct bgp_peer_view *pv, int af)
+{
+	return !pv->established || !pv->af[af].negotiated;
+}
+
+static bool summary_shows(const struct bgp_peer_view *pv, int af, enum bgp_summary_filter f)
+{
+	switch (f) {
+	case BGP_SUMMARY_ESTABLISHED:
+		return !peer_failed(pv, af);
+	case BGP_SUMMARY_FAILED:
+		return peer_failed(pv, af);
+	case BGP_SUMMARY_ALL:
+		break;
+	}
+	return true;
+}
+
+static int show_summary(struct vty *vty, int af_only, bool titled, enum bgp_summary_filter filter,
+			bool use_json)
 {
 	const struct bgp_show_output *out = use_json ? &bgp_show_json : &bgp_show_text;
-	struct bgp_show_ctx ctx = { .vty = vty, .titled = titled };
+	struct bgp_show_ctx ctx = { .vty = vty, .titled = titled, .filter = filter };
 	struct bgp *bgp = bgp_get();
 	bool any = false;
 	int af;
@@ -44,6 +68,7 @@ static int show_summary(struct vty *vty, int af_only, bool titled, bool use_json
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		struct bgp_summary_view sv;
 		const struct bgp_peer *peer;
+		struct bgp_peer_view pv;
 
 		if (af_only != AF_ALL && af != af_only)
 			continue;
@@ -51,14 +76,24 @@ static int show_summary(struct vty *vty, int af_only, bool titled, bool use_json
 		if (!sv.total)
 			continue;
 		any = true;
+		/* Views are filled twice when filtering: the count comes before the rows. */
+		if (filter != BGP_SUMMARY_ALL) {
+			sv.displayed = 0;
+			TAILQ_FOREACH (peer, &bgp->peers, entry) {
+				if (!bgp_peer_af_activated(peer, af))
+					continue;
+				bgp_peer_view_fill(&pv, peer);
+				if (summary_shows(&pv, af, filter))
+					sv.displayed++;
+			}
+		}
 		out->summary_af_begin(&ctx, &sv);
 		TAILQ_FOREACH (peer, &bgp->peers, entry) {
-			struct bgp_peer_view pv;
-
 			if (!bgp_peer_af_activated(peer, af))
 				continue;
 			bgp_peer_view_fill(&pv, peer);
-			out->summary_peer(&ctx, &sv, &pv);
+			if (summary_shows(&pv, af, filter))
+				out->summary_peer(&ctx, &sv, &pv);
 		}
 		out->summary_af_end(&ctx, &sv);
 	}
@@ -118,22 +153,34 @@ static int arg_af(const struct cmd_args *args)
 	return AF_ALL;
 }
 
-DEFCMD(show_ip_bgp_summary, "show ip bgp summary [json]",
-       SHOW_STR IP_STR BGP_STR SUMMARY_STR JSON_STR)
+static enum bgp_summary_filter arg_filter(const struct cmd_args *args)
 {
-	return show_summary(vty, BGP_AF_IPV4_UNICAST, true, cmd_has(args, "json"));
+	if (cmd_has(args, "established"))
+		return BGP_SUMMARY_ESTABLISHED;
+	if (cmd_has(args, "failed"))
+		return BGP_SUMMARY_FAILED;
+	return BGP_SUMMARY_ALL;
 }
 
-DEFCMD(show_bgp_summary, "show bgp summary [json]", SHOW_STR BGP_STR SUMMARY_STR JSON_STR)
+DEFCMD(show_ip_bgp_summary, "show ip bgp summary [established|failed] [json]",
+       SHOW_STR IP_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
 {
-	return show_summary(vty, AF_ALL, true, cmd_has(args, "json"));
+	return show_summary(vty, BGP_AF_IPV4_UNICAST, true, arg_filter(args),
+			    cmd_has(args, "json"));
 }
 
-DEFCMD(show_bgp_af_summary, "show bgp <ipv4|ipv6> [unicast] summary [json]",
-       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR SUMMARY_STR JSON_STR)
+DEFCMD(show_bgp_summary, "show bgp summary [established|failed] [json]",
+       SHOW_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
+{
+	return show_summary(vty, AF_ALL, true, arg_filter(args), cmd_has(args, "json"));
+}
+
+DEFCMD(show_bgp_af_summary, "show bgp <ipv4|ipv6> [unicast] summary [established|failed] [json]",
+       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
 {
 	/* With the SAFI given, FRR prints one untitled block. */
-	return show_summary(vty, arg_af(args), !cmd_has(args, "unicast"), cmd_has(args, "json"));
+	return show_summary(vty, arg_af(args), !cmd_has(args, "unicast"), arg_filter(args),
+			    cmd_has(args, "json"));
 }
 
 DEFCMD(show_ip_bgp_neighbors, "show ip bgp neighbors [<A.B.C.D|X:X::X:X>$peer] [json]",

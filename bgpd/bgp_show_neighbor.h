@@ -131,12 +131,24 @@ void bgp_desc_stripped(const char *desc, size_t size, char *buf, size_t bufsize)
 
 /* ---- renderers (bgp_show_text.c, bgp_show_json.c) ---- */
 
+/* `show bgp summary established|failed`: which peers a summary lists. A peer has "failed" in a
+ * family when it is not Established or the family was not negotiated (FRR's definition). */
+enum bgp_summary_filter {
+	BGP_SUMMARY_ALL = 0,
+	BGP_SUMMARY_ESTABLISHED,
+	BGP_SUMMARY_FAILED, /* rows show counts and the last reset instead of the usual columns */
+};
+
 struct bgp_show_ctx {
 	struct vty *vty;
 	struct json_writer json;
 	bool titled;	 /* several address families: one titled block each */
 	unsigned blocks; /* address family blocks written so far */
+	enum bgp_summary_filter filter;
 };
+
+/* The summary_* callbacks get a bgp_summary_view whose `displayed` counts the peers the filter
+ * lets through (summary_af_begin is called before the first of them). */
 
 enum bgp_show_end {
 	BGP_SHOW_END_OK,

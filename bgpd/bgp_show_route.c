@@ -58,7 +58,8 @@ const char *route_nexthop_str(const struct route_show *s, const struct bgp_attr 
 	/* IPv4 routes have their next hop in attr->nexthop whichever field carried it. */
 	if (s->af == BGP_AF_IPV6_UNICAST) {
 		/* FRR shows the link-local next hop when both were received (no prefer-global). */
-		a = attr->mp_nh_len == 32 ? &attr->mp_nh_local : &attr->mp_nh_global;
+		a = attr->mp_nh_len == 32 ? bgp_attr_mp_nh_local(attr)
+					  : bgp_attr_mp_nh_global(attr);
 		family = AF_INET6;
 	}
 	if (!inet_ntop(family, a, buf, (socklen_t)size))

@@ -12,10 +12,17 @@
 	"V         AS   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down State/PfxRcd   PfxSnt " \
 	"Desc\n"
 
+#define SUMMARY_HEADER_FAILED "EstdCnt DropCnt ResetTime Reason\n"
+
 /* ---- summary ---- */
 
 static void text_summary_begin(struct bgp_show_ctx *ctx)
 {
+}
+
+static bool none_failed(const struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
+{
+	return ctx->filter == BGP_SUMMARY_FAILED && !sv->displayed;
 }
 
 static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
@@ -25,6 +32,10 @@ static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 
 	if (ctx->titled)
 		vty_out(vty, "\n%s Summary:\n", bgp_af_text_name(sv->af));
+	if (none_failed(ctx, sv)) {
+		vty_out(vty, "%% No failed BGP neighbors found\n");
+		return;
+	}
 	inet_ntop(AF_INET, &sv->router_id, id, sizeof(id));
 	vty_out(vty, "BGP router identifier %s, local AS number %u VRF default vrf-id 0\n", id,
 		sv->asn);
@@ -33,8 +44,24 @@ static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 		bgp_memstr(mem, sizeof(mem), sv->rib_memory));
 	vty_out(vty, "Peers %u, using %s of memory\n", sv->peer_count,
 		bgp_memstr(mem, sizeof(mem), sv->peer_memory));
+	if (!sv->displayed)
+		return; /* FRR prints the column header with the first row */
 	vty_out(vty, "\nNeighbor%*s", sv->neighbor_width - 8, " ");
-	vty_out(vty, SUMMARY_HEADER);
+	vty_out(vty, "%s",
+		ctx->filter == BGP_SUMMARY_FAILED ? SUMMARY_HEADER_FAILED : SUMMARY_HEADER);
+}
+
+/* `failed`: sessions established and dropped, time since the last change, why it went down. */
+static void text_summary_failed_peer(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	vty_out(vty, "%7u %7u %9s", pv->established_count, pv->dropped_count, pv->up_str);
+	if (pv->notify_shown)
+		vty_out(vty, " Notification %s (%s)\n", pv->notify_sent ? "sent" : "received",
+			pv->notify_text);
+	else if (pv->last_reset != BGP_DOWN_NONE)
+		vty_out(vty, " %s\n", bgp_down_reason_str(pv->last_reset));
+	else
+		vty_out(vty, " Never established\n");
 }
 
 static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv,
@@ -48,6 +75,10 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	vty_out(vty, "%s", pv->name);
 	if (len < sv->neighbor_width)
 		vty_out(vty, "%*s", sv->neighbor_width - len, " ");
+	if (ctx->filter == BGP_SUMMARY_FAILED) {
+		text_summary_failed_peer(vty, pv);
+		return;
+	}
 	vty_out(vty, "4%11u %9u %9u %8" PRIu64 " %4u %4u %8s", pv->remote_as, pv->total_rcvd,
 		pv->total_sent, af->table_version, pv->inq, pv->outq, pv->up_str);
 	if (pv->established) {
@@ -70,7 +101,17 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 
 static void text_summary_af_end(struct bgp_show_ctx *ctx, const struct bgp_summary_view *sv)
 {
-	vty_out(ctx->vty, "\nTotal number of neighbors %u\n", sv->total);
+	struct vty *vty = ctx->vty;
+
+	if (none_failed(ctx, sv))
+		return;
+	if (!sv->displayed) {
+		vty_out(vty, "\n%% No matching neighbor\n");
+		return;
+	}
+	if (ctx->filter != BGP_SUMMARY_ALL)
+		vty_out(vty, "\nDisplayed neighbors %u", sv->displayed);
+	vty_out(vty, "\nTotal number of neighbors %u\n", sv->total);
 }
 
 static void text_summary_end(struct bgp_show_ctx *ctx, enum bgp_show_end end)

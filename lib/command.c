@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The command engine: nodes, installation, execution with FRR's walk-up, `?` and TAB.
+ * The command engine: nodes, installation, execution with FRR's walk-up.
  * Grammar parsing is in command_lex.c, graphs in command_graph.c, matching in command_match.c,
- * the basic commands (exit, end, configure, do ...) in command_basic.c.
+ * `?` and TAB in command_help.c, the basic commands (exit, end, configure, do ...) in
+ * command_basic.c and the daemon-wide show commands (memory, logging) in command_show.c.
  */
 #include "lib/compat.h"
 
@@ -137,6 +138,7 @@ void cmd_terminate(void)
 	}
 	config_enter_hook = NULL;
 	config_leave_hook = NULL;
+	cmd_help_terminate();
 }
 
 /* ---- nodes and configuration mode ------------------------------------------------------- */
@@ -362,162 +364,4 @@ int cmd_execute(struct vty *vty, const char *line, bool walk_up)
 	cmd_match_result_free(&res);
 	cmd_words_free(&words);
 	return ret;
-}
-
-/* ---- `?` and TAB ------------------------------------------------------------------------ */
-
-/*
- * FRR's shortcut: in a config node, "do <command>" is described and completed as the ENABLE
- * command it runs. Returns the part of the line after "do", or NULL.
- */
-static const char *do_shortcut(const struct vty *vty, const char *line)
-{
-	struct cmd_words words;
-	const char *rest = NULL;
-
-	if (!cmd_node_is_config(vty->node))
-		return NULL;
-	cmd_words_split(&words, line);
-	if (words.n >= 1 && strcmp(words.w[0], "do") == 0 && (words.n > 1 || words.trailing_space))
-		rest = words.n > 1 ? line + words.off[1] : line + strlen(line);
-	cmd_words_free(&words);
-	return rest;
-}
-
-struct help_collect {
-	const char *partial; /* the last word when it is being typed, else NULL */
-	bool keywords_only;  /* TAB */
-	struct cmd_help *v;
-	int n, cap;
-};
-
-static void help_collect_cb(const struct cmd_gnode *tok, void *arg)
-{
-	struct help_collect *hc = arg;
-	const char *text, *help;
-
-	if (tok->type == CMD_TOK_END) {
-		if (hc->partial || hc->keywords_only)
-			return;
-		text = "<cr>";
-		help = "";
-	} else {
-		if (tok->hidden)
-			return;
-		if (hc->keywords_only && tok->type != CMD_TOK_KEYWORD)
-			return;
-		if (hc->partial && cmd_token_match(tok, hc->partial) == CMD_MATCH_NONE)
-			return;
-		text = tok->text;
-		help = tok->help ? tok->help : "";
-	}
-	for (int i = 0; i < hc->n; i++)
-		if (strcmp(hc->v[i].token, text) == 0)
-			return;
-	if (hc->n == hc->cap) {
-		hc->cap = hc->cap ? hc->cap * 2 : 16;
-		hc->v = XREALLOC(MTYPE_CMD_MATCH, hc->v, (size_t)hc->cap * sizeof(*hc->v));
-	}
-	hc->v[hc->n].token = text;
-	hc->v[hc->n].help = help;
-	hc->n++;
-}
-
-/* FRR's order: <cr> first, then by strcmp of the token text. */
-static int help_cmp(const void *a, const void *b)
-{
-	const struct cmd_help *x = a, *y = b;
-	bool xcr = strcmp(x->token, "<cr>") == 0, ycr = strcmp(y->token, "<cr>") == 0;
-
-	if (xcr != ycr)
-		return xcr ? -1 : 1;
-	return strcmp(x->token, y->token);
-}
-
-/* Collect the candidates for the line; returns the count or -CMD_ERR_NO_MATCH. */
-static int collect(const struct vty *vty, const char *line, struct help_collect *hc)
-{
-	enum node_type node = vty->node;
-	const char *rest = do_shortcut(vty, line);
-	struct cmd_words words;
-	int nwords, npaths;
-
-	if (rest) {
-		node = ENABLE_NODE;
-		line = rest;
-	}
-	cmd_words_split(&words, line);
-	nwords = words.n;
-	if (!words.trailing_space) {
-		nwords--;
-		hc->partial = words.w[nwords];
-	}
-	npaths = cmd_match_next(cmd_node_graph(node), &words, nwords, help_collect_cb, hc);
-	hc->partial = NULL;
-	cmd_words_free(&words);
-	if (npaths == 0 || (hc->n == 0 && !hc->keywords_only))
-		return -CMD_ERR_NO_MATCH;
-	if (hc->n > 1)
-		qsort(hc->v, (size_t)hc->n, sizeof(*hc->v), help_cmp);
-	return hc->n;
-}
-
-int cmd_describe(struct vty *vty, const char *line, struct cmd_help *out, int max)
-{
-	struct help_collect hc = { 0 };
-	int n = collect(vty, line ? line : "", &hc);
-
-	for (int i = 0; i < n && i < max; i++)
-		out[i] = hc.v[i];
-	XFREE(MTYPE_CMD_MATCH, hc.v);
-	return n;
-}
-
-int cmd_complete(struct vty *vty, const char *line, char **out, int max)
-{
-	struct help_collect hc = { .keywords_only = true };
-	int n = collect(vty, line ? line : "", &hc);
-
-	/* The texts live in the graph (const there only by the type of cmd_help). */
-	for (int i = 0; i < n && i < max; i++)
-		out[i] = (char *)(uintptr_t)hc.v[i].token;
-	XFREE(MTYPE_CMD_MATCH, hc.v);
-	return n;
-}
-
-int cmd_describe_print(struct vty *vty, const char *line)
-{
-	struct help_collect hc = { 0 };
-	int n = collect(vty, line ? line : "", &hc), width = 0;
-
-	if (n < 0) {
-		XFREE(MTYPE_CMD_MATCH, hc.v);
-		vty_out(vty, "%% There is no matched command.\n");
-		return -n;
-	}
-	for (int i = 0; i < n; i++)
-		width = MAX(width, (int)strlen(hc.v[i].token));
-	for (int i = 0; i < n; i++) {
-		if (hc.v[i].help[0])
-			vty_out(vty, "  %-*s  %s\n", width, hc.v[i].token, hc.v[i].help);
-		else
-			vty_out(vty, "  %s\n", hc.v[i].token);
-	}
-	XFREE(MTYPE_CMD_MATCH, hc.v);
-	return CMD_SUCCESS;
-}
-
-int cmd_complete_print(struct vty *vty, const char *line)
-{
-	struct help_collect hc = { .keywords_only = true };
-	int n = collect(vty, line ? line : "", &hc);
-
-	if (n < 0) {
-		XFREE(MTYPE_CMD_MATCH, hc.v);
-		return -n;
-	}
-	for (int i = 0; i < n; i++)
-		vty_out(vty, "%s\n", hc.v[i].token);
-	XFREE(MTYPE_CMD_MATCH, hc.v);
-	return CMD_SUCCESS;
 }

@@ -132,22 +132,40 @@ void cmd_install(enum node_type node, const struct cmd_def *def);
  */
 int cmd_execute(struct vty *vty, const char *line, bool walk_up);
 
+/*
+ * Values a placeholder can take right now (FRR's variable completion), e.g. the configured
+ * neighbors for "<A.B.C.D|X:X::X:X>$peer". A provider is registered for a $name binding and
+ * calls add() once per value; `?` lists the values under the placeholder's help line and TAB
+ * completes them like keywords. Values the placeholder would not accept (an IPv6 address
+ * under A.B.C.D) and values that do not begin with the partial word are left out.
+ */
+typedef void (*cmd_value_add)(const char *value, void *ctx);
+typedef void (*cmd_value_provider)(struct vty *vty, cmd_value_add add, void *ctx);
+#define CMD_VALUE_PROVIDERS_MAX 16
+/* Set (fn NULL: remove) the provider of a binding name; a later call replaces an earlier
+ * one. Needs no allocation, so it works before cmd_init() (a constructor) and survives
+ * cmd_terminate(). Returns 0, or -1 when the table is full or varname is empty. */
+int cmd_value_provider_set(const char *varname, cmd_value_provider fn);
+
 /* `?`: the possible next tokens (or completions of the partial last word) with help. */
 struct cmd_help {
 	const char *token; /* "remote-as", "A.B.C.D", "<cr>" */
 	const char *help;
+	const char *values; /* a placeholder's current values ("10.0.0.1 10.0.0.2"), or NULL */
 };
 /* Fills up to max entries, sorted as FRR's vtysh prints them (<cr> first, then by token text);
  * returns the total count (which may exceed max), or -CMD_ERR_NO_MATCH (negative) when no
- * command fits the line. The strings belong to the engine (valid until cmd_terminate()). */
+ * command fits the line. The strings belong to the engine: tokens and help are valid until
+ * cmd_terminate(), values until the next cmd_describe()/cmd_complete() call. */
 int cmd_describe(struct vty *vty, const char *line, struct cmd_help *out, int max);
-/* TAB: keyword completions of the last (partial) word, or every next keyword after a space;
- * returns the total count (0 when only placeholders may follow), or -CMD_ERR_NO_MATCH.
- * The strings belong to the engine: do not free them. */
+/* TAB: keyword completions of the last (partial) word, or every next keyword after a space,
+ * plus the current values of placeholders that have a provider; returns the total count (0
+ * when only other placeholders may follow), or -CMD_ERR_NO_MATCH. The strings belong to the
+ * engine (values: until the next cmd_describe()/cmd_complete() call): do not free them. */
 int cmd_complete(struct vty *vty, const char *line, char **out, int max);
-/* The same, printed into vty->out: FRR's layout "  remote-as  Specify a BGP neighbor" (or
- * "% There is no matched command."), resp. one completion per line. Return CMD_SUCCESS or
- * the CMD_ERR_* code. */
+/* The same, printed into vty->out: FRR's layout "  remote-as  Specify a BGP neighbor" with a
+ * placeholder's values on an indented line under it (or "% There is no matched command."),
+ * resp. one completion per line. Return CMD_SUCCESS or the CMD_ERR_* code. */
 int cmd_describe_print(struct vty *vty, const char *line);
 int cmd_complete_print(struct vty *vty, const char *line);
 

@@ -2,7 +2,8 @@
 /*
  * The commands every CLI has: moving between modes (FRR lib/command.c behaviour: `exit` one
  * level up or out of the session at the top, `end` straight to enable mode, `do` runs an
- * enable-mode command from a config node) and `show version`.
+ * enable-mode command from a config node) and `show version`. The other show commands every
+ * daemon has (memory, logging) are in command_show.c.
  */
 #include "lib/compat.h"
 
@@ -115,4 +116,5 @@ void cmd_basic_init(void)
 	cmd_install(ENABLE_NODE, &cmd_disable_cmd);
 	cmd_install(BGP_IPV4_NODE, &cmd_exit_af_cmd);
 	cmd_install(BGP_IPV6_NODE, &cmd_exit_af_cmd);
+	cmd_show_init();
 }

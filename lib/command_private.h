@@ -130,8 +130,14 @@ const struct cmd_graph *cmd_node_graph(enum node_type node);
 int cmd_config_enter(struct vty *vty);	/* 0, or -1 when the hook refused */
 void cmd_config_leave(struct vty *vty); /* call before leaving a config node for good */
 
+/* lib/command_help.c: frees the values kept for the last cmd_describe()/cmd_complete(). */
+void cmd_help_terminate(void);
+
 /* lib/command_basic.c */
 void cmd_basic_init(void);
 void cmd_basic_install_config_node(enum node_type node);
+
+/* lib/command_show.c: show memory, show logging (installed by cmd_basic_init()). */
+void cmd_show_init(void);
 
 #endif /* SKUA_COMMAND_PRIVATE_H */

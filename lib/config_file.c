@@ -5,6 +5,11 @@
  * enclosing ones). Every line edits ONE candidate; the file is committed once at the end, so
  * a file is applied completely or not at all.
  *
+ * The candidate starts empty, not as a copy of running: the file is the whole configuration.
+ * At start-up running is empty anyway; on a reload (SIGHUP, `clear configuration reload`)
+ * the commit's diff against running is exactly what the file changed, so only that reaches
+ * bgpd and untouched sessions stay up.
+ *
  * A line the engine or a handler refuses stops the load there ("FILE:LINE: message"). A
  * problem only the whole-tree validation sees (a must between two settings, say) is pinned on
  * a line afterwards, only when the file is already known to be bad: the file is replayed and
@@ -13,13 +18,26 @@
  * stayed so. When that finds nothing (a constraint reaching across the tree), a bisection over
  * prefixes of the file finds a line after which it turned invalid: log2(lines) replays, with
  * one validation each, instead of one validation per line.
+ *
+ * A file whose name ends in .json, or whose first character is '{', is libyang's JSON
+ * encoding of the models instead (lib/config_json.c); it takes the same path from the
+ * candidate on.
  */
 #include "lib/compat.h"
 
+#include <limits.h>
+#include <unistd.h>
+
 #include "lib/command.h"
+#include "lib/log.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
+#include "lib/northbound_private.h"
 #include "lib/vty.h"
+
+DEFINE_MTYPE(NB_CONFIG_FILE, "Configuration file");
+
+static char *startup_path; /* MTYPE_NB_CONFIG_FILE, absolute */
 
 struct cf_run {
 	const char *path;
@@ -62,6 +80,19 @@ static bool is_caret_line(const char *s, size_t n)
 	return caret;
 }
 
+/* Text from the file goes to terminals and logs: control bytes are written as \xNN. */
+static void put_safe(struct sbuf *sb, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			sbuf_printf(sb, "\\x%02x", c);
+		else
+			sbuf_put(sb, s + i, 1);
+	}
+}
+
 /* The handler's or engine's message ("% Unknown command: ..."), one line, without "% ". */
 static void report_line(struct cf_run *r, unsigned lineno, const struct sbuf *out, const char *line)
 {
@@ -76,14 +107,17 @@ static void report_line(struct cf_run *r, unsigned lineno, const struct sbuf *ou
 		if (n && !is_caret_line(p, n)) {
 			bool pct = n >= 2 && p[0] == '%' && p[1] == ' ';
 
-			sbuf_printf(r->errors, "%s%.*s", any ? "; " : "", (int)(pct ? n - 2 : n),
-				    pct ? p + 2 : p);
+			if (any)
+				sbuf_puts(r->errors, "; ");
+			put_safe(r->errors, pct ? p + 2 : p, pct ? n - 2 : n);
 			any = true;
 		}
 		p += nl ? n + 1 : n;
 	}
-	if (!any)
-		sbuf_printf(r->errors, "command failed: %s", line);
+	if (!any) {
+		sbuf_puts(r->errors, "command failed: ");
+		put_safe(r->errors, line, strlen(line));
+	}
 	sbuf_puts(r->errors, "\n");
 }
 
@@ -170,7 +204,7 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 /* Execute lines 1..k into a fresh candidate; is the result valid? */
 static bool prefix_valid(const char *path, FILE *f, unsigned k, struct nb_error *err)
 {
-	struct nb_candidate *cand = nb_candidate_new();
+	struct nb_candidate *cand = nb_candidate_new_empty();
 	struct sbuf scratch;
 	struct cf_run r = { .path = path, .errors = &scratch, .stop_after = k };
 	bool valid;
@@ -205,7 +239,7 @@ static void locate_error(const char *path, FILE *f, const struct nb_error *err, 
 	unsigned lo, hi;
 
 	if (err->xpath[0]) {
-		struct nb_candidate *cand = nb_candidate_new();
+		struct nb_candidate *cand = nb_candidate_new_empty();
 		struct sbuf scratch;
 		struct cf_run r = { .path = path, .errors = &scratch, .err_path = err->xpath };
 
@@ -238,7 +272,21 @@ static void locate_error(const char *path, FILE *f, const struct nb_error *err, 
 	sbuf_printf(errors, "%s:%u: %s\n", path, hi, e.msg[0] ? e.msg : err->msg);
 }
 
-static int config_file_process(const char *path, struct sbuf *errors, bool apply)
+enum cf_mode { CF_CHECK, CF_LOAD, CF_RELOAD };
+
+/* Validate (CF_CHECK) or commit cand; a refusal goes to errors, its line found by locate. */
+static int cf_finish(const char *path, struct nb_candidate *cand, enum cf_mode mode, uint32_t *txid,
+		     struct nb_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	*txid = 0;
+	if (mode == CF_CHECK)
+		return nb_candidate_validate(cand, err);
+	nb_candidate_set_origin(cand, mode == CF_LOAD ? NB_SRC_FILE : NB_SRC_RELOAD, NULL, path);
+	return nb_candidate_commit_id(cand, txid, err);
+}
+
+static int cf_text(const char *path, enum cf_mode mode, uint32_t *txid, struct sbuf *errors)
 {
 	struct cf_run r = { .path = path, .errors = errors };
 	struct nb_candidate *cand;
@@ -252,11 +300,10 @@ static int config_file_process(const char *path, struct sbuf *errors, bool apply
 			    strerror(errno));
 		return -1;
 	}
-	cand = nb_candidate_new();
+	cand = nb_candidate_new_empty();
 	ret = cf_exec_lines(&r, f, cand);
 	if (ret == 0) {
-		memset(&err, 0, sizeof(err));
-		ret = apply ? nb_candidate_commit(cand, &err) : nb_candidate_validate(cand, &err);
+		ret = cf_finish(path, cand, mode, txid, &err);
 		if (ret < 0 && err.validation)
 			locate_error(path, f, &err, errors);
 		else if (ret < 0)
@@ -267,12 +314,128 @@ static int config_file_process(const char *path, struct sbuf *errors, bool apply
 	return ret < 0 ? -1 : 0;
 }
 
+static int cf_json(const char *path, enum cf_mode mode, uint32_t *txid, struct sbuf *errors)
+{
+	struct lyd_node *tree = NULL;
+	struct nb_candidate *cand;
+	struct nb_error err;
+	size_t len;
+	char *text;
+	int ret;
+
+	text = nb_file_read(path, &len, errors);
+	if (!text)
+		return -1;
+	if (strlen(text) != len) {
+		sbuf_printf(errors, "%s: a NUL byte in the file; not a JSON configuration\n", path);
+		XFREE(MTYPE_SBUF, text);
+		return -1;
+	}
+	if (nb_json_parse(path, text, &tree, errors) < 0) {
+		XFREE(MTYPE_SBUF, text);
+		return -1;
+	}
+	cand = nb_candidate_new_from(tree);
+	lyd_free_all(tree);
+	ret = cf_finish(path, cand, mode, txid, &err);
+	if (ret < 0) {
+		unsigned line = err.validation && err.xpath[0]
+					? nb_json_line_of_path(text, err.xpath, err.duplicate)
+					: 0;
+
+		if (line)
+			sbuf_printf(errors, "%s:%u: %s\n", path, line, err.msg);
+		else
+			sbuf_printf(errors, "%s: %s\n", path, err.msg);
+	}
+	nb_candidate_free(cand);
+	XFREE(MTYPE_SBUF, text);
+	return ret < 0 ? -1 : 0;
+}
+
+static int config_file_process(const char *path, enum cf_mode mode, uint32_t *txid,
+			       struct sbuf *errors)
+{
+	uint32_t scratch;
+
+	if (!txid)
+		txid = &scratch;
+	*txid = 0;
+	if (access(path, R_OK) != 0) {
+		sbuf_printf(errors, "%s: cannot open the configuration file: %s\n", path,
+			    strerror(errno));
+		return -1;
+	}
+	return nb_config_is_json(path) ? cf_json(path, mode, txid, errors)
+				       : cf_text(path, mode, txid, errors);
+}
+
 int nb_config_load_file(const char *path, struct sbuf *errors)
 {
-	return config_file_process(path, errors, true);
+	return config_file_process(path, CF_LOAD, NULL, errors);
 }
 
 int nb_config_check_file(const char *path, struct sbuf *errors)
 {
-	return config_file_process(path, errors, false);
+	return config_file_process(path, CF_CHECK, NULL, errors);
+}
+
+int nb_config_reload(const char *path, uint32_t *txid, struct sbuf *errors)
+{
+	return config_file_process(path, CF_RELOAD, txid, errors);
+}
+
+/* ---- the startup file ------------------------------------------------------------------ */
+
+void nb_config_set_startup(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	XFREE(MTYPE_NB_CONFIG_FILE, startup_path);
+	if (!path)
+		return;
+	/* Absolute now: a daemon chdirs to / when it goes to the background, and SIGHUP or
+	 * `write memory` come later. The file itself need not exist yet. */
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		size_t n = strlen(cwd) + strlen(path) + 2;
+
+		startup_path = XMALLOC(MTYPE_NB_CONFIG_FILE, n);
+		snprintf(startup_path, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
+	} else {
+		startup_path = XSTRDUP(MTYPE_NB_CONFIG_FILE, path);
+	}
+}
+
+const char *nb_config_startup(void)
+{
+	return startup_path;
+}
+
+void nb_config_sighup(void)
+{
+	struct sbuf errors;
+	uint32_t txid;
+
+	if (!startup_path) {
+		log_warn("SIGHUP: no configuration file to reload");
+		return;
+	}
+	sbuf_init(&errors);
+	if (nb_config_reload(startup_path, &txid, &errors) < 0) {
+		const char *p = errors.buf ? errors.buf : "";
+
+		/* One log line per error line: "FILE:LINE: reason". */
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+			log_err("reload refused, configuration unchanged: %.*s", n, p);
+			p += nl ? n + 1 : n;
+		}
+	} else if (txid) {
+		log_notice("configuration reloaded from %s (transaction %u)", startup_path, txid);
+	} else {
+		log_notice("configuration reloaded from %s: no changes", startup_path);
+	}
+	sbuf_free(&errors);
 }

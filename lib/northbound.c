@@ -9,14 +9,27 @@
  */
 #include "lib/compat.h"
 
+#include <time.h>
+
 #include "lib/log.h"
 #include "lib/northbound.h"
+#include "lib/northbound_private.h"
 #include "lib/yang.h"
 
 DEFINE_MTYPE(NB_CANDIDATE, "Northbound candidate");
 DEFINE_MTYPE(NB_TXN, "Northbound transaction");
+static DEFINE_MTYPE(NB_HISTORY, "Northbound commit history");
 
 #define NB_MAX_MODULES 8
+
+/* One kept commit: what `show configuration commits` lists and `rollback` restores. The
+ * configuration is kept in libyang's compact binary form (LYB), not as a tree: fifty copies
+ * of a large configuration as trees would cost more than the daemon's RIB. */
+struct nb_hist_entry {
+	struct nb_transaction info;
+	char *lyb; /* MTYPE_NB_HISTORY; NULL when the configuration was empty */
+	size_t lyb_len;
+};
 
 static struct {
 	bool initialized;
@@ -25,12 +38,11 @@ static struct {
 	const struct nb_module_info *modules[NB_MAX_MODULES];
 	const struct lys_module *lys[NB_MAX_MODULES];
 	int nmodules;
+	/* History: a ring of the last NB_HISTORY_MAX commits, hist_first the oldest. */
+	struct nb_hist_entry hist[NB_HISTORY_MAX];
+	int hist_first, hist_count;
+	uint32_t last_txid;
 } nb;
-
-struct nb_candidate {
-	struct lyd_node *tree;
-	uint64_t version; /* running's version this copy was made from */
-};
 
 /* One change of a transaction. */
 struct nb_change {
@@ -63,6 +75,21 @@ const char *nb_operation_name(enum nb_operation op)
 	return "?";
 }
 
+const char *nb_source_name(enum nb_source src)
+{
+	switch (src) {
+	case NB_SRC_VTYSH:
+		return "vtysh";
+	case NB_SRC_FILE:
+		return "file";
+	case NB_SRC_RELOAD:
+		return "reload";
+	case NB_SRC_ROLLBACK:
+		return "rollback";
+	}
+	return "?";
+}
+
 const char *nb_event_name(enum nb_event ev)
 {
 	switch (ev) {
@@ -91,10 +118,20 @@ void nb_init(void)
 	nb.initialized = true;
 }
 
+static void history_clear(void)
+{
+	for (int i = 0; i < NB_HISTORY_MAX; i++)
+		XFREE(MTYPE_NB_HISTORY, nb.hist[i].lyb);
+	nb.hist_first = nb.hist_count = 0;
+}
+
 void nb_terminate(void)
 {
 	if (!nb.initialized)
 		return;
+	nb_cli_sessions_terminate();
+	nb_confirm_terminate();
+	history_clear();
 	lyd_free_all(nb.running);
 	memset(&nb, 0, sizeof(nb));
 	yang_terminate();
@@ -252,6 +289,19 @@ static void command_with_keys(const char *cmd, const char *dpath, char *buf, siz
 		snprintf(buf, size, "%s", cmd);
 }
 
+void nb_path_command(const char *dpath, char *buf, size_t size)
+{
+	const struct lysc_node *snode = NULL;
+	char spath[1024], cmd[256];
+
+	yang_path_strip_predicates(dpath, spath, sizeof(spath));
+	if (spath[0])
+		snode = lys_find_path(yang_ctx(), NULL, spath, 0);
+	ly_err_clean(yang_ctx(), NULL);
+	node_command(snode, cmd, sizeof(cmd));
+	command_with_keys(cmd[0] ? cmd : dpath, dpath, buf, size);
+}
+
 /* libyang puts 'Data location "..."' or 'Schema location "..."' in the error's path. */
 static void ly_error_path(const char *lypath, char *buf, size_t size)
 {
@@ -288,18 +338,52 @@ static bool starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* A list entry in the CLI's words: its name and key values ("neighbor 10.0.0.2"). */
+static bool list_entry_words(const char *dpath, char *buf, size_t size)
+{
+	const char *last = NULL, *p;
+	char quote = 0;
+	size_t n = 0;
+
+	/* The last step starts at the last '/' outside a predicate (a prefix key holds '/'). */
+	for (p = dpath; *p; p++) {
+		if (quote)
+			quote = *p == quote ? 0 : quote;
+		else if (*p == '\'' || *p == '"')
+			quote = *p;
+		else if (*p == '/')
+			last = p;
+	}
+	if (!last || !strchr(last, '[') || !size)
+		return false;
+	for (p = last + 1; *p && *p != '[' && n + 1 < size; p++)
+		buf[n++] = *p;
+	buf[n] = '\0';
+	while ((p = strchr(p, '=')) != NULL && (p[1] == '\'' || p[1] == '"')) {
+		const char *end = strchr(p + 2, p[1]);
+
+		if (!end)
+			break;
+		if (n + 1 < size)
+			n += (size_t)snprintf(buf + n, size - n, " %.*s", (int)(end - p - 2),
+					      p + 2);
+		p = end;
+	}
+	return true;
+}
+
 /*
  * Turn libyang's first stored error into an operator message. Messages written in the model
  * (error-message of a range, length, pattern or must) are already operator language and pass
  * through; libyang's generic texts get the command they concern.
  */
-static void nb_error_from_ly(struct nb_error *err, const char *fallback)
+void nb_error_from_ly(struct nb_error *err, const char *fallback)
 {
 	const struct ly_err_item *e = ly_err_first(yang_ctx());
 	const struct lysc_node *snode = NULL;
 	const struct nb_node_info *ni;
 	char spath[1024], cmd[256], cmdk[300], val[128];
-	const char *msg;
+	const char *msg, *p;
 
 	err->validation = true;
 	if (!e || !e->msg) {
@@ -310,6 +394,14 @@ static void nb_error_from_ly(struct nb_error *err, const char *fallback)
 	}
 	msg = e->msg;
 	ly_error_path(e->path, err->xpath, sizeof(err->xpath));
+	err->line = 0;
+	/* "..., line number 4." or "Line number 1." */
+	if (e->path && (p = strstr(e->path, "ine number ")) != NULL)
+		err->line = (unsigned)strtoul(p + strlen("ine number "), NULL, 10);
+	/* A data error (a value, a must, a missing node): the path pins it better than the
+	 * line, which libyang reports after reading on. */
+	err->value_error = e->vecode == LYVE_DATA;
+	err->duplicate = false;
 	yang_path_strip_predicates(err->xpath, spath, sizeof(spath));
 	if (spath[0])
 		snode = lys_find_path(yang_ctx(), NULL, spath, 0);
@@ -317,7 +409,30 @@ static void nb_error_from_ly(struct nb_error *err, const char *fallback)
 	command_with_keys(cmd[0] ? cmd : err->xpath, err->xpath, cmdk, sizeof(cmdk));
 	ni = nb_node_info_of(snode);
 
-	if (starts_with(msg, "Mandatory node \"")) {
+	if (e->vecode == LYVE_SYNTAX || e->vecode == LYVE_SYNTAX_JSON) {
+		/* Only files reach libyang's parsers. A quoted piece of the input stops at its
+		 * first line. */
+		const char *nl = strchr(msg, '\n'), *rest = nl ? strstr(nl, "\", ") : NULL;
+
+		if (strstr(msg, "character sequence \"\","))
+			snprintf(err->msg, sizeof(err->msg),
+				 "JSON syntax error: the file ends too early (truncated?)");
+		else if (nl)
+			snprintf(err->msg, sizeof(err->msg), "JSON syntax error: %.*s...%s",
+				 (int)(nl - msg), msg, rest ? rest : "\"");
+		else
+			snprintf(err->msg, sizeof(err->msg), "JSON syntax error: %s", msg);
+	} else if (starts_with(msg, "No module named \"")) {
+		quoted(msg, val, sizeof(val));
+		snprintf(err->msg, sizeof(err->msg),
+			 "Unknown configuration module \"%s\" (not a model of this bgpd)", val);
+	} else if (starts_with(msg, "Node \"") && strstr(msg, "not found as a child")) {
+		quoted(msg, val, sizeof(val));
+		snprintf(err->msg, sizeof(err->msg), "Unknown setting \"%s\" in \"%s\"", val, cmdk);
+	} else if (starts_with(msg, "Node \"") && strstr(msg, "not found")) {
+		quoted(msg, val, sizeof(val));
+		snprintf(err->msg, sizeof(err->msg), "Unknown setting \"%s\"", val);
+	} else if (starts_with(msg, "Mandatory node \"")) {
 		if (ni && ni->missing_msg)
 			snprintf(err->msg, sizeof(err->msg), "%s", ni->missing_msg);
 		else
@@ -337,19 +452,30 @@ static void nb_error_from_ly(struct nb_error *err, const char *fallback)
 		quoted(msg, val, sizeof(val));
 		snprintf(err->msg, sizeof(err->msg), "\"%s\" conflicts with the configuration (%s)",
 			 cmdk, val);
-	} else if (starts_with(msg, "Duplicate instance") || starts_with(msg, "Not found node") ||
-		   starts_with(msg, "Unexpected") || strstr(msg, "already exists")) {
+	} else if (starts_with(msg, "Duplicate instance")) {
+		err->duplicate = true;
+		if (snode && snode->nodetype == LYS_LIST &&
+		    list_entry_words(err->xpath, val, sizeof(val)))
+			snprintf(err->msg, sizeof(err->msg), "%s is given twice", val);
+		else
+			snprintf(err->msg, sizeof(err->msg), "\"%s\" is given twice", cmdk);
+	} else if (starts_with(msg, "Not found node") || starts_with(msg, "Unexpected") ||
+		   strstr(msg, "already exists")) {
 		snprintf(err->msg, sizeof(err->msg), "%.200s (%.300s)", msg, err->xpath);
 	} else {
 		/* The model's own error-message. */
 		snprintf(err->msg, sizeof(err->msg), "%s", msg);
 	}
+	/* Messages quote the input; it goes to terminals and logs. */
+	for (char *c = err->msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	ly_err_clean(yang_ctx(), NULL);
 }
 
 /* ---- candidates and edits --------------------------------------------------------------- */
 
-static struct lyd_node *tree_dup(const struct lyd_node *tree)
+struct lyd_node *nb_tree_dup(const struct lyd_node *tree)
 {
 	struct lyd_node *dup = NULL;
 
@@ -362,14 +488,47 @@ static struct lyd_node *tree_dup(const struct lyd_node *tree)
 	return dup;
 }
 
-struct nb_candidate *nb_candidate_new(void)
+struct nb_candidate *nb_candidate_new_from(const struct lyd_node *tree)
 {
 	struct nb_candidate *c = XCALLOC(MTYPE_NB_CANDIDATE, sizeof(*c));
 
 	nb_init();
-	c->tree = tree_dup(nb.running);
+	c->tree = nb_tree_dup(tree);
 	c->version = nb.version;
+	c->source = NB_SRC_VTYSH;
 	return c;
+}
+
+struct nb_candidate *nb_candidate_new(void)
+{
+	return nb_candidate_new_from(nb.running);
+}
+
+struct nb_candidate *nb_candidate_new_empty(void)
+{
+	return nb_candidate_new_from(NULL);
+}
+
+struct nb_candidate *nb_candidate_copy(const struct nb_candidate *c)
+{
+	struct nb_candidate *copy = XCALLOC(MTYPE_NB_CANDIDATE, sizeof(*copy));
+
+	*copy = *c;
+	copy->tree = nb_tree_dup(c->tree);
+	return copy;
+}
+
+uint64_t nb_candidate_version(const struct nb_candidate *c)
+{
+	return c->version;
+}
+
+void nb_candidate_set_origin(struct nb_candidate *c, enum nb_source src, const char *label,
+			     const char *comment)
+{
+	c->source = src;
+	snprintf(c->label, sizeof(c->label), "%s", label ? label : "");
+	snprintf(c->comment, sizeof(c->comment), "%s", comment ? comment : "");
 }
 
 void nb_candidate_free(struct nb_candidate *c)
@@ -431,14 +590,145 @@ int nb_candidate_edit(struct nb_candidate *c, enum nb_operation op, const char *
 	return -1;
 }
 
-static int validate_yang(struct nb_candidate *c, struct nb_error *err)
+/*
+ * A leaf set explicitly to its default value is the default: drop it, validation puts the
+ * default back. Otherwise `timers bgp 60 180` would be configuration that FRR's printout
+ * hides, and the text and JSON forms of one configuration would load into different trees.
+ */
+static void normalize_defaults(struct lyd_node **tree)
+{
+	struct ly_set *drop = NULL;
+	struct lyd_node *elem;
+
+	if (!*tree || ly_set_new(&drop) != LY_SUCCESS)
+		return;
+	for (struct lyd_node *top = *tree; top; top = top->next) {
+		LYD_TREE_DFS_BEGIN(top, elem)
+		{
+			const struct lysc_node_leaf *sl =
+				(const struct lysc_node_leaf *)elem->schema;
+			const struct nb_node_info *ni = nb_node_info_of(elem->schema);
+
+			if (sl && sl->nodetype == LYS_LEAF && sl->dflt &&
+			    !(elem->flags & LYD_DEFAULT) && !(ni && ni->keep_explicit_default) &&
+			    !strcmp(lyd_get_value(elem),
+				    lyd_value_get_canonical(yang_ctx(), sl->dflt)))
+				ly_set_add(drop, elem, 1, NULL);
+			LYD_TREE_DFS_END(top, elem);
+		}
+	}
+	for (uint32_t i = 0; i < drop->count; i++)
+		lyd_free_tree(drop->dnodes[i]); /* leaves: never a top-level node */
+	ly_set_free(drop, NULL);
+}
+
+/*
+ * libyang names only the schema node of a missing mandatory node ("Schema location
+ * /.../neighbor/neighbor-remote-as/remote-as-type"). Find the entry that lacks it: the
+ * instances of the nearest list (or presence container) above, the first without the node.
+ */
+static bool missing_instance(const struct lyd_node *tree, char *xpath, size_t size)
+{
+	const struct lysc_node *snode, *anc;
+	struct ly_set *set = NULL;
+	char apath[1024], rel[1024], path[1024];
+	size_t alen;
+	bool found = false;
+
+	if (!tree || !xpath[0] || strchr(xpath, '['))
+		return false;
+	snode = lys_find_path(yang_ctx(), NULL, xpath, 0);
+	for (anc = snode ? snode->parent : NULL; anc; anc = anc->parent)
+		if (anc->nodetype == LYS_LIST ||
+		    (anc->nodetype == LYS_CONTAINER && (anc->flags & LYS_PRESENCE)))
+			break;
+	if (!anc)
+		return false;
+	lysc_path(anc, LYSC_PATH_DATA, apath, sizeof(apath));
+	alen = strlen(apath);
+	if (strncmp(xpath, apath, alen) != 0 || xpath[alen] != '/')
+		return false;
+	snprintf(rel, sizeof(rel), "%s", xpath + alen + 1);
+	if (lyd_find_xpath(tree, apath, &set) == LY_SUCCESS)
+		for (uint32_t i = 0; i < set->count && !found; i++)
+			if (!yang_dnode_exists(set->dnodes[i], "%s", rel)) {
+				snprintf(xpath, size, "%s",
+					 yang_dnode_path(set->dnodes[i], path, sizeof(path)));
+				found = true;
+			}
+	ly_set_free(set, NULL);
+	return found;
+}
+
+/* qsort has no context argument; sorting does not nest. */
+static int (*sort_cmp_fn)(const struct lyd_node *a, const struct lyd_node *b);
+
+static int path_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	char pa[1024], pb[1024];
+
+	return strcmp(yang_dnode_path(a, pa, sizeof(pa)), yang_dnode_path(b, pb, sizeof(pb)));
+}
+
+static int sort_cmp(const void *a, const void *b)
+{
+	return sort_cmp_fn(*(struct lyd_node *const *)a, *(struct lyd_node *const *)b);
+}
+
+/*
+ * Entries of a list in a stable order (the printer's, else by key): libyang keeps them in
+ * the order they were created, so the same configuration read from differently ordered
+ * files would print different JSON and keep different history entries.
+ */
+static void sort_lists(struct lyd_node *parent)
+{
+	struct lyd_node *n = lyd_child(parent);
+
+	while (n) {
+		const struct nb_node_info *ni = nb_node_info_of(n->schema);
+		struct lyd_node *m, **v;
+		size_t cnt = 0, i = 0;
+
+		if (!(n->schema->nodetype & LYS_LIST)) {
+			sort_lists(n);
+			n = n->next;
+			continue;
+		}
+		for (m = n; m && m->schema == n->schema; m = m->next)
+			cnt++;
+		v = XCALLOC(MTYPE_NB_TXN, cnt * sizeof(*v));
+		for (m = n; m && m->schema == n->schema; m = m->next)
+			v[i++] = m;
+		sort_cmp_fn = ni && ni->cbs.cli_cmp ? ni->cbs.cli_cmp : path_cmp;
+		qsort(v, cnt, sizeof(*v), sort_cmp);
+		for (i = 0; i < cnt; i++)
+			lyd_unlink_tree(v[i]);
+		for (i = 0; i < cnt; i++) {
+			lyd_insert_child(parent, v[i]);
+			sort_lists(v[i]);
+		}
+		n = v[cnt - 1]->next;
+		XFREE(MTYPE_NB_TXN, v);
+	}
+}
+
+int nb_tree_validate(struct lyd_node **tree, struct nb_error *err)
 {
 	ly_err_clean(yang_ctx(), NULL);
-	if (lyd_validate_all(&c->tree, yang_ctx(), LYD_VALIDATE_NO_STATE, NULL) != LY_SUCCESS) {
+	normalize_defaults(tree);
+	if (lyd_validate_all(tree, yang_ctx(), LYD_VALIDATE_NO_STATE, NULL) != LY_SUCCESS) {
 		nb_error_from_ly(err, "the configuration is not valid");
+		missing_instance(*tree, err->xpath, sizeof(err->xpath));
 		return -1;
 	}
+	for (struct lyd_node *top = *tree; top; top = top->next)
+		sort_lists(top);
 	return 0;
+}
+
+static int validate_yang(struct nb_candidate *c, struct nb_error *err)
+{
+	return nb_tree_validate(&c->tree, err);
 }
 
 /* ---- transactions -------------------------------------------------------------------- */
@@ -715,9 +1005,110 @@ int nb_candidate_changes(struct nb_candidate *c, nb_change_cb cb, void *arg, str
 	return 0;
 }
 
+/* ---- history ------------------------------------------------------------------------ */
+
+static void history_record(const struct nb_candidate *c, unsigned changes)
+{
+	struct nb_hist_entry *h;
+	struct ly_out *out = NULL;
+	char *buf = NULL;
+
+	if (nb.hist_count == NB_HISTORY_MAX) {
+		h = &nb.hist[nb.hist_first];
+		nb.hist_first = (nb.hist_first + 1) % NB_HISTORY_MAX;
+	} else {
+		h = &nb.hist[(nb.hist_first + nb.hist_count) % NB_HISTORY_MAX];
+		nb.hist_count++;
+	}
+	XFREE(MTYPE_NB_HISTORY, h->lyb);
+	h->lyb_len = 0;
+	memset(&h->info, 0, sizeof(h->info));
+	h->info.id = ++nb.last_txid;
+	h->info.epoch = (int64_t)time(NULL);
+	h->info.source = c->source;
+	h->info.changes = changes;
+	snprintf(h->info.label, sizeof(h->info.label), "%s", c->label);
+	snprintf(h->info.comment, sizeof(h->info.comment), "%s", c->comment);
+	if (!nb.running)
+		return;
+	if (ly_out_new_memory(&buf, 0, &out) != LY_SUCCESS ||
+	    lyd_print_all(out, nb.running, LYD_LYB, LYD_PRINT_WD_EXPLICIT) != LY_SUCCESS) {
+		/* Only memory can fail here; the entry stays, without a configuration to
+		 * restore (rollback then says so). */
+		log_err("northbound: cannot keep transaction %u in the history", h->info.id);
+		ly_out_free(out, NULL, 1);
+		ly_err_clean(yang_ctx(), NULL);
+		return;
+	}
+	h->lyb_len = ly_out_printed(out);
+	h->lyb = XMALLOC(MTYPE_NB_HISTORY, h->lyb_len ? h->lyb_len : 1);
+	memcpy(h->lyb, buf, h->lyb_len);
+	ly_out_free(out, NULL, 1);
+}
+
+int nb_history_count(void)
+{
+	return nb.hist_count;
+}
+
+const struct nb_transaction *nb_history_get(int i)
+{
+	if (i < 0 || i >= nb.hist_count)
+		return NULL;
+	return &nb.hist[(nb.hist_first + i) % NB_HISTORY_MAX].info;
+}
+
+uint32_t nb_history_last_id(void)
+{
+	return nb.last_txid;
+}
+
+struct lyd_node *nb_history_config(uint32_t id, bool *empty, struct nb_error *err)
+{
+	const struct nb_hist_entry *h = NULL;
+	struct lyd_node *tree = NULL;
+	struct ly_in *in = NULL;
+
+	*empty = false;
+	for (int i = 0; i < nb.hist_count; i++)
+		if (nb.hist[(nb.hist_first + i) % NB_HISTORY_MAX].info.id == id)
+			h = &nb.hist[(nb.hist_first + i) % NB_HISTORY_MAX];
+	memset(err, 0, sizeof(*err));
+	if (!h) {
+		snprintf(err->msg, sizeof(err->msg), "Transaction %u does not exist", id);
+		return NULL;
+	}
+	if (!h->lyb) {
+		*empty = true;
+		snprintf(err->msg, sizeof(err->msg), "Transaction %u left an empty configuration",
+			 id);
+		return NULL;
+	}
+	ly_err_clean(yang_ctx(), NULL);
+	if (ly_in_new_memory(h->lyb, &in) != LY_SUCCESS ||
+	    lyd_parse_data(yang_ctx(), NULL, in, LYD_LYB, LYD_PARSE_ONLY | LYD_PARSE_STRICT, 0,
+			   &tree) != LY_SUCCESS) {
+		nb_error_from_ly(err, "the configuration of this transaction cannot be read");
+		lyd_free_all(tree);
+		tree = NULL;
+	}
+	ly_in_free(in, 0);
+	return tree;
+}
+
+/* ---- commit ------------------------------------------------------------------------- */
+
 int nb_candidate_commit(struct nb_candidate *c, struct nb_error *err)
 {
+	uint32_t txid;
+
+	return nb_candidate_commit_id(c, &txid, err);
+}
+
+int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_error *err)
+{
 	struct nb_txn t;
+	unsigned changes;
 	bool changed;
 
 	if (c->version != nb.version) {
@@ -737,14 +1128,19 @@ int nb_candidate_commit(struct nb_candidate *c, struct nb_error *err)
 		return -1;
 	}
 	txn_apply(&t);
+	changes = (unsigned)t.n;
 	changed = t.n > 0;
 	txn_free(&t); /* the destroy dnodes pointed into the old running tree: free it after */
 
 	lyd_free_all(nb.running);
 	nb.running = c->tree;
-	c->tree = tree_dup(nb.running);
-	if (changed)
+	c->tree = nb_tree_dup(nb.running);
+	*txid = 0;
+	if (changed) {
 		nb.version++;
+		history_record(c, changes);
+		*txid = nb.last_txid;
+	}
 	c->version = nb.version;
 	return 0;
 }

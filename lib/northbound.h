@@ -86,6 +86,11 @@ struct nb_node_info {
 	/* When this mandatory node is missing, say this (e.g. FRR's "Specify remote-as or
 	 * peer-group commands first"). */
 	const char *missing_msg;
+	/* A leaf with a default: a value set explicitly to the default is normally not
+	 * configuration (it is dropped before validation, so it neither prints nor shows in
+	 * JSON, as FRR hides `timers bgp 60 180`). Set this where FRR prints what was set even
+	 * when it equals the default (`neighbor X timers connect 120`). */
+	bool keep_explicit_default;
 };
 
 struct nb_module_info {
@@ -103,6 +108,12 @@ struct nb_error {
 	char msg[512];
 	char xpath[1024];
 	bool validation;
+	/* From libyang's parsers (JSON files): the line it reported (0: none); value_error: a
+	 * data error (a value, a must, a missing node) that xpath pins better than that line,
+	 * which libyang reports after reading on; duplicate: a node given twice. */
+	unsigned line;
+	bool value_error;
+	bool duplicate;
 };
 
 /* Start-up/shutdown of the northbound (libyang context, running tree, module registry). */
@@ -126,11 +137,36 @@ const struct lyd_node *nb_running(void);
 /* Bumped by every successful commit that changed something. */
 uint64_t nb_running_version(void);
 
+/* Where a commit came from, for the history (`show configuration commits`). */
+enum nb_source {
+	NB_SRC_VTYSH = 0, /* a vtysh session: `configure terminal` command or `commit` */
+	NB_SRC_FILE,	  /* the configuration file at start-up */
+	NB_SRC_RELOAD,	  /* SIGHUP or `clear configuration reload` */
+	NB_SRC_ROLLBACK,  /* `rollback configuration N`, or a confirmed commit timing out */
+};
+const char *nb_source_name(enum nb_source src);
+
+#define NB_LABEL_MAX 32	  /* commit label WORD */
+#define NB_COMMENT_MAX 80 /* commit comment LINE... (FRR's limit) */
+
 struct nb_candidate;
 /* A copy of running. */
 struct nb_candidate *nb_candidate_new(void);
+/* An empty tree (a file read from scratch: reload replaces, it does not merge), made
+ * against the current running version. */
+struct nb_candidate *nb_candidate_new_empty(void);
+/* A copy of tree (a history entry, a saved configuration), against the current version. */
+struct nb_candidate *nb_candidate_new_from(const struct lyd_node *tree);
+/* A copy of c: same tree, same running version, same origin. */
+struct nb_candidate *nb_candidate_copy(const struct nb_candidate *c);
 void nb_candidate_free(struct nb_candidate *c);
 const struct lyd_node *nb_candidate_tree(const struct nb_candidate *c);
+/* The running version the candidate was made from (or rebased onto). */
+uint64_t nb_candidate_version(const struct nb_candidate *c);
+/* Recorded in the history when the candidate commits a change (default: vtysh, none).
+ * label and comment may be NULL; they are cut to NB_LABEL_MAX / NB_COMMENT_MAX. */
+void nb_candidate_set_origin(struct nb_candidate *c, enum nb_source src, const char *label,
+			     const char *comment);
 /* Edit the candidate. xpath is absolute. value: for MODIFY (and leaves of CREATE).
  * Returns 0, or -1 with err filled (type, range, pattern errors of the value, unknown path). */
 int nb_candidate_edit(struct nb_candidate *c, enum nb_operation op, const char *xpath,
@@ -141,6 +177,55 @@ int nb_candidate_validate(struct nb_candidate *c, struct nb_error *err);
 /* Validate, diff against running, run the callbacks; on success running becomes the
  * candidate's tree (and the candidate stays a copy of it). 0 when there was nothing to do. */
 int nb_candidate_commit(struct nb_candidate *c, struct nb_error *err);
+/* The same; *txid gets the transaction id recorded in the history (0: nothing changed). */
+int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_error *err);
+
+/*
+ * Three-way merge (lib/northbound_merge.c), for candidates that live longer than one command
+ * (`configure private`): c was edited starting from base (a copy of running at the time);
+ * if running moved on since, c's own changes (base -> c) are replayed onto the current
+ * running, and c becomes that, made against the current version. A change of c conflicts
+ * with one made to running since base when they touch the same node (or one lies inside the
+ * other) with different results: then nothing changes, -1, and err names the setting.
+ * force: no merge, c is taken as it is (what others committed since base is undone).
+ * c must be valid (libyang) for the comparison; it is validated first.
+ */
+int nb_candidate_rebase(struct nb_candidate *c, const struct lyd_node *base, bool force,
+			struct nb_error *err);
+/*
+ * The general form: the changes from `from` to `to`, replayed onto the current running;
+ * *result gets the merged tree (the caller frees it). Used by the rebase above and by a
+ * confirmed commit timing out (the commit's own changes undone, later ones kept).
+ */
+int nb_merge_onto_running(const struct lyd_node *from, const struct lyd_node *to,
+			  struct lyd_node **result, struct nb_error *err);
+/* The command a data path stands for, in operator words ("neighbor 10.0.0.1 description
+ * LINE..."), from the model's "Maps to:" text. */
+void nb_path_command(const char *dpath, char *buf, size_t size);
+
+/*
+ * The commit history: the last NB_HISTORY_MAX commits that changed something, each with the
+ * whole configuration it produced, so `rollback configuration N` can restore it.
+ * Transaction ids start at 1 and grow by one per recorded commit.
+ */
+#define NB_HISTORY_MAX 50
+struct nb_transaction {
+	uint32_t id;
+	int64_t epoch; /* wall clock, seconds */
+	enum nb_source source;
+	unsigned changes; /* how many changes the commit applied */
+	char label[NB_LABEL_MAX + 1];
+	char comment[NB_COMMENT_MAX + 1];
+};
+/* Entries kept, and the i-th, oldest first (NULL when out of range). */
+int nb_history_count(void);
+const struct nb_transaction *nb_history_get(int i);
+/* The configuration transaction id produced (a new tree: the caller frees it with
+ * lyd_free_all; NULL with err filled when the id is unknown or no longer kept, or the
+ * configuration was empty, then *empty is set). */
+struct lyd_node *nb_history_config(uint32_t id, bool *empty, struct nb_error *err);
+/* The id of the last recorded commit (0: none yet). */
+uint32_t nb_history_last_id(void);
 /* The changes a commit would make, in callback order (after validating): for tests and
  * `show` commands. cb gets the operation and the node's data path. */
 typedef void (*nb_change_cb)(enum nb_operation op, const char *xpath, void *arg);
@@ -156,5 +241,58 @@ int nb_candidate_changes(struct nb_candidate *c, nb_change_cb cb, void *arg, str
  */
 int nb_config_load_file(const char *path, struct sbuf *errors);
 int nb_config_check_file(const char *path, struct sbuf *errors);
+/*
+ * Reload: the file read from scratch into an empty candidate (not merged into running),
+ * validated as a whole, diffed against running; only the differences reach the callbacks,
+ * so what the file did not change stays as it is (sessions included). A refused file changes
+ * nothing. Recorded in the history as a reload; *txid (may be NULL) gets its id, 0 when the
+ * file matched running. Returns 0 or -1 (errors as above).
+ */
+int nb_config_reload(const char *path, uint32_t *txid, struct sbuf *errors);
+/* JSON (libyang's encoding of the models) rather than CLI text: a name ending in .json, or
+ * an existing file whose first non-blank character is '{'. */
+bool nb_config_is_json(const char *path);
+
+/*
+ * The startup configuration file, the one bgpd was started with (-f, or its default): what
+ * SIGHUP and `clear configuration reload` read and `write memory` writes. Made absolute when
+ * set (bgpd may chdir later); it need not exist yet.
+ */
+void nb_config_set_startup(const char *path);
+const char *nb_config_startup(void); /* NULL when never set */
+/* SIGHUP: reload the startup file; the outcome goes to the log ("FILE:LINE: reason"). */
+void nb_config_sighup(void);
+
+/*
+ * `write memory` (lib/config_save.c): the running configuration into path, atomically: a
+ * temporary file in the same directory, written and fsync()ed, the old file kept as
+ * path.sav (hard link, or a copy where links fail), rename() over path, the directory
+ * fsync()ed. CLI text, or JSON when path is a JSON file (nb_config_is_json). The file keeps
+ * the old one's permissions (new: 0640). Returns 0, or -1 with the reason in err.
+ */
+int nb_config_save(const char *path, char *err, size_t errlen);
+/* The text `write memory` writes: what `show running-config` prints between its header and
+ * "end", framed as a file ("!" ... "end"), or the JSON. */
+void nb_config_text(struct sbuf *out, bool json);
+
+/*
+ * Confirmed commits (lib/northbound_confirm.c): one pending at a time for the daemon. Arm
+ * after a commit (before: running before it); unless nb_confirm_accept() comes within
+ * minutes (times nb_confirm_unit_ms()), the commit's changes are undone (see the file).
+ * Arming again while one is pending extends it and takes the new changes along.
+ */
+struct event_base;
+/* The event loop the timer runs on (bgpd: bgp_event_base); without one, arming fails. */
+void nb_set_event_loop(struct event_base *(*get)(void));
+/* 60000, or $SKUA_CONFIRM_UNIT_MS (1..60000; for tests only). */
+uint32_t nb_confirm_unit_ms(void);
+int nb_confirm_arm(const struct lyd_node *before, uint32_t txid, unsigned minutes,
+		   struct nb_error *err);
+/* Is one pending: its transaction id and the milliseconds left (either may be NULL). */
+bool nb_confirm_pending(uint32_t *txid, int64_t *remaining_ms);
+void nb_confirm_accept(void);
+/* Undo now (the timer's action; tests call it directly). 0, or -1 when even restoring the
+ * previous configuration failed (logged). */
+int nb_confirm_expire(void);
 
 #endif /* SKUA_NORTHBOUND_H */

@@ -88,6 +88,7 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 	struct nb_candidate *c;
 	struct nb_error err;
 	int ret = CMD_SUCCESS;
+	bool private;
 
 	if (pending.owner != vty || pending.n == 0) {
 		nb_cli_discard_changes(vty);
@@ -104,7 +105,13 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 	}
 
 	memset(&err, 0, sizeof(err));
-	c = vty->candidate ? vty->candidate : nb_candidate_new();
+	/* A private session's candidate lives on after the command: edit a copy and keep it
+	 * only when every edit of the command went in. */
+	private = vty->candidate && nb_cli_session_private(vty);
+	if (private)
+		c = nb_candidate_copy(vty->candidate);
+	else
+		c = vty->candidate ? vty->candidate : nb_candidate_new();
 	for (int i = 0; i < pending.n; i++) {
 		full_xpath(base, pending.v[i].xpath, xpath, sizeof(xpath));
 		if (nb_candidate_edit(c, pending.v[i].op, xpath, pending.v[i].value, &err) < 0) {
@@ -119,8 +126,12 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 		ret = CMD_WARNING_CONFIG_FAILED;
 	if (ret != CMD_SUCCESS)
 		vty_out(vty, "%% %s\n", err.msg);
-	if (!vty->candidate)
+	if (private && ret == CMD_SUCCESS) {
+		nb_candidate_free(vty->candidate);
+		vty->candidate = c;
+	} else if (private || !vty->candidate) {
 		nb_candidate_free(c);
+	}
 	pending_reset();
 	return ret;
 }
@@ -297,4 +308,6 @@ void nb_cli_init(void)
 	cmd_install(ENABLE_NODE, &show_running_config_cmd);
 	cmd_install(ENABLE_NODE, &show_running_config_json_cmd);
 	cmd_install(ENABLE_NODE, &write_terminal_cmd);
+	nb_txn_cli_init();
+	nb_config_save_cli_init();
 }

@@ -10,8 +10,9 @@
  *
  * A handler only queues edits; nb_cli_apply_changes() applies them. Where they go depends on
  * the vty:
- *   - vty->candidate set (a configuration file being loaded): into that candidate; the file
- *     is committed once at the end (lib/config_file.c);
+ *   - vty->candidate set: a configuration file being loaded (committed once at the end,
+ *     lib/config_file.c), or a `configure private|exclusive` session (committed by `commit`,
+ *     lib/northbound_txn_cli.c; a command's edits go in all together or not at all);
  *   - otherwise (vtysh, `configure terminal`): into a fresh copy of running that is committed
  *     at once: each command is its own transaction, and a refused command changes nothing.
  * Relative paths ("./x") are relative to the xpath of the node the vty is in (vty->xpath,
@@ -62,7 +63,26 @@ void nb_cli_show_config(struct sbuf *out, const struct lyd_node *tree);
 /* Only the configuration lines (no header, no "end"): what the printers produce. */
 void nb_cli_show_config_body(struct sbuf *out, const struct lyd_node *tree);
 
-/* Install `show running-config [json]` and `write terminal` (ENABLE node). */
+/* Install `show running-config [json]` and `write terminal` (ENABLE node), the session and
+ * transaction commands (nb_txn_cli_init) and the startup-file commands
+ * (nb_config_save_cli_init). Call after every config node is installed (the transaction
+ * commands go into each). */
 void nb_cli_init(void);
+
+/* lib/northbound_txn_cli.c: configure private|exclusive, commit ..., discard, update,
+ * show configuration ..., rollback configuration N; the config mode enter/leave hooks. */
+void nb_txn_cli_init(void);
+/* This vty edits a private candidate (configure private|exclusive). */
+bool nb_cli_session_private(const struct vty *vty);
+/* Another vty holds `configure exclusive`. */
+bool nb_cli_locked_by_other(const struct vty *vty);
+
+/* lib/config_save.c: write [memory|file], copy running-config startup-config,
+ * show startup-config, clear configuration reload. */
+void nb_config_save_cli_init(void);
+
+/* lib/northbound_diff.c: the lines that differ between two printed configurations, as
+ * "- old" / "+ new" under the block lines that enclose them ("  router bgp 1"). */
+void nb_text_diff(struct sbuf *out, const char *from, const char *to);
 
 #endif /* SKUA_NORTHBOUND_CLI_H */

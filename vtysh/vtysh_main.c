@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * vtysh: options and the batch modes.
- *   vtysh [--vty-socket PATH] [-c CMD]... [-f FILE] [-b [--config FILE]]
+ *   vtysh [--vty-socket PATH] [-E] [-c CMD]... [-f FILE] [-b [--config FILE]]
  * -c runs each command in order and stops at the first failure (exit status 1), as FRR's
  * vtysh does; -f/-b send a file in configuration mode and report every failing line as
- * FILE:LINE; with stdin not a terminal, each line of stdin is a command.
+ * FILE:LINE; with stdin not a terminal, each line of stdin is a command (all run; exit
+ * status 1 when one failed). -E echoes each command after the prompt, as a terminal would
+ * show it. There is no pager: output goes straight to stdout (`terminal length 0` is
+ * accepted and changes nothing).
  */
 #include "lib/compat.h"
 
@@ -25,13 +28,16 @@ static void usage(FILE *fp)
 		"The shell of skua's bgpd.\n\n"
 		"  -c, --command CMD     run CMD and exit (repeatable: in order, stopping at\n"
 		"                        the first failure; a CMD ending in '?' lists help)\n"
+		"  -E, --echo            print the prompt and each command before its output\n"
+		"                        (with -c and with commands from stdin)\n"
 		"  -f, --inputfile FILE  apply FILE in configuration mode\n"
 		"  -b, --boot            apply the saved configuration (see --config)\n"
 		"      --config FILE     the saved configuration (default %s)\n"
 		"      --vty-socket PATH bgpd's vty socket (default %s)\n"
 		"  -h, --help            this text\n\n"
 		"Without -c/-f/-b: an interactive shell when stdin is a terminal, else every line\n"
-		"of stdin is a command. Exit status 1 when a command failed.\n",
+		"of stdin is a command. Exit status 1 when a command failed. Output is never\n"
+		"paged; pipe it to less(1) if you want a pager.\n",
 		DEFAULT_CONFIG, VTY_DEFAULT_SOCKET);
 }
 
@@ -71,12 +77,29 @@ static void chomp(char *line)
 		line[--n] = '\0';
 }
 
+static bool echo_commands; /* -E */
+
+/* -E: "r1(config)# router bgp 1", as the command would look typed at the prompt. */
+static void echo_line(struct vtysh_client *c, const char *line)
+{
+	struct sbuf prompt;
+
+	sbuf_init(&prompt);
+	if (vtysh_request(c, 'p', "", NULL, &prompt) >= 0 && prompt.buf)
+		fputs(prompt.buf, stdout);
+	fprintf(stdout, "%s\n", line);
+	fflush(stdout);
+	sbuf_free(&prompt);
+}
+
 /* One command line, output to stdout; "cmd ?" asks for the help list. Returns the status. */
 static int run_line(struct vtysh_client *c, const char *line)
 {
 	size_t n = strlen(line);
 	int status;
 
+	if (echo_commands)
+		echo_line(c, line);
 	if (n && line[n - 1] == '?') {
 		char *head = XSTRNDUP(MTYPE_VTYSH, line, n - 1);
 
@@ -227,6 +250,7 @@ int main(int argc, char **argv)
 		{ "command", required_argument, NULL, 'c' },
 		{ "inputfile", required_argument, NULL, 'f' },
 		{ "boot", no_argument, NULL, 'b' },
+		{ "echo", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -237,7 +261,7 @@ int main(int argc, char **argv)
 	int ncmds = 0, opt, rc;
 
 	cmds = XCALLOC(MTYPE_VTYSH, ((size_t)argc + 1) * sizeof(*cmds));
-	while ((opt = getopt_long(argc, argv, "c:f:bh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:f:bEh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SOCKET:
 			path = optarg;
@@ -253,6 +277,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			boot = true;
+			break;
+		case 'E':
+			echo_commands = true;
 			break;
 		case 'h':
 			usage(stdout);

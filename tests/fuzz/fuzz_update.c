@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: UPDATE decoding (RFC 7606 paths), NLRI walking, and the property that
  * whatever decodes to an announcement can be encoded again by the builder and decodes again.
- * Input: one byte of session flags (bit 0 4-octet AS, bit 1 eBGP, bit 2 extended messages),
+ * Input: one byte of session flags (bit 0 4-octet AS, bit 1 eBGP, bit 2 extended messages,
+ * bit 3 take the second IPv4 attribute set of a mixed UPDATE),
  * then the UPDATE body (after the 19-byte header). See tests/fuzz/README.md.
  */
 #include "lib/compat.h"
@@ -77,6 +78,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		bgp_attr_to_str(u.attr, buf, sizeof(buf));
 		reencode(&u, &ctx);
+	}
+	/* A mixed IPv4 UPDATE with two next hops (RFC 7606 5.1): the second set, taken or not. */
+	if (data[0] & 8) {
+		struct bgp_update sub;
+
+		if (bgp_update_take_mp4(&u, &sub)) {
+			if (!sub.attr)
+				abort();
+			s = sub.announced[BGP_AF_IPV4_UNICAST];
+			while (bgp_nlri_next(&s, BGP_AF_IPV4_UNICAST, &p))
+				;
+			reencode(&sub, &ctx);
+			bgp_update_release(&sub);
+		}
 	}
 	bgp_update_release(&u);
 	return 0;

@@ -298,8 +298,8 @@ START_TEST(test_aggregation)
 {
 	ok(&ebgp, BASE "40 06 00 c0 07 08 0000fdea c0000202", NLRI);
 	ck_assert(u.attr->atomic_aggregate);
-	ck_assert_uint_eq(u.attr->aggregator_as, 65002);
-	ck_assert_uint_eq(u.attr->aggregator_addr.s_addr, ip4("192.0.2.2").s_addr);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_as, 65002);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_addr.s_addr, ip4("192.0.2.2").s_addr);
 	rel();
 	discard(&ebgp, BASE "40 06 01 00", NLRI, BGP_ATTR_ATOMIC_AGGREGATE);
 	ck_assert(!u.attr->atomic_aggregate);
@@ -313,7 +313,7 @@ START_TEST(test_aggregation)
 		BGP_ATTR_AGGREGATOR);
 	rel();
 	ok(&ebgp2, ORIGIN "40 02 04 02 01 fdea" NH "c0 07 06 fdea c0000202", NLRI);
-	ck_assert_uint_eq(u.attr->aggregator_as, 65002);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_as, 65002);
 	rel();
 	discard(&ebgp, BASE "c0 07 08 00000000 c0000202", NLRI, BGP_ATTR_AGGREGATOR); /* AS 0 */
 	rel();
@@ -347,8 +347,8 @@ START_TEST(test_communities)
 	rel();
 
 	ok(&ebgp, BASE "c0 20 18 0000fdea 00000001 00000002 0000fdea 00000003 00000004", NLRI);
-	ck_assert_uint_eq(u.attr->lcommunities->count, 2);
-	ck_assert_int_ge(bgp_lcommlist_str(u.attr->lcommunities, buf, sizeof(buf)), 0);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->lcommunities->count, 2);
+	ck_assert_int_ge(bgp_lcommlist_str(bgp_attr_ex(u.attr)->lcommunities, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "65002:1:2 65002:3:4");
 	rel();
 	taw(&ebgp, BASE "c0 20 0b 0000fdea 00000001 000000", NLRI);
@@ -358,10 +358,10 @@ START_TEST(test_communities)
 
 	/* Extended communities: length checked, carried opaquely without the Partial bit. */
 	ok(&ebgp, BASE "c0 10 08 0002fdea00000064", NLRI);
-	ck_assert_ptr_nonnull(u.attr->transit);
-	ck_assert_uint_eq(u.attr->transit->len, 11);
-	ck_assert_uint_eq(u.attr->transit->data[0], 0xc0);
-	ck_assert_uint_eq(u.attr->transit->data[1], BGP_ATTR_EXT_COMMUNITIES);
+	ck_assert_ptr_nonnull(bgp_attr_ex(u.attr)->transit);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->len, 11);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->data[0], 0xc0);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->data[1], BGP_ATTR_EXT_COMMUNITIES);
 	rel();
 	taw(&ebgp, BASE "c0 10 07 0002fdea000000", NLRI);
 	rel();
@@ -376,9 +376,9 @@ START_TEST(test_reflection)
 	char buf[128];
 
 	ok(&ibgp, BASE "80 09 04 0a000009 80 0a 08 0a000001 0a000002", NLRI);
-	ck_assert_uint_eq(u.attr->originator_id.s_addr, ip4("10.0.0.9").s_addr);
-	ck_assert_uint_eq(u.attr->cluster_list->count, 2);
-	ck_assert_uint_eq(u.attr->cluster_list->val[1], 0x0a000002);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->originator_id.s_addr, ip4("10.0.0.9").s_addr);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->cluster_list->count, 2);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->cluster_list->val[1], 0x0a000002);
 	bgp_attr_to_str(u.attr, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, "originator 10.0.0.9, clusterlist 10.0.0.1 10.0.0.2"));
 	rel();
@@ -393,7 +393,7 @@ START_TEST(test_reflection)
 	discard(&ebgp, BASE "80 09 04 0a000009", NLRI, BGP_ATTR_ORIGINATOR_ID);
 	rel();
 	discard(&ebgp, BASE "80 0a 04 0a000001", NLRI, BGP_ATTR_CLUSTER_LIST);
-	ck_assert_ptr_null(u.attr->cluster_list);
+	ck_assert_ptr_null(bgp_attr_ex(u.attr)->cluster_list);
 	rel();
 	discard(&ebgp, BASE "80 0a 03 0a0000", NLRI, BGP_ATTR_CLUSTER_LIST);
 }
@@ -416,7 +416,7 @@ START_TEST(test_mp_reach)
 	ck_assert(!u.has_announced[BGP_AF_IPV4_UNICAST]);
 	ck_assert_uint_eq(u.attr->mp_nh_len, 16);
 	a6 = ip6("2001:db8::1");
-	ck_assert_mem_eq(&u.attr->mp_nh_global, &a6, 16);
+	ck_assert_mem_eq(bgp_attr_mp_nh_global(u.attr), &a6, 16);
 	ck_assert(bgp_nlri_next(&u.announced[BGP_AF_IPV6_UNICAST], BGP_AF_IPV6_UNICAST, &p));
 	ck_assert_str_eq(prefix_to_str(&p, buf, sizeof(buf)), "2001:db8::/32");
 	ck_assert(bgp_nlri_next(&u.announced[BGP_AF_IPV6_UNICAST], BGP_AF_IPV6_UNICAST, &p));
@@ -427,7 +427,7 @@ START_TEST(test_mp_reach)
 	ok(&ebgp, ORIGIN PATH "90 0e 002a 0002 01 20 " NH6 LL6 " 00 20 20010db8", "");
 	ck_assert_uint_eq(u.attr->mp_nh_len, 32);
 	a6 = ip6("fe80::1");
-	ck_assert_mem_eq(&u.attr->mp_nh_local, &a6, 16);
+	ck_assert_mem_eq(bgp_attr_mp_nh_local(u.attr), &a6, 16);
 	bgp_attr_to_str(u.attr, buf, sizeof(buf));
 	rel();
 	/* A "link-local" that is not: dropped. */
@@ -627,8 +627,8 @@ START_TEST(test_duplicates)
 	rel();
 	/* Unknown attributes repeated: only the first is passed on. */
 	ok(&ebgp, BASE "c0 63 01 01 c0 63 01 02", NLRI);
-	ck_assert_uint_eq(u.attr->transit->len, 4);
-	ck_assert_uint_eq(u.attr->transit->data[3], 1);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->len, 4);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->data[3], 1);
 }
 END_TEST
 
@@ -638,7 +638,7 @@ START_TEST(test_unknown)
 
 	/* Optional transitive: kept, Partial bit set (RFC 4271 5). */
 	ok(&ebgp, BASE "c0 63 02 abcd", NLRI);
-	t = u.attr->transit;
+	t = bgp_attr_ex(u.attr)->transit;
 	ck_assert_ptr_nonnull(t);
 	ck_assert_uint_eq(t->len, 5);
 	ck_assert_uint_eq(t->data[0], 0xe0);
@@ -647,14 +647,14 @@ START_TEST(test_unknown)
 	rel();
 	/* Sorted by code whatever the order received. */
 	ok(&ebgp, "c0 64 01 02 c0 63 01 01" BASE, NLRI);
-	t = u.attr->transit;
+	t = bgp_attr_ex(u.attr)->transit;
 	ck_assert_uint_eq(t->len, 8);
 	ck_assert_uint_eq(t->data[1], 0x63);
 	ck_assert_uint_eq(t->data[5], 0x64);
 	rel();
 	/* Optional non-transitive: dropped quietly. */
 	ok(&ebgp, BASE "80 63 02 abcd", NLRI);
-	ck_assert_ptr_null(u.attr->transit);
+	ck_assert_ptr_null(bgp_attr_ex(u.attr)->transit);
 	ck_assert_uint_eq(u.discarded, 0);
 	rel();
 	/* Unrecognized well-known: session reset, 3/2 with the attribute (RFC 4271 6.3). */
@@ -751,7 +751,7 @@ START_TEST(test_as4_reconstruction)
 	   NLRI);
 	bgp_aspath_to_str(u.attr->aspath, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "65002 23456");
-	ck_assert_uint_eq(u.attr->aggregator_as, 65003);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_as, 65003);
 	ck_assert_uint_eq(u.discarded, 0);
 	rel();
 	/* AGGREGATOR AS_TRANS + AS4_AGGREGATOR: the 4-octet aggregator, and the merge. */
@@ -761,8 +761,8 @@ START_TEST(test_as4_reconstruction)
 	   NLRI);
 	bgp_aspath_to_str(u.attr->aspath, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "65002 4200000000");
-	ck_assert_uint_eq(u.attr->aggregator_as, 4200000001u);
-	ck_assert_uint_eq(u.attr->aggregator_addr.s_addr, ip4("192.0.2.4").s_addr);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_as, 4200000001u);
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->aggregator_addr.s_addr, ip4("192.0.2.4").s_addr);
 	rel();
 	/* Malformed AS4_PATH: discarded, AS_PATH used (RFC 6793 6). */
 	discard(&ebgp2, ORIGIN "40 02 06 02 02 fdea 5ba0" NH "c0 11 06 02 02 fa56ea00", NLRI,

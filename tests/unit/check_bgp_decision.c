@@ -154,6 +154,7 @@ static const struct tie_row rows[] = {
 
 struct built {
 	struct bgp_attr attr;
+	struct bgp_attr_extra ex; /* attr.extra */
 	struct rib_src src;
 };
 
@@ -162,6 +163,7 @@ static void build(const struct cand_desc *d, struct built *b)
 	uint32_t clusters[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 
 	memset(b, 0, sizeof(*b));
+	b->attr.extra = &b->ex;
 	b->attr.aspath = bgp_aspath_from_str(d->aspath);
 	ck_assert_msg(b->attr.aspath != NULL, "bad AS path %s", d->aspath);
 	b->attr.origin = d->origin;
@@ -176,10 +178,10 @@ static void build(const struct cand_desc *d, struct built *b)
 	}
 	if (d->originator) {
 		b->attr.present |= ATTR_BIT(BGP_ATTR_ORIGINATOR_ID);
-		inet_pton(AF_INET, d->originator, &b->attr.originator_id);
+		inet_pton(AF_INET, d->originator, &b->ex.originator_id);
 	}
 	if (d->cluster_len)
-		b->attr.cluster_list = bgp_u32list_intern(clusters, d->cluster_len);
+		b->ex.cluster_list = bgp_u32list_intern(clusters, d->cluster_len);
 	b->src.local = d->local;
 	b->src.up = true;
 	b->src.ebgp = d->ebgp;
@@ -190,7 +192,7 @@ static void build(const struct cand_desc *d, struct built *b)
 static void release(struct built *b)
 {
 	bgp_aspath_unref(b->attr.aspath);
-	bgp_u32list_unref(b->attr.cluster_list);
+	bgp_u32list_unref(b->ex.cluster_list);
 }
 
 START_TEST(test_tie_breakers)

@@ -361,10 +361,11 @@ START_TEST(test_network_statement)
 	/* IPv6 next hop: our global address on the session; IPv4-mapped over IPv4 sessions. */
 	a = fake_adj(e6, "2001:db8:1::/48");
 	ck_assert_ptr_nonnull(a);
-	ck_assert_str_eq(inet_ntop(AF_INET6, &a->mp_nh_global, buf, sizeof(buf)), "2001:db8::1");
+	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), buf, sizeof(buf)),
+			 "2001:db8::1");
 	a = fake_adj(e1, "2001:db8:1::/48");
 	ck_assert_ptr_nonnull(a);
-	ck_assert_str_eq(inet_ntop(AF_INET6, &a->mp_nh_global, buf, sizeof(buf)),
+	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), buf, sizeof(buf)),
 			 "::ffff:10.0.0.1");
 	/* Stored with weight 32768 and no LOCAL_PREF, as FRR's static routes. */
 	ck_assert_uint_eq(rib_dest("203.0.113.0/24")->paths->attr->weight, 32768);

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <unistd.h>
 
+#include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_show_neighbor.h"
@@ -29,6 +30,7 @@ static void setup(void)
 	cmd_init();
 	bgp_show_neighbor_init();
 	bgp_debug_init();
+	bgp_clear_init();
 	vty = vty_new(-1);
 	lfd = st_listen(&port);
 	bgp_network_set_remote_port(port);
@@ -265,6 +267,130 @@ START_TEST(test_summary_json)
 }
 END_TEST
 
+/* A passive IPv6 neighbor with only IPv6 unicast activated, never up. */
+static void ipv6_peer(void)
+{
+	struct bgp_peer *p = st_peer("::1", 65005, true);
+
+	p->conf.af_activation[BGP_AF_IPV4_UNICAST] = BGP_AF_ACT_OFF;
+	p->conf.af_activation[BGP_AF_IPV6_UNICAST] = BGP_AF_ACT_ON;
+	bgp_peer_config_changed(p, BGP_PEER_CHG_AF_ACTIVATION);
+	ck_assert(st_state_is(p, BGP_ST_ACTIVE, 2000));
+}
+
+/* `show bgp summary`: one titled block per family that has neighbors, in JSON one key each. */
+START_TEST(test_summary_all_families)
+{
+	const char *out, *v6;
+
+	three_peers();
+	ipv6_peer();
+	out = run("show bgp summary");
+	text_has(out, "\nIPv4 Unicast Summary:\nBGP router identifier 192.0.2.9");
+	v6 = strstr(out, "\nIPv6 Unicast Summary:\nBGP router identifier 192.0.2.9");
+	ck_assert_msg(v6, "no IPv6 block in:\n%s", out);
+	/* Each block lists its own neighbors. */
+	ck_assert_ptr_nonnull(strstr(out, "\n127.0.0.1 "));
+	ck_assert(strstr(out, "\n127.0.0.1 ") < v6);
+	text_has(v6, "\n::1             4      65005         0         0        0    0    0    "
+		     "never       Active        0 N/A\n\nTotal number of neighbors 1\n");
+	text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary:");
+	out = run("show bgp summary json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\"");
+	json_has(out, "\"totalPeers\":3,\"dynamicPeers\":0},\"ipv6Unicast\":{\"routerId\"");
+	json_has(out, "\"::1\":{\"remoteAs\":65005,");
+	json_has(out, "\"idType\":\"ipv6\"}},\"failedPeers\":1,\"displayedPeers\":1,"
+		      "\"totalPeers\":1,\"dynamicPeers\":0}}");
+	/* `show ip bgp summary` is IPv4 only. */
+	ck_assert_ptr_null(strstr(run("show ip bgp summary"), "IPv6"));
+}
+END_TEST
+
+/* `established` and `failed` (FRR's filters and its failure columns). */
+START_TEST(test_summary_filters)
+{
+	struct ipaddr a;
+	const char *out;
+
+	three_peers();
+	ipv6_peer();
+	out = run("show ip bgp summary established");
+	text_has(out, "\n127.0.0.1       4      65002 ");
+	ck_assert_ptr_null(strstr(out, "127.0.0.2"));
+	ck_assert_ptr_null(strstr(out, "127.0.0.3"));
+	text_has(out, "\n\nDisplayed neighbors 1\nTotal number of neighbors 3\n");
+
+	out = run("show ip bgp summary failed");
+	text_has(out, "Peers 3, using ");
+	text_has(out, " of memory\n\nNeighbor        EstdCnt DropCnt ResetTime Reason\n"
+		      "127.0.0.2             0       0     never Never established\n"
+		      "127.0.0.3             0       0     never Admin. shutdown\n"
+		      "\nDisplayed neighbors 2\nTotal number of neighbors 3\n");
+	ck_assert_ptr_null(strstr(out, "127.0.0.1"));
+
+	/* Nothing up in IPv6: `established` matches no one, `failed` everyone. */
+	out = run("show bgp ipv6 unicast summary established");
+	text_has(out, "Peers 1, using ");
+	text_has(out, " of memory\n\n% No matching neighbor\n");
+	ck_assert_ptr_null(strstr(out, "Neighbor "));
+	out = run("show bgp ipv6 summary failed");
+	text_has(out, "\nIPv6 Unicast Summary:\n");
+	text_has(out, "\n::1                   0       0     never Never established\n");
+
+	out = run("show ip bgp summary failed json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "\"peers\":{\"127.0.0.2\":{\"connectionsEstablished\":0,"
+		      "\"connectionsDropped\":0,\"peerUptime\":\"never\",\"peerUptimeMsec\":0,"
+		      "\"lastResetDueTo\":\"\",\"lastResetCode\":0,\"idType\":\"ipv4\"},"
+		      "\"127.0.0.3\":{");
+	json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11,");
+	json_has(out, "\"failedPeers\":2,\"displayedPeers\":2,\"totalPeers\":3,");
+	out = run("show bgp summary established json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "\"failedPeers\":2,\"displayedPeers\":1,\"totalPeers\":3,");
+	json_has(out, "\"ipv6Unicast\":{\"routerId\":\"192.0.2.9\",");
+	json_has(out, "\"peers\":{},\"failedPeers\":1,\"displayedPeers\":0,\"totalPeers\":1,");
+
+	/* A session that went down with a NOTIFICATION shows it as the reason. */
+	ck_assert_int_eq(ipaddr_from_str(&a, "127.0.0.1"), 0);
+	bgp_fsm_event(bgp_session_primary(bgp_peer_lookup(bgp_get(), &a)), BGP_EV_HOLD_EXPIRES);
+	out = run("show ip bgp summary failed");
+	text_has(out, "\n127.0.0.1             1       1  00:00:00 Notification sent (Hold Timer "
+		      "Expired)\n");
+	out = run("show ip bgp summary failed json");
+	json_has(out, "\"127.0.0.1\":{\"connectionsEstablished\":1,\"connectionsDropped\":1,"
+		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
+		      "\"peerUptimeEstablishedEpoch\":");
+	json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
+		      "\"Hold Timer Expired\",\"lastNotificationHardReset\":false,"
+		      "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14,");
+}
+END_TEST
+
+/* `failed` when every session is up: FRR's short answers, per family. */
+START_TEST(test_summary_none_failed)
+{
+	struct bgp_peer *p1 = st_peer("127.0.0.1", 65002, false);
+	const char *out;
+
+	remote_fd = st_establish_outgoing(p1, lfd, 65002, "192.0.2.1");
+	ck_assert_str_eq(run("show bgp ipv4 unicast summary failed"),
+			 "% No failed BGP neighbors found\n");
+	ck_assert_str_eq(run("show ip bgp summary failed"),
+			 "\nIPv4 Unicast Summary:\n% No failed BGP neighbors found\n");
+	out = run("show bgp ipv4 unicast summary failed json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "{\"failedPeersCount\":0,\"dynamicPeers\":0,\"totalPeers\":1}");
+	out = run("show bgp summary failed json");
+	ck_assert_msg(json_valid(out), "%s", out);
+	json_has(out, "{\"ipv4Unicast\":{\"failedPeersCount\":0,\"dynamicPeers\":0,"
+		      "\"totalPeers\":1}}");
+	text_has(run("show bgp summary established"),
+		 "\n\nDisplayed neighbors 1\nTotal number of neighbors 1\n");
+}
+END_TEST
+
 START_TEST(test_neighbors_text)
 {
 	const char *out;
@@ -366,6 +492,77 @@ START_TEST(test_neighbors_after_notification)
 }
 END_TEST
 
+static struct bgp_peer *peer_at(const char *addr)
+{
+	struct ipaddr a;
+
+	ck_assert_int_eq(ipaddr_from_str(&a, addr), 0);
+	return bgp_peer_lookup(bgp_get(), &a);
+}
+
+/* `clear bgp PEER`: Cease / Administrative Reset, "User reset", and a new start at once. */
+START_TEST(test_clear_hard)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	ck_assert_str_eq(run("clear ip bgp 127.0.0.1"), "");
+	ck_assert_int_eq(st_expect(remote_fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_ge(len, 2);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert_uint_eq(p1->session->dropped_count, 1);
+	ck_assert_uint_eq(p1->session->last_reset, BGP_DOWN_USER_RESET);
+	/* No IdleHoldTimer: the peer is connecting again already. */
+	ck_assert(st_state_is(p1, BGP_ST_CONNECT, 2000));
+	ck_assert_int_eq(bgp_session_timer_remaining(p1, BGP_TIMER_IDLE_HOLD), -1);
+	text_has(run("show bgp neighbors 127.0.0.1"), "  Last reset 00:00:00,  User reset\n");
+	/* The passive one stays passive, the shut down one down. */
+	ck_assert_str_eq(run("clear bgp *"), "");
+	st_pump(50);
+	ck_assert_uint_eq(bgp_session_state(peer_at("127.0.0.2")), BGP_ST_ACTIVE);
+	ck_assert_uint_eq(bgp_session_state(peer_at("127.0.0.3")), BGP_ST_IDLE);
+	ck_assert_str_eq(run("clear bgp 192.0.2.200"),
+			 "% BGP: Unknown neighbor - \"192.0.2.200\"\n");
+}
+END_TEST
+
+/* `soft in` sends a ROUTE-REFRESH, `soft out` has the RIB resend; the session stays up. */
+START_TEST(test_clear_soft)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	ck_assert_str_eq(run("clear ip bgp 127.0.0.1 soft in"), "");
+	ck_assert_int_eq(st_expect(remote_fd, 5, body, sizeof(body), &len, 2000), 5);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_mem_eq(body, "\x00\x01\x00\x01", 4); /* AFI 1, reserved, SAFI 1 */
+	ck_assert_uint_eq(rib_calls.refresh, 0);
+	ck_assert_str_eq(run("clear bgp * soft out"), "");
+	ck_assert_uint_eq(rib_calls.refresh, 1);
+	ck_assert_str_eq(run("clear bgp ipv4 unicast 127.0.0.1 soft"), "");
+	ck_assert_uint_eq(rib_calls.refresh, 2);
+	ck_assert_int_eq(st_expect(remote_fd, 5, body, sizeof(body), &len, 2000), 5);
+	ck_assert_str_eq(run("clear bgp ipv6 127.0.0.1 out"),
+			 "% BGP: Enable IPv6 Unicast address family for the neighbor 127.0.0.1\n");
+	ck_assert_uint_eq(rib_calls.refresh, 2);
+	/* A peer without the capability cannot be asked. */
+	p1->session->info.route_refresh = false;
+	ck_assert_str_eq(run("clear ip bgp * in"),
+			 "% BGP: Inbound soft reconfig for 127.0.0.1 not possible as it\n"
+			 "      has neither refresh capability, nor inbound soft reconfig\n");
+	ck_assert_uint_eq(bgp_session_state(p1), BGP_ST_ESTABLISHED);
+	ck_assert_uint_eq(p1->session->dropped_count, 0);
+	ck_assert_uint_eq(p1->session->sent.count[3], 0); /* no NOTIFICATION */
+}
+END_TEST
+
 START_TEST(test_debug_commands)
 {
 	vty->node = ENABLE_NODE;
@@ -398,9 +595,14 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_summary_no_neighbors);
 	tcase_add_test(tc, test_summary_text_layout);
 	tcase_add_test(tc, test_summary_json);
+	tcase_add_test(tc, test_summary_all_families);
+	tcase_add_test(tc, test_summary_filters);
+	tcase_add_test(tc, test_summary_none_failed);
 	tcase_add_test(tc, test_neighbors_text);
 	tcase_add_test(tc, test_neighbors_json);
 	tcase_add_test(tc, test_neighbors_after_notification);
+	tcase_add_test(tc, test_clear_hard);
+	tcase_add_test(tc, test_clear_soft);
 	tcase_add_test(tc, test_debug_commands);
 	suite_add_tcase(s, tc);
 	return s;

@@ -415,7 +415,7 @@ START_TEST(test_rich_valid)
 	ck_assert(u.has_withdrawn[BGP_AF_IPV6_UNICAST]);
 	ck_assert(u.has_announced[BGP_AF_IPV4_UNICAST]);
 	ck_assert(u.has_announced[BGP_AF_IPV6_UNICAST]);
-	ck_assert_ptr_nonnull(u.attr->transit);
+	ck_assert_ptr_nonnull(bgp_attr_ex(u.attr)->transit);
 	bgp_update_release(&u);
 }
 END_TEST

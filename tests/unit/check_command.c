@@ -164,6 +164,7 @@ static void setup(void)
 
 static void teardown(void)
 {
+	cmd_value_provider_set("peer", NULL); /* a failed test may leave it */
 	vty_free(vty);
 	vty = NULL;
 	cmd_terminate();
@@ -747,6 +748,123 @@ START_TEST(complete_entries)
 }
 END_TEST
 
+/* ---- values of placeholders (providers) -------------------------------------------------- */
+
+static int provider_calls;
+
+static void test_peers(struct vty *v, cmd_value_add add, void *ctx)
+{
+	ck_assert_ptr_eq(v, vty);
+	provider_calls++;
+	add("10.0.0.2", ctx);
+	add("2001:db8::1", ctx);
+	add("10.0.0.1", ctx);
+	add("not an address", ctx); /* not one word: never offered */
+	add("", ctx);
+	add("10.0.1.1", ctx);
+}
+
+START_TEST(values_describe_and_complete)
+{
+	struct cmd_help h[16];
+	char *c[16];
+	int n;
+
+	ck_assert_int_eq(cmd_value_provider_set("peer", test_peers), 0);
+	ck_assert_int_eq(run("conf t"), CMD_SUCCESS);
+	ck_assert_int_eq(run("router bgp 1"), CMD_SUCCESS);
+
+	/* `?`: each placeholder with the values it accepts, in the provider's order */
+	provider_calls = 0;
+	n = describe("neighbor ", h, 16);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(h[0].token, "A.B.C.D");
+	ck_assert_str_eq(h[0].values, "10.0.0.2 10.0.0.1 10.0.1.1");
+	ck_assert_str_eq(h[1].token, "X:X::X:X");
+	ck_assert_str_eq(h[1].values, "2001:db8::1");
+	ck_assert_int_eq(provider_calls, 2); /* once per placeholder, not once per path */
+	/* a partial word narrows the values */
+	n = describe("neighbor 10.0.0", h, 16);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(h[0].values, "10.0.0.2 10.0.0.1");
+	n = describe("neighbor 10.0.0.1 ", h, 16); /* after the address: keywords, no values */
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(h[0].token, "remote-as");
+	ck_assert_ptr_null(h[0].values);
+	n = describe("neighbor 10.0.0.1 remote-as ", h, 16); /* ASNUM binds "as": no provider */
+	ck_assert_int_eq(n, 1);
+	ck_assert_ptr_null(h[0].values);
+
+	/* the printed layout: values on an indented line under the placeholder */
+	sbuf_reset(&vty->out);
+	ck_assert_int_eq(cmd_describe_print(vty, "neighbor "), CMD_SUCCESS);
+	ck_assert_str_eq(out(), "  A.B.C.D   Neighbor address\n"
+				"     10.0.0.2 10.0.0.1 10.0.1.1\n"
+				"  X:X::X:X  Neighbor IPv6 address\n"
+				"     2001:db8::1\n");
+
+	/* TAB: the values complete like keywords, sorted */
+	n = cmd_complete(vty, "neighbor ", c, 16);
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(c[0], "10.0.0.1");
+	ck_assert_str_eq(c[1], "10.0.0.2");
+	ck_assert_str_eq(c[2], "10.0.1.1");
+	ck_assert_str_eq(c[3], "2001:db8::1");
+	n = cmd_complete(vty, "neighbor 10.0.0.", c, 16);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(c[0], "10.0.0.1");
+	ck_assert_str_eq(c[1], "10.0.0.2");
+	n = cmd_complete(vty, "neighbor 2", c, 16);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(c[0], "2001:db8::1");
+	ck_assert_int_eq(cmd_complete(vty, "neighbor 192.", c, 16), 0);
+	sbuf_reset(&vty->out);
+	ck_assert_int_eq(cmd_complete_print(vty, "neighbor 10.0.0.2"), CMD_SUCCESS);
+	ck_assert_str_eq(out(), "10.0.0.2\n");
+	/* the completed line is a command */
+	ck_assert_int_eq(run("neighbor 10.0.0.2 remote-as 5"), CMD_SUCCESS);
+
+	/* `do` from a config node describes the enable command, values included */
+	n = describe("do neighbor ", h, 16);
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(h[0].token, "A.B.C.D");
+	ck_assert_str_eq(h[0].values, "10.0.0.2 10.0.0.1 10.0.1.1");
+	ck_assert_str_eq(h[1].token, "WORD"); /* "neighbor WORD$peer peer-group": any word */
+	ck_assert_str_eq(h[1].values, "10.0.0.2 2001:db8::1 10.0.0.1 10.0.1.1");
+	ck_assert_str_eq(h[2].token, "X:X::X:X");
+
+	/* removed: back to placeholders only */
+	ck_assert_int_eq(cmd_value_provider_set("peer", NULL), 0);
+	n = describe("neighbor ", h, 16);
+	ck_assert_int_eq(n, 2);
+	ck_assert_ptr_null(h[0].values);
+	ck_assert_int_eq(cmd_complete(vty, "neighbor ", c, 16), 0);
+}
+END_TEST
+
+START_TEST(values_provider_table)
+{
+	char name[16];
+	int i;
+
+	ck_assert_int_eq(cmd_value_provider_set("", test_peers), -1);
+	ck_assert_int_eq(cmd_value_provider_set(NULL, test_peers), -1);
+	ck_assert_int_eq(cmd_value_provider_set("absent", NULL), 0); /* removing nothing is fine */
+	for (i = 0; i < CMD_VALUE_PROVIDERS_MAX; i++) {
+		snprintf(name, sizeof(name), "v%d", i);
+		ck_assert_int_eq(cmd_value_provider_set(name, test_peers), 0);
+	}
+	ck_assert_int_eq(cmd_value_provider_set("one-too-many", test_peers), -1);
+	ck_assert_int_eq(cmd_value_provider_set("v3", test_peers), 0); /* replacing: no new slot */
+	for (i = 0; i < CMD_VALUE_PROVIDERS_MAX; i++) {
+		snprintf(name, sizeof(name), "v%d", i);
+		ck_assert_int_eq(cmd_value_provider_set(name, NULL), 0);
+	}
+	ck_assert_int_eq(cmd_value_provider_set("one-too-many", test_peers), 0);
+	ck_assert_int_eq(cmd_value_provider_set("one-too-many", NULL), 0);
+}
+END_TEST
+
 /* ---- nodes: exit, end, do, walk-up ------------------------------------------------------------
  */
 
@@ -1076,6 +1194,8 @@ static Suite *command_suite(void)
 	tcase_add_test(tc, describe_entries);
 	tcase_add_test(tc, describe_print_layout);
 	tcase_add_test(tc, complete_entries);
+	tcase_add_test(tc, values_describe_and_complete);
+	tcase_add_test(tc, values_provider_table);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("nodes");

@@ -4,20 +4,29 @@
  * command engine, the northbound and the skua-bgp callbacks, into test doubles of the bgpd.h
  * lifecycle functions (they record every call, so the tests see what bgpd would be told).
  *
- * Sample files live in tests/unit/conf/: good-*.conf must load and print exactly good-*.ok,
- * and printing is a fixed point (load -> print -> load -> print); bad-*.conf must be refused
- * with the one line of bad-*.err, leaving the running configuration (base.conf) and the bgpd
- * objects untouched.
+ * Sample files live in tests/unit/conf/: good-*.conf and good-*.json must load and print
+ * exactly good-*.ok, and printing is a fixed point in both forms (load -> show running-config
+ * -> load that -> identical text and identical JSON; the JSON printout loads back into the
+ * same tree too); bad-*.conf and bad-*.json must be refused with the one line of bad-*.err,
+ * at start-up, by bgpd -C and on a reload, leaving the running configuration (base.conf;
+ * compared as text and as JSON) and the bgpd objects untouched.
+ *
+ * Then the configuration lifecycle: reload applies only the diff, `write memory` saves
+ * atomically, configure private/exclusive sessions, three-way merges at commit, confirmed
+ * commits and the history with rollback.
  */
 #include "lib/compat.h"
 
 #include <check.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bgpd/bgp_config.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/command.h"
+#include "lib/event.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
 #include "lib/vty.h"
@@ -46,9 +55,16 @@ static const char *const change_names[] = {
 	[BGP_PEER_CHG_TTL_SECURITY] = "TTL_SECURITY",
 };
 
+static struct event_base *test_base; /* the timer of commit confirmed runs here */
+
 struct bgp *bgp_get(void)
 {
 	return the_bgp;
+}
+
+struct event_base *bgp_event_base(void)
+{
+	return test_base;
 }
 
 struct bgp *bgp_create(uint32_t asn)
@@ -253,6 +269,35 @@ static char *show(void)
 	return sbuf_steal(&sb);
 }
 
+/* What `show running-config json` prints. */
+static char *show_json(void)
+{
+	struct vty *vty = vty_new(-1);
+	char *s;
+
+	ck_assert_int_eq(cmd_execute(vty, "show running-config json", false), CMD_SUCCESS);
+	s = sbuf_steal(&vty->out);
+	vty_free(vty);
+	return s;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The file name with its extension replaced. */
+static void with_ext(char *buf, size_t size, const char *name, const char *ext)
+{
+	const char *dot = strrchr(name, '.');
+
+	snprintf(buf, size, "%.*s%s", dot ? (int)(dot - name) : (int)strlen(name), name, ext);
+}
+
 static void load_ok(const char *path)
 {
 	struct sbuf errors;
@@ -299,38 +344,109 @@ static void vty_done(struct vty *vty)
 /* ---- sample files -------------------------------------------------------------------- */
 
 static const char *const good_files[] = {
-	"good-minimal",		  "good-empty",		"good-full",	    "good-ipv6",
-	"good-no-default",	  "good-default-later", "good-quagga",	    "good-no-forms",
-	"good-conflict-resolved", "good-sorting",	"good-system-only",
+	"good-minimal.conf",	   "good-empty.conf",	    "good-full.conf",
+	"good-ipv6.conf",	   "good-no-default.conf",  "good-default-later.conf",
+	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
+	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
+	"good-json-defaults.json", "good-json-empty.json",
 };
 
+/* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
+ * files, duplicates, bad JSON. */
 static const char *const bad_files[] = {
-	"bad-unknown-command", "bad-no-remote-as",	"bad-ttl-multihop",
-	"bad-hold-time",       "bad-keepalive-gt-hold", "bad-neighbor-timers",
-	"bad-as-mismatch",     "bad-host-bits",		"bad-link-local",
-	"bad-password-long",   "bad-ttl-range",		"bad-hostname",
-	"bad-no-network",      "bad-activate-unknown",	"bad-router-id-mismatch",
-	"bad-incomplete",      "bad-no-instance",	"bad-log-file",
-	"bad-ifname-long",     "bad-outside-router",	"bad-must-at-end",
+	"bad-unknown-command.conf",
+	"bad-no-remote-as.conf",
+	"bad-ttl-multihop.conf",
+	"bad-hold-time.conf",
+	"bad-keepalive-gt-hold.conf",
+	"bad-neighbor-timers.conf",
+	"bad-as-mismatch.conf",
+	"bad-host-bits.conf",
+	"bad-link-local.conf",
+	"bad-password-long.conf",
+	"bad-ttl-range.conf",
+	"bad-hostname.conf",
+	"bad-no-network.conf",
+	"bad-activate-unknown.conf",
+	"bad-router-id-mismatch.conf",
+	"bad-incomplete.conf",
+	"bad-no-instance.conf",
+	"bad-log-file.conf",
+	"bad-ifname-long.conf",
+	"bad-outside-router.conf",
+	"bad-must-at-end.conf",
+	"bad-asn-zero.conf",
+	"bad-asn-range.conf",
+	"bad-router-id-type.conf",
+	"bad-garbage.conf",
+	"bad-truncated.conf",
+	"bad-duplicate-instance.conf",
+	"bad-duplicate-conflict.conf",
+	"bad-multihop-range.conf",
+	"bad-connect-zero.conf",
+	"bad-description-long.conf",
+	"bad-update-source-dangling.conf",
+	"bad-no-description-dangling.conf",
+	"bad-log-level.conf",
+	"bad-ipv6-host-bits.conf",
+	"bad-ipv4-network-v6.conf",
+	"bad-af-outside.conf",
+	"bad-peer-malformed.conf",
+	"bad-hostname-long.conf",
+	"bad-ttl-zero.conf",
+	"bad-keepalive-range.conf",
+	"bad-json-syntax.json",
+	"bad-json-truncated.json",
+	"bad-json-type.json",
+	"bad-json-range.json",
+	"bad-json-must.json",
+	"bad-json-unknown.json",
+	"bad-json-duplicate.json",
+	"bad-json-duplicate-key.json",
+	"bad-json-mandatory.json",
+	"bad-json-keepalive.json",
+	"bad-json-garbage.json",
+	"bad-json-module.json",
+	"bad-json-prefix.json",
+	"bad-json-hostname.json",
 };
+
+/* Restart the northbound (a new daemon) and load path into it. */
+static void restart_and_load(const char *path)
+{
+	stop();
+	sbuf_reset(&calls);
+	start();
+	load_ok(path);
+}
 
 START_TEST(t_good_file)
 {
 	const char *name = good_files[_i];
-	char conf[128], ok[128], tmp[] = "/tmp/skua-nb-fixpoint-XXXXXX";
-	char *expected, *first, *second;
-	struct sbuf body;
+	char ok[128], tmp[] = "/tmp/skua-nb-fixpoint-XXXXXX", tmpj[64];
+	char *expected, *first, *second, *third, *json1, *json2, *json3;
+	struct sbuf body, errors;
+	uint32_t txid = 99;
 	int fd;
 
-	snprintf(conf, sizeof(conf), "%s.conf", name);
-	snprintf(ok, sizeof(ok), "%s.ok", name);
-	load_ok(conf);
+	with_ext(ok, sizeof(ok), name, ".ok");
+	load_ok(name);
 	first = show();
+	json1 = show_json();
 	expected = read_file(ok);
 	ck_assert_msg(strcmp(first, expected) == 0, "%s printed:\n%s\nexpected:\n%s", name, first,
 		      expected);
 
-	/* The printer is the inverse of the parser: its output loads into the same tree. */
+	/* Reloading the same file changes nothing and tells bgpd nothing. */
+	sbuf_reset(&calls);
+	sbuf_init(&errors);
+	ck_assert_int_eq(nb_config_reload(name, &txid, &errors), 0);
+	ck_assert_uint_eq(txid, 0);
+	ck_assert_str_eq(calls_text(), "");
+	sbuf_free(&errors);
+
+	/* The printer is the inverse of the parser: its output loads into the same tree,
+	 * which prints the same text and the same JSON. */
 	sbuf_init(&body);
 	nb_cli_show_config_body(&body, nb_running());
 	sbuf_puts(&body, "end\n");
@@ -338,37 +454,68 @@ START_TEST(t_good_file)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, body.buf, body.len), (ssize_t)body.len);
 	close(fd);
-	stop();
-	sbuf_reset(&calls);
-	start();
-	load_ok(tmp);
+	restart_and_load(tmp);
 	second = show();
+	json2 = show_json();
 	ck_assert_msg(strcmp(first, second) == 0, "%s: not a fixed point:\n%s\nthen:\n%s", name,
 		      first, second);
+	ck_assert_msg(strcmp(json1, json2) == 0,
+		      "%s: JSON differs after a text round trip:\n%s\nthen:\n%s", name, json1,
+		      json2);
+
+	/* `show running-config json` loads back identically (bgpd -f x.json). */
+	snprintf(tmpj, sizeof(tmpj), "%s.json", tmp);
+	write_file(tmpj, json1);
+	restart_and_load(tmpj);
+	third = show();
+	json3 = show_json();
+	ck_assert_str_eq(first, third);
+	ck_assert_str_eq(json1, json3);
+
 	unlink(tmp);
+	unlink(tmpj);
 	sbuf_free(&body);
 	XFREE(MTYPE_SBUF, expected);
 	XFREE(MTYPE_SBUF, first);
 	XFREE(MTYPE_SBUF, second);
+	XFREE(MTYPE_SBUF, third);
+	XFREE(MTYPE_SBUF, json1);
+	XFREE(MTYPE_SBUF, json2);
+	XFREE(MTYPE_SBUF, json3);
 }
 END_TEST
 
-static void bad_file_check(const char *name, bool check_only)
+enum bad_mode { BAD_STARTUP, BAD_CHECK, BAD_RELOAD };
+
+static void bad_file_check(const char *name, enum bad_mode mode)
 {
-	char conf[128], err[128];
-	char *expected, *before, *after, *calls_before;
+	char err[128];
+	char *expected, *before, *after, *json_before, *json_after, *calls_before;
 	struct sbuf errors;
 	int rc;
 
-	snprintf(conf, sizeof(conf), "%s.conf", name);
-	snprintf(err, sizeof(err), "%s.err", name);
-	load_ok("base.conf");
+	with_ext(err, sizeof(err), name, ".err");
+	/* At start-up nothing runs yet; otherwise base.conf is in force. */
+	if (mode != BAD_STARTUP)
+		load_ok("base.conf");
 	before = show();
+	json_before = show_json();
 	calls_before = strdup(calls_text());
 	expected = read_file(err);
 
 	sbuf_init(&errors);
-	rc = check_only ? nb_config_check_file(conf, &errors) : nb_config_load_file(conf, &errors);
+	switch (mode) {
+	case BAD_STARTUP:
+		rc = nb_config_load_file(name, &errors);
+		break;
+	case BAD_CHECK:
+		rc = nb_config_check_file(name, &errors);
+		break;
+	case BAD_RELOAD:
+	default:
+		rc = nb_config_reload(name, NULL, &errors);
+		break;
+	}
 	ck_assert_int_eq(rc, -1);
 	ck_assert_msg(errors.buf && strcmp(errors.buf, expected) == 0,
 		      "%s said:\n%s\nexpected:\n%s", name, errors.buf ? errors.buf : "(nothing)",
@@ -376,26 +523,48 @@ static void bad_file_check(const char *name, bool check_only)
 
 	/* All or nothing: running and the bgpd objects are as they were. */
 	after = show();
+	json_after = show_json();
 	ck_assert_str_eq(before, after);
+	ck_assert_str_eq(json_before, json_after);
 	ck_assert_str_eq(calls_text(), calls_before);
-	ck_assert_str_eq(vty_get_hostname(), "base");
+	if (mode == BAD_STARTUP)
+		ck_assert_ptr_null(nb_running());
+	else
+		ck_assert_str_eq(vty_get_hostname(), "base");
+	/* Nothing refused was recorded as a transaction. */
+	ck_assert_int_eq(nb_history_count(), mode == BAD_STARTUP ? 0 : 1);
 
 	sbuf_free(&errors);
 	free(calls_before);
 	XFREE(MTYPE_SBUF, expected);
 	XFREE(MTYPE_SBUF, before);
 	XFREE(MTYPE_SBUF, after);
+	XFREE(MTYPE_SBUF, json_before);
+	XFREE(MTYPE_SBUF, json_after);
 }
 
 START_TEST(t_bad_file)
 {
-	bad_file_check(bad_files[_i], false);
+	bad_file_check(bad_files[_i], BAD_STARTUP);
 }
 END_TEST
 
 START_TEST(t_bad_file_check_only)
 {
-	bad_file_check(bad_files[_i], true);
+	bad_file_check(bad_files[_i], BAD_CHECK);
+}
+END_TEST
+
+START_TEST(t_bad_file_reload)
+{
+	bad_file_check(bad_files[_i], BAD_RELOAD);
+}
+END_TEST
+
+START_TEST(t_enough_bad_files)
+{
+	/* The issue asks for at least 40 refused configurations; every one has its .err. */
+	ck_assert_uint_ge(array_size(bad_files), 40);
 }
 END_TEST
 
@@ -724,16 +893,730 @@ START_TEST(t_system_commands)
 }
 END_TEST
 
+/* ---- reload ------------------------------------------------------------------------ */
+
+/* Does any recorded call mention addr? */
+static bool calls_mention(const char *addr)
+{
+	char pat[64];
+
+	snprintf(pat, sizeof(pat), " %s", addr);
+	return strstr(calls_text(), pat) != NULL;
+}
+
+START_TEST(t_reload_applies_only_the_diff)
+{
+	struct sbuf errors;
+	uint32_t txid = 0;
+	struct bgp_peer *p2;
+	struct ipaddr a;
+
+	load_ok("reload-a.conf");
+	ipaddr_from_str(&a, "10.0.0.2");
+	p2 = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_ptr_nonnull(p2);
+	sbuf_reset(&calls);
+	sbuf_init(&errors);
+	ck_assert_int_eq(nb_config_reload("reload-b.conf", &txid, &errors), 0);
+	ck_assert_uint_eq(errors.len, 0);
+	ck_assert_uint_eq(txid, 2);
+	/* Only the changed neighbors hear about it; the instance, its router-id, 10.0.0.2
+	 * (same settings, other order in the file) and the network are left alone. */
+	ck_assert_msg(strstr(calls_text(), "peer_changed 10.0.0.3 DESCRIPTION\n"), "%s",
+		      calls_text());
+	ck_assert_msg(strstr(calls_text(), "peer_delete 10.0.0.4\n"), "%s", calls_text());
+	ck_assert_msg(strstr(calls_text(), "peer_create 10.0.0.5\n"), "%s", calls_text());
+	ck_assert_msg(!calls_mention("10.0.0.2"), "%s", calls_text());
+	ck_assert_ptr_null(strstr(calls_text(), "bgp_"));
+	ck_assert_ptr_null(strstr(calls_text(), "router_id"));
+	ck_assert_ptr_null(strstr(calls_text(), "network_"));
+	ck_assert_ptr_eq(bgp_peer_lookup(the_bgp, &a), p2); /* the same peer object */
+	ck_assert_str_eq(vty_get_hostname(), "r1");
+
+	/* Again: nothing to do. */
+	sbuf_reset(&calls);
+	ck_assert_int_eq(nb_config_reload("reload-b.conf", &txid, &errors), 0);
+	ck_assert_uint_eq(txid, 0);
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_int_eq(nb_history_count(), 2);
+	ck_assert_int_eq(nb_history_get(1)->source, NB_SRC_RELOAD);
+	sbuf_free(&errors);
+}
+END_TEST
+
+START_TEST(t_reload_command)
+{
+	struct vty *vty = vty_new(-1);
+	char dir[] = "/tmp/skua-nb-reload-XXXXXX", path[128], expect[256], *a, *before;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	ck_assert_str_eq(run(vty, "clear configuration reload", CMD_WARNING),
+			 "% There is no startup configuration file to reload\n");
+	nb_config_set_startup(path);
+	a = read_file("reload-a.conf");
+	write_file(path, a);
+	snprintf(expect, sizeof(expect), "%% Configuration reloaded from %s (Transaction ID #1)\n",
+		 path);
+	ck_assert_str_eq(run(vty, "clear configuration reload", CMD_SUCCESS), expect);
+	snprintf(expect, sizeof(expect), "%% Configuration reloaded from %s: no changes\n", path);
+	ck_assert_str_eq(run(vty, "clear configuration reload", CMD_SUCCESS), expect);
+
+	/* A broken file: nothing changes, and the operator is told where and why. */
+	before = show_json();
+	sbuf_reset(&calls);
+	write_file(path, "router bgp 65001\n neighbor 10.0.0.2 remote-as 65002\n"
+			 " neighbor 10.0.0.2 ttl-security hops 300\n");
+	snprintf(expect, sizeof(expect),
+		 "%% %s:3: Unknown command: neighbor 10.0.0.2 ttl-security hops 300\n"
+		 "%% Reload refused; the running configuration was not changed\n",
+		 path);
+	ck_assert_str_eq(run(vty, "clear configuration reload", CMD_WARNING_CONFIG_FAILED), expect);
+	ck_assert_str_eq(calls_text(), "");
+	{
+		char *after = show_json();
+
+		ck_assert_str_eq(before, after);
+		XFREE(MTYPE_SBUF, after);
+	}
+
+	/* SIGHUP does the same from the signal handler (logged). */
+	write_file(path, "hostname r7\n");
+	nb_config_sighup();
+	ck_assert_str_eq(vty_get_hostname(), "r7");
+	ck_assert_ptr_null(the_bgp);
+
+	unlink(path);
+	rmdir(dir);
+	nb_config_set_startup(NULL);
+	XFREE(MTYPE_SBUF, a);
+	XFREE(MTYPE_SBUF, before);
+	vty_free(vty);
+}
+END_TEST
+
+/* ---- write memory ----------------------------------------------------------------- */
+
+/* The names in dir, sorted, one per line. */
+static char *dir_list(const char *dir)
+{
+	struct dirent **names;
+	struct sbuf sb;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	ck_assert_int_ge(n, 0);
+	sbuf_init(&sb);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, ".."))
+			sbuf_printf(&sb, "%s\n", names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return sb.buf ? sbuf_steal(&sb) : XSTRDUP(MTYPE_SBUF, "");
+}
+
+START_TEST(t_write_memory)
+{
+	struct vty *vty = vty_new(-1);
+	char dir[] = "/tmp/skua-nb-write-XXXXXX", path[128], jpath[128], expect[512], names[256];
+	char *text, *saved, *sav, *listing, *shown, *before;
+	struct sbuf want;
+	struct stat st;
+	uint32_t txid = 1;
+	struct sbuf errors;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	snprintf(jpath, sizeof(jpath), "%s/bgpd.json", dir);
+	write_file(path, "hostname old\n");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	load_ok("good-full.conf");
+	nb_config_set_startup(path);
+
+	snprintf(expect, sizeof(expect),
+		 "Building Configuration...\nConfiguration saved to %s\n[OK]\n", path);
+	ck_assert_str_eq(run(vty, "write memory", CMD_SUCCESS), expect);
+	saved = read_file(path);
+	sbuf_init(&want);
+	nb_config_text(&want, false);
+	ck_assert_str_eq(saved, want.buf);
+	ck_assert_ptr_nonnull(strstr(saved, "!\nhostname r1\n"));
+	ck_assert(strlen(saved) > 6 && !strcmp(saved + strlen(saved) - 4, "end\n"));
+	/* The old file is kept as .sav; permissions stay; no temporary file is left. */
+	sav = read_file("/dev/null");
+	XFREE(MTYPE_SBUF, sav);
+	snprintf(names, sizeof(names), "%s.sav", path);
+	sav = read_file(names);
+	ck_assert_str_eq(sav, "hostname old\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	listing = dir_list(dir);
+	ck_assert_str_eq(listing, "bgpd.conf\nbgpd.conf.sav\n");
+	XFREE(MTYPE_SBUF, listing);
+	XFREE(MTYPE_SBUF, sav);
+
+	/* The other spellings are the same command; the backup is now the last save. */
+	ck_assert_str_eq(run(vty, "write file", CMD_SUCCESS), expect);
+	ck_assert_str_eq(run(vty, "write", CMD_SUCCESS), expect);
+	ck_assert_str_eq(run(vty, "copy running-config startup-config", CMD_SUCCESS), expect);
+	ck_assert_str_eq(run(vty, "wr", CMD_SUCCESS), expect);
+	sav = read_file(names);
+	ck_assert_str_eq(sav, saved);
+	XFREE(MTYPE_SBUF, sav);
+	ck_assert_str_eq(run(vty, "show startup-config", CMD_SUCCESS), saved);
+
+	/* What was saved is what runs: reloading it changes nothing. */
+	sbuf_init(&errors);
+	sbuf_reset(&calls);
+	ck_assert_int_eq(nb_config_reload(path, &txid, &errors), 0);
+	ck_assert_uint_eq(txid, 0);
+	ck_assert_str_eq(calls_text(), "");
+
+	/* A JSON startup file is written as JSON and loads back into the same tree. */
+	nb_config_set_startup(jpath);
+	snprintf(expect, sizeof(expect),
+		 "Building Configuration...\nConfiguration saved to %s\n[OK]\n", jpath);
+	ck_assert_str_eq(run(vty, "write memory", CMD_SUCCESS), expect);
+	text = read_file(jpath);
+	before = show_json();
+	ck_assert_str_eq(text, before);
+	ck_assert_int_eq(stat(jpath, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640); /* a new file */
+	shown = show();
+	restart_and_load(jpath);
+	{
+		char *again = show();
+
+		ck_assert_str_eq(shown, again);
+		XFREE(MTYPE_SBUF, again);
+	}
+
+	/* Failures say why and leave the file alone. */
+	nb_config_set_startup("/nonexistent-dir/bgpd.conf");
+	ck_assert_ptr_nonnull(
+		strstr(run(vty, "write memory", CMD_WARNING),
+		       "% Can't open configuration file /nonexistent-dir/.bgpd.conf."));
+	ck_assert_ptr_nonnull(strstr(run(vty, "show startup-config", CMD_WARNING),
+				     "% Can't open configuration file /nonexistent-dir/bgpd.conf"));
+	nb_config_set_startup(NULL);
+	ck_assert_str_eq(run(vty, "write memory", CMD_WARNING),
+			 "Building Configuration...\n"
+			 "% There is no startup configuration file to write to\n");
+
+	unlink(path);
+	unlink(names);
+	unlink(jpath);
+	rmdir(dir);
+	sbuf_free(&want);
+	sbuf_free(&errors);
+	XFREE(MTYPE_SBUF, saved);
+	XFREE(MTYPE_SBUF, text);
+	XFREE(MTYPE_SBUF, before);
+	XFREE(MTYPE_SBUF, shown);
+	vty_free(vty);
+}
+END_TEST
+
+/* ---- configuration sessions -------------------------------------------------------- */
+
+static void vty_leave(struct vty *vty)
+{
+	/* As a vtysh session that closes: leaving configuration mode runs its hook. */
+	vty_free(vty);
+}
+
+START_TEST(t_private_session)
+{
+	struct vty *a = vty_new(-1);
+	const char *out;
+
+	ck_assert_str_eq(run(a, "configure private", CMD_SUCCESS),
+			 "Warning: uncommitted changes will be discarded on exit.\n\n");
+	ck_assert_int_eq(a->node, CONFIG_NODE);
+	ck_assert_str_eq(run(a, "do configure private", CMD_WARNING),
+			 "% Already in configuration mode\n");
+	ck_assert_int_eq(a->node, CONFIG_NODE);
+	run(a, "hostname priv", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.2 remote-as 65002", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.2 description in the candidate", CMD_SUCCESS);
+	/* Nothing applied: bgpd heard nothing, running is empty. */
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_ptr_null(nb_running());
+	ck_assert_str_ne(vty_get_hostname(), "priv");
+	out = run(a, "show configuration candidate", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(out, " neighbor 10.0.0.2 description in the candidate\n"));
+	ck_assert_str_eq(run(a, "show configuration candidate changes", CMD_SUCCESS),
+			 "+ hostname priv\n"
+			 "+ router bgp 65001\n"
+			 "+  neighbor 10.0.0.2 remote-as 65002\n"
+			 "+  neighbor 10.0.0.2 description in the candidate\n"
+			 "+ exit\n");
+	/* Leaving without commit applies nothing. */
+	ck_assert_str_eq(run(a, "end", CMD_SUCCESS), "% Uncommitted changes were discarded\n");
+	ck_assert_int_eq(a->node, ENABLE_NODE);
+	ck_assert_ptr_null(a->candidate);
+	ck_assert_ptr_null(nb_running());
+	ck_assert_str_eq(calls_text(), "");
+
+	/* Commit applies it all at once. */
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.2 remote-as 65002", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.2 ttl-security hops 1", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit check", CMD_SUCCESS),
+			 "% Candidate configuration validated successfully.\n");
+	ck_assert_str_eq(run(a, "commit comment first one", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #1).\n");
+	ck_assert_ptr_nonnull(the_bgp);
+	ck_assert_ptr_eq(strstr(calls_text(), "bgp_create 65001\n"), calls_text());
+	ck_assert_str_eq(run(a, "commit", CMD_SUCCESS), "% No configuration changes to commit.\n");
+	ck_assert_str_eq(nb_history_get(0)->comment, "first one");
+
+	/* A command is all or nothing in the candidate too: hold time 2 is refused, and the
+	 * keepalive of the same command is not left behind. */
+	ck_assert_str_eq(run(a, "timers bgp 10 2", CMD_WARNING_CONFIG_FAILED),
+			 "% hold time value must be either 0 or greater than 3\n");
+	ck_assert_ptr_null(
+		strstr(run(a, "show configuration candidate json", CMD_SUCCESS), "\"keepalive\""));
+
+	/* The whole-tree check comes at commit, naming the neighbor; the candidate stays. */
+	sbuf_reset(&calls);
+	run(a, "neighbor 10.0.0.2 ebgp-multihop 2", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit check", CMD_WARNING),
+			 "% Failed to validate candidate configuration: ebgp-multihop and "
+			 "ttl-security cannot be configured together\n");
+	ck_assert_str_eq(
+		run(a, "commit", CMD_WARNING_CONFIG_FAILED),
+		"% ebgp-multihop and ttl-security cannot be configured together "
+		"(neighbor 10.0.0.2)\n"
+		"% Nothing was committed; the candidate is kept (fix it, or \"discard\")\n");
+	ck_assert_str_eq(calls_text(), "");
+	run(a, "no neighbor 10.0.0.2 ttl-security hops", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #2).\n");
+	ck_assert_str_eq(calls_text(), "peer_changed 10.0.0.2 MULTIHOP\n"
+				       "peer_changed 10.0.0.2 TTL_SECURITY\n");
+
+	/* discard: back to running. */
+	run(a, "neighbor 10.0.0.2 description to be discarded", CMD_SUCCESS);
+	run(a, "discard", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "show configuration candidate changes", CMD_SUCCESS), "");
+	ck_assert_str_eq(run(a, "commit", CMD_SUCCESS), "% No configuration changes to commit.\n");
+	run(a, "neighbor 10.0.0.2 description kept", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "exit", CMD_SUCCESS), "");
+	ck_assert_str_eq(run(a, "exit", CMD_SUCCESS), "% Uncommitted changes were discarded\n");
+	ck_assert_ptr_null(
+		yang_dnode_get(nb_running(), BGP_NEIGHBOR_XPATH "/description", "10.0.0.2"));
+
+	/* A session that closes inside configure private applies nothing either. */
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "hostname never", CMD_SUCCESS);
+	vty_leave(a);
+	ck_assert_str_ne(vty_get_hostname(), "never");
+}
+END_TEST
+
+START_TEST(t_two_sessions_merge)
+{
+	struct vty *a = vty_new(-1), *b = vty_new(-1), *c = vty_new(-1);
+	char *before;
+	const char *out;
+
+	load_ok("base.conf");
+	run(a, "configure private", CMD_SUCCESS);
+	run(b, "configure private", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(b, "router bgp 65001", CMD_SUCCESS);
+
+	/* Different settings: both commits go in, the second merged onto the first. */
+	run(a, "neighbor 192.0.2.1 password aaa", CMD_SUCCESS);
+	run(b, "neighbor 10.0.0.9 remote-as 65009", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(a, "commit", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "peer_changed 192.0.2.1 PASSWORD\n");
+	sbuf_reset(&calls);
+	ck_assert_str_eq(run(b, "commit", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #3).\n");
+	ck_assert_msg(!calls_mention("192.0.2.1"), "%s", calls_text());
+	ck_assert_ptr_nonnull(strstr(calls_text(), "peer_create 10.0.0.9\n"));
+	ck_assert_str_eq(
+		yang_dnode_get_string(nb_running(), BGP_NEIGHBOR_XPATH "/password", "192.0.2.1"),
+		"aaa");
+
+	/* The same setting changed differently: the later commit is refused, nothing of it
+	 * applied, running keeps the first. */
+	run(a, "neighbor 192.0.2.1 description from a", CMD_SUCCESS);
+	run(b, "neighbor 192.0.2.1 description from b", CMD_SUCCESS);
+	run(b, "neighbor 10.0.0.9 passive", CMD_SUCCESS);
+	run(a, "commit", CMD_SUCCESS);
+	before = show_json();
+	sbuf_reset(&calls);
+	ck_assert_str_eq(run(b, "commit", CMD_WARNING_CONFIG_FAILED),
+			 "% Commit refused: since this session's candidate was made, another "
+			 "commit changed \"neighbor 192.0.2.1 description LINE...\" too; nothing "
+			 "was applied (\"show configuration running\" shows it; \"discard\" starts "
+			 "again from it, \"commit force\" overwrites it)\n");
+	ck_assert_str_eq(calls_text(), "");
+	{
+		char *after = show_json();
+
+		ck_assert_str_eq(before, after);
+		XFREE(MTYPE_SBUF, after);
+	}
+	/* update refuses the same way; commit force takes b's candidate as it is. */
+	ck_assert_ptr_nonnull(strstr(run(b, "update", CMD_WARNING), "% Commit refused"));
+	run(b, "commit force", CMD_SUCCESS);
+	ck_assert_str_eq(
+		yang_dnode_get_string(nb_running(), BGP_NEIGHBOR_XPATH "/description", "192.0.2.1"),
+		"from b");
+
+	/* The same change made twice is no conflict. */
+	run(a, "discard", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.9 description same", CMD_SUCCESS);
+	run(b, "neighbor 10.0.0.9 description same", CMD_SUCCESS);
+	run(a, "commit", CMD_SUCCESS);
+	ck_assert_str_eq(run(b, "commit", CMD_SUCCESS), "% No configuration changes to commit.\n");
+
+	/* Editing a neighbor another session removed is a conflict. */
+	run(a, "no neighbor 10.0.0.9", CMD_SUCCESS);
+	run(b, "neighbor 10.0.0.9 description still here?", CMD_SUCCESS);
+	run(a, "commit", CMD_SUCCESS);
+	out = run(b, "commit", CMD_WARNING_CONFIG_FAILED);
+	ck_assert_ptr_nonnull(strstr(out, "\"neighbor 10.0.0.9 description LINE...\""));
+	ck_assert_ptr_null(yang_dnode_get(nb_running(), BGP_NEIGHBOR_XPATH, "10.0.0.9"));
+	run(b, "discard", CMD_SUCCESS);
+
+	/* configure terminal commits in between: b's commit stands on top of them. */
+	run(c, "configure terminal", CMD_SUCCESS);
+	run(c, "router bgp 65001", CMD_SUCCESS);
+	run(c, "bgp router-id 10.9.9.9", CMD_SUCCESS);
+	run(b, "neighbor 192.0.2.1 description b again", CMD_SUCCESS);
+	run(b, "commit", CMD_SUCCESS);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), BGP_XPATH "/router-id"), "10.9.9.9");
+	ck_assert_str_eq(
+		yang_dnode_get_string(nb_running(), BGP_NEIGHBOR_XPATH "/description", "192.0.2.1"),
+		"b again");
+
+	XFREE(MTYPE_SBUF, before);
+	vty_leave(a);
+	vty_leave(b);
+	vty_leave(c);
+}
+END_TEST
+
+START_TEST(t_exclusive)
+{
+	struct vty *a = vty_new(-1), *b = vty_new(-1);
+
+	load_ok("base.conf");
+	run(a, "configure exclusive", CMD_SUCCESS);
+	ck_assert_str_eq(run(b, "configure terminal", CMD_WARNING_CONFIG_FAILED),
+			 "% Configuration is locked by another VTY (configure exclusive)\n");
+	ck_assert_int_eq(b->node, ENABLE_NODE);
+	ck_assert_str_eq(run(b, "configure private", CMD_WARNING_CONFIG_FAILED),
+			 "% Configuration is locked by another VTY (configure exclusive)\n");
+	ck_assert_str_eq(run(b, "rollback configuration 1", CMD_WARNING_CONFIG_FAILED),
+			 "% Configuration is locked by another VTY (configure exclusive)\n");
+	ck_assert_str_eq(run(b, "clear configuration reload", CMD_WARNING),
+			 "% There is no startup configuration file to reload\n");
+	run(a, "hostname mine", CMD_SUCCESS);
+	run(a, "commit", CMD_SUCCESS);
+	ck_assert_str_eq(vty_get_hostname(), "mine");
+	run(a, "end", CMD_SUCCESS);
+
+	/* Free again; and exclusive waits for nobody else to be configuring. */
+	run(b, "configure terminal", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "configure exclusive", CMD_WARNING_CONFIG_FAILED),
+			 "% Another VTY is in configuration mode; configure exclusive needs to be "
+			 "the only one\n");
+	run(b, "end", CMD_SUCCESS);
+	run(a, "configure exclusive", CMD_SUCCESS);
+	vty_leave(a); /* the lock goes with the session */
+	run(b, "configure terminal", CMD_SUCCESS);
+	vty_leave(b);
+}
+END_TEST
+
+/* ---- confirmed commits ------------------------------------------------------------ */
+
+/* Run the test loop until no confirmed commit is pending (or max_ms pass). */
+static void run_loop_until_expired(unsigned max_ms)
+{
+	uint64_t end = monotime_ms() + max_ms;
+
+	while (nb_confirm_pending(NULL, NULL) && monotime_ms() < end) {
+		event_loop_once(test_base, false);
+		usleep(2000);
+	}
+}
+
+static void run_loop_for(unsigned ms)
+{
+	uint64_t end = monotime_ms() + ms;
+
+	while (monotime_ms() < end) {
+		event_loop_once(test_base, false);
+		usleep(2000);
+	}
+}
+
+static void confirm_setup(void)
+{
+	setup();
+	setenv("SKUA_CONFIRM_UNIT_MS", "40", 1);
+	test_base = event_loop_new();
+}
+
+static void confirm_teardown(void)
+{
+	teardown(); /* nb_terminate() frees the timer before the loop goes */
+	event_loop_free(test_base);
+	test_base = NULL;
+	unsetenv("SKUA_CONFIRM_UNIT_MS");
+}
+
+START_TEST(t_commit_confirmed_times_out)
+{
+	struct vty *a = vty_new(-1), *c = vty_new(-1);
+	char *before;
+	uint32_t id;
+
+	ck_assert_uint_eq(nb_confirm_unit_ms(), 40);
+	load_ok("base.conf");
+	before = show_json();
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.7 remote-as 65007", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit confirmed 2", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #2).\n"
+			 "% The commit reverts in 2 minute(s) unless confirmed with \"commit\"\n");
+	ck_assert(nb_confirm_pending(&id, NULL));
+	ck_assert_uint_eq(id, 2);
+	ck_assert_ptr_nonnull(strstr(run(a, "do show configuration commits", CMD_SUCCESS),
+				     "Confirmed commit #2 pending"));
+	/* The session may go: the pending commit does not depend on it. */
+	vty_leave(a);
+
+	/* Meanwhile another session changes something else: that survives the rollback. */
+	run(c, "configure terminal", CMD_SUCCESS);
+	run(c, "hostname meanwhile", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run_loop_until_expired(2000);
+	ck_assert(!nb_confirm_pending(NULL, NULL));
+	ck_assert_msg(strstr(calls_text(), "peer_delete 10.0.0.7\n"), "%s", calls_text());
+	ck_assert_ptr_null(yang_dnode_get(nb_running(), BGP_NEIGHBOR_XPATH, "10.0.0.7"));
+	ck_assert_str_eq(vty_get_hostname(), "meanwhile");
+	ck_assert_int_eq(nb_history_get(nb_history_count() - 1)->source, NB_SRC_ROLLBACK);
+	ck_assert_str_eq(nb_history_get(nb_history_count() - 1)->comment,
+			 "confirmed commit 2 timed out");
+
+	/* A later commit that changed the same settings: the configuration from before the
+	 * confirmed commit comes back whole. */
+	run(c, "hostname base", CMD_SUCCESS);
+	{
+		char *now = show_json();
+
+		ck_assert_str_eq(now, before);
+		XFREE(MTYPE_SBUF, now);
+	}
+	a = vty_new(-1);
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.8 remote-as 65008", CMD_SUCCESS);
+	run(a, "commit confirmed 1", CMD_SUCCESS);
+	run(c, "router bgp 65001", CMD_SUCCESS);
+	run(c, "neighbor 10.0.0.8 description touched by c", CMD_SUCCESS);
+	run_loop_until_expired(2000);
+	ck_assert(!nb_confirm_pending(NULL, NULL));
+	{
+		char *now = show_json();
+
+		ck_assert_str_eq(now, before);
+		XFREE(MTYPE_SBUF, now);
+	}
+	ck_assert_ptr_nonnull(
+		strstr(nb_history_get(nb_history_count() - 1)->comment, "(full restore)"));
+	XFREE(MTYPE_SBUF, before);
+	vty_leave(a);
+	vty_leave(c);
+}
+END_TEST
+
+START_TEST(t_commit_confirmed_confirmed)
+{
+	struct vty *a = vty_new(-1), *b = vty_new(-1);
+
+	load_ok("base.conf");
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "router bgp 65001", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.7 remote-as 65007", CMD_SUCCESS);
+	run(a, "commit confirmed 1", CMD_SUCCESS);
+	/* Saving now would bring the change back at the next start even if it rolls back. */
+	nb_config_set_startup("/tmp/skua-nb-never-written.conf");
+	ck_assert_str_eq(run(b, "write memory", CMD_WARNING),
+			 "Building Configuration...\n"
+			 "% Confirmed commit #2 is pending: confirm it with \"commit\" (or let it "
+			 "roll back) before saving\n");
+	ck_assert_int_ne(access("/tmp/skua-nb-never-written.conf", F_OK), 0);
+	nb_config_set_startup(NULL);
+	/* Again with a new time: the window restarts, with the new changes in it. */
+	run(a, "neighbor 10.0.0.7 description extended", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit confirmed 3", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #3).\n"
+			 "% Resetting confirmed-commit timeout to 3 minute(s)\n");
+	/* Confirmed from another session. */
+	run(b, "configure terminal", CMD_SUCCESS);
+	ck_assert_str_eq(run(b, "commit", CMD_SUCCESS), "% Commit complete.\n");
+	ck_assert(!nb_confirm_pending(NULL, NULL));
+	sbuf_reset(&calls);
+	run_loop_for(300);
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_str_eq(
+		yang_dnode_get_string(nb_running(), BGP_NEIGHBOR_XPATH "/description", "10.0.0.7"),
+		"extended");
+
+	/* Confirmed by the same session's commit, which may carry more changes. */
+	run(a, "neighbor 10.0.0.7 passive", CMD_SUCCESS);
+	run(a, "commit confirmed 1", CMD_SUCCESS);
+	run(a, "neighbor 10.0.0.7 shutdown", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit", CMD_SUCCESS),
+			 "% Configuration committed successfully (Transaction ID #5).\n"
+			 "% Commit complete.\n");
+	run_loop_for(200);
+	ck_assert(yang_dnode_exists(nb_running(), BGP_NEIGHBOR_XPATH "/passive", "10.0.0.7"));
+	ck_assert(yang_dnode_exists(nb_running(), BGP_NEIGHBOR_XPATH "/shutdown", "10.0.0.7"));
+
+	/* Nothing to commit and nothing pending: nothing to confirm. */
+	ck_assert_str_eq(run(a, "commit confirmed 1", CMD_SUCCESS),
+			 "% No configuration changes to commit.\n");
+	ck_assert(!nb_confirm_pending(NULL, NULL));
+	vty_leave(a);
+	vty_leave(b);
+}
+END_TEST
+
+START_TEST(t_commit_confirmed_needs_loop)
+{
+	struct vty *a = vty_new(-1);
+
+	/* Without the event loop no timer can run: the commit stands and says so. */
+	run(a, "configure private", CMD_SUCCESS);
+	run(a, "hostname r5", CMD_SUCCESS);
+	ck_assert_str_eq(run(a, "commit confirmed 1", CMD_WARNING),
+			 "% Configuration committed successfully (Transaction ID #1).\n"
+			 "% commit confirmed needs the daemon's event loop (not running): the "
+			 "commit is NOT protected by a timeout\n");
+	ck_assert_str_eq(vty_get_hostname(), "r5");
+	vty_leave(a);
+}
+END_TEST
+
+/* ---- history and rollback ----------------------------------------------------------- */
+
+START_TEST(t_history_and_rollback)
+{
+	struct vty *t = vty_new(-1), *e = vty_new(-1);
+	char cmd[64], *at5 = NULL, *now, *list;
+	const char *out;
+	uint32_t last;
+
+	load_ok("base.conf"); /* #1 */
+	run(t, "configure terminal", CMD_SUCCESS);
+	run(t, "router bgp 65001", CMD_SUCCESS);
+	for (int i = 2; i <= 25; i++) {
+		snprintf(cmd, sizeof(cmd), "neighbor 10.0.1.%d remote-as %d", i, 65000 + i);
+		run(t, cmd, CMD_SUCCESS);
+		if (i == 5)
+			at5 = show_json();
+	}
+	ck_assert_int_eq(nb_history_count(), 25);
+	out = run(e, "show configuration commits", CMD_SUCCESS);
+	ck_assert_ptr_eq(strstr(out, "Transaction ID  Source    Date                 Changes  "
+				     "Comment\n"),
+			 out);
+	ck_assert_ptr_nonnull(strstr(out, "\n            25  vtysh  "));
+	ck_assert_ptr_nonnull(strstr(out, "\n             1  file     "));
+	ck_assert_ptr_nonnull(strstr(out, "base.conf\n"));
+	/* Newest first. */
+	ck_assert(strstr(out, "            25  vtysh") < strstr(out, "             1  file"));
+	list = strdup(out); /* out lives in e's buffer, which the next command reuses */
+	ck_assert_ptr_nonnull(strstr(run(e, "show configuration commits json", CMD_SUCCESS),
+				     "\"transactions\":["));
+	ck_assert_str_eq(run(e, "show configuration transaction", CMD_SUCCESS), list);
+	free(list);
+
+	/* Rolling back to #5 restores that configuration exactly; only the difference is
+	 * applied. */
+	sbuf_reset(&calls);
+	ck_assert_str_eq(run(e, "rollback configuration 5", CMD_SUCCESS),
+			 "% Configuration was successfully rolled back (Transaction ID #26).\n");
+	now = show_json();
+	ck_assert_str_eq(now, at5);
+	XFREE(MTYPE_SBUF, now);
+	ck_assert_msg(!calls_mention("10.0.1.5") && !calls_mention("192.0.2.1"), "%s",
+		      calls_text());
+	ck_assert_ptr_nonnull(strstr(calls_text(), "peer_delete 10.0.1.6\n"));
+	ck_assert_int_eq(nb_history_get(nb_history_count() - 1)->source, NB_SRC_ROLLBACK);
+	ck_assert_str_eq(nb_history_get(nb_history_count() - 1)->comment,
+			 "Rollback to transaction 5");
+	ck_assert_str_eq(run(e, "rollback configuration 5", CMD_WARNING),
+			 "% Aborting - no configuration changes detected.\n");
+	ck_assert_str_eq(run(e, "rollback configuration 999", CMD_WARNING),
+			 "% Transaction 999 does not exist.\n");
+
+	/* A transaction's configuration, and what it changed. */
+	ck_assert_ptr_nonnull(strstr(run(e, "show configuration transaction 3", CMD_SUCCESS),
+				     " neighbor 10.0.1.3 remote-as 65003\n"));
+	ck_assert_str_eq(run(e, "show configuration transaction 3 changes", CMD_SUCCESS),
+			 "  router bgp 65001\n"
+			 "+  neighbor 10.0.1.3 remote-as 65003\n");
+
+	/* A label and a comment show in the list. */
+	run(t, "end", CMD_SUCCESS);
+	run(t, "configure private", CMD_SUCCESS);
+	run(t, "hostname labelled", CMD_SUCCESS);
+	run(t, "commit label lab1 comment raise the bar", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(
+		strstr(run(e, "show configuration commits", CMD_SUCCESS), "  vtysh  "));
+	ck_assert_ptr_nonnull(strstr(run(e, "show configuration commits", CMD_SUCCESS),
+				     "[lab1] raise the bar\n"));
+
+	/* The ring keeps the last NB_HISTORY_MAX. */
+	for (int i = 0; i < 40; i++) {
+		snprintf(cmd, sizeof(cmd), "hostname h%d", i);
+		run(t, cmd, CMD_SUCCESS);
+		run(t, "commit", CMD_SUCCESS);
+	}
+	last = nb_history_last_id();
+	ck_assert_int_eq(nb_history_count(), NB_HISTORY_MAX);
+	ck_assert_uint_eq(nb_history_get(0)->id, last - NB_HISTORY_MAX + 1);
+	ck_assert_str_eq(run(e, "rollback configuration 5", CMD_WARNING),
+			 "% Transaction 5 does not exist.\n");
+	snprintf(cmd, sizeof(cmd), "rollback configuration %u", last - 10);
+	run(e, cmd, CMD_SUCCESS);
+	ck_assert_str_eq(vty_get_hostname(), "h29");
+
+	XFREE(MTYPE_SBUF, at5);
+	vty_leave(t);
+	vty_leave(e);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
 	TCase *files = tcase_create("files");
 	TCase *cli = tcase_create("cli");
+	TCase *life = tcase_create("lifecycle");
+	TCase *confirm = tcase_create("confirm");
 
 	tcase_add_checked_fixture(files, setup, teardown);
 	tcase_add_loop_test(files, t_good_file, 0, (int)array_size(good_files));
 	tcase_add_loop_test(files, t_bad_file, 0, (int)array_size(bad_files));
 	tcase_add_loop_test(files, t_bad_file_check_only, 0, (int)array_size(bad_files));
+	tcase_add_loop_test(files, t_bad_file_reload, 0, (int)array_size(bad_files));
+	tcase_add_test(files, t_enough_bad_files);
 	tcase_add_test(files, t_check_file_applies_nothing);
 	tcase_add_test(files, t_missing_file);
 	tcase_add_test(files, t_locate_by_bisection);
@@ -747,6 +1630,22 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_every_setting_is_applied);
 	tcase_add_test(cli, t_system_commands);
 	suite_add_tcase(s, cli);
+
+	tcase_add_checked_fixture(life, setup, teardown);
+	tcase_add_test(life, t_reload_applies_only_the_diff);
+	tcase_add_test(life, t_reload_command);
+	tcase_add_test(life, t_write_memory);
+	tcase_add_test(life, t_private_session);
+	tcase_add_test(life, t_two_sessions_merge);
+	tcase_add_test(life, t_exclusive);
+	tcase_add_test(life, t_commit_confirmed_needs_loop);
+	tcase_add_test(life, t_history_and_rollback);
+	suite_add_tcase(s, life);
+
+	tcase_add_checked_fixture(confirm, confirm_setup, confirm_teardown);
+	tcase_add_test(confirm, t_commit_confirmed_times_out);
+	tcase_add_test(confirm, t_commit_confirmed_confirmed);
+	suite_add_tcase(s, confirm);
 	return s;
 }
 

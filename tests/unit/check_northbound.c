@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "lib/northbound.h"
+#include "lib/northbound_cli.h"
 #include "lib/yang.h"
 
 #define NBR "/skua-bgp:bgp/neighbors/neighbor"
@@ -571,6 +572,311 @@ START_TEST(t_ipv6_keys_are_canonical)
 }
 END_TEST
 
+/* ---- three-way merge ------------------------------------------------------------- */
+
+/* A candidate and the base it was made from (a copy of running now). */
+static struct nb_candidate *session_new(struct lyd_node **base)
+{
+	lyd_dup_siblings(nb_running(), NULL, LYD_DUP_RECURSIVE | LYD_DUP_WITH_FLAGS, base);
+	return nb_candidate_new();
+}
+
+static void commit_ok(struct nb_candidate *c)
+{
+	struct nb_error err;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(nb_candidate_commit(c, &err) == 0, "%s", err.msg);
+}
+
+START_TEST(t_rebase_disjoint)
+{
+	struct lyd_node *base_a, *base_b;
+	struct nb_candidate *a, *b;
+	struct nb_error err;
+
+	running_base();
+	a = session_new(&base_a);
+	b = session_new(&base_b);
+	edit_ok(a, NB_OP_MODIFY, NBR1 "/description", "from a");
+	edit_ok(b, NB_OP_MODIFY, "/skua-bgp:bgp/router-id", "192.0.2.9");
+	edit_ok(b, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "internal");
+	ck_assert_int_eq(nb_candidate_rebase(a, base_a, false, &err), 0); /* nothing moved */
+	commit_ok(a);
+	/* b is stale now: a plain commit refuses, the rebase merges. */
+	ck_assert_int_eq(nb_candidate_commit(b, &err), -1);
+	ck_assert_int_eq(nb_candidate_rebase(b, base_b, false, &err), 0);
+	ck_assert_uint_eq(nb_candidate_version(b), nb_running_version());
+	sbuf_reset(&rec);
+	commit_ok(b);
+	/* Only b's own changes reach the callbacks; a's description stays. */
+	ck_assert_int_ge(rec_pos("apply create /skua-bgp:bgp/router-id\n"), 0);
+	ck_assert_int_ge(rec_pos("apply create " NBR2 "\n"), 0);
+	ck_assert_int_eq(rec_pos("description"), -1);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), NBR1 "/description"), "from a");
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), "/skua-bgp:bgp/router-id"),
+			 "192.0.2.9");
+	lyd_free_all(base_a);
+	lyd_free_all(base_b);
+	nb_candidate_free(a);
+	nb_candidate_free(b);
+}
+END_TEST
+
+START_TEST(t_rebase_conflicts)
+{
+	struct lyd_node *base_a, *base_b;
+	struct nb_candidate *a, *b;
+	struct nb_error err;
+	char *before, *after, *cand_before;
+
+	running_base();
+	/* The same leaf, different values. */
+	a = session_new(&base_a);
+	b = session_new(&base_b);
+	edit_ok(a, NB_OP_MODIFY, NBR1 "/description", "from a");
+	edit_ok(b, NB_OP_MODIFY, NBR1 "/description", "from b");
+	commit_ok(a);
+	before = running_json();
+	lyd_print_mem(&cand_before, nb_candidate_tree(b), LYD_JSON, LYD_PRINT_WITHSIBLINGS);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_rebase(b, base_b, false, &err), -1);
+	ck_assert_msg(strstr(err.msg, "\"neighbor 10.0.0.1 description LINE...\""), "%s", err.msg);
+	ck_assert_str_eq(err.xpath, NBR1 "/description");
+	ck_assert(!err.validation);
+	after = running_json();
+	ck_assert_str_eq(before, after);
+	free(after);
+	/* Force takes b as it is. */
+	ck_assert_int_eq(nb_candidate_rebase(b, base_b, true, &err), 0);
+	commit_ok(b);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), NBR1 "/description"), "from b");
+	free(before);
+	free(cand_before);
+	lyd_free_all(base_a);
+	lyd_free_all(base_b);
+	nb_candidate_free(a);
+	nb_candidate_free(b);
+
+	/* A neighbor deleted on one side, edited on the other. */
+	a = session_new(&base_a);
+	b = session_new(&base_b);
+	edit_ok(a, NB_OP_DESTROY, NBR1, NULL);
+	edit_ok(b, NB_OP_MODIFY, NBR1 "/ttl-security", "3");
+	commit_ok(a);
+	ck_assert_int_eq(nb_candidate_rebase(b, base_b, false, &err), -1);
+	ck_assert_str_eq(err.xpath, NBR1 "/ttl-security");
+	lyd_free_all(base_a);
+	lyd_free_all(base_b);
+	nb_candidate_free(a);
+	nb_candidate_free(b);
+}
+END_TEST
+
+START_TEST(t_rebase_same_change)
+{
+	struct lyd_node *base_a, *base_b;
+	struct nb_candidate *a, *b;
+	struct nb_error err;
+
+	running_base();
+	a = session_new(&base_a);
+	b = session_new(&base_b);
+	edit_ok(a, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "external");
+	edit_ok(b, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "external");
+	edit_ok(b, NB_OP_MODIFY, NBR1 "/description", "b too");
+	commit_ok(a);
+	ck_assert_int_eq(nb_candidate_rebase(b, base_b, false, &err), 0);
+	sbuf_reset(&rec);
+	commit_ok(b);
+	ck_assert_int_eq(rec_pos(NBR2), -1);
+	ck_assert_int_ge(rec_pos("apply modify " NBR1 "/description\n"), 0);
+	lyd_free_all(base_a);
+	lyd_free_all(base_b);
+	nb_candidate_free(a);
+	nb_candidate_free(b);
+}
+END_TEST
+
+START_TEST(t_merge_undo_keeps_later_changes)
+{
+	struct lyd_node *before_tree, *after_tree, *merged;
+	struct nb_candidate *c;
+	struct nb_error err;
+
+	running_base();
+	lyd_dup_siblings(nb_running(), NULL, LYD_DUP_RECURSIVE | LYD_DUP_WITH_FLAGS, &before_tree);
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "internal");
+	commit_ok(c);
+	lyd_dup_siblings(nb_running(), NULL, LYD_DUP_RECURSIVE | LYD_DUP_WITH_FLAGS, &after_tree);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/router-id", "192.0.2.3");
+	commit_ok(c);
+	/* Undo the first commit (after -> before) on top of the second. */
+	ck_assert_int_eq(nb_merge_onto_running(after_tree, before_tree, &merged, &err), 0);
+	ck_assert_ptr_null(yang_dnode_get(merged, NBR2));
+	ck_assert_str_eq(yang_dnode_get_string(merged, "/skua-bgp:bgp/router-id"), "192.0.2.3");
+	ck_assert_str_eq(yang_dnode_get_string(merged, NBR1 "/description"), "transit");
+	lyd_free_all(merged);
+	lyd_free_all(before_tree);
+	lyd_free_all(after_tree);
+	nb_candidate_free(c);
+}
+END_TEST
+
+/* ---- history ------------------------------------------------------------------------ */
+
+START_TEST(t_history)
+{
+	struct nb_candidate *c;
+	struct lyd_node *t;
+	struct nb_error err;
+	char value[16];
+	bool empty;
+
+	ck_assert_int_eq(nb_history_count(), 0);
+	ck_assert_uint_eq(nb_history_last_id(), 0);
+	running_base(); /* #1 */
+	c = nb_candidate_new();
+	nb_candidate_set_origin(c, NB_SRC_RELOAD, "lbl", "a comment");
+	commit_ok(c); /* nothing changed: not recorded */
+	ck_assert_int_eq(nb_history_count(), 1);
+	for (int i = 0; i < NB_HISTORY_MAX + 5; i++) {
+		snprintf(value, sizeof(value), "d%d", i);
+		edit_ok(c, NB_OP_MODIFY, NBR1 "/description", value);
+		nb_candidate_set_origin(c, NB_SRC_RELOAD, "lbl", "a comment");
+		commit_ok(c);
+	}
+	ck_assert_int_eq(nb_history_count(), NB_HISTORY_MAX);
+	ck_assert_uint_eq(nb_history_last_id(), NB_HISTORY_MAX + 6);
+	ck_assert_uint_eq(nb_history_get(0)->id, 7);
+	ck_assert_int_eq(nb_history_get(NB_HISTORY_MAX - 1)->source, NB_SRC_RELOAD);
+	ck_assert_str_eq(nb_history_get(NB_HISTORY_MAX - 1)->label, "lbl");
+	ck_assert_str_eq(nb_history_get(NB_HISTORY_MAX - 1)->comment, "a comment");
+	ck_assert_uint_eq(nb_history_get(NB_HISTORY_MAX - 1)->changes, 1);
+	ck_assert_ptr_null(nb_history_get(NB_HISTORY_MAX));
+
+	/* Each entry keeps the configuration it produced. */
+	t = nb_history_config(10, &empty, &err);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(yang_dnode_get_string(t, NBR1 "/description"), "d8");
+	lyd_free_all(t);
+	ck_assert_ptr_null(nb_history_config(6, &empty, &err));
+	ck_assert(!empty);
+	ck_assert_str_eq(err.msg, "Transaction 6 does not exist");
+
+	/* An empty configuration is a state too. */
+	edit_ok(c, NB_OP_DESTROY, "/skua-bgp:bgp", NULL);
+	commit_ok(c);
+	ck_assert_ptr_null(nb_history_config(nb_history_last_id(), &empty, &err));
+	ck_assert(empty);
+	nb_candidate_free(c);
+}
+END_TEST
+
+/* ---- canonical trees ---------------------------------------------------------------- */
+
+START_TEST(t_explicit_default_is_default)
+{
+	struct nb_candidate *c;
+	char *json;
+
+	running_base();
+	c = nb_candidate_new();
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/keepalive", "60");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/timers/hold-time", "180");
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/default-ipv4-unicast", "true");
+	sbuf_reset(&rec);
+	commit_ok(c);
+	/* Nothing changed: the values are the defaults, and stay default nodes. */
+	ck_assert_str_eq(recorded(), "");
+	ck_assert(yang_dnode_is_default(
+		yang_dnode_get(nb_running(), "/skua-bgp:bgp/timers/keepalive")));
+	lyd_print_mem(&json, nb_running(), LYD_JSON, LYD_PRINT_WITHSIBLINGS);
+	ck_assert_ptr_null(strstr(json, "keepalive"));
+	ck_assert_ptr_null(strstr(json, "default-ipv4-unicast"));
+	free(json);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_lists_in_stable_order)
+{
+	struct nb_candidate *c = nb_candidate_new();
+	char *json1, *json2;
+
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "internal");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as-type", "internal");
+	commit_ok(c);
+	lyd_print_mem(&json1, nb_running(), LYD_JSON, LYD_PRINT_WITHSIBLINGS);
+	ck_assert(strstr(json1, "10.0.0.1") < strstr(json1, "10.0.0.2"));
+	nb_candidate_free(c);
+	/* Created in the other order: the same JSON. */
+	c = nb_candidate_new_empty();
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as-type", "internal");
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/neighbor-remote-as/remote-as-type", "internal");
+	commit_ok(c);
+	lyd_print_mem(&json2, nb_running(), LYD_JSON, LYD_PRINT_WITHSIBLINGS);
+	ck_assert_str_eq(json1, json2);
+	free(json1);
+	free(json2);
+	nb_candidate_free(c);
+}
+END_TEST
+
+START_TEST(t_mandatory_names_the_entry)
+{
+	struct nb_candidate *c = nb_candidate_new();
+	struct nb_error err;
+
+	edit_ok(c, NB_OP_CREATE, "/skua-bgp:bgp", NULL);
+	edit_ok(c, NB_OP_MODIFY, "/skua-bgp:bgp/local-as", "65001");
+	edit_ok(c, NB_OP_MODIFY, NBR1 "/neighbor-remote-as/remote-as-type", "internal");
+	edit_ok(c, NB_OP_MODIFY, NBR2 "/description", "no remote-as");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(nb_candidate_validate(c, &err), -1);
+	ck_assert_str_eq(err.msg, "Specify remote-as or peer-group commands first");
+	/* libyang names only the schema node; the entry lacking it is found. */
+	ck_assert_str_eq(err.xpath, NBR2);
+	nb_candidate_free(c);
+}
+END_TEST
+
+/* ---- printed diffs ------------------------------------------------------------------ */
+
+START_TEST(t_text_diff)
+{
+	struct sbuf out;
+
+	sbuf_init(&out);
+	nb_text_diff(&out,
+		     "hostname a\n!\nrouter bgp 1\n neighbor x remote-as 2\n neighbor y "
+		     "remote-as 3\n !\n address-family ipv6 unicast\n  network n1\n "
+		     "exit-address-family\nexit\n!\n",
+		     "hostname a\n!\nrouter bgp 1\n neighbor x remote-as 2\n neighbor y "
+		     "remote-as 4\n !\n address-family ipv6 unicast\n  network n1\n  network "
+		     "n2\n exit-address-family\nexit\n!\n");
+	ck_assert_str_eq(out.buf, "  router bgp 1\n"
+				  "-  neighbor y remote-as 3\n"
+				  "+  neighbor y remote-as 4\n"
+				  "   address-family ipv6 unicast\n"
+				  "+   network n2\n");
+	sbuf_reset(&out);
+	nb_text_diff(&out, "same\n", "same\n");
+	ck_assert_uint_eq(out.len, 0);
+	nb_text_diff(&out, "", "a\n b\n");
+	ck_assert_str_eq(out.buf, "+ a\n+  b\n");
+	sbuf_reset(&out);
+	nb_text_diff(&out, "a\n b\n", "");
+	ck_assert_str_eq(out.buf, "- a\n-  b\n");
+	sbuf_free(&out);
+}
+END_TEST
+
 static Suite *northbound_suite(void)
 {
 	Suite *s = suite_create("northbound");
@@ -590,6 +896,15 @@ static Suite *northbound_suite(void)
 	tcase_add_test(tc, t_coverage_reports_unhandled_leaves);
 	tcase_add_test(tc, t_path_helpers);
 	tcase_add_test(tc, t_ipv6_keys_are_canonical);
+	tcase_add_test(tc, t_rebase_disjoint);
+	tcase_add_test(tc, t_rebase_conflicts);
+	tcase_add_test(tc, t_rebase_same_change);
+	tcase_add_test(tc, t_merge_undo_keeps_later_changes);
+	tcase_add_test(tc, t_history);
+	tcase_add_test(tc, t_explicit_default_is_default);
+	tcase_add_test(tc, t_lists_in_stable_order);
+	tcase_add_test(tc, t_mandatory_names_the_entry);
+	tcase_add_test(tc, t_text_diff);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -424,7 +424,7 @@ START_TEST(two_clients)
 		event_loop_once(base, false);
 	ck_assert_int_eq(ask(&b, 'x', "show version", &t), CMD_SUCCESS);
 	ck_assert_ptr_nonnull(strstr(t.buf, "skua bgpd "));
-	ck_assert_int_eq(ask(&b, '?', "show ", &t), CMD_SUCCESS);
+	ck_assert_int_eq(ask(&b, '?', "show v", &t), CMD_SUCCESS);
 	ck_assert_str_eq(t.buf, "  version  Version of this skua\n");
 	/* Now A reads all of it, intact. */
 	ck_assert_int_eq(client_reply(&a, &t), CMD_SUCCESS);

@@ -189,6 +189,32 @@ START_TEST(commands)
 	ck_assert_uint_eq(out.len, 5000000);
 	ck_assert(strncmp(out.buf + 64 * 70000, "line 0000070000 ", 16) == 0);
 
+	/* -E: each command after the prompt it was typed at; `terminal length 0` is a no-op */
+	ck_assert_int_eq(vtysh(NULL, &out, &err, SOCK, "-E", "-c", "terminal length 0", "-c",
+			       "conf t", "-c", "router bgp 65001", "-c", "end", "-c", "show ver",
+			       NULL),
+			 0);
+	ck_assert_msg(strncmp(out.buf,
+			      "testd# terminal length 0\n"
+			      "testd# conf t\n"
+			      "testd(config)# router bgp 65001\n"
+			      "testd(config-router)# end\n"
+			      "testd# show ver\n"
+			      "skua bgpd ",
+			      strlen("testd# terminal length 0\ntestd# conf t\n"
+				     "testd(config)# router bgp 65001\n"
+				     "testd(config-router)# end\ntestd# show ver\nskua bgpd ")) ==
+			      0,
+		      "unexpected -E output:\n%s", out.buf);
+	ck_assert_str_eq(err.buf, "");
+	/* the failing command is echoed before its error, nothing after it runs */
+	ck_assert_int_eq(vtysh(NULL, &out, &err, SOCK, "--echo", "-c", "show bogus", "-c",
+			       "show version", NULL),
+			 1);
+	ck_assert_str_eq(out.buf, "testd# show bogus\n"
+				  "% Unknown command: show bogus\n"
+				  "                        ^\n");
+
 	/* exit at the top ends the session cleanly */
 	ck_assert_int_eq(vtysh(NULL, &out, &err, SOCK, "-c", "exit", NULL), 0);
 	sbuf_free(&out);
@@ -211,6 +237,15 @@ START_TEST(piped_stdin)
 	ck_assert_int_eq(vtysh("bogus\nshow test log\n", &out, &err, SOCK, NULL), 1);
 	ck_assert_ptr_nonnull(strstr(out.buf, "% Unknown command: bogus\n"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "hostname r5\n"));
+	/* a refused setting counts as a failure too; -E echoes piped commands */
+	ck_assert_int_eq(
+		vtysh("conf t\nrouter bgp 1\nbgp refuse\nend\n", &out, &err, SOCK, "-E", NULL), 1);
+	ck_assert_str_eq(out.buf, "r5# conf t\n" /* the hostname set above */
+				  "r5(config)# router bgp 1\n"
+				  "r5(config-router)# bgp refuse\n"
+				  "% The test daemon refuses this setting.\n"
+				  "r5(config-router)# end\n");
+	ck_assert_int_eq(vtysh("terminal length 0\nshow version\n", &out, &err, SOCK, NULL), 0);
 	sbuf_free(&out);
 	sbuf_free(&err);
 }

@@ -164,6 +164,7 @@ void fake_peer_free(struct fake_peer *fp)
 
 void tmpl_init(struct bgp_attr *t, const char *aspath, const char *nexthop, uint8_t origin)
 {
+	struct bgp_attr_extra ex;
 	struct ipaddr nh;
 
 	memset(t, 0, sizeof(*t));
@@ -176,8 +177,10 @@ void tmpl_init(struct bgp_attr *t, const char *aspath, const char *nexthop, uint
 		t->nexthop = nh.u.v4;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 	} else {
-		t->mp_nh_global = nh.u.v6;
-		t->mp_nh_len = 16;
+		bgp_attr_set_mp_nh(t, &ex, 16, &nh.u.v6, NULL);
+		/* The template outlives ex: hold an interned copy instead. */
+		if (t->extra == &ex)
+			t->extra = bgp_attr_extra_intern(&ex);
 	}
 }
 
@@ -185,6 +188,8 @@ void tmpl_release(struct bgp_attr *t)
 {
 	bgp_aspath_unref(t->aspath);
 	t->aspath = NULL;
+	bgp_attr_extra_unref(t->extra);
+	t->extra = NULL;
 }
 
 /* The codec context of the fake's own side of the session. */

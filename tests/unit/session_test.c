@@ -100,6 +100,16 @@ uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)
 	return 0;
 }
 
+size_t rib_af_count(const struct bgp *bgp, enum bgp_af af)
+{
+	return 0;
+}
+
+size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af)
+{
+	return 0;
+}
+
 /* ---- set-up ---- */
 
 void st_setup(void)

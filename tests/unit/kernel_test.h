@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Helpers for the privileged kernel tests (check_kernel_sockopt, check_kernel_filter_live):
+ * a fresh network namespace per test, a tun device that sinks and captures replies to spoofed
+ * sources, crafted TCP segments from raw sockets, bounded waits. Every wait is bounded by
+ * its timeout_ms; failures are Check assertions.
+ */
+#ifndef SKUA_TESTS_KERNEL_TEST_H
+#define SKUA_TESTS_KERNEL_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/prefix.h"
+
+/* In main(): exit 77 (automake SKIP) with "SKIP: reason" unless this process is root and can
+ * create a network namespace, attach a socket filter and open /dev/net/tun. */
+void ktest_require_privileges(const char *prog);
+
+/* In a test (Check runs each one in a forked child, forced with CK_FORK): move this process
+ * into a new network namespace and bring lo up with an ioctl. The namespace, with everything the
+ * test created in it, disappears when the child exits, pass or fail. */
+void ktest_netns(void);
+
+struct ipaddr ktest_ip(const char *s);
+/* Tun device in L3 mode (no packet info), up; returns its fd (non-blocking). */
+int ktest_tun(const char *ifname);
+void ktest_addr(const char *ifname, const char *addr, int plen);
+
+/* Listening TCP socket on addr:port (family from addr; "::" with v6only false = dual-stack). */
+int ktest_listener(const char *addr, uint16_t port, bool v6only);
+/* A TCP socket of the family, not yet connected; v6only as above for AF_INET6. */
+int ktest_socket(int family, bool v6only);
+/* Non-blocking connect with a bound: 0 connected, -ETIMEDOUT, or -errno. fd stays open. */
+int ktest_connect(int fd, const char *addr, uint16_t port, int timeout_ms);
+/* accept() within timeout_ms: the new fd, or -ETIMEDOUT. */
+int ktest_accept(int lfd, int timeout_ms);
+/* Is there something to read within timeout_ms? */
+bool ktest_readable(int fd, int timeout_ms);
+/* TcpExt counter of this namespace (asserts that it exists). */
+uint64_t ktest_counter(const char *name);
+
+/* A crafted TCP segment. */
+struct ktest_seg {
+	struct ipaddr src, dst;
+	uint16_t sport, dport;
+	uint32_t seq, ack;
+	uint8_t flags; /* TH_SYN, TH_ACK, ... */
+	int ttl;       /* TTL / hop limit on the wire */
+};
+
+#define KT_FIN 0x01
+#define KT_SYN 0x02
+#define KT_RST 0x04
+#define KT_ACK 0x10
+
+/* Send from a raw socket: IPv4 IPPROTO_RAW with our own header (spoofed source, chosen TTL);
+ * IPv6 raw IPPROTO_TCP bound (IPV6_FREEBIND) to the spoofed source, hop limit per packet
+ * (IPV6_HOPLIMIT ancillary data), checksum by the kernel (IPV6_CHECKSUM). */
+void ktest_send(const struct ktest_seg *s);
+
+/* Wait on the tun for a segment addressed to (to, dport) with exactly these flags. Returns true
+ * and its sequence number and TTL / hop limit, or false after timeout_ms. */
+bool ktest_tun_wait(int tunfd, const struct ipaddr *to, uint16_t dport, uint8_t flags,
+		    int timeout_ms, uint32_t *seq, int *ttl);
+
+#endif /* SKUA_TESTS_KERNEL_TEST_H */
