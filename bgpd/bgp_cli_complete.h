@@ -5,8 +5,9 @@
 
 #include "lib/command.h"
 
-/* The provider registered for $peer (at program start): every configured neighbor's
- * address, in configuration order. Exposed for tests. */
+/* The provider registered for $peer (at program start): the address of every neighbor the
+ * vty's session sees (running's peers in configuration order, or the private candidate's
+ * neighbors in a `configure private|exclusive` session). Exposed for tests. */
 void bgp_cli_complete_peers(struct vty *vty, cmd_value_add add, void *ctx);
 
 #endif /* SKUA_BGP_CLI_COMPLETE_H */

@@ -252,7 +252,8 @@ int main(int argc, char **argv)
 
 	cmd_init();
 	nb_init();
-	nb_config_set_startup(o.config); /* what SIGHUP reloads and `write memory` writes */
+	/* The startup file: what SIGHUP reloads and `write memory` writes. */
+	nb_config_set_startup(o.config);
 	bgp_config_init(); /* models, config commands, show running-config */
 	bgp_show_route_init();
 	bgp_show_neighbor_init();

@@ -21,6 +21,9 @@
  *
  * Conditional jumps reach at most 255 instructions ahead, so a block is at most 256 instructions
  * long and every jump stays inside its block; blocks are chained by falling through.
+ *
+ * The same compiler, with "accept" and "drop" replaced by the indexes of the listener and of the
+ * sink, builds the reuseport selector of a GTSM listener group (gtsm_group.c).
  */
 #include "lib/compat.h"
 
@@ -45,11 +48,17 @@ struct rule {
 	struct ipaddr addr;
 };
 
-/* Writes when buf is set (and within cap); always counts, so one routine sizes and emits. */
+/*
+ * Writes when buf is set (and within cap); always counts, so one routine sizes and emits. pass and
+ * fail are what the program returns for a packet that meets its peer's minimum (or is no GTSM
+ * peer's) and for one below it: accept / drop for the socket filter, listener / sink index for
+ * the reuseport selector (gtsm_group.c).
+ */
 struct emitter {
 	struct sock_filter *buf;
 	unsigned cap;
 	unsigned len;
+	uint32_t pass, fail;
 };
 
 static void emit(struct emitter *e, uint16_t code, unsigned jt, unsigned jf, uint32_t k)
@@ -139,8 +148,8 @@ static void emit_block(struct emitter *e, const struct rule *r, unsigned n, bool
 		emit(e, BPF_MISC | BPF_TXA, 0, 0, 0); /* A = TTL / hop limit (kept in X) */
 		emit(e, BPF_JMP | BPF_JGE | BPF_K, fwd(e, accept), fwd(e, accept + 1), mins[i]);
 	}
-	emit(e, BPF_RET | BPF_K, 0, 0, RET_ACCEPT);
-	emit(e, BPF_RET | BPF_K, 0, 0, RET_DROP);
+	emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
+	emit(e, BPF_RET | BPF_K, 0, 0, e->fail);
 }
 
 static void emit_section(struct emitter *e, const struct rule *r, unsigned n, bool v6)
@@ -148,10 +157,10 @@ static void emit_section(struct emitter *e, const struct rule *r, unsigned n, bo
 	if (v6) {
 		/* Reached for every non-IPv4 packet; A holds the version nibble. */
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 6);
-		emit(e, BPF_RET | BPF_K, 0, 0, RET_ACCEPT);
+		emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
 	}
 	if (n == 0) {
-		emit(e, BPF_RET | BPF_K, 0, 0, RET_ACCEPT);
+		emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
 		return;
 	}
 	if (v6) {
@@ -173,13 +182,13 @@ static void emit_section(struct emitter *e, const struct rule *r, unsigned n, bo
 		emit_block(e, r + done, take, v6);
 		done += take;
 	}
-	emit(e, BPF_RET | BPF_K, 0, 0, RET_ACCEPT);
+	emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
 }
 
 /* The whole program; r holds the IPv4 rules, then the IPv6 rules (sorted). */
 static void emit_program(struct emitter *e, const struct rule *r, unsigned n4, unsigned n6)
 {
-	struct emitter probe = { NULL, 0, 0 };
+	struct emitter probe = { NULL, 0, 0, e->pass, e->fail };
 	unsigned v6_start;
 
 	emit_section(&probe, r, n4, false);
@@ -214,11 +223,12 @@ static bool family_wanted(int family, unsigned families)
 	       (family == AF_INET6 && (families & KERNEL_GTSM_FILTER_V6));
 }
 
-int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
-			     struct kernel_gtsm_prog *prog, struct kernel_sec_err *err)
+int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
+		      uint32_t pass, uint32_t fail, const char *option, struct kernel_gtsm_prog *prog,
+		      struct kernel_sec_err *err)
 {
 	char subj[KSEC_SUBJECT_LEN];
-	struct emitter e = { NULL, 0, 0 };
+	struct emitter e = { NULL, 0, 0, pass, fail };
 	struct rule *rules;
 	unsigned count = 0, n4 = 0, n6;
 
@@ -231,14 +241,14 @@ int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, uns
 			continue;
 		ipaddr_unmap_v4(&a);
 		if (a.family != AF_INET && a.family != AF_INET6)
-			return ksec_fail(err, -EINVAL, "SO_ATTACH_FILTER", "peer (unset)",
+			return ksec_fail(err, -EINVAL, option, "peer (unset)",
 					 "every GTSM peer needs an IPv4 or IPv6 address",
 					 "build (peer %zu of %zu)", i + 1, n);
 		if (!family_wanted(a.family, families))
 			continue;
 		/* Every rule costs at least one instruction: fail before allocating much. */
 		if (++count > BPF_MAXINSNS)
-			return ksec_fail(err, -E2BIG, "SO_ATTACH_FILTER", "listener",
+			return ksec_fail(err, -E2BIG, option, "listener",
 					 "fewer GTSM peers per listener (doc/gtsm-kernel.md)",
 					 "build (more than %d GTSM peers)", BPF_MAXINSNS);
 	}
@@ -262,7 +272,7 @@ int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, uns
 		if (rule_cmp(&rules[i - 1], &rules[i]) == 0) {
 			ksec_peer_str(&rules[i].addr, subj, sizeof(subj));
 			XFREE(MTYPE_KERNEL_GTSM_FILTER, rules);
-			return ksec_fail(err, -EINVAL, "SO_ATTACH_FILTER", subj,
+			return ksec_fail(err, -EINVAL, option, subj,
 					 "list each GTSM peer once", "build (peer listed twice)");
 		}
 
@@ -270,13 +280,13 @@ int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, uns
 	if (e.len > BPF_MAXINSNS) {
 		XFREE(MTYPE_KERNEL_GTSM_FILTER, rules);
 		return ksec_fail(
-			err, -E2BIG, "SO_ATTACH_FILTER", "listener",
+			err, -E2BIG, option, "listener",
 			"fewer GTSM peers per listener (doc/gtsm-kernel.md)",
 			"build (%u IPv4 + %u IPv6 GTSM peers need %u instructions, limit %d)", n4,
 			n6, e.len, BPF_MAXINSNS);
 	}
 	if (prog) {
-		struct emitter out = { NULL, e.len, 0 };
+		struct emitter out = { NULL, e.len, 0, pass, fail };
 
 		out.buf = XCALLOC(MTYPE_KERNEL_GTSM_FILTER, sizeof(*out.buf) * e.len);
 		emit_program(&out, rules, n4, n6);
@@ -289,6 +299,13 @@ int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, uns
 	return (int)e.len;
 }
 
+int kernel_gtsm_filter_build(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
+			     struct kernel_gtsm_prog *prog, struct kernel_sec_err *err)
+{
+	return ksec_gtsm_compile(peers, n, families, RET_ACCEPT, RET_DROP, "SO_ATTACH_FILTER", prog,
+				 err);
+}
+
 void kernel_gtsm_prog_free(struct kernel_gtsm_prog *prog)
 {
 	if (!prog)
@@ -297,8 +314,7 @@ void kernel_gtsm_prog_free(struct kernel_gtsm_prog *prog)
 	memset(prog, 0, sizeof(*prog));
 }
 
-/* "listener [::]:179" (or "listener" when the socket has no name yet). */
-static const char *listener_str(int fd, char *buf, size_t size)
+const char *ksec_listener_str(int fd, char *buf, size_t size)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -324,7 +340,7 @@ int kernel_gtsm_filter_detach(int fd, struct kernel_sec_err *err)
 		if (errno == ENOENT)
 			return 0; /* none attached: nothing to do */
 		return ksec_fail(err, -errno, "SO_DETACH_FILTER",
-				 listener_str(fd, subj, sizeof(subj)), NULL, "detach");
+				 ksec_listener_str(fd, subj, sizeof(subj)), NULL, "detach");
 	}
 	return 0;
 }
@@ -359,7 +375,7 @@ int kernel_gtsm_filter_attach(int fd, const struct kernel_gtsm_peer *peers, size
 	/* Attaching over an existing filter swaps the program in one step (sk_attach_filter). */
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0) {
 		ret = -errno;
-		ksec_fail(err, ret, "SO_ATTACH_FILTER", listener_str(fd, subj, sizeof(subj)), NULL,
+		ksec_fail(err, ret, "SO_ATTACH_FILTER", ksec_listener_str(fd, subj, sizeof(subj)), NULL,
 			  "attach (%u IPv4 + %u IPv6 GTSM peers, %u instructions)", prog.rules_v4,
 			  prog.rules_v6, prog.len);
 		kernel_gtsm_prog_free(&prog);

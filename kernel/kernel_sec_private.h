@@ -37,6 +37,20 @@ int ksec_fail(struct kernel_sec_err *err, int code, const char *option, const ch
 /* The hint for an errno that has a known cause for socket options, or NULL. */
 const char *ksec_hint(const char *option, int code);
 
+/*
+ * The GTSM program compiler behind kernel_gtsm_filter_build() (pass 0xffffffff, fail 0) and
+ * kernel_gtsm_selector_build() (pass = listener index, fail = sink index): a packet from a GTSM
+ * peer below its minimum returns fail, every other packet pass. option names the socket option in
+ * error messages. Same return values and errors as kernel_gtsm_filter_build().
+ */
+int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
+		      uint32_t pass, uint32_t fail, const char *option, struct kernel_gtsm_prog *prog,
+		      struct kernel_sec_err *err);
+
+/* "listener [::]:179" from getsockname (or "listener" when the socket has no name yet). */
+#define KSEC_LISTENER_LEN (SU_STRLEN + 16)
+const char *ksec_listener_str(int fd, char *buf, size_t size);
+
 /* "EPERM"-style name of an errno (positive or negative), "E?" when unknown. */
 const char *ksec_errname(int code);
 

@@ -36,6 +36,7 @@
 
 DECLARE_MTYPE(KERNEL_GTSM_FILTER); /* gtsm_filter.c: BPF programs and sorted rule copies */
 DECLARE_MTYPE(KERNEL_NETSTAT);	   /* netstat.c: the /proc/net/netstat read buffer */
+DECLARE_MTYPE(KERNEL_GTSM_GROUP);  /* gtsm_group.c: struct kernel_gtsm_group */
 
 /* ---- Error reports ------------------------------------------------------------------------ */
 
@@ -181,6 +182,102 @@ int kernel_gtsm_filter_attach(int fd, const struct kernel_gtsm_peer *peers, size
 int kernel_gtsm_filter_detach(int fd, struct kernel_sec_err *err);
 /* Instructions in the socket's filter (SO_GET_FILTER), 0 if none, -errno. */
 int kernel_gtsm_filter_len(int fd);
+
+/* ---- GTSM listener group: SO_REUSEPORT listener + sink (gtsm_group.c) ------------------- */
+
+/*
+ * The filter above runs after the listener's TCP-MD5 check, so a spoofed low-TTL SYN claiming a
+ * keyed peer still costs MD5 work (TCPMD5NotFound / TCPMD5Failure). The group moves the GTSM
+ * decision in front of MD5: two SO_REUSEPORT listeners on one address and port,
+ *
+ *   index 0  the listener: TTL 255, no minimum, the GTSM filter above, every peer's MD5 key
+ *            (the caller installs them on kernel_gtsm_group_fd()); bgpd accepts here only;
+ *   index 1  the sink: IP_MINTTL / IPV6_MINHOPCOUNT 255 (both on a dual-stack socket), a
+ *            drop-everything filter, no keys, never accepts anything;
+ *
+ * and a classic BPF reuseport selector (SO_ATTACH_REUSEPORT_CBPF), compiled from the GTSM peers,
+ * that sends a GTSM peer's segment below its minimum to the sink and everything else to the
+ * listener. The kernel picks the socket at lookup, before tcp_v4_rcv / tcp_v6_rcv checks the
+ * chosen socket's own minimum, which comes before MD5: such a SYN (or stray ACK, or syncookie
+ * ACK) is dropped as a TCPMinTTLDrop with no MD5 work, no SYN-ACK, no request socket. A sink
+ * minimum of 255 drops all it gets because the selector only sends it segments below a minimum,
+ * i.e. TTL <= 254. The group never changes its membership after kernel_gtsm_group_open(), so
+ * the indexes never move; an update is one atomic program swap. doc/gtsm-kernel.md has the
+ * design, why not one listener per minimum, and the proofs.
+ *
+ * The handshake-completing ACK of a request goes to the request's listener without a minimum
+ * check (LAB-NOTES); the listener's GTSM filter drops it when it is below the peer's minimum.
+ *
+ * Needs CAP_NET_ADMIN (the filters). A group failing in the middle of an update is marked
+ * broken (every later call returns -EIO): FAIL CLOSED, the caller must close it and open a new
+ * one.
+ */
+struct kernel_gtsm_group;
+
+#define KERNEL_GTSM_GROUP_LISTENER 0u /* reuseport index of the accepting listener */
+#define KERNEL_GTSM_GROUP_SINK 1u     /* reuseport index of the sink */
+
+/*
+ * Build the selector for the families in `families`: returns KERNEL_GTSM_GROUP_SINK for a GTSM
+ * peer's packet below its minimum, KERNEL_GTSM_GROUP_LISTENER for every other packet (the
+ * socket filter's program with these two return values, same layout, size and limits). With no
+ * GTSM peer it is the single instruction "ret #0". Same returns and errors as
+ * kernel_gtsm_filter_build().
+ */
+int kernel_gtsm_selector_build(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
+			       struct kernel_gtsm_prog *prog, struct kernel_sec_err *err);
+
+/*
+ * Open a group on addr:port (addr :: or a specific address; an AF_INET6 address with v6only
+ * false is dual-stack, v6only true carries IPv6 only; v6only is ignored for IPv4). port 0 picks
+ * one (kernel_gtsm_group_port()). backlog is the listener's listen() backlog. peers (may be
+ * empty) are the initial GTSM rules, as for kernel_gtsm_filter_attach().
+ *
+ * Sequence (no instant without protection): a plain bind probe refuses a port somebody already
+ * listens on (-EADDRINUSE; SO_REUSEPORT would otherwise join a second daemon's group silently);
+ * the listener is configured (SO_REUSEADDR, SO_REUSEPORT, TTL 255, the GTSM filter, and a
+ * temporary minimum of 255), bound, listening, then gets the selector; the sink is created and
+ * joins at index 1; only then the listener's minimum drops to 0. Both sockets are non-blocking
+ * and close-on-exec. Returns 0 and *out, or -errno with err filled and nothing left open.
+ */
+int kernel_gtsm_group_open(const struct ipaddr *addr, uint16_t port, bool v6only, int backlog,
+			   const struct kernel_gtsm_peer *peers, size_t n,
+			   struct kernel_gtsm_group **out, struct kernel_sec_err *err);
+
+/*
+ * Replace the GTSM rules (the whole peer set, as for kernel_gtsm_filter_attach()). Both programs
+ * are built first (a build error changes nothing), then the selector is swapped (atomic in the
+ * kernel; a tightened peer's low-TTL SYNs go to the sink from that instant), then the listener's
+ * filter. If the filter swap fails, the old selector is put back and the group is as before
+ * (-errno); if that fails too, the group is broken (see above).
+ */
+int kernel_gtsm_group_update(struct kernel_gtsm_group *g, const struct kernel_gtsm_peer *peers,
+			     size_t n, struct kernel_sec_err *err);
+
+/* Close the listener first (the sink, alone at index 0, then gets and drops everything), then
+ * the sink. NULL is a no-op. */
+void kernel_gtsm_group_close(struct kernel_gtsm_group *g);
+
+/* The listener: accept() on it, watch it for readability, install every peer's MD5 key on it. */
+int kernel_gtsm_group_fd(const struct kernel_gtsm_group *g);
+/* The sink (tests, show commands); never accept() on it. */
+int kernel_gtsm_group_sink_fd(const struct kernel_gtsm_group *g);
+uint16_t kernel_gtsm_group_port(const struct kernel_gtsm_group *g);
+/* Instructions of the current selector and filter (0: no filter); GTSM rules in them. */
+void kernel_gtsm_group_stats(const struct kernel_gtsm_group *g, unsigned *selector_len,
+			     unsigned *filter_len, unsigned *rules);
+
+/*
+ * Right after accept() on kernel_gtsm_group_fd() (or any listener carrying the GTSM filter): an
+ * accepted socket inherits the listener's TTL 255, minimum (0, or 255 if it completed during
+ * kernel_gtsm_group_open()), the GTSM filter as it was, and the peer's MD5 key. This does
+ * kernel_sec_apply(), then sets the minimum explicitly (the peer's 256 - hops, or 0 without
+ * GTSM, so no inherited value survives), then detaches the inherited filter, in that order so
+ * that the segment never goes without either. params->ttl: the sending TTL for a peer without
+ * GTSM (0 keeps the inherited 255). FAIL CLOSED: on error the caller closes fd.
+ */
+int kernel_gtsm_accepted(int fd, const struct ipaddr *peer, const struct kernel_sec_params *params,
+			 struct kernel_sec_err *err);
 
 /* ---- TcpExt counters (netstat.c) ---------------------------------------------------------- */
 

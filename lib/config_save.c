@@ -213,7 +213,7 @@ static int write_memory(struct vty *vty)
 DEFCMD(config_write, "write [<memory|file>]",
        "Write running configuration to memory, network, or terminal\n"
        "Write configuration to the startup file (same as write file)\n"
-       "Write configuration to the startup file\n")
+       "Write configuration to the startup file (same as write memory)\n")
 {
 	return write_memory(vty);
 }

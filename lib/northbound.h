@@ -233,11 +233,13 @@ int nb_candidate_changes(struct nb_candidate *c, nb_change_cb cb, void *arg, str
 
 /*
  * Configuration files (lib/config_file.c): a sequence of CLI commands in FRR syntax, run on a
- * file vty (walk-up on) into ONE candidate, a copy of running (empty at start-up, so the file
- * is the configuration), committed once at the end: all or nothing. Errors go to errors as
- * "FILE:LINE: message\n" (the line after which the configuration went wrong), or
+ * file vty (walk-up on) into ONE candidate that starts empty (the file is the whole
+ * configuration), committed once at the end: all or nothing; or a JSON file (libyang's
+ * encoding of the models, nb_config_is_json()) parsed into that candidate. Errors go to
+ * errors as "FILE:LINE: message\n" (the line after which the configuration went wrong), or
  * "FILE: message" when no line is to blame. nb_config_check_file(): the same up to and
  * including the VALIDATE callbacks (bgpd -C); nothing is applied. Both return 0 or -1.
+ * nb_config_load_file() is recorded in the history as source "file".
  */
 int nb_config_load_file(const char *path, struct sbuf *errors);
 int nb_config_check_file(const char *path, struct sbuf *errors);

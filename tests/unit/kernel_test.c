@@ -9,6 +9,7 @@
 #include <linux/if_tun.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <openssl/evp.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -318,109 +319,205 @@ static uint16_t csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-static void tcp_header(uint8_t *th, const struct ktest_seg *s)
+static void put32(uint8_t *p, uint32_t v)
 {
-	memset(th, 0, 20);
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+/*
+ * The TCP pseudo-header as TCP-MD5 (RFC 2385 section 2.0) and the checksum use it: IPv4
+ * src, dst, zero, protocol, 16-bit length; IPv6 (RFC 8200 section 8.1) src, dst, 32-bit length,
+ * three zero bytes, next header. Returns its length.
+ */
+static size_t pseudo_header(const struct ktest_seg *s, size_t tcplen, uint8_t *ph)
+{
+	if (s->src.family == AF_INET) {
+		memcpy(ph, &s->src.u.v4, 4);
+		memcpy(ph + 4, &s->dst.u.v4, 4);
+		ph[8] = 0;
+		ph[9] = IPPROTO_TCP;
+		ph[10] = (uint8_t)(tcplen >> 8);
+		ph[11] = (uint8_t)tcplen;
+		return 12;
+	}
+	memcpy(ph, &s->src.u.v6, 16);
+	memcpy(ph + 16, &s->dst.u.v6, 16);
+	put32(ph + 32, (uint32_t)tcplen);
+	put32(ph + 36, IPPROTO_TCP);
+	return 40;
+}
+
+/*
+ * RFC 2385 section 2.0: MD5 over the pseudo-header, the TCP header without options and with a
+ * zero checksum, the data (none here) and the key.
+ */
+static void md5_digest(const struct ktest_seg *s, const uint8_t *th, size_t tcplen, uint8_t *out)
+{
+	uint8_t ph[40], hdr[20];
+	size_t phlen = pseudo_header(s, tcplen, ph);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned outlen = 0;
+
+	memcpy(hdr, th, 20);
+	hdr[16] = hdr[17] = 0;
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_md5(), NULL) != 1 ||
+	    EVP_DigestUpdate(ctx, ph, phlen) != 1 || EVP_DigestUpdate(ctx, hdr, 20) != 1 ||
+	    EVP_DigestUpdate(ctx, s->md5_key, strlen(s->md5_key)) != 1 ||
+	    EVP_DigestFinal_ex(ctx, out, &outlen) != 1 || outlen != 16)
+		memset(out, 0, 16); /* the kernel will reject it: the test then fails visibly */
+	EVP_MD_CTX_free(ctx);
+}
+
+/* TCP header (+ MD5 option) into th; returns its length (20 or 40). Checksum left zero. */
+static size_t tcp_header(uint8_t *th, const struct ktest_seg *s)
+{
+	bool md5 = s->md5_key || s->md5_bogus;
+	size_t len = md5 ? 40 : 20;
+
+	memset(th, 0, len);
 	th[0] = (uint8_t)(s->sport >> 8);
 	th[1] = (uint8_t)s->sport;
 	th[2] = (uint8_t)(s->dport >> 8);
 	th[3] = (uint8_t)s->dport;
-	for (int i = 0; i < 4; i++) {
-		th[4 + i] = (uint8_t)(s->seq >> (24 - 8 * i));
-		th[8 + i] = (uint8_t)(s->ack >> (24 - 8 * i));
-	}
-	th[12] = 5 << 4; /* 20-byte header, no options */
+	put32(th + 4, s->seq);
+	put32(th + 8, s->ack);
+	th[12] = (uint8_t)((len / 4) << 4);
 	th[13] = s->flags;
 	th[14] = 0xff; /* window 65535 */
 	th[15] = 0xff;
+	if (md5) {
+		th[20] = 1; /* NOP, NOP, kind 19 length 18 (RFC 2385 section 3.0) */
+		th[21] = 1;
+		th[22] = 19;
+		th[23] = 18;
+		if (s->md5_key)
+			md5_digest(s, th, len, th + 24);
+		else
+			memset(th + 24, 0x5a, 16); /* a digest no key produces, in practice */
+	}
+	return len;
 }
 
-static void send_v4(const struct ktest_seg *s)
+/* The whole IP packet; returns its length. */
+static size_t build_packet(const struct ktest_seg *s, uint8_t *pkt)
 {
-	uint8_t pkt[40], pseudo[12];
-	struct sockaddr_in to;
+	size_t iplen = s->src.family == AF_INET ? 20 : 40;
+	size_t tcplen = tcp_header(pkt + iplen, s);
+	uint8_t ph[40];
 	uint16_t sum;
-	int fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 
-	ck_assert_msg(fd >= 0, "raw socket: %s", strerror(errno));
-	memset(pkt, 0, sizeof(pkt));
-	pkt[0] = 0x45;
-	pkt[2] = 0;
-	pkt[3] = sizeof(pkt);
-	pkt[8] = (uint8_t)s->ttl;
-	pkt[9] = IPPROTO_TCP;
-	memcpy(&pkt[12], &s->src.u.v4, 4);
-	memcpy(&pkt[16], &s->dst.u.v4, 4);
-	tcp_header(&pkt[20], s);
-	memcpy(pseudo, &s->src.u.v4, 4);
-	memcpy(pseudo + 4, &s->dst.u.v4, 4);
-	pseudo[8] = 0;
-	pseudo[9] = IPPROTO_TCP;
-	pseudo[10] = 0;
-	pseudo[11] = 20;
-	sum = csum_fold(csum_add(csum_add(0, pseudo, sizeof(pseudo)), &pkt[20], 20));
-	pkt[36] = (uint8_t)(sum >> 8);
-	pkt[37] = (uint8_t)sum;
-	memset(&to, 0, sizeof(to));
-	to.sin_family = AF_INET;
-	to.sin_addr = s->dst.u.v4;
-	/* IPPROTO_RAW implies IP_HDRINCL: our header, TTL and source go out as written. */
-	ck_assert_msg(sendto(fd, pkt, sizeof(pkt), 0, (struct sockaddr *)&to, sizeof(to)) ==
-			      (ssize_t)sizeof(pkt),
-		      "raw send: %s", strerror(errno));
-	close(fd);
+	sum = csum_fold(csum_add(csum_add(0, ph, pseudo_header(s, tcplen, ph)), pkt + iplen,
+				 tcplen));
+	pkt[iplen + 16] = (uint8_t)(sum >> 8);
+	pkt[iplen + 17] = (uint8_t)sum;
+	memset(pkt, 0, iplen);
+	if (s->src.family == AF_INET) {
+		pkt[0] = 0x45;
+		pkt[2] = (uint8_t)((iplen + tcplen) >> 8);
+		pkt[3] = (uint8_t)(iplen + tcplen);
+		pkt[8] = (uint8_t)s->ttl;
+		pkt[9] = IPPROTO_TCP;
+		memcpy(&pkt[12], &s->src.u.v4, 4);
+		memcpy(&pkt[16], &s->dst.u.v4, 4);
+	} else {
+		pkt[0] = 0x60;
+		pkt[4] = (uint8_t)(tcplen >> 8);
+		pkt[5] = (uint8_t)tcplen;
+		pkt[6] = IPPROTO_TCP;
+		pkt[7] = (uint8_t)s->ttl;
+		memcpy(&pkt[8], &s->src.u.v6, 16);
+		memcpy(&pkt[24], &s->dst.u.v6, 16);
+	}
+	return iplen + tcplen;
 }
 
-static void send_v6(const struct ktest_seg *s)
+int ktest_raw_open(struct ktest_raw *r)
 {
-	uint8_t th[20];
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct sockaddr_in6 from, to;
-	struct iovec iov = { th, sizeof(th) };
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	int one = 1, offset = 16, hops = s->ttl;
-	int fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
+	/* IPPROTO_RAW implies IP_HDRINCL / IPV6_HDRINCL: our header, TTL and source go out as
+	 * written, whatever addresses the host owns. */
+	r->fd4 = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	r->fd6 = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (r->fd4 < 0 || r->fd6 < 0) {
+		int ret = -errno;
 
-	ck_assert_msg(fd >= 0, "raw socket: %s", strerror(errno));
-	ck_assert_int_eq(setsockopt(fd, IPPROTO_IPV6, IPV6_CHECKSUM, &offset, sizeof(offset)), 0);
-	ck_assert_int_eq(setsockopt(fd, IPPROTO_IPV6, IPV6_FREEBIND, &one, sizeof(one)), 0);
-	memset(&from, 0, sizeof(from));
-	from.sin6_family = AF_INET6;
-	from.sin6_addr = s->src.u.v6;
-	ck_assert_msg(bind(fd, (struct sockaddr *)&from, sizeof(from)) == 0, "bind spoofed: %s",
-		      strerror(errno));
-	tcp_header(th, s);
-	memset(&to, 0, sizeof(to));
-	to.sin6_family = AF_INET6;
-	to.sin6_addr = s->dst.u.v6;
-	memset(&msg, 0, sizeof(msg));
-	memset(&control, 0, sizeof(control));
-	msg.msg_name = &to;
-	msg.msg_namelen = sizeof(to);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = control.buf;
-	msg.msg_controllen = sizeof(control.buf);
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = IPPROTO_IPV6;
-	cm->cmsg_type = IPV6_HOPLIMIT; /* this packet's hop limit */
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &hops, sizeof(hops));
-	ck_assert_msg(sendmsg(fd, &msg, 0) == (ssize_t)sizeof(th), "raw send: %s", strerror(errno));
-	close(fd);
+		ktest_raw_close(r);
+		return ret;
+	}
+	return 0;
+}
+
+void ktest_raw_close(struct ktest_raw *r)
+{
+	if (r->fd4 >= 0)
+		close(r->fd4);
+	if (r->fd6 >= 0)
+		close(r->fd6);
+	r->fd4 = r->fd6 = -1;
+}
+
+int ktest_raw_send(struct ktest_raw *r, const struct ktest_seg *s)
+{
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	uint8_t pkt[80];
+	size_t len;
+
+	if (s->src.family != s->dst.family)
+		return -EINVAL;
+	len = build_packet(s, pkt);
+	tolen = ipaddr_to_sockaddr(&s->dst, 0, &to);
+	if (sendto(s->src.family == AF_INET ? r->fd4 : r->fd6, pkt, len, 0,
+		   (struct sockaddr *)&to, tolen) != (ssize_t)len)
+		return -errno;
+	return 0;
 }
 
 void ktest_send(const struct ktest_seg *s)
 {
-	ck_assert_int_eq(s->src.family, s->dst.family);
-	if (s->src.family == AF_INET)
-		send_v4(s);
-	else
-		send_v6(s);
+	struct ktest_raw r;
+	int ret = ktest_raw_open(&r);
+
+	ck_assert_msg(ret == 0, "raw socket: %s", strerror(-ret));
+	ret = ktest_raw_send(&r, s);
+	ck_assert_msg(ret == 0, "raw send: %s", strerror(-ret));
+	ktest_raw_close(&r);
+}
+
+bool ktest_seg_parse(const uint8_t *pkt, size_t len, struct ktest_seg *out)
+{
+	const uint8_t *th;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 1)
+		return false;
+	if ((pkt[0] >> 4) == 4) {
+		size_t ihl = (size_t)(pkt[0] & 0xf) * 4;
+
+		if (ihl < 20 || len < ihl + 20 || pkt[9] != IPPROTO_TCP)
+			return false;
+		out->src.family = out->dst.family = AF_INET;
+		memcpy(&out->src.u.v4, &pkt[12], 4);
+		memcpy(&out->dst.u.v4, &pkt[16], 4);
+		out->ttl = pkt[8];
+		th = pkt + ihl;
+	} else if ((pkt[0] >> 4) == 6) {
+		if (len < 40 + 20 || pkt[6] != IPPROTO_TCP)
+			return false;
+		out->src.family = out->dst.family = AF_INET6;
+		memcpy(&out->src.u.v6, &pkt[8], 16);
+		memcpy(&out->dst.u.v6, &pkt[24], 16);
+		out->ttl = pkt[7];
+		th = pkt + 40;
+	} else {
+		return false;
+	}
+	out->sport = (uint16_t)(th[0] << 8 | th[1]);
+	out->dport = (uint16_t)(th[2] << 8 | th[3]);
+	out->seq = (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 | (uint32_t)th[6] << 8 | th[7];
+	out->ack = (uint32_t)th[8] << 24 | (uint32_t)th[9] << 16 | (uint32_t)th[10] << 8 | th[11];
+	out->flags = th[13] & 0x3f;
+	return true;
 }
 
 static int64_t now_ms(void)
@@ -431,40 +528,12 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Does pkt (an IP packet from the tun) match; fill seq and ttl. */
-static bool seg_match(const uint8_t *pkt, size_t len, const struct ipaddr *to, uint16_t dport,
-		      uint8_t flags, uint32_t *seq, int *ttl)
-{
-	const uint8_t *th;
-
-	if (len < 1)
-		return false;
-	if (to->family == AF_INET) {
-		size_t ihl = (size_t)(pkt[0] & 0xf) * 4;
-
-		if ((pkt[0] >> 4) != 4 || len < ihl + 20 || pkt[9] != IPPROTO_TCP ||
-		    memcmp(&pkt[16], &to->u.v4, 4) != 0)
-			return false;
-		th = pkt + ihl;
-		*ttl = pkt[8];
-	} else {
-		if ((pkt[0] >> 4) != 6 || len < 40 + 20 || pkt[6] != IPPROTO_TCP ||
-		    memcmp(&pkt[24], &to->u.v6, 16) != 0)
-			return false;
-		th = pkt + 40;
-		*ttl = pkt[7];
-	}
-	if ((uint16_t)(th[2] << 8 | th[3]) != dport || (th[13] & 0x3f) != flags)
-		return false;
-	*seq = (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 | (uint32_t)th[6] << 8 | th[7];
-	return true;
-}
-
 bool ktest_tun_wait(int tunfd, const struct ipaddr *to, uint16_t dport, uint8_t flags,
 		    int timeout_ms, uint32_t *seq, int *ttl)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	uint8_t pkt[2048];
+	struct ktest_seg s;
 
 	for (;;) {
 		int64_t left = deadline - now_ms();
@@ -474,7 +543,73 @@ bool ktest_tun_wait(int tunfd, const struct ipaddr *to, uint16_t dport, uint8_t 
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
 			return false;
 		while ((n = read(tunfd, pkt, sizeof(pkt))) > 0)
-			if (seg_match(pkt, (size_t)n, to, dport, flags, seq, ttl))
+			if (ktest_seg_parse(pkt, (size_t)n, &s) && ipaddr_cmp(&s.dst, to) == 0 &&
+			    s.dport == dport && s.flags == flags) {
+				*seq = s.seq;
+				*ttl = s.ttl;
 				return true;
+			}
 	}
+}
+
+/* One address of /proc/net/tcp{,6}: 8 or 32 hex digits, each 32-bit word in host order. */
+static bool proc_addr(const char *hex, int family, struct ipaddr *a)
+{
+	unsigned words = family == AF_INET ? 1 : 4;
+
+	memset(a, 0, sizeof(*a));
+	a->family = family;
+	for (unsigned i = 0; i < words; i++) {
+		char w[9];
+		uint32_t v;
+
+		memcpy(w, hex + 8 * i, 8);
+		w[8] = '\0';
+		if (sscanf(w, "%8x", &v) != 1)
+			return false;
+		memcpy(&a->u.bytes[4 * i], &v, 4);
+	}
+	ipaddr_unmap_v4(a);
+	return true;
+}
+
+int ktest_syn_recv_count(const struct ipaddr *from)
+{
+	static const char *const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	int count = 0;
+
+	for (unsigned f = 0; f < 2; f++) {
+		FILE *fp = fopen(files[f], "r");
+		char line[512], rem[40];
+		unsigned st;
+
+		ck_assert_msg(fp, "%s: %s", files[f], strerror(errno));
+		if (!fgets(line, sizeof(line), fp)) { /* the header */
+			fclose(fp);
+			continue;
+		}
+		while (fgets(line, sizeof(line), fp)) {
+			struct ipaddr a;
+
+			/* "  sl  local_address rem_address   st ..." */
+			if (sscanf(line, "%*s %*s %39[0-9A-Fa-f]:%*x %x", rem, &st) != 2)
+				continue;
+			if (st != 3 /* TCP_SYN_RECV */ ||
+			    !proc_addr(rem, f == 0 ? AF_INET : AF_INET6, &a))
+				continue;
+			if (!from || ipaddr_cmp(&a, from) == 0)
+				count++;
+		}
+		fclose(fp);
+	}
+	return count;
+}
+
+void ktest_sysctl(const char *path, const char *value)
+{
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_msg(fp, "%s: %s", path, strerror(errno));
+	ck_assert_int_ge(fputs(value, fp), 0);
+	ck_assert_int_eq(fclose(fp), 0);
 }

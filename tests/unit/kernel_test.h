@@ -9,6 +9,7 @@
 #define SKUA_TESTS_KERNEL_TEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/prefix.h"
@@ -45,8 +46,10 @@ struct ktest_seg {
 	struct ipaddr src, dst;
 	uint16_t sport, dport;
 	uint32_t seq, ack;
-	uint8_t flags; /* TH_SYN, TH_ACK, ... */
-	int ttl;       /* TTL / hop limit on the wire */
+	uint8_t flags;	    /* TH_SYN, TH_ACK, ... */
+	int ttl;	    /* TTL / hop limit on the wire */
+	const char *md5_key; /* sign with this TCP-MD5 key (RFC 2385) */
+	bool md5_bogus;	    /* carry an MD5 option whose digest no key produced */
 };
 
 #define KT_FIN 0x01
@@ -54,10 +57,30 @@ struct ktest_seg {
 #define KT_RST 0x04
 #define KT_ACK 0x10
 
-/* Send from a raw socket: IPv4 IPPROTO_RAW with our own header (spoofed source, chosen TTL);
- * IPv6 raw IPPROTO_TCP bound (IPV6_FREEBIND) to the spoofed source, hop limit per packet
- * (IPV6_HOPLIMIT ancillary data), checksum by the kernel (IPV6_CHECKSUM). */
+/*
+ * Raw senders kept open, for loops and threads (no Check assertions: they return 0 or -errno).
+ * IPPROTO_RAW sockets of both families: we write the whole IP header (spoofed source, chosen
+ * TTL / hop limit) and the TCP checksum.
+ */
+struct ktest_raw {
+	int fd4, fd6;
+};
+int ktest_raw_open(struct ktest_raw *r);
+int ktest_raw_send(struct ktest_raw *r, const struct ktest_seg *s);
+void ktest_raw_close(struct ktest_raw *r);
+
+/* One segment through a fresh raw sender (asserts success). */
 void ktest_send(const struct ktest_seg *s);
+
+/* Parse an IP packet read from the tun (IPv4 or IPv6, TCP): fills out; false if it is not one. */
+bool ktest_seg_parse(const uint8_t *pkt, size_t len, struct ktest_seg *out);
+
+/* Request sockets (SYN_RECV in /proc/net/tcp and tcp6) whose remote address is from (NULL:
+ * any) in this namespace. */
+int ktest_syn_recv_count(const struct ipaddr *from);
+
+/* Write a sysctl of this namespace, e.g. ("/proc/sys/net/ipv4/tcp_syncookies", "2"). */
+void ktest_sysctl(const char *path, const char *value);
 
 /* Wait on the tun for a segment addressed to (to, dport) with exactly these flags. Returns true
  * and its sequence number and TTL / hop limit, or false after timeout_ms. */
