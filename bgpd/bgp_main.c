@@ -11,6 +11,8 @@
  */
 #include "lib/compat.h"
 
+#include <limits.h>
+
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -67,6 +69,23 @@ static void usage(FILE *out)
 		"  -v, --version            print the version\n");
 }
 
+/*
+ * `-d` changes to / before the configuration is loaded, so relative paths given on the command
+ * line are made absolute first. Returns path itself when it is already absolute or the working
+ * directory cannot be read; the result lives in one of a few static slots (one per option).
+ */
+static const char *absolute_path(const char *path, int slot)
+{
+	static char buf[3][PATH_MAX];
+	char cwd[PATH_MAX];
+
+	if (!path || path[0] == '/' || slot < 0 || slot >= 3 || !getcwd(cwd, sizeof(cwd)))
+		return path;
+	if ((size_t)snprintf(buf[slot], sizeof(buf[slot]), "%s/%s", cwd, path) >= sizeof(buf[slot]))
+		return path;
+	return buf[slot];
+}
+
 static int parse_options(int argc, char **argv, struct bgpd_options *o)
 {
 	static const struct option longopts[] = {
@@ -94,17 +113,17 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 
 		switch (c) {
 		case 'f':
-			o->config = optarg;
+			o->config = absolute_path(optarg, 0);
 			o->config_given = true;
 			break;
 		case 'S':
-			o->vty_socket = optarg;
+			o->vty_socket = absolute_path(optarg, 1);
 			break;
 		case 'd':
 			o->daemon = true;
 			break;
 		case 'i':
-			o->pidfile = optarg;
+			o->pidfile = absolute_path(optarg, 2);
 			break;
 		case 'p':
 			v = strtol(optarg, &end, 10);
