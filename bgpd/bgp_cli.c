@@ -200,6 +200,62 @@ DEFCMD(no_bgp_default_ipv4, "no bgp default ipv4-unicast",
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/*
+ * Switches FRR writes into its saved configurations (bgp_vty.c prints each one where it
+ * differs from the `frr defaults traditional` value): kept in the model with FRR's defaults
+ * so an FRR configuration loads unchanged and prints back the same. What skua does with each
+ * is in the model's descriptions (yang/skua-bgp.yang).
+ */
+static int bgp_switch(struct vty *vty, const char *leaf, bool on)
+{
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "./%s", leaf);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, on ? "true" : "false");
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define LOG_NBR_STR                  \
+	"BGP information\n"           \
+	"Log neighbor up/down and reset reason\n"
+#define EBGP_POLICY_STR              \
+	"BGP information\n"           \
+	"Require in and out policy for eBGP peers (RFC8212)\n"
+#define IMPORT_CHECK_STR             \
+	"BGP information\n"           \
+	"BGP network command\n"       \
+	"Check BGP network route exists in IGP\n"
+
+DEFCMD(bgp_log_neighbor_changes, "bgp log-neighbor-changes", LOG_NBR_STR)
+{
+	return bgp_switch(vty, "log-neighbor-changes", true);
+}
+
+DEFCMD(no_bgp_log_neighbor_changes, "no bgp log-neighbor-changes", NO_STR LOG_NBR_STR)
+{
+	return bgp_switch(vty, "log-neighbor-changes", false);
+}
+
+DEFCMD(bgp_ebgp_requires_policy, "bgp ebgp-requires-policy", EBGP_POLICY_STR)
+{
+	return bgp_switch(vty, "ebgp-requires-policy", true);
+}
+
+DEFCMD(no_bgp_ebgp_requires_policy, "no bgp ebgp-requires-policy", NO_STR EBGP_POLICY_STR)
+{
+	return bgp_switch(vty, "ebgp-requires-policy", false);
+}
+
+DEFCMD(bgp_network_import_check, "bgp network import-check", IMPORT_CHECK_STR)
+{
+	return bgp_switch(vty, "network-import-check", true);
+}
+
+DEFCMD(no_bgp_network_import_check, "no bgp network import-check", NO_STR IMPORT_CHECK_STR)
+{
+	return bgp_switch(vty, "network-import-check", false);
+}
+
 /* ---- neighbors ------------------------------------------------------------------------ */
 
 DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
@@ -578,6 +634,12 @@ void bgp_cli_init(void)
 		&no_bgp_timers_cmd,
 		&bgp_default_ipv4_cmd,
 		&no_bgp_default_ipv4_cmd,
+		&bgp_log_neighbor_changes_cmd,
+		&no_bgp_log_neighbor_changes_cmd,
+		&bgp_ebgp_requires_policy_cmd,
+		&no_bgp_ebgp_requires_policy_cmd,
+		&bgp_network_import_check_cmd,
+		&no_bgp_network_import_check_cmd,
 		&neighbor_remote_as_cmd,
 		&no_neighbor_cmd,
 		&neighbor_description_cmd,

@@ -6,7 +6,10 @@
  *
  *   router bgp ASN
  *    bgp router-id A.B.C.D
+ *    bgp log-neighbor-changes
+ *    no bgp ebgp-requires-policy
  *    no bgp default ipv4-unicast
+ *    no bgp network import-check
  *    timers bgp K H
  *    neighbor X remote-as .. / description / shutdown / password / passive / ebgp-multihop /
  *      ttl-security hops / update-source / timers K H / timers connect N   (per neighbor,
@@ -54,6 +57,25 @@ void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "false") == 0)
 		sbuf_puts(out, " no bgp default ipv4-unicast\n");
+}
+
+/* FRR prints these switches only where they differ from its (traditional) defaults. */
+void bgp_show_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode)
+{
+	if (strcmp(lyd_get_value(dnode), "true") == 0)
+		sbuf_puts(out, " bgp log-neighbor-changes\n");
+}
+
+void bgp_show_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode)
+{
+	if (strcmp(lyd_get_value(dnode), "false") == 0)
+		sbuf_puts(out, " no bgp ebgp-requires-policy\n");
+}
+
+void bgp_show_network_import_check(struct sbuf *out, const struct lyd_node *dnode)
+{
+	if (strcmp(lyd_get_value(dnode), "false") == 0)
+		sbuf_puts(out, " no bgp network import-check\n");
 }
 
 void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode)

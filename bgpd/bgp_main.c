@@ -6,8 +6,9 @@
  *   bgpd [-f FILE] [--vty-socket PATH] [-d] [-i PIDFILE] [-p PORT] [-l ADDR]... [-C]
  *
  * Start-up order: logging, the event loop, the northbound and the configuration model, the
- * commands, the configuration file (one commit: a bad file stops bgpd before it talks to
- * anyone), the BGP listeners, the vty socket, then the loop.
+ * commands, the kernel probe (TCP-MD5, GTSM options, socket filters), the configuration file
+ * (one commit: a bad file stops bgpd before it talks to anyone, and so does a password or
+ * ttl-security the kernel cannot enforce), the BGP listeners, the vty socket, then the loop.
  */
 #include "lib/compat.h"
 
@@ -24,6 +25,7 @@
 #include "bgpd/bgp_config.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
+#include "bgpd/bgp_security.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "bgpd/bgp_show_route.h"
 #include "bgpd/bgpd.h"
@@ -205,6 +207,23 @@ static int config_run(const struct bgpd_options *o, bool check_only)
 	return r < 0 ? -1 : 0;
 }
 
+/* A configured password or ttl-security the kernel cannot enforce stops bgpd at start-up. */
+static bool security_refused(const struct bgpd_options *o)
+{
+	struct sbuf why;
+	bool refused;
+
+	sbuf_init(&why);
+	refused = bgp_security_check_all(bgp_get(), &why) < 0;
+	if (refused) {
+		print_errors(&why);
+		fprintf(stderr, "bgpd: %s: configuration refused: the kernel cannot enforce it\n",
+			o->config);
+	}
+	sbuf_free(&why);
+	return refused;
+}
+
 static int pidfile_write(const char *path)
 {
 	char buf[32];
@@ -305,7 +324,9 @@ int main(int argc, char **argv)
 	}
 	bgp_set_event_base(main_base);
 
-	if (config_run(&o, false) < 0) {
+	/* What the kernel can enforce, before a configuration asks for it (fail closed). */
+	bgp_security_probe();
+	if (config_run(&o, false) < 0 || security_refused(&o)) {
 		pidfile_remove();
 		return 1;
 	}

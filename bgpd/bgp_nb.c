@@ -37,8 +37,23 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_router_id },
 	},
 	{
+		.xpath = BGP_XPATH "/log-neighbor-changes",
+		.cbs = { .modify = bgp_nb_log_neighbor_changes_modify,
+			 .cli_show = bgp_show_log_neighbor_changes },
+	},
+	{
+		.xpath = BGP_XPATH "/ebgp-requires-policy",
+		.cbs = { .modify = bgp_nb_ebgp_requires_policy_modify,
+			 .cli_show = bgp_show_ebgp_requires_policy },
+	},
+	{
 		.xpath = BGP_XPATH "/default-ipv4-unicast",
 		.cbs = { .modify = bgp_nb_default_ipv4_modify, .cli_show = bgp_show_default_ipv4 },
+	},
+	{
+		.xpath = BGP_XPATH "/network-import-check",
+		.cbs = { .modify = bgp_nb_network_import_check_modify,
+			 .cli_show = bgp_show_network_import_check },
 	},
 	{
 		.xpath = BGP_XPATH "/timers",

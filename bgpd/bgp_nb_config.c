@@ -193,6 +193,32 @@ int bgp_nb_default_ipv4_modify(struct nb_cb_args *args)
 	return NB_OK;
 }
 
+/* A boolean instance setting that nothing else depends on yet: store it. */
+static int bool_modify(struct nb_cb_args *args, size_t field_offset)
+{
+	struct bgp *bgp = bgp_get();
+
+	if (args->event == NB_EV_APPLY && bgp)
+		*(bool *)((char *)bgp + field_offset) =
+			strcmp(lyd_get_value(args->dnode), "true") == 0;
+	return NB_OK;
+}
+
+int bgp_nb_log_neighbor_changes_modify(struct nb_cb_args *args)
+{
+	return bool_modify(args, offsetof(struct bgp, log_neighbor_changes));
+}
+
+int bgp_nb_ebgp_requires_policy_modify(struct nb_cb_args *args)
+{
+	return bool_modify(args, offsetof(struct bgp, ebgp_requires_policy));
+}
+
+int bgp_nb_network_import_check_modify(struct nb_cb_args *args)
+{
+	return bool_modify(args, offsetof(struct bgp, network_import_check));
+}
+
 void bgp_nb_timers_apply_finish(struct nb_cb_args *args)
 {
 	struct bgp *bgp = bgp_get();

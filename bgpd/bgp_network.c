@@ -1,34 +1,61 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Sockets: the listeners, accept() with the lookup of the configured peer, and the
- * non-blocking connect() with its socket options (TTL, update-source). Every option goes
- * through kernel/kernel.h; a failure is logged here with the option, the peer and the errno.
+ * non-blocking connect(). Every option goes through kernel/kernel.h; a failure is logged here
+ * with the option, the peer and the errno, and the socket is closed (bgp_security.h).
+ *
+ * The listeners apply GTSM (RFC 5082) to the handshake itself, which every other BGP daemon
+ * leaves open: a listening socket has no per-peer minimum TTL, so a GTSM peer's SYN and the ACK
+ * that completes the handshake would otherwise be accepted at any TTL. Each listener is a GTSM
+ * listener group (kernel/kernel_security.h): an SO_REUSEPORT pair whose reuseport selector sends
+ * a GTSM peer's segment below its minimum to a sink socket with minimum 255, where the kernel
+ * drops it as TCPMinTTLDrop before any TCP-MD5 work, plus a socket filter on the accepting
+ * listener for the handshake ACK. Peers without GTSM, multihop peers and unknown sources are not
+ * affected. The rules are rebuilt whenever the set of GTSM peers changes.
+ *
+ * Each listener also carries TTL 255 (so that a GTSM peer accepts our SYN-ACK) and the TCP-MD5
+ * key of every peer with a password. Whenever a key or a GTSM rule is added, the connections
+ * already waiting in the accept queue may have completed their handshake before it was in
+ * force: those of the peer concerned are closed unread (listener_flush()).
  */
 #include "lib/compat.h"
 
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
+#include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
 #include "kernel/kernel.h"
 #include "lib/event.h"
 
+DEFINE_MTYPE(BGP_LISTENER_RULES, "BGP listener GTSM rules");
+
 #define BGP_MAX_LISTENERS 16
 #define BGP_LISTEN_BACKLOG 128
 #define BGP_ACCEPT_BATCH 16
+/* A flush accepts at most this many queued connections (the backlog, with margin). */
+#define BGP_FLUSH_MAX (4 * BGP_LISTEN_BACKLOG)
 
 struct bgp_listener {
-	int fd;
+	int fd;				 /* the accepting socket; -1: gone (a reopen failed) */
+	struct kernel_gtsm_group *group; /* NULL: a plain socket, no GTSM at the listener */
 	struct ev *ev;
-	struct ipaddr addr;
-	uint16_t port;
+	struct ipaddr addr; /* as asked (wildcard or -l ADDR) */
+	uint16_t port;	    /* as bound */
+	char name[SU_STRLEN];
+	/* The GTSM rules in force on the group (the last successful update), sorted by address. */
+	struct kernel_gtsm_peer *rules;
+	size_t nrules;
+	bool stale; /* the last update failed: the rules lag behind the configuration */
 };
 
 static struct bgp_listener listeners[BGP_MAX_LISTENERS];
 static int nlisteners;
 static uint16_t remote_port = BGP_PORT;
+static struct event_base *listen_base;
 
 void bgp_network_set_remote_port(uint16_t port)
 {
@@ -45,26 +72,111 @@ uint16_t bgp_network_listen_port(int i)
 	return i >= 0 && i < nlisteners ? listeners[i].port : 0;
 }
 
+/* ---- GTSM rules ---- */
+
+static int rule_cmp(const void *a, const void *b)
+{
+	return ipaddr_cmp(&((const struct kernel_gtsm_peer *)a)->addr,
+			  &((const struct kernel_gtsm_peer *)b)->addr);
+}
+
+/* The GTSM peers of the instance (but skip), sorted; *out NULL when there are none. */
+static size_t collect_rules(const struct bgp_peer *skip, struct kernel_gtsm_peer **out)
+{
+	const struct bgp *bgp = bgp_get();
+	const struct bgp_peer *peer;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!bgp)
+		return 0;
+	TAILQ_FOREACH (peer, &bgp->peers, entry)
+		if (peer != skip && peer->conf.ttl_security_hops)
+			n++;
+	if (!n)
+		return 0;
+	*out = XCALLOC(MTYPE_BGP_LISTENER_RULES, n * sizeof(**out));
+	n = 0;
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		if (peer == skip || !peer->conf.ttl_security_hops)
+			continue;
+		(*out)[n].addr = peer->conf.addr;
+		(*out)[n].min_ttl = (uint8_t)bgp_peer_min_ttl(peer);
+		n++;
+	}
+	qsort(*out, n, sizeof(**out), rule_cmp);
+	return n;
+}
+
+/* Does the listener carry a rule for this GTSM peer at least as strict as its minimum? */
+static bool listener_covers(const struct bgp_listener *l, const struct bgp_peer *peer)
+{
+	struct kernel_gtsm_peer key, *r;
+
+	if (!l->group || !l->nrules)
+		return false;
+	memset(&key, 0, sizeof(key));
+	key.addr = peer->conf.addr;
+	r = bsearch(&key, l->rules, l->nrules, sizeof(key), rule_cmp);
+	return r && r->min_ttl >= bgp_peer_min_ttl(peer);
+}
+
+/* The listener receives this peer's connections (IPv6 listeners are IPV6_V6ONLY). */
+static bool listener_serves(const struct bgp_listener *l, const struct bgp_peer *peer)
+{
+	return l->fd >= 0 && l->addr.family == peer->conf.addr.family;
+}
+
+enum bgp_listener_cover bgp_network_gtsm_cover(const struct bgp_peer *peer)
+{
+	int i;
+
+	if (!peer->conf.ttl_security_hops)
+		return BGP_LISTENER_COVER_NA;
+	for (i = 0; i < nlisteners; i++)
+		if (listener_serves(&listeners[i], peer) && !listener_covers(&listeners[i], peer))
+			return BGP_LISTENER_COVER_NO;
+	return BGP_LISTENER_COVER_YES;
+}
+
 /* ---- accept ---- */
 
-/* Accept one connection; -1 when there is none left to accept. */
-static int accept_one(int lfd)
+/* Why this peer's connection arriving on l must not be used, or NULL (fail closed). */
+static const char *listener_refuses(const struct bgp_listener *l, const struct bgp_peer *peer)
+{
+	if (peer->conf.password && peer->conf.password[0] && peer->session &&
+	    peer->session->listener_md5_failed)
+		return "the listener lacks its TCP-MD5 key (see the earlier error), so the "
+		       "handshake was not authenticated";
+	if (peer->conf.ttl_security_hops && !listener_covers(l, peer))
+		return "the listener's GTSM rules do not cover it (see the earlier error), so the "
+		       "handshake was not TTL-checked";
+	return NULL;
+}
+
+/*
+ * Accept one connection; -1 when there is none left to accept. reject_all / reject: close the
+ * connection (of that peer) unread, because it may have been established before the listener's
+ * key or rule for it was in force.
+ */
+static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_peer *reject)
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 	struct ipaddr remote;
 	struct bgp_peer *peer;
+	const char *why;
 	struct bgp *bgp;
 	char buf[IPADDR_STRLEN];
 	uint16_t port;
 	int fd;
 
-	fd = accept4(lfd, (struct sockaddr *)&ss, &sslen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	fd = accept4(l->fd, (struct sockaddr *)&ss, &sslen, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
 		if (errno == EINTR || errno == ECONNABORTED)
 			return 0;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			log_err("accept() on the listening socket failed: %s", strerror(errno));
+			log_err("accept() on %s failed: %s", l->name, strerror(errno));
 		return -1;
 	}
 	if (ipaddr_from_sockaddr(&remote, &port, (struct sockaddr *)&ss) < 0) {
@@ -80,6 +192,24 @@ static int accept_one(int lfd)
 		close(fd);
 		return 0;
 	}
+	if (reject_all || peer == reject) {
+		bgp_peer_info(peer, "incoming connection (port %u) closed unread: it was queued on "
+				    "%s before the listener's key or GTSM rule for it was in force",
+			      port, l->name);
+		close(fd);
+		return 0;
+	}
+	why = listener_refuses(l, peer);
+	if (why) {
+		bgp_peer_warn(peer, "incoming connection (port %u) refused: %s", port, why);
+		close(fd);
+		return 0;
+	}
+	/* Before a byte is read: MD5 key, TTL, minimum, and the listener's filter dropped. */
+	if (bgp_sock_secure_accepted(peer, fd) < 0) {
+		close(fd);
+		return 0;
+	}
 	bgp_session_accept(peer, fd);
 	return 0;
 }
@@ -90,24 +220,93 @@ static void accept_cb(int fd, short what, void *arg)
 
 	/* Bounded: a SYN flood cannot keep us in this callback. */
 	for (i = 0; i < BGP_ACCEPT_BATCH; i++)
-		if (accept_one(fd) < 0)
+		if (accept_one(arg, false, NULL) < 0)
 			break;
 }
 
-/* ---- listen ---- */
-
-static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16_t port)
+/* Empty the accept queue: connections of reject (all, with reject_all) are closed unread, the
+ * others are handled as usual. */
+static void listener_flush(struct bgp_listener *l, bool reject_all, const struct bgp_peer *reject)
 {
-	struct bgp_listener *l;
+	int i;
+
+	if (l->fd < 0)
+		return;
+	for (i = 0; i < BGP_FLUSH_MAX; i++)
+		if (accept_one(l, reject_all, reject) < 0)
+			break;
+}
+
+/* ---- TCP-MD5 keys on the listeners ---- */
+
+static int listener_key(struct bgp_listener *l, struct bgp_peer *peer, bool install)
+{
+	struct kernel_sec_err err;
+	int r;
+
+	if (!listener_serves(l, peer))
+		return 0;
+	memset(&err, 0, sizeof(err));
+	r = install ? kernel_md5_set(l->fd, &peer->conf.addr, peer->conf.password, &err)
+		    : kernel_md5_del(l->fd, &peer->conf.addr, &err);
+	if (!install && r == -ENOENT)
+		return 0;
+	if (r < 0)
+		bgp_peer_err(peer, "%s: %s%s", l->name, err.msg,
+			     install ? "; incoming connections from this neighbor are refused "
+				       "until the key is in place"
+				     : "");
+	return r;
+}
+
+/* Install (or remove) the peer's key on every listener; note whether one lacks it. */
+static void peer_keys_apply(struct bgp_peer *peer, bool install)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < nlisteners; i++)
+		if (listener_key(&listeners[i], peer, install) < 0)
+			failed++;
+	if (peer->session)
+		peer->session->listener_md5_failed = install && failed;
+}
+
+void bgp_network_peer_password(struct bgp_peer *peer)
+{
+	bool pw = peer->conf.password && peer->conf.password[0];
+	int i;
+
+	peer_keys_apply(peer, pw);
+	/* A connection queued before the new key was installed was never checked with it. */
+	for (i = 0; i < nlisteners; i++)
+		listener_flush(&listeners[i], false, peer);
+}
+
+/* ---- listeners ---- */
+
+static void listener_close(struct bgp_listener *l)
+{
+	event_free(l->ev);
+	l->ev = NULL;
+	if (l->group)
+		kernel_gtsm_group_close(l->group);
+	else if (l->fd >= 0)
+		close(l->fd);
+	l->group = NULL;
+	l->fd = -1;
+	XFREE(MTYPE_BGP_LISTENER_RULES, l->rules);
+	l->nrules = 0;
+	l->stale = false;
+}
+
+/* A plain listener (the group is unavailable): TTL 255, V6ONLY, bound and listening. */
+static int plain_open(struct bgp_listener *l, const struct ipaddr *addr, uint16_t port)
+{
+	struct kernel_sec_err err;
 	char buf[IPADDR_STRLEN];
 	struct ipaddr bound;
-	uint16_t bport = port;
 	int fd, r;
 
-	if (nlisteners == BGP_MAX_LISTENERS) {
-		log_err("too many listening addresses (at most %d)", BGP_MAX_LISTENERS);
-		return -ENOSPC;
-	}
 	fd = socket(addr->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		r = -errno;
@@ -122,6 +321,14 @@ static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16
 		log_err("cannot set %s on the listener for %s: %s",
 			addr->family == AF_INET6 ? "IPV6_V6ONLY" : "SO_REUSEADDR",
 			ipaddr_to_str(addr, buf, sizeof(buf)), strerror(-r));
+		close(fd);
+		return r;
+	}
+	/* RFC 5082 section 3: the SYN-ACK to a GTSM peer must leave with TTL 255 too. */
+	memset(&err, 0, sizeof(err));
+	r = kernel_ttl_set(fd, NULL, KERNEL_GTSM_TTL, &err);
+	if (r < 0) {
+		log_err("listener for %s: %s", ipaddr_to_str(addr, buf, sizeof(buf)), err.msg);
 		close(fd);
 		return r;
 	}
@@ -140,19 +347,152 @@ static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16
 		close(fd);
 		return r;
 	}
-	kernel_sock_names(fd, &bound, &bport, NULL, NULL);
-	l = &listeners[nlisteners];
 	l->fd = fd;
+	l->port = port;
+	kernel_sock_names(fd, &bound, &l->port, NULL, NULL);
+	return 0;
+}
+
+/* Open l on addr:port: the GTSM group, else (no CAP_NET_ADMIN...) a plain socket. */
+static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint16_t port)
+{
+	struct kernel_gtsm_peer *rules;
+	struct kernel_sec_err err;
+	struct bgp_peer *peer;
+	char buf[IPADDR_STRLEN];
+	size_t n = collect_rules(NULL, &rules);
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
 	l->addr = *addr;
-	l->port = bport;
-	l->ev = event_fd_new(base, fd, EV_READ_FLAG, accept_cb, NULL);
+	memset(&err, 0, sizeof(err));
+	r = kernel_gtsm_group_open(addr, port, true, BGP_LISTEN_BACKLOG, rules, n, &l->group, &err);
+	if (r == 0) {
+		l->fd = kernel_gtsm_group_fd(l->group);
+		l->port = kernel_gtsm_group_port(l->group);
+		l->rules = rules;
+		l->nrules = n;
+	} else {
+		XFREE(MTYPE_BGP_LISTENER_RULES, rules);
+		if (r == -EADDRINUSE || r == -EADDRNOTAVAIL || r == -EAFNOSUPPORT) {
+			log_err("cannot listen on %s port %u: %s (another BGP daemon running? use "
+				"-p PORT or -l ADDR)",
+				ipaddr_to_str(addr, buf, sizeof(buf)), port, err.msg);
+			return r;
+		}
+		/* Fail closed per peer: GTSM peers are refused on this listener, and new
+		 * ttl-security configuration is refused (bgp_peer_security_check()). */
+		log_warn("cannot open the GTSM listener group on %s port %u: %s; listening on a "
+			 "plain socket, ttl-security is refused",
+			 ipaddr_to_str(addr, buf, sizeof(buf)), port, err.msg);
+		bgp_security_set_listener_problem(err.msg);
+		r = plain_open(l, addr, port);
+		if (r < 0)
+			return r;
+	}
+	ipaddr_port_to_str(addr, l->port, l->name, sizeof(l->name));
+	if (bgp_get())
+		TAILQ_FOREACH (peer, &bgp_get()->peers, entry)
+			if (peer->conf.password && peer->conf.password[0] &&
+			    listener_key(l, peer, true) < 0 && peer->session)
+				peer->session->listener_md5_failed = true;
+	l->ev = event_fd_new(listen_base, l->fd, EV_READ_FLAG, accept_cb, l);
 	if (!l->ev || event_add(l->ev) < 0) {
-		event_free(l->ev);
-		close(fd);
+		listener_close(l);
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * Replace the GTSM rules of every group listener (skip: a peer being deleted). A failed update
+ * leaves the previous rules in force (the kernel layer swaps nothing or puts the old programs
+ * back); peers the old rules do not cover are refused at accept until an update succeeds. A
+ * group the kernel layer reports broken (-EIO) is closed and opened again.
+ */
+static void listeners_rules_update(const struct bgp_peer *skip)
+{
+	struct kernel_gtsm_peer *rules;
+	size_t n = collect_rules(skip, &rules);
+	int i;
+
+	for (i = 0; i < nlisteners; i++) {
+		struct bgp_listener *l = &listeners[i];
+		struct kernel_sec_err err;
+		int r;
+
+		if (!l->group)
+			continue;
+		memset(&err, 0, sizeof(err));
+		r = kernel_gtsm_group_update(l->group, rules, n, &err);
+		if (r == 0) {
+			XFREE(MTYPE_BGP_LISTENER_RULES, l->rules);
+			l->rules = n ? XCALLOC(MTYPE_BGP_LISTENER_RULES, n * sizeof(*rules)) : NULL;
+			if (n)
+				memcpy(l->rules, rules, n * sizeof(*rules));
+			l->nrules = n;
+			l->stale = false;
+			continue;
+		}
+		l->stale = true;
+		log_err("%s: GTSM rules not updated (%zu GTSM peers), the previous ones stay in "
+			"force: %s",
+			l->name, n, err.msg);
+		/* Is the group still whole? Re-applying the rules in force tells (-EIO: broken). */
+		if (r != -EIO)
+			r = kernel_gtsm_group_update(l->group, l->rules, l->nrules, NULL);
+		if (r == -EIO) {
+			struct ipaddr addr = l->addr;
+			uint16_t port = l->port;
+
+			log_err("%s: the listener group is broken, opening it again", l->name);
+			listener_close(l);
+			if (listener_open(l, &addr, port) == 0)
+				listener_flush(l, true, NULL);
+		}
+	}
+	XFREE(MTYPE_BGP_LISTENER_RULES, rules);
+}
+
+void bgp_network_peer_gtsm(struct bgp_peer *peer)
+{
+	int i;
+
+	listeners_rules_update(NULL);
+	/* Connections of this peer queued before its (stricter) rule: not TTL-checked. */
+	if (peer->conf.ttl_security_hops)
+		for (i = 0; i < nlisteners; i++)
+			listener_flush(&listeners[i], false, peer);
+}
+
+void bgp_network_peer_delete(struct bgp_peer *peer)
+{
+	if (peer->conf.password && peer->conf.password[0])
+		peer_keys_apply(peer, false);
+	if (peer->conf.ttl_security_hops)
+		listeners_rules_update(peer);
+}
+
+static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16_t port)
+{
+	struct bgp_listener *l;
+	int r;
+
+	if (nlisteners == BGP_MAX_LISTENERS) {
+		log_err("too many listening addresses (at most %d)", BGP_MAX_LISTENERS);
+		return -ENOSPC;
+	}
+	listen_base = base;
+	l = &listeners[nlisteners];
+	r = listener_open(l, addr, port);
+	if (r < 0)
+		return r;
 	nlisteners++;
-	log_info("listening on %s port %u", ipaddr_to_str(addr, buf, sizeof(buf)), bport);
+	/* Anything that completed its handshake before the keys were installed goes unread. */
+	listener_flush(l, true, NULL);
+	log_info("listening on %s%s", l->name,
+		 l->group ? " (GTSM listener group)" : " (plain socket, no GTSM at the listener)");
 	return 0;
 }
 
@@ -190,32 +530,32 @@ void bgp_network_stop(void)
 {
 	int i;
 
-	for (i = 0; i < nlisteners; i++) {
-		event_free(listeners[i].ev);
-		close(listeners[i].fd);
-	}
+	for (i = 0; i < nlisteners; i++)
+		listener_close(&listeners[i]);
 	nlisteners = 0;
+	bgp_security_set_listener_problem(NULL);
+}
+
+int bgp_network_listener_info(int i, struct bgp_listener_info *info)
+{
+	const struct bgp_listener *l;
+
+	if (i < 0 || i >= nlisteners)
+		return -1;
+	l = &listeners[i];
+	memset(info, 0, sizeof(*info));
+	info->addr = l->addr;
+	info->port = l->port;
+	info->open = l->fd >= 0;
+	info->group = l->group != NULL;
+	info->stale = l->stale;
+	info->rules = (unsigned)l->nrules;
+	if (l->group)
+		kernel_gtsm_group_stats(l->group, &info->selector_len, &info->filter_len, NULL);
+	return 0;
 }
 
 /* ---- connect ---- */
-
-int bgp_conn_apply_ttl(struct bgp_conn *c)
-{
-	struct bgp_peer *peer = c->s->peer;
-	int family = peer->conf.addr.family;
-	int ttl, r;
-
-	/* eBGP: 1 (directly connected) unless ebgp-multihop; iBGP: 255 (FRR's defaults). */
-	if (bgp_peer_is_ebgp(peer))
-		ttl = peer->conf.ebgp_multihop ? peer->conf.ebgp_multihop : 1;
-	else
-		ttl = 255;
-	r = kernel_sock_ttl(c->fd, family, ttl);
-	if (r < 0)
-		bgp_peer_err(peer, "cannot set %s %d on fd %d: %s; connection closed",
-			     kernel_sock_ttl_name(family), ttl, c->fd, strerror(-r));
-	return r;
-}
 
 static int conn_bind_source(struct bgp_conn *c)
 {
@@ -280,7 +620,8 @@ int bgp_conn_connect(struct bgp_conn *c)
 	}
 	c->fd = fd;
 	c->outgoing = true;
-	if (bgp_conn_apply_ttl(c) < 0 || conn_bind_source(c) < 0) {
+	/* MD5 key, TTL, minimum (bgp_security.h), then bind, then connect(). */
+	if (bgp_conn_secure(c) < 0 || conn_bind_source(c) < 0) {
 		bgp_conn_close(c);
 		return -1;
 	}

@@ -40,6 +40,9 @@ static const char *const down_str[BGP_DOWN_MAX] = {
 	[BGP_DOWN_SOCKET_ERROR] = "Socket Error",
 	[BGP_DOWN_HOLD_EXPIRED] = "BGP Notification send",
 	[BGP_DOWN_NO_ROUTER_ID] = "Router ID changed",
+	/* Ours, in FRR's place (its PEER_DOWN_PASSWORD_CHANGE): says why a reset was needed. */
+	[BGP_DOWN_PASSWORD_CHANGE] = "Password changed (TCP-MD5 is checked on every segment: "
+				     "a new key needs a new connection)",
 };
 
 const char *bgp_down_reason_str(enum bgp_down_reason r)
@@ -298,6 +301,26 @@ static bool peer_any_af(const struct bgp_peer *peer)
 	return false;
 }
 
+/* Fail closed: settings the kernel cannot enforce keep the session down (logged once). */
+static bool security_supported(const struct bgp_peer *peer)
+{
+	struct bgp_session *s = peer->session;
+	bool pw = peer->conf.password && peer->conf.password[0];
+	char msg[1200];
+
+	if (bgp_peer_security_check(&peer->conf.addr, pw, peer->conf.ttl_security_hops, msg,
+				    sizeof(msg)) == 0) {
+		if (s)
+			s->sec_refused_warned = false;
+		return true;
+	}
+	if (s && !s->sec_refused_warned) {
+		bgp_peer_err(peer, "session held down: %s", msg);
+		s->sec_refused_warned = true;
+	}
+	return false;
+}
+
 bool bgp_session_may_start(const struct bgp_peer *peer)
 {
 	struct bgp_session *s = peer->session;
@@ -321,6 +344,8 @@ bool bgp_session_may_start(const struct bgp_peer *peer)
 	}
 	if (s)
 		s->no_router_id_warned = false;
+	if (!security_supported(peer))
+		return false;
 	return true;
 }
 
@@ -399,13 +424,14 @@ static void kick_cb(int fd, short what, void *arg)
 
 /* ---- incoming connections ---- */
 
+/* The socket's options were set by bgp_network.c right after accept() (bgp_security.h). */
 static int conn_attach_fd(struct bgp_conn *c, int fd)
 {
 	c->fd = fd;
 	c->outgoing = false;
 	c->connecting = false;
 	bgp_conn_take_names(c);
-	return bgp_conn_apply_ttl(c);
+	return 0;
 }
 
 void bgp_session_accept(struct bgp_peer *peer, int fd)

@@ -65,6 +65,7 @@ enum bgp_down_reason {
 	BGP_DOWN_SOCKET_ERROR,
 	BGP_DOWN_HOLD_EXPIRED,
 	BGP_DOWN_NO_ROUTER_ID,
+	BGP_DOWN_PASSWORD_CHANGE,
 	BGP_DOWN_MAX,
 };
 const char *bgp_down_reason_str(enum bgp_down_reason r);
@@ -148,6 +149,8 @@ struct bgp_session {
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;
+	bool sec_refused_warned;   /* bgp_peer_security_check() refused the settings (logged) */
+	bool listener_md5_failed;  /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
 	uint8_t stop_subcode; /* Cease subcode for the next ManualStop/AutomaticStop */
 	struct ev *kick_ev;   /* deferred: reconcile the session with the configuration */
 };
@@ -236,10 +239,8 @@ int bgp_conn_queue(struct bgp_conn *c, const uint8_t *msg, size_t len);
 /* Drop what is queued and write msg now, best effort (a NOTIFICATION before closing). */
 void bgp_conn_write_now(struct bgp_conn *c, const uint8_t *msg, size_t len);
 
-/* bgp_network.c */
+/* bgp_network.c (the options of the sockets: bgp_security.h) */
 int bgp_conn_connect(struct bgp_conn *c); /* start a non-blocking connect; <0 failed at once */
 void bgp_conn_connect_cancel(struct bgp_conn *c);
-/* Apply the TTL policy (eBGP 1 or multihop, iBGP 255) to a connected or connecting socket. */
-int bgp_conn_apply_ttl(struct bgp_conn *c);
 
 #endif /* SKUA_BGP_SESSION_H */

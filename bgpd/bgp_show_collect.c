@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 
 #include "bgpd/bgp_msg.h"
+#include "bgpd/bgp_network.h"
+#include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/event.h"
@@ -174,6 +176,71 @@ static void fill_conn(struct bgp_peer_view *v, const struct bgp_peer *peer,
 		ipaddr_to_str(&c->local, v->nexthop_global, sizeof(v->nexthop_global));
 }
 
+/*
+ * GTSM and TCP-MD5 as the kernel has them: the minimum and the sending TTL read back from the
+ * connection's socket (getsockopt through the kernel layer), in the option family that
+ * governs the peer's traffic, and whether the listeners check this peer's handshake.
+ */
+static void fill_security(struct bgp_peer_view *v, const struct bgp_peer *peer)
+{
+	const struct bgp_session *s = peer->session;
+	bool pw = peer->conf.password && peer->conf.password[0];
+	char msg[1200];
+
+	v->gtsm_hops = peer->conf.ttl_security_hops;
+	v->min_ttl_conf = bgp_peer_min_ttl(peer);
+	v->min_ttl_sock = v->send_ttl_sock = -1;
+	v->listener_cover = bgp_network_gtsm_cover(peer);
+	v->md5_listener_missing = pw && s && s->listener_md5_failed;
+	v->sec_refused = bgp_peer_security_check(&peer->conf.addr, pw, peer->conf.ttl_security_hops,
+						 msg, sizeof(msg)) < 0;
+	if (v->gtsm_hops)
+		v->max_hops = v->gtsm_hops;
+	if (s && s->conn[s->primary].fd >= 0) {
+		int fd = s->conn[s->primary].fd;
+		int min = kernel_minttl_get(fd, peer->conf.addr.family);
+		int ttl = kernel_ttl_get(fd, peer->conf.addr.family);
+
+		v->min_ttl_sock = min < 0 ? -1 : min;
+		v->send_ttl_sock = ttl < 0 ? -1 : ttl;
+	}
+}
+
+void bgp_counters_text(const struct kernel_gtsm_counters *c, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (int i = 0; i < KERNEL_CNT__MAX && used < size; i++) {
+		int n;
+
+		if (!c->present[i])
+			continue;
+		n = snprintf(buf + used, size - used, "%s%s %" PRIu64, used ? ", " : "",
+			     kernel_gtsm_counter_name(i), c->value[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+void bgp_counters_json(struct json_writer *w, const char *key, const struct kernel_gtsm_counters *c)
+{
+	static const char *const names[KERNEL_CNT__MAX] = {
+		[KERNEL_CNT_MIN_TTL_DROP] = "tcpMinTtlDrop",
+		[KERNEL_CNT_MD5_NOT_FOUND] = "tcpMd5NotFound",
+		[KERNEL_CNT_MD5_UNEXPECTED] = "tcpMd5Unexpected",
+		[KERNEL_CNT_MD5_FAILURE] = "tcpMd5Failure",
+	};
+
+	json_object_open(w, key);
+	for (int i = 0; i < KERNEL_CNT__MAX; i++)
+		if (c->present[i])
+			json_uint(w, names[i], c->value[i]);
+	json_object_close(w);
+}
+
 void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 {
 	const struct bgp_session *s = peer->session;
@@ -201,9 +268,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->connect_retry =
 		peer->conf.connect_retry ? peer->conf.connect_retry : BGP_DEFAULT_CONNECT_RETRY;
 	v->password = peer->conf.password && peer->conf.password[0];
-	v->max_hops = bgp_peer_is_ebgp(peer)
-			      ? (peer->conf.ebgp_multihop ? peer->conf.ebgp_multihop : 1)
-			      : 255;
+	v->max_hops = bgp_peer_plain_ttl(peer); /* ttl-security hops instead: fill_security() */
 	v->fd = -1;
 	v->next_connect_ms = v->next_start_ms = -1;
 	if (peer->conf.update_source.family)
@@ -214,6 +279,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 			 peer->conf.update_source_ifname);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		v->af[af].activated = bgp_peer_af_activated(peer, af);
+	fill_security(v, peer);
 	snprintf(v->up_str, sizeof(v->up_str), "never");
 	snprintf(v->last_read_str, sizeof(v->last_read_str), "never");
 	snprintf(v->last_write_str, sizeof(v->last_write_str), "never");

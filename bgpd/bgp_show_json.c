@@ -47,6 +47,8 @@ static int frr_reset_code(enum bgp_down_reason r)
 		return 21;
 	case BGP_DOWN_SOCKET_ERROR:
 		return 34;
+	case BGP_DOWN_PASSWORD_CHANGE:
+		return 37; /* FRR's PEER_DOWN_PASSWORD_CHANGE */
 	case BGP_DOWN_MAX:
 		break;
 	}
@@ -273,6 +275,27 @@ static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *p
 	json_int(w, "lastResetCode", frr_reset_code(pv->last_reset));
 }
 
+/* Ours: GTSM read back from the socket, the listener's coverage, the kernel's counters. */
+static void json_security(struct json_writer *w, const struct bgp_peer_view *pv)
+{
+	json_object_open(w, "gtsm");
+	json_bool(w, "enabled", pv->gtsm_hops > 0);
+	json_int(w, "hops", pv->gtsm_hops);
+	json_int(w, "minTtlConfigured", pv->min_ttl_conf);
+	if (pv->min_ttl_sock >= 0) {
+		json_int(w, "minTtlSocket", pv->min_ttl_sock);
+		json_int(w, "sendTtlSocket", pv->send_ttl_sock);
+	}
+	json_bool(w, "listenerProtected", pv->listener_cover == BGP_LISTENER_COVER_YES);
+	json_object_close(w);
+	if (pv->password)
+		json_bool(w, "md5ListenerKey", !pv->md5_listener_missing);
+	if (pv->sec_refused)
+		json_bool(w, "securityUnsupported", true);
+	if (pv->have_counters)
+		bgp_counters_json(w, "kernelCounters", &pv->counters);
+}
+
 static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *pv)
 {
 	struct json_writer *w = &ctx->json;
@@ -335,6 +358,7 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		 pv->link == BGP_LINK_INTERNAL ? "internalBgpNbrMaxHopsAway"
 					       : "externalBgpNbrMaxHopsAway",
 		 pv->max_hops);
+	json_security(w, pv);
 	if (pv->have_conn) {
 		json_string(w, "hostLocal", pv->local_host);
 		json_uint(w, "portLocal", pv->local_port);

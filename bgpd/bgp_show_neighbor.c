@@ -113,8 +113,11 @@ static int show_neighbors(struct vty *vty, int af_only, const char *addr, bool u
 	struct bgp *bgp = bgp_get();
 	const struct bgp_peer *peer;
 	struct bgp_peer_view pv;
-	bool any = false;
+	struct kernel_gtsm_counters counters;
+	bool have_counters, any = false;
 
+	/* Namespace-wide: one read of /proc/net/netstat for the whole command. */
+	have_counters = kernel_gtsm_counters_read(&counters) == 0;
 	out->neighbors_begin(&ctx);
 	if (!bgp) {
 		out->neighbors_end(&ctx, BGP_SHOW_END_NO_INSTANCE);
@@ -129,6 +132,8 @@ static int show_neighbors(struct vty *vty, int af_only, const char *addr, bool u
 			return CMD_WARNING;
 		}
 		bgp_peer_view_fill(&pv, peer);
+		pv.counters = counters;
+		pv.have_counters = have_counters;
 		out->neighbor(&ctx, &pv);
 		out->neighbors_end(&ctx, BGP_SHOW_END_OK);
 		return CMD_SUCCESS;
@@ -137,6 +142,8 @@ static int show_neighbors(struct vty *vty, int af_only, const char *addr, bool u
 		if (!peer_in_af(peer, af_only))
 			continue;
 		bgp_peer_view_fill(&pv, peer);
+		pv.counters = counters;
+		pv.have_counters = have_counters;
 		out->neighbor(&ctx, &pv);
 		any = true;
 	}
@@ -211,4 +218,5 @@ void bgp_show_neighbor_init(void)
 
 	for (size_t i = 0; i < array_size(cmds); i++)
 		cmd_install(VIEW_NODE, cmds[i]);
+	bgp_show_gtsm_init();
 }

@@ -15,14 +15,23 @@
 #include <stdint.h>
 
 #include "bgpd/bgp_fsm.h"
+#include "bgpd/bgp_network.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgpd.h"
+#include "kernel/kernel.h"
 #include "lib/json.h"
 
 struct vty;
 
-/* Install the show commands (after cmd_init()). */
+/* Install the show commands (after cmd_init()), `show bgp gtsm` included. */
 void bgp_show_neighbor_init(void);
+/* bgp_show_gtsm.c: `show bgp gtsm [json]`, installed by bgp_show_neighbor_init(). */
+void bgp_show_gtsm_init(void);
+
+/* Text of a counter set: "TCPMinTTLDrop 0, TCPMD5NotFound 0, ..." (absent ones left out). */
+void bgp_counters_text(const struct kernel_gtsm_counters *c, char *buf, size_t size);
+/* JSON keys of the counters: "tcpMinTtlDrop", "tcpMd5NotFound", ... */
+void bgp_counters_json(struct json_writer *w, const char *key, const struct kernel_gtsm_counters *c);
 
 /* ---- views (bgp_show_collect.c) ---- */
 
@@ -93,7 +102,19 @@ struct bgp_peer_view {
 	uint8_t notify_code, notify_subcode;
 	char notify_text[96]; /* "Cease/Administrative Reset" */
 
-	int max_hops; /* TTL we send with */
+	int max_hops; /* FRR's "may be up to N hops away": ttl-security hops, else the TTL */
+
+	/* GTSM (RFC 5082) and TCP-MD5 (RFC 2385): configured, and read back from the kernel. */
+	int gtsm_hops;	   /* ttl-security hops, 0 = off */
+	int min_ttl_conf;  /* 256 - hops, 0 = off */
+	int min_ttl_sock;  /* IP_MINTTL / IPV6_MINHOPCOUNT of the connection's socket, -1: none */
+	int send_ttl_sock; /* IP_TTL / IPV6_UNICAST_HOPS of the same socket, -1: none */
+	enum bgp_listener_cover listener_cover; /* handshake TTL-checked at the listeners */
+	bool md5_listener_missing;		/* a listener lacks the key: incoming refused */
+	bool sec_refused;			/* the kernel cannot enforce the settings */
+	/* This network namespace's TcpExt, read once per command (not by bgp_peer_view_fill()). */
+	struct kernel_gtsm_counters counters;
+	bool have_counters;
 	bool have_conn;
 	char local_host[IPADDR_STRLEN], remote_host[IPADDR_STRLEN];
 	uint16_t local_port, remote_port;

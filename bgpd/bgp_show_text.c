@@ -213,6 +213,44 @@ static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
 		vty_out(vty, " %s\n", bgp_down_reason_str(pv->last_reset));
 }
 
+/* Ours (FRR has none of it): GTSM and TCP-MD5 as the kernel has them, and its drop counters. */
+static void text_security(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	char sock[80], counters[192];
+
+	if (pv->min_ttl_sock >= 0)
+		snprintf(sock, sizeof(sock), "on the socket minimum TTL %d, sending TTL %d",
+			 pv->min_ttl_sock, pv->send_ttl_sock);
+	else
+		snprintf(sock, sizeof(sock), "no socket");
+	if (pv->gtsm_hops)
+		vty_out(vty, "  TTL security (GTSM): hops %d, minimum TTL %d; %s\n", pv->gtsm_hops,
+			pv->min_ttl_conf, sock);
+	else
+		vty_out(vty, "  TTL security (GTSM): off; %s\n", sock);
+	switch (pv->listener_cover) {
+	case BGP_LISTENER_COVER_YES:
+		vty_out(vty, "  GTSM at the listener: handshake TTL-checked\n");
+		break;
+	case BGP_LISTENER_COVER_NO:
+		vty_out(vty, "  GTSM at the listener: not in force for this neighbor, incoming "
+			     "connections refused\n");
+		break;
+	case BGP_LISTENER_COVER_NA:
+		break;
+	}
+	if (pv->md5_listener_missing)
+		vty_out(vty, "  TCP-MD5 at the listener: key missing, incoming connections "
+			     "refused\n");
+	if (pv->sec_refused)
+		vty_out(vty, "  Held down: this kernel cannot enforce the password or ttl-security "
+			     "(see the log)\n");
+	if (pv->have_counters) {
+		bgp_counters_text(&pv->counters, counters, sizeof(counters));
+		vty_out(vty, "  Kernel counters (this namespace): %s\n", counters);
+	}
+}
+
 static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *pv)
 {
 	struct vty *vty = ctx->vty;
@@ -261,6 +299,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	text_last_reset(vty, pv);
 	vty_out(vty, "  %s BGP neighbor may be up to %d hops away.\n",
 		pv->link == BGP_LINK_INTERNAL ? "Internal" : "External", pv->max_hops);
+	text_security(vty, pv);
 	if (pv->have_conn) {
 		vty_out(vty, "Local host: %s, Local port: %u\n", pv->local_host, pv->local_port);
 		vty_out(vty, "Foreign host: %s, Foreign port: %u\n", pv->remote_host,

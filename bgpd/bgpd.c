@@ -11,6 +11,8 @@
 
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
+#include "bgpd/bgp_network.h"
+#include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgpd.h"
 #include "kernel/kernel.h"
@@ -254,6 +256,7 @@ void bgp_peer_delete(struct bgp_peer *peer)
 
 	/* Cease / Peer De-configured (RFC 4486), routes withdrawn by rib_peer_down(). */
 	bgp_session_stop(peer, BGP_ERR_CEASE_PEER_DECONFIGURED, BGP_DOWN_NEIGHBOR_DELETE);
+	bgp_network_peer_delete(peer); /* its key and GTSM rule leave the listeners */
 	bgp_session_free(peer);
 	rib_peer_detach(peer);
 	hash_remove(bgp->peer_hash, peer);
@@ -264,20 +267,6 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
 	XFREE(MTYPE_BGP_PEER, peer);
-}
-
-/* Apply a live TTL change (ebgp-multihop) to the connections of a peer, as FRR does. */
-static void peer_ttl_update(struct bgp_peer *peer)
-{
-	struct bgp_session *s = peer->session;
-	int i;
-
-	if (!s)
-		return;
-	for (i = 0; i < 2; i++)
-		if (s->conn[i].fd >= 0 && bgp_conn_apply_ttl(&s->conn[i]) < 0)
-			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
-					  BGP_DOWN_MULTIHOP_CHANGE);
 }
 
 static bool peer_running(const struct bgp_peer *peer)
@@ -314,20 +303,35 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 					  BGP_DOWN_UPDATE_SOURCE);
 		break;
 	case BGP_PEER_CHG_MULTIHOP:
-		peer_ttl_update(peer);
+		bgp_session_ttl_live(peer); /* the new TTL on the live sockets, as FRR */
 		break;
 	case BGP_PEER_CHG_AF_ACTIVATION:
 		if (peer_running(peer))
 			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE, BGP_DOWN_AF_ACTIVATE);
 		break;
 	case BGP_PEER_CHG_PASSWORD:
-		/* The kernel checks the key on every segment: a new key needs a new connection.
-		 * (TCP-MD5 itself is applied by the next step of the session side.) */
+		/*
+		 * A password change resets the session (FRR does too). The kernel checks the
+		 * TCP-MD5 key on every segment (RFC 2385): the moment one end's key differs from
+		 * the other's, every segment between them is dropped, so a live connection cannot
+		 * move to a new key; both ends must change, and the session comes back on a new
+		 * connection signed with the new key. The Cease goes out on the old connection,
+		 * still signed with the old key. The listeners get the new key first.
+		 */
+		bgp_network_peer_password(peer);
 		if (peer_running(peer))
 			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
-					  BGP_DOWN_CONFIG_CHANGE);
+					  BGP_DOWN_PASSWORD_CHANGE);
 		break;
 	case BGP_PEER_CHG_TTL_SECURITY:
+		/*
+		 * Hitless (RFC 5082 has nothing to negotiate): the listeners' rules first, so that
+		 * a new connection's handshake meets the new minimum, then every open socket of
+		 * the peer, the Established one and a colliding or connecting one alike. Operators
+		 * enable GTSM on both ends within one hold time and the session never drops.
+		 */
+		bgp_network_peer_gtsm(peer);
+		bgp_session_gtsm_live(peer);
 		break;
 	}
 	bgp_session_kick(peer);

@@ -131,6 +131,14 @@ struct bgp {
 	uint16_t keepalive;	   /* timers bgp K H */
 	uint16_t holdtime;
 	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
+	/* [no] bgp log-neighbor-changes; default false (FRR's traditional defaults). */
+	bool log_neighbor_changes;
+	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4). Stored, not yet
+	 * enforced: there is no policy to require until route-maps arrive. */
+	bool ebgp_requires_policy;
+	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
+	 * `network` without looking for it in a routing table (FRR with the switch off). */
+	bool network_import_check;
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
@@ -153,6 +161,14 @@ struct bgp_peer *bgp_peer_lookup(struct bgp *bgp, const struct ipaddr *addr);
 struct bgp_peer *bgp_peer_create(struct bgp *bgp, const struct ipaddr *addr);
 void bgp_peer_delete(struct bgp_peer *peer); /* Cease to the peer, withdraw its routes, free */
 void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what);
+/*
+ * Can the running kernel (bgpd's start-up probe) enforce a neighbor's `password` (TCP-MD5) and
+ * `ttl-security hops N` (GTSM, 0 = none) for a peer at addr? 0, or -1 with msg saying what is
+ * missing and what to do. Meant for the northbound's VALIDATE, so that such a configuration is
+ * refused rather than run unprotected; the session side also keeps a refused peer down.
+ */
+int bgp_peer_security_check(const struct ipaddr *addr, bool password, unsigned ttl_security_hops,
+			    char *msg, size_t size);
 
 /* Effective values (configured or inherited from the instance / defaults). */
 bool bgp_peer_is_ebgp(const struct bgp_peer *peer); /* needs the remote AS (learned for external) */

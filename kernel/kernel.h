@@ -8,10 +8,14 @@
  * backends implement this header: kernel/sockopt.c + kernel/ifaddr.c (Linux) and
  * kernel/kernel_null.c (no-op, for tests and systems without the features).
  *
- * Socket option order for a BGP socket (DESIGN.md "GTSM and TCP-MD5"): TCP-MD5 key, then the
- * sending TTL, then the minimum accepted TTL, then bind, then connect. kernel_sock_md5() and
- * kernel_sock_minttl() are declared here so that the next step (GTSM, TCP-MD5) slots in
- * without changing the callers' shape.
+ * Socket security (TCP-MD5 keys, GTSM's sending and minimum TTL, the listener group that applies
+ * GTSM to the handshake, the TcpExt counters and the start-up probe) is kernel/kernel_security.h,
+ * included here so that bgpd still sees one header; bgpd links kernel/libkernelsec.la for it.
+ * The order on every BGP socket (DESIGN.md "GTSM and TCP-MD5"): TCP-MD5 key, then the sending
+ * TTL, then the minimum accepted TTL, then bind, then connect. bgpd uses kernel_sec_apply(),
+ * kernel_gtsm_set()/kernel_gtsm_clear() and kernel_gtsm_accepted() for it; kernel_sock_ttl(),
+ * kernel_sock_minttl() and kernel_sock_md5() below are single options kept for the null backend
+ * (kernel/kernel_null.c) and for tests, not for bgpd's sockets.
  */
 #ifndef SKUA_KERNEL_H
 #define SKUA_KERNEL_H
@@ -20,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/kernel_security.h"
 #include "lib/prefix.h"
 
 /* Allow a listener to rebind while old connections linger in TIME_WAIT. */

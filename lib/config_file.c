@@ -135,6 +135,19 @@ static const char *first_word(const char *line, char *buf, size_t size)
 	return buf;
 }
 
+static bool is_show_header(const char *line)
+{
+	size_t n;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = strlen(line);
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	return (n == 25 && !strncmp(line, "Building configuration...", n)) ||
+	       (n == 22 && !strncmp(line, "Current configuration:", n));
+}
+
 static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 {
 	struct vty *vty = vty_new(-1);
@@ -169,6 +182,10 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 			continue;
 		}
 		if ((!strcmp(word, "exit") || !strcmp(word, "quit")) && vty->node == CONFIG_NODE)
+			continue;
+		/* The header `show running-config` prints (skua's and FRR's vtysh): a pasted
+		 * printout loads as it is. */
+		if (vty->node == CONFIG_NODE && is_show_header(line))
 			continue;
 		sbuf_reset(&vty->out);
 		rc = cmd_execute(vty, line, true);

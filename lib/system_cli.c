@@ -281,6 +281,60 @@ DEFCMD(config_no_log_syslog, "no log syslog [" LOG_LEVELS "]",
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/*
+ * Lines FRR writes at the top of its saved configurations and of `show running-config`,
+ * accepted so that an FRR configuration loads unchanged (hidden: nothing to configure).
+ *  - `frr version V`: which FRR wrote the file; informational.
+ *  - `frr defaults PROFILE`: the defaults the file was written against. skua's defaults are
+ *    FRR's `traditional` profile; `datacenter` changes several (timers, logging, ...), so a
+ *    file written against it would not mean the same here: refused, with what to do.
+ *  - `[no] service integrated-vtysh-config`: FRR vtysh's own setting (one frr.conf for all
+ *    daemons), printed by its `show running-config`; skua's vtysh always saves through bgpd,
+ *    so there is nothing to set.
+ */
+static int frr_version(struct vty *vty, const struct cmd_args *args)
+{
+	return CMD_SUCCESS;
+}
+
+static int frr_defaults(struct vty *vty, const struct cmd_args *args)
+{
+	const char *profile = cmd_arg(args, "PROFILE");
+
+	if (profile && strcmp(profile, "traditional") == 0)
+		return CMD_SUCCESS;
+	if (profile && strcmp(profile, "datacenter") == 0)
+		vty_out(vty, "%% skua has FRR's `traditional` defaults only: remove `frr defaults "
+			     "datacenter` and configure explicitly what that profile changes "
+			     "(e.g. timers bgp 3 9, bgp log-neighbor-changes)\n");
+	else
+		vty_out(vty, "%% Unknown defaults profile %s (FRR knows traditional and "
+			     "datacenter; skua has traditional)\n",
+			profile ? profile : "");
+	return CMD_WARNING_CONFIG_FAILED;
+}
+
+static int service_integrated(struct vty *vty, const struct cmd_args *args)
+{
+	return CMD_SUCCESS;
+}
+
+static const struct cmd_def frr_compat_defs[] = {
+	{ "frr version LINE...",
+	  "FRRouting global parameters\nversion configuration was written by\nversion string\n",
+	  frr_version, CMD_HIDDEN },
+	{ "frr defaults WORD$PROFILE",
+	  "FRRouting global parameters\nset of configuration defaults used\nprofile name\n",
+	  frr_defaults, CMD_HIDDEN },
+	{ "service integrated-vtysh-config",
+	  "Set up miscellaneous service\nWrite configuration into integrated file\n",
+	  service_integrated, CMD_HIDDEN },
+	{ "no service integrated-vtysh-config",
+	  "Negate a command or set its defaults\nSet up miscellaneous service\n"
+	  "Write configuration into integrated file\n",
+	  service_integrated, CMD_HIDDEN },
+};
+
 void system_cli_init(void)
 {
 	nb_module_register(&system_nb_module);
@@ -292,4 +346,6 @@ void system_cli_init(void)
 	cmd_install(CONFIG_NODE, &config_no_log_stdout_cmd);
 	cmd_install(CONFIG_NODE, &config_log_syslog_cmd);
 	cmd_install(CONFIG_NODE, &config_no_log_syslog_cmd);
+	for (size_t i = 0; i < array_size(frr_compat_defs); i++)
+		cmd_install(CONFIG_NODE, &frr_compat_defs[i]);
 }

@@ -348,7 +348,8 @@ static const char *const good_files[] = {
 	"good-ipv6.conf",	   "good-no-default.conf",  "good-default-later.conf",
 	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
 	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
-	"good-json-defaults.json", "good-json-empty.json",
+	"good-json-defaults.json", "good-json-empty.json", "good-frr.conf",
+	"good-frr-switches.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -409,6 +410,7 @@ static const char *const bad_files[] = {
 	"bad-json-module.json",
 	"bad-json-prefix.json",
 	"bad-json-hostname.json",
+	"bad-frr-defaults.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
@@ -701,6 +703,59 @@ START_TEST(t_apply_into_bgpd)
 	ck_assert_ptr_nonnull(strstr(calls_text(), "timers_changed 10 30\n"));
 	ck_assert_ptr_null(strstr(calls_text(), "timers_changed 10 180\n"));
 	ck_assert_ptr_null(strstr(calls_text(), "peer_changed 10.0.0.2 REMOTE_AS\n"));
+}
+END_TEST
+
+/* FRR's switches reach struct bgp with FRR's (traditional) defaults. */
+START_TEST(t_frr_switches)
+{
+	struct vty *vty;
+	char *text;
+
+	load_ok("good-minimal.conf");
+	ck_assert(!the_bgp->log_neighbor_changes);
+	ck_assert(the_bgp->ebgp_requires_policy);
+	ck_assert(the_bgp->network_import_check);
+
+	restart_and_load("good-frr.conf");
+	ck_assert(the_bgp->log_neighbor_changes);
+	ck_assert(!the_bgp->ebgp_requires_policy);
+	ck_assert(!the_bgp->network_import_check);
+	ck_assert_str_eq(vty_get_hostname(), "r1");
+
+	/* From the vty, each way, and back to the defaults (which print nothing). */
+	vty = config_vty();
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "bgp ebgp-requires-policy", CMD_SUCCESS);
+	ck_assert(the_bgp->ebgp_requires_policy);
+	run(vty, "no bgp log-neighbor-changes", CMD_SUCCESS);
+	ck_assert(!the_bgp->log_neighbor_changes);
+	run(vty, "bgp network import-check", CMD_SUCCESS);
+	ck_assert(the_bgp->network_import_check);
+	run(vty, "no bgp ebgp-requires-policy", CMD_SUCCESS);
+	ck_assert(!the_bgp->ebgp_requires_policy);
+	text = show();
+	ck_assert_ptr_nonnull(strstr(text, "\n no bgp ebgp-requires-policy\n"));
+	ck_assert_ptr_null(strstr(text, "log-neighbor-changes"));
+	ck_assert_ptr_null(strstr(text, "import-check"));
+	XFREE(MTYPE_SBUF, text);
+
+	/* The top-of-file lines FRR writes are accepted; a profile skua lacks is refused. */
+	run(vty, "exit", CMD_SUCCESS);
+	run(vty, "frr version 8.4.4", CMD_SUCCESS);
+	run(vty, "frr defaults traditional", CMD_SUCCESS);
+	run(vty, "service integrated-vtysh-config", CMD_SUCCESS);
+	run(vty, "no service integrated-vtysh-config", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(run(vty, "frr defaults datacenter",
+					 CMD_WARNING_CONFIG_FAILED),
+				     "`traditional` defaults only"));
+	ck_assert_ptr_nonnull(strstr(run(vty, "frr defaults fast", CMD_WARNING_CONFIG_FAILED),
+				     "Unknown defaults profile fast"));
+	text = show();
+	ck_assert_ptr_null(strstr(text, "frr "));
+	ck_assert_ptr_null(strstr(text, "service"));
+	XFREE(MTYPE_SBUF, text);
+	vty_done(vty);
 }
 END_TEST
 
@@ -1624,6 +1679,7 @@ static Suite *config_suite(void)
 
 	tcase_add_checked_fixture(cli, setup, teardown);
 	tcase_add_test(cli, t_apply_into_bgpd);
+	tcase_add_test(cli, t_frr_switches);
 	tcase_add_test(cli, t_vty_per_command_commits);
 	tcase_add_test(cli, t_vty_neighbor_delete_and_idempotence);
 	tcase_add_test(cli, t_show_commands);

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: ISC
+"""The README's demo lab (scripts/lab-demo.sh) works: three skua routers in a triangle, every
+router has every network, its neighbours' over the direct session (AS path of length 1)."""
+
+import pytest
+
+AS = {"r1": 65001, "r2": 65002, "r3": 65003}
+NETS = {"r1": ("198.51.100.0/28", "2001:db8:100::/48"),
+        "r2": ("198.51.100.16/28", "2001:db8:200::/48"),
+        "r3": ("198.51.100.32/28", "2001:db8:300::/48")}
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("router", list(AS))
+def test_sessions_established(lab, router):
+    peers = [lab.addr(router, p, v) for p in AS if p != router for v in (4, 6)]
+    lab.wait_established(router, peers, timeout=lab.budget("sessions", 60))
+
+
+@pytest.mark.parametrize("router", list(AS))
+def test_every_network_with_direct_path(lab, router):
+    sessions = {router: [lab.addr(router, p, v) for p in AS if p != router for v in (4, 6)]}
+    for other in AS:
+        for afi, prefix in zip(("ipv4", "ipv6"), NETS[other]):
+            path = "" if other == router else str(AS[other])
+
+            def check(table, prefix=prefix, path=path):
+                best = [p for p in table.get(prefix, []) if p["best"]]
+                if not best:
+                    return "%s: no best path (%s)" % (prefix, table.get(prefix))
+                if best[0]["path"] != path:
+                    return "%s: best path %r, expected %r" % (prefix, best[0]["path"], path)
+                return None
+            lab.expect("%s: %s" % (router, prefix), lambda: lab[router].routes(afi), check,
+                       timeout=lab.budget("routes", 45), needs=sessions)

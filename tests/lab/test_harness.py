@@ -1,0 +1,263 @@
+# SPDX-License-Identifier: ISC
+"""Unit tests of the lab library itself (no root, no daemons): subset matching, retries, the
+parsers on captured real output (tests/lab/fixtures/, from BIRD 2.0.12, FRR 8.4.4 and GoBGP
+3.10 in this lab), topology validation, and the raw speaker's UPDATE packing (decoded with
+scapy, an independent BGP implementation)."""
+
+import ipaddress
+import json
+import os
+import textwrap
+
+import pytest
+
+from skualab import json_cmp, run_and_expect
+from skualab import parsers
+from skualab.daemons import FrrBgpd, StandinBgpd
+from skualab.topology import Topology, TopologyError
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def fixture_text(name):
+    with open(os.path.join(FIX, name)) as f:
+        return f.read()
+
+
+def fixture_json(name):
+    return json.loads(fixture_text(name))
+
+
+# --- json_cmp ------------------------------------------------------------------------------
+
+def test_json_cmp_subset_and_mismatch_paths():
+    actual = {"peers": {"192.0.2.2": {"state": "Established", "pfxRcd": 3, "x": 1}}, "as": 1}
+    assert json_cmp(actual, {"peers": {"192.0.2.2": {"state": "Established"}}}) is None
+    diff = json_cmp(actual, {"peers": {"192.0.2.2": {"state": "Active", "pfxRcd": 3}}})
+    assert diff and "peers.192.0.2.2.state: expected 'Active', got 'Established'" in str(diff)
+    diff = json_cmp(actual, {"peers": {"192.0.2.9": {}}})
+    assert "peers.192.0.2.9: missing" in str(diff)
+
+
+def test_json_cmp_none_means_absent():
+    assert json_cmp({"a": 1}, {"b": None}) is None
+    assert "expected absent" in str(json_cmp({"a": 1, "b": 2}, {"b": None}))
+
+
+def test_json_cmp_lists_match_distinct_elements_in_any_order():
+    actual = [{"ip": "192.0.2.1", "used": True}, {"ip": "fe80::1"}]
+    assert json_cmp(actual, [{"ip": "fe80::1"}, {"ip": "192.0.2.1"}]) is None
+    # two expected elements cannot both match the same actual element
+    assert json_cmp([{"ip": "a"}], [{"ip": "a"}, {"ip": "a"}]) is not None
+    assert json_cmp(actual, [{"ip": "192.0.2.1"}], exact=True) is not None
+
+
+def test_json_cmp_types_are_strict_for_booleans():
+    assert json_cmp({"valid": 1}, {"valid": True}) is not None
+    assert json_cmp({"n": 1.0}, {"n": 1}) is None
+    assert json_cmp({"n": "1"}, {"n": 1}) is not None
+
+
+# --- run_and_expect ----------------------------------------------------------------------
+
+def test_run_and_expect_retries_until_match():
+    calls = []
+
+    def func():
+        calls.append(1)
+        return {"state": "Established" if len(calls) >= 3 else "Active"}
+    ok, result, diff = run_and_expect(func, {"state": "Established"}, count=5, wait=0)
+    assert ok and diff is None and len(calls) == 3
+
+
+def test_run_and_expect_gives_up_with_the_last_mismatch():
+    ok, result, diff = run_and_expect(lambda: {"state": "Idle"}, {"state": "Established"},
+                                      count=3, wait=0)
+    assert not ok and result == {"state": "Idle"} and "expected 'Established'" in str(diff)
+
+
+def test_run_and_expect_counts_exceptions_and_runs_check():
+    def boom():
+        raise RuntimeError("socket not there yet")
+    ok, _, diff = run_and_expect(boom, {}, count=2, wait=0)
+    assert not ok and "socket not there yet" in diff
+
+    def dead():
+        raise AssertionError("daemon died")
+    with pytest.raises(AssertionError, match="daemon died"):
+        run_and_expect(lambda: {}, {}, count=2, wait=0, check=dead)
+
+
+# --- parsers on captured output --------------------------------------------------------------
+
+def test_bird_protocols():
+    p = parsers.parse_bird_protocols(fixture_text("bird_protocols.txt"))
+    assert p["frr1_v4"]["proto"] == "BGP" and p["frr1_v4"]["state"] == "up"
+    assert p["frr1_v4"]["bgp_state"] == "Established"
+    assert p["frr1_v4"]["since"] == "2026-12-03 13:31:49"
+    assert p["frr1_v6"]["neighbor_address"] == "2001:db8:0:1::1"
+    assert p["gobgp1"]["channels"]["ipv4"]["imported"] == 2
+    peers = parsers.normalise_bird_peers(p)
+    assert set(peers) == {"192.0.2.1", "2001:db8:0:1::1", "192.0.2.10"}
+    assert all(v["state"] == "Established" for v in peers.values())
+
+
+def test_bird_routes_with_two_paths_and_ipv6_next_hops():
+    r4 = parsers.normalise_bird_routes(parsers.parse_bird_routes(
+        fixture_text("bird_routes4.txt")))
+    paths = r4["198.51.100.0/28"]
+    assert [(p["best"], p["path"], p["nexthops"]) for p in paths] == [
+        (True, "65001", ["192.0.2.1"]), (False, "65003", ["192.0.2.10"])]
+    assert "198.51.100.16/28" not in r4  # BIRD's own static blackhole is not a BGP path
+    r6 = parsers.normalise_bird_routes(parsers.parse_bird_routes(
+        fixture_text("bird_routes6.txt")))
+    assert r6["2001:db8:103::/48"][0]["path"] == "65001 65003"
+    assert r6["2001:db8:100::/48"][0]["nexthops"][0] == "2001:db8:0:1::1"
+    assert r6["2001:db8:100::/48"][0]["nexthops"][1].startswith("fe80::")
+
+
+def test_frr_summary_and_routes():
+    peers = parsers.normalise_frr_peers([fixture_json("frr_summary4.json"),
+                                         fixture_json("frr_summary6.json")])
+    assert peers["192.0.2.2"]["state"] == "Established"
+    assert peers["2001:db8:0:1::2"]["state"] == "Established"
+    # GoBGP sent its own 198.51.100.32/28, and 198.51.100.0/28 and BIRD's 198.51.100.16/28
+    # over its direct session with BIRD in that capture.
+    assert peers["192.0.2.6"]["pfxRcd"] == 3
+    wrapped = parsers.normalise_frr_peers([{"ipv4Unicast": fixture_json("frr_summary4.json")}])
+    assert wrapped["192.0.2.2"] == peers["192.0.2.2"]
+    routes = parsers.normalise_frr_routes(fixture_json("frr_routes4.json"))
+    best = [p for p in routes["198.51.100.16/28"] if p["best"]]
+    assert best and best[0]["path"] == "65002" and best[0]["nexthops"] == ["192.0.2.2"]
+
+
+def test_gobgp_neighbors_and_rib():
+    peers = parsers.normalise_gobgp_peers(fixture_json("gobgp_neighbor.json"))
+    assert peers["192.0.2.5"]["state"] == "Established"
+    assert peers["192.0.2.9"]["pfxRcd"] == 2
+    rib = parsers.normalise_gobgp_routes(fixture_json("gobgp_rib4.json"))
+    best = [p for p in rib["198.51.100.16/28"] if p["best"]][0]
+    assert best["path"] == "65002" and best["nexthops"] == ["192.0.2.9"]
+    assert parsers._gobgp_state("SESSION_STATE_ESTABLISHED") == "Established"
+
+
+# --- topology ------------------------------------------------------------------------------
+
+def write_topology(tmp_path, text):
+    (tmp_path / "topology.toml").write_text(textwrap.dedent(text))
+    return Topology(str(tmp_path))
+
+
+def test_topology_links_lans_and_addresses(tmp_path):
+    t = write_topology(tmp_path, """
+        [routers.a]
+        kind = "frr"
+        [routers.b]
+        kind = "bird"
+        [routers.c]
+        kind = "host"
+        [[links]]
+        a = ["192.0.2.1/30", "2001:db8::1/64"]
+        b = ["192.0.2.2/30", "2001:db8::2/64"]
+        [[links]]
+        name = "lan"
+        a = "198.51.100.1/24"
+        b = "198.51.100.2/24"
+        c = "198.51.100.3/24"
+        """)
+    assert t.links[0].ifnames == {"a": "to-b", "b": "to-a"} and not t.links[0].is_lan
+    assert t.links[1].is_lan and t.links[1].ifnames["c"] == "lan"
+    assert t.peer_address("a", "b", 6) == "2001:db8::2"
+    assert t.peer_address("c", "a", 4) == "198.51.100.1"
+    with pytest.raises(TopologyError):
+        t.peer_address("c", "b", 6)
+
+
+@pytest.mark.parametrize("addr", ["10.0.0.1/24", "192.0.3.1/24", "2001:db9::1/64",
+                                  "192.0.2.1/16", "not-an-address"])
+def test_topology_refuses_anything_but_documentation_space(tmp_path, addr):
+    with pytest.raises(TopologyError):
+        write_topology(tmp_path, """
+            [routers.a]
+            kind = "frr"
+            [routers.b]
+            kind = "frr"
+            [[links]]
+            a = ["%s"]
+            b = ["192.0.2.2/30"]
+            """ % addr)
+
+
+@pytest.mark.parametrize("name,kind", [("Upper", "frr"), ("waytoolongname1", "frr"),
+                                       ("ok", "quagga")])
+def test_topology_refuses_bad_names_and_kinds(tmp_path, name, kind):
+    with pytest.raises(TopologyError):
+        write_topology(tmp_path, '[routers.%s]\nkind = "%s"\n' % (name, kind))
+
+
+# --- FRR configs used as stand-ins ----------------------------------------------------------
+
+def test_lab_lines_follow_every_router_bgp():
+    text = "hostname x\nrouter bgp 65000\n neighbor 192.0.2.2 remote-as 65001\n"
+    out = FrrBgpd.add_lab_lines(text).splitlines()
+    assert out[2] == " no bgp ebgp-requires-policy" and out[3] == " no bgp network import-check"
+    out = FrrBgpd.add_lab_lines(text, StandinBgpd.STANDIN_LINES).splitlines()
+    assert " bgp bestpath compare-routerid" in out
+
+
+# --- raw speaker ---------------------------------------------------------------------------
+
+def decode_prefixes(msgs):
+    bgp = pytest.importorskip("scapy.contrib.bgp")
+    out = []
+    for raw in msgs:
+        hdr = bgp.BGPHeader(raw)
+        assert hdr.type == 2 and hdr.len == len(raw) <= 4096
+        upd = hdr[bgp.BGPUpdate]
+        out += [n.prefix for n in upd.nlri]
+        for a in upd.path_attr:
+            if a.type_code == 14:
+                out += [n.prefix for n in a.attribute.nlri]
+    return out
+
+
+@pytest.mark.parametrize("spec", [
+    {"afi": "ipv6", "count": 3000, "start": "2001:db8:1000::", "prefix_len": 56,
+     "nexthop": "2001:db8:0:2::2", "as_path": [65002], "med_group": 1000},
+    {"afi": "ipv4", "count": 256, "start": "198.51.100.0", "prefix_len": 32,
+     "nexthop": "192.0.2.2", "as_path": [65002, 65003]},
+])
+def test_speaker_updates_decode_to_every_prefix(spec):
+    from skualab import speaker
+    msgs, n = speaker.pack_updates(spec, as4=True)
+    prefixes = decode_prefixes(msgs)
+    assert n == spec["count"] == len(prefixes) == len(set(prefixes))
+    first = ipaddress.ip_network("%s/%d" % (spec["start"], spec["prefix_len"]))
+    assert prefixes[0] == str(first)
+    if spec.get("med_group"):  # one attribute set per group: no UPDATE spans two groups
+        assert len(msgs) >= spec["count"] // spec["med_group"]
+
+
+def test_speaker_refuses_space_outside_documentation_ranges():
+    from skualab import speaker
+    with pytest.raises(SystemExit):
+        speaker.pack_updates({"afi": "ipv4", "count": 300, "start": "198.51.100.0",
+                              "prefix_len": 32, "nexthop": "192.0.2.2", "as_path": [1]}, True)
+
+
+# --- sanitizer reports in skua's logs --------------------------------------------------------
+
+def test_sanitizer_reports_are_found_in_skua_logs(tmp_path):
+    from types import SimpleNamespace
+    from skualab.daemons import SkuaBgpd
+    log = tmp_path / "bgpd.log"
+    log.write_text("2026/12/03 BGP: listening on :: port 179\n"
+                   "==42==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020\n"
+                   "bgpd/bgp_fsm.c:120:5: runtime error: signed integer overflow\n"
+                   "SUMMARY: AddressSanitizer: heap-use-after-free bgpd/bgp_fsm.c:120\n")
+    d = SkuaBgpd.__new__(SkuaBgpd)
+    d.procs = [SimpleNamespace(log_path=str(log))]
+    found = d.sanitizer_reports()
+    assert len(found) == 3 and "heap-use-after-free" in found[0]
+    log.write_text("2026/12/03 BGP: all fine, runtime of 3 s\n")
+    assert d.sanitizer_reports() == []
