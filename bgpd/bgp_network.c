@@ -549,9 +549,10 @@ int bgp_network_listener_info(int i, struct bgp_listener_info *info)
 	info->open = l->fd >= 0;
 	info->group = l->group != NULL;
 	info->stale = l->stale;
-	info->rules = (unsigned)l->nrules;
+	/* The rules of the listener's own family (the group compiles only those). */
 	if (l->group)
-		kernel_gtsm_group_stats(l->group, &info->selector_len, &info->filter_len, NULL);
+		kernel_gtsm_group_stats(l->group, &info->selector_len, &info->filter_len,
+					&info->rules);
 	return 0;
 }
 
@@ -611,7 +612,7 @@ int bgp_conn_connect(struct bgp_conn *c)
 	struct bgp_peer *peer = c->s->peer;
 	struct sockaddr_storage ss;
 	socklen_t sslen;
-	int fd;
+	int fd, r;
 
 	fd = socket(peer->conf.addr.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
@@ -620,8 +621,22 @@ int bgp_conn_connect(struct bgp_conn *c)
 	}
 	c->fd = fd;
 	c->outgoing = true;
+	/* An IPv6 session carries IPv6 only, so that only the IPv6 options govern it. */
+	r = peer->conf.addr.family == AF_INET6 ? kernel_sock_v6only(fd) : 0;
+	if (r < 0) {
+		bgp_peer_err(peer, "cannot set IPV6_V6ONLY on the outgoing socket (fd %d): %s", fd,
+			     strerror(-r));
+		bgp_conn_abort(c);
+		bgp_conn_close(c);
+		return -1;
+	}
 	/* MD5 key, TTL, minimum (bgp_security.h), then bind, then connect(). */
-	if (bgp_conn_secure(c) < 0 || conn_bind_source(c) < 0) {
+	if (bgp_conn_secure(c) < 0) {
+		bgp_conn_abort(c); /* fail closed: never connected, never read */
+		bgp_conn_close(c);
+		return -1;
+	}
+	if (conn_bind_source(c) < 0) {
 		bgp_conn_close(c);
 		return -1;
 	}

@@ -130,9 +130,9 @@ int bgp_security_check_all(const struct bgp *bgp, struct sbuf *why)
 		if (bgp_peer_security_check(&peer->conf.addr, pw, peer->conf.ttl_security_hops, msg,
 					    sizeof(msg)) == 0)
 			continue;
-		sbuf_printf(why, "neighbor %s%s%s refused: %s\n", peer->name,
-			    pw ? " password" : "",
-			    peer->conf.ttl_security_hops ? " ttl-security" : "", msg);
+		sbuf_printf(why, "neighbor %s (%s%s%s) refused: %s\n", peer->name,
+			    pw ? "password" : "", pw && peer->conf.ttl_security_hops ? ", " : "",
+			    peer->conf.ttl_security_hops ? "ttl-security" : "", msg);
 		bad++;
 	}
 	return bad ? -1 : 0;
@@ -202,9 +202,10 @@ int bgp_sock_secure_accepted(struct bgp_peer *peer, int fd)
 
 /* A socket whose options could not be changed is in an unknown state: drop the connection as
  * if TCP had failed (no NOTIFICATION can be trusted to matter; the peer sees the close). */
-static void conn_fail_closed(struct bgp_conn *c)
+static void conn_fail_closed(struct bgp_conn *c, enum bgp_down_reason why)
 {
-	bgp_conn_set_down_reason(c, BGP_DOWN_SOCKET_ERROR);
+	bgp_conn_abort(c);
+	bgp_conn_set_down_reason(c, why);
 	bgp_fsm_event(c, BGP_EV_TCP_FAILS);
 }
 
@@ -236,7 +237,7 @@ void bgp_session_gtsm_live(struct bgp_peer *peer)
 			bgp_peer_err(peer, "ttl-security change on the %s connection (fd %d): %s; "
 					   "connection closed",
 				     bgp_fsm_state_str(c->state), c->fd, err.msg);
-			conn_fail_closed(c);
+			conn_fail_closed(c, BGP_DOWN_SOCKET_ERROR);
 			continue;
 		}
 		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer,
@@ -264,8 +265,7 @@ void bgp_session_ttl_live(struct bgp_peer *peer)
 			bgp_peer_err(peer, "TTL change on the %s connection (fd %d): %s; connection "
 					   "closed",
 				     bgp_fsm_state_str(c->state), c->fd, err.msg);
-			bgp_conn_set_down_reason(c, BGP_DOWN_MULTIHOP_CHANGE);
-			bgp_fsm_event(c, BGP_EV_TCP_FAILS);
+			conn_fail_closed(c, BGP_DOWN_MULTIHOP_CHANGE);
 		}
 	}
 }

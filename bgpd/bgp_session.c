@@ -223,6 +223,16 @@ void bgp_conn_close(struct bgp_conn *c)
 	c->gen++;
 }
 
+void bgp_conn_abort(struct bgp_conn *c)
+{
+	bgp_conn_connect_cancel(c);
+	bgp_conn_io_stop(c);
+	if (c->fd >= 0) {
+		close(c->fd); /* no drain: nothing more is read from a socket in doubt */
+		c->fd = -1;
+	}
+}
+
 void bgp_conn_set_down_reason(struct bgp_conn *c, enum bgp_down_reason why)
 {
 	if (c->down_reason == BGP_DOWN_NONE)

@@ -208,6 +208,9 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 
 /* bgp_session.c */
 void bgp_conn_close(struct bgp_conn *c);      /* fd, buffers, connection timers; gen++ */
+/* Close the socket at once and unread, e.g. its protection could not be set (fail closed);
+ * the caller then runs the FSM (or bgp_conn_close()) as for a failed connection. */
+void bgp_conn_abort(struct bgp_conn *c);
 void bgp_conn_take_names(struct bgp_conn *c); /* local/remote address and port of the fd */
 void bgp_conn_hold_start(struct bgp_conn *c, uint32_t ms);
 void bgp_conn_hold_restart(struct bgp_conn *c); /* the negotiated hold time, or stop if 0 */

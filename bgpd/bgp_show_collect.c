@@ -6,6 +6,7 @@
 #include "lib/compat.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"

@@ -112,7 +112,8 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     rep = outcome.get_result()
     if rep.failed:
-        lab = getattr(item, "funcargs", {}).get("lab") or getattr(item.module, "_skualab", None)
+        lab = (getattr(item, "funcargs", {}).get("lab")
+               or getattr(getattr(item, "module", None), "_skualab", None))
         if lab is not None:
             rep.sections.append(("skualab logs", lab.log_tails()))
 

@@ -7,7 +7,6 @@
 #include "lib/compat.h"
 
 #include <check.h>
-#include <ctype.h>
 #include <unistd.h>
 
 #include "bgpd/bgp_clear.h"
@@ -72,137 +71,16 @@ static void three_peers(void)
 	ck_assert(st_state_is(p2, BGP_ST_ACTIVE, 2000));
 }
 
-/* ---- a strict JSON checker: exactly one value, nothing after it ---- */
-
-static const char *js_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *js_value(const char *p);
-
-static const char *js_string(const char *p)
-{
-	if (*p++ != '"')
-		return NULL;
-	while (*p && *p != '"') {
-		if ((unsigned char)*p < 0x20)
-			return NULL;
-		if (*p == '\\') {
-			p++;
-			if (!*p || !strchr("\"\\/bfnrtu", *p))
-				return NULL;
-		}
-		p++;
-	}
-	return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *js_container(const char *p, char close, bool object)
-{
-	p = js_ws(p + 1);
-	if (*p == close)
-		return p + 1;
-	for (;;) {
-		if (object) {
-			p = js_string(js_ws(p));
-			if (!p)
-				return NULL;
-			p = js_ws(p);
-			if (*p++ != ':')
-				return NULL;
-		}
-		p = js_value(js_ws(p));
-		if (!p)
-			return NULL;
-		p = js_ws(p);
-		if (*p == close)
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
-	}
-}
-
-static const char *js_value(const char *p)
-{
-	p = js_ws(p);
-	if (*p == '{')
-		return js_container(p, '}', true);
-	if (*p == '[')
-		return js_container(p, ']', false);
-	if (*p == '"')
-		return js_string(p);
-	if (!strncmp(p, "true", 4))
-		return p + 4;
-	if (!strncmp(p, "false", 5))
-		return p + 5;
-	if (!strncmp(p, "null", 4))
-		return p + 4;
-	if (*p == '-' || isdigit((unsigned char)*p)) {
-		p++;
-		while (isdigit((unsigned char)*p))
-			p++;
-		return p;
-	}
-	return NULL;
-}
-
-static bool json_valid(const char *s)
-{
-	const char *end = js_value(s);
-
-	return end && *js_ws(end) == '\0';
-}
-
-/* The document without whitespace outside strings, to look for "key":value pairs. */
-static char *json_compact(const char *s)
-{
-	char *out = malloc(strlen(s) + 1), *o = out;
-	bool in_str = false;
-
-	for (; *s; s++) {
-		if (in_str) {
-			*o++ = *s;
-			if (*s == '\\' && s[1])
-				*o++ = *++s;
-			else if (*s == '"')
-				in_str = false;
-		} else if (*s == '"') {
-			in_str = true;
-			*o++ = *s;
-		} else if (!isspace((unsigned char)*s)) {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-static void json_has(const char *doc, const char *needle)
-{
-	char *c = json_compact(doc);
-
-	ck_assert_msg(strstr(c, needle), "missing %s in %s", needle, c);
-	free(c);
-}
-
-static void text_has(const char *doc, const char *needle)
-{
-	ck_assert_msg(strstr(doc, needle), "missing [%s] in:\n%s", needle, doc);
-}
-
 /* ---- tests ---- */
 
 START_TEST(test_summary_no_neighbors)
 {
 	ck_assert_str_eq(run("show bgp summary"), "% No BGP neighbors found in VRF default\n");
-	ck_assert(json_valid(run("show bgp summary json")));
-	json_has(run("show bgp summary json"), "{}");
-	ck_assert(json_valid(run("show bgp ipv4 unicast summary json")));
-	ck_assert(json_valid(run("show bgp neighbors json")));
-	text_has(run("show bgp neighbors"), "% No BGP neighbors found\n");
+	ck_assert(st_json_valid(run("show bgp summary json")));
+	st_json_has(run("show bgp summary json"), "{}");
+	ck_assert(st_json_valid(run("show bgp ipv4 unicast summary json")));
+	ck_assert(st_json_valid(run("show bgp neighbors json")));
+	st_text_has(run("show bgp neighbors"), "% No BGP neighbors found\n");
 }
 END_TEST
 
@@ -212,21 +90,21 @@ START_TEST(test_summary_text_layout)
 
 	three_peers();
 	out = run("show ip bgp summary");
-	text_has(out,
+	st_text_has(out,
 		 "\nIPv4 Unicast Summary:\n"
 		 "BGP router identifier 192.0.2.9, local AS number 65001 VRF default vrf-id 0\n"
 		 "BGP table version 0\n"
 		 "RIB entries 0, using 0 bytes of memory\n"
 		 "Peers 3, using ");
-	text_has(out, " of memory\n\nNeighbor        V         AS   MsgRcvd   MsgSent   TblVer  "
+	st_text_has(out, " of memory\n\nNeighbor        V         AS   MsgRcvd   MsgSent   TblVer  "
 		      "InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n");
-	text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
+	st_text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
 		      "00:00:00            0        0 N/A\n");
-	text_has(out, "\n127.0.0.2       4      65003         0         0        0    0    0    "
+	st_text_has(out, "\n127.0.0.2       4      65003         0         0        0    0    0    "
 		      "never       Active        0 transit-a\n");
-	text_has(out, "\n127.0.0.3       4      65004         0         0        0    0    0    "
+	st_text_has(out, "\n127.0.0.3       4      65004         0         0        0    0    0    "
 		      "never Idle (Admin)        0 N/A\n");
-	text_has(out, "\n\nTotal number of neighbors 3\n");
+	st_text_has(out, "\n\nTotal number of neighbors 3\n");
 	/* `show bgp ipv4 unicast summary` is the same block without the title. */
 	out = run("show bgp ipv4 unicast summary");
 	ck_assert_msg(!strncmp(out, "BGP router identifier", 21), "%s", out);
@@ -241,29 +119,29 @@ START_TEST(test_summary_json)
 
 	three_peers();
 	out = run("show ip bgp summary json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\",\"as\":65001,\"vrfId\":0,"
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\",\"as\":65001,\"vrfId\":0,"
 		      "\"vrfName\":\"default\",\"tableVersion\":0,");
-	json_has(out, "\"peerCount\":3,");
-	json_has(out, "\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,\"version\":4,"
+	st_json_has(out, "\"peerCount\":3,");
+	st_json_has(out, "\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,\"version\":4,"
 		      "\"msgRcvd\":2,\"msgSent\":2,\"tableVersion\":0,\"outq\":0,\"inq\":0,"
 		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
 		      "\"peerUptimeEstablishedEpoch\":");
-	json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":\"OK\","
+	st_json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":\"OK\","
 		      "\"connectionsEstablished\":1,\"connectionsDropped\":0,\"idType\":\"ipv4\"}");
-	json_has(out, "\"peerUptime\":\"never\",\"peerUptimeMsec\":0,\"pfxRcd\":0,\"pfxSnt\":0,"
+	st_json_has(out, "\"peerUptime\":\"never\",\"peerUptimeMsec\":0,\"pfxRcd\":0,\"pfxSnt\":0,"
 		      "\"state\":\"Active\",\"peerState\":\"Passive\"");
-	json_has(out, "\"desc\":\"transit-a\"");
-	json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
-	json_has(out,
+	st_json_has(out, "\"desc\":\"transit-a\"");
+	st_json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
+	st_json_has(out,
 		 "\"failedPeers\":2,\"displayedPeers\":3,\"totalPeers\":3,\"dynamicPeers\":0}}");
 	/* With the SAFI given: the bare block (FRR). */
 	out = run("show bgp ipv4 unicast summary json");
-	ck_assert(json_valid(out));
-	json_has(out, "{\"routerId\":\"192.0.2.9\"");
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "{\"routerId\":\"192.0.2.9\"");
 	out = run("show bgp summary json");
-	ck_assert(json_valid(out));
-	json_has(out, "{\"ipv4Unicast\":{");
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "{\"ipv4Unicast\":{");
 }
 END_TEST
 
@@ -286,21 +164,21 @@ START_TEST(test_summary_all_families)
 	three_peers();
 	ipv6_peer();
 	out = run("show bgp summary");
-	text_has(out, "\nIPv4 Unicast Summary:\nBGP router identifier 192.0.2.9");
+	st_text_has(out, "\nIPv4 Unicast Summary:\nBGP router identifier 192.0.2.9");
 	v6 = strstr(out, "\nIPv6 Unicast Summary:\nBGP router identifier 192.0.2.9");
 	ck_assert_msg(v6, "no IPv6 block in:\n%s", out);
 	/* Each block lists its own neighbors. */
 	ck_assert_ptr_nonnull(strstr(out, "\n127.0.0.1 "));
 	ck_assert(strstr(out, "\n127.0.0.1 ") < v6);
-	text_has(v6, "\n::1             4      65005         0         0        0    0    0    "
+	st_text_has(v6, "\n::1             4      65005         0         0        0    0    0    "
 		     "never       Active        0 N/A\n\nTotal number of neighbors 1\n");
-	text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary:");
+	st_text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary:");
 	out = run("show bgp summary json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\"");
-	json_has(out, "\"totalPeers\":3,\"dynamicPeers\":0},\"ipv6Unicast\":{\"routerId\"");
-	json_has(out, "\"::1\":{\"remoteAs\":65005,");
-	json_has(out, "\"idType\":\"ipv6\"}},\"failedPeers\":1,\"displayedPeers\":1,"
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\"");
+	st_json_has(out, "\"totalPeers\":3,\"dynamicPeers\":0},\"ipv6Unicast\":{\"routerId\"");
+	st_json_has(out, "\"::1\":{\"remoteAs\":65005,");
+	st_json_has(out, "\"idType\":\"ipv6\"}},\"failedPeers\":1,\"displayedPeers\":1,"
 		      "\"totalPeers\":1,\"dynamicPeers\":0}}");
 	/* `show ip bgp summary` is IPv4 only. */
 	ck_assert_ptr_null(strstr(run("show ip bgp summary"), "IPv6"));
@@ -316,14 +194,14 @@ START_TEST(test_summary_filters)
 	three_peers();
 	ipv6_peer();
 	out = run("show ip bgp summary established");
-	text_has(out, "\n127.0.0.1       4      65002 ");
+	st_text_has(out, "\n127.0.0.1       4      65002 ");
 	ck_assert_ptr_null(strstr(out, "127.0.0.2"));
 	ck_assert_ptr_null(strstr(out, "127.0.0.3"));
-	text_has(out, "\n\nDisplayed neighbors 1\nTotal number of neighbors 3\n");
+	st_text_has(out, "\n\nDisplayed neighbors 1\nTotal number of neighbors 3\n");
 
 	out = run("show ip bgp summary failed");
-	text_has(out, "Peers 3, using ");
-	text_has(out, " of memory\n\nNeighbor        EstdCnt DropCnt ResetTime Reason\n"
+	st_text_has(out, "Peers 3, using ");
+	st_text_has(out, " of memory\n\nNeighbor        EstdCnt DropCnt ResetTime Reason\n"
 		      "127.0.0.2             0       0     never Never established\n"
 		      "127.0.0.3             0       0     never Admin. shutdown\n"
 		      "\nDisplayed neighbors 2\nTotal number of neighbors 3\n");
@@ -331,38 +209,38 @@ START_TEST(test_summary_filters)
 
 	/* Nothing up in IPv6: `established` matches no one, `failed` everyone. */
 	out = run("show bgp ipv6 unicast summary established");
-	text_has(out, "Peers 1, using ");
-	text_has(out, " of memory\n\n% No matching neighbor\n");
+	st_text_has(out, "Peers 1, using ");
+	st_text_has(out, " of memory\n\n% No matching neighbor\n");
 	ck_assert_ptr_null(strstr(out, "Neighbor "));
 	out = run("show bgp ipv6 summary failed");
-	text_has(out, "\nIPv6 Unicast Summary:\n");
-	text_has(out, "\n::1                   0       0     never Never established\n");
+	st_text_has(out, "\nIPv6 Unicast Summary:\n");
+	st_text_has(out, "\n::1                   0       0     never Never established\n");
 
 	out = run("show ip bgp summary failed json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "\"peers\":{\"127.0.0.2\":{\"connectionsEstablished\":0,"
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "\"peers\":{\"127.0.0.2\":{\"connectionsEstablished\":0,"
 		      "\"connectionsDropped\":0,\"peerUptime\":\"never\",\"peerUptimeMsec\":0,"
 		      "\"lastResetDueTo\":\"\",\"lastResetCode\":0,\"idType\":\"ipv4\"},"
 		      "\"127.0.0.3\":{");
-	json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11,");
-	json_has(out, "\"failedPeers\":2,\"displayedPeers\":2,\"totalPeers\":3,");
+	st_json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11,");
+	st_json_has(out, "\"failedPeers\":2,\"displayedPeers\":2,\"totalPeers\":3,");
 	out = run("show bgp summary established json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "\"failedPeers\":2,\"displayedPeers\":1,\"totalPeers\":3,");
-	json_has(out, "\"ipv6Unicast\":{\"routerId\":\"192.0.2.9\",");
-	json_has(out, "\"peers\":{},\"failedPeers\":1,\"displayedPeers\":0,\"totalPeers\":1,");
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "\"failedPeers\":2,\"displayedPeers\":1,\"totalPeers\":3,");
+	st_json_has(out, "\"ipv6Unicast\":{\"routerId\":\"192.0.2.9\",");
+	st_json_has(out, "\"peers\":{},\"failedPeers\":1,\"displayedPeers\":0,\"totalPeers\":1,");
 
 	/* A session that went down with a NOTIFICATION shows it as the reason. */
 	ck_assert_int_eq(ipaddr_from_str(&a, "127.0.0.1"), 0);
 	bgp_fsm_event(bgp_session_primary(bgp_peer_lookup(bgp_get(), &a)), BGP_EV_HOLD_EXPIRES);
 	out = run("show ip bgp summary failed");
-	text_has(out, "\n127.0.0.1             1       1  00:00:00 Notification sent (Hold Timer "
+	st_text_has(out, "\n127.0.0.1             1       1  00:00:00 Notification sent (Hold Timer "
 		      "Expired)\n");
 	out = run("show ip bgp summary failed json");
-	json_has(out, "\"127.0.0.1\":{\"connectionsEstablished\":1,\"connectionsDropped\":1,"
+	st_json_has(out, "\"127.0.0.1\":{\"connectionsEstablished\":1,\"connectionsDropped\":1,"
 		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
 		      "\"peerUptimeEstablishedEpoch\":");
-	json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
+	st_json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
 		      "\"Hold Timer Expired\",\"lastNotificationHardReset\":false,"
 		      "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14,");
 }
@@ -380,13 +258,13 @@ START_TEST(test_summary_none_failed)
 	ck_assert_str_eq(run("show ip bgp summary failed"),
 			 "\nIPv4 Unicast Summary:\n% No failed BGP neighbors found\n");
 	out = run("show bgp ipv4 unicast summary failed json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "{\"failedPeersCount\":0,\"dynamicPeers\":0,\"totalPeers\":1}");
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"failedPeersCount\":0,\"dynamicPeers\":0,\"totalPeers\":1}");
 	out = run("show bgp summary failed json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "{\"ipv4Unicast\":{\"failedPeersCount\":0,\"dynamicPeers\":0,"
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"ipv4Unicast\":{\"failedPeersCount\":0,\"dynamicPeers\":0,"
 		      "\"totalPeers\":1}}");
-	text_has(run("show bgp summary established"),
+	st_text_has(run("show bgp summary established"),
 		 "\n\nDisplayed neighbors 1\nTotal number of neighbors 1\n");
 }
 END_TEST
@@ -397,30 +275,33 @@ START_TEST(test_neighbors_text)
 
 	three_peers();
 	out = run("show ip bgp neighbors 127.0.0.1");
-	text_has(out, "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
+	st_text_has(out, "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
 		      "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
 		      "  BGP state = Established, up for 00:00:00\n");
-	text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
+	st_text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
 		      "  Configured hold time is 180 seconds, keepalive interval is 60 seconds\n"
 		      "  Neighbor capabilities:\n"
 		      "    4 Byte AS: advertised and received\n");
-	text_has(out, "    Route refresh: advertised and received\n");
-	text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
-	text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
+	st_text_has(out, "    Route refresh: advertised and received\n");
+	st_text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
+	st_text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
 		      "                         Sent       Rcvd\n"
 		      "    Opens:                  1          1\n");
-	text_has(out, " For address family: IPv4 Unicast\n");
-	text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
+	st_text_has(out, " For address family: IPv4 Unicast\n");
+	st_text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
 		      "  External BGP neighbor may be up to 1 hops away.\n"
-		      "Local host: 127.0.0.1, Local port: ");
-	text_has(out, "Foreign host: 127.0.0.1, Foreign port: ");
-	text_has(out, "BGP Connect Retry Timer in Seconds: 120\n");
+		      "  TTL security (GTSM): off; on the socket minimum TTL 0, sending TTL 1\n"
+		      "  Kernel counters (this namespace): TCPMinTTLDrop ");
+	st_text_has(out, ", TCPMD5Failure ");
+	st_text_has(out, "\nLocal host: 127.0.0.1, Local port: ");
+	st_text_has(out, "Foreign host: 127.0.0.1, Foreign port: ");
+	st_text_has(out, "BGP Connect Retry Timer in Seconds: 120\n");
 	out = run("show bgp neighbors");
-	text_has(out, "BGP neighbor is 127.0.0.2, remote AS 65003");
-	text_has(out, " Description: transit-a\n");
-	text_has(out, "  BGP state = Active (passive)\n");
-	text_has(out, " Administratively shut down\n");
-	text_has(out, "  Last reset 00:00:00,  Admin. shutdown\n");
+	st_text_has(out, "BGP neighbor is 127.0.0.2, remote AS 65003");
+	st_text_has(out, " Description: transit-a\n");
+	st_text_has(out, "  BGP state = Active (passive)\n");
+	st_text_has(out, " Administratively shut down\n");
+	st_text_has(out, "  Last reset 00:00:00,  Admin. shutdown\n");
 	ck_assert_str_eq(run("show bgp neighbors 192.0.2.200"),
 			 "% No such neighbor in this view/vrf\n\n");
 }
@@ -432,37 +313,41 @@ START_TEST(test_neighbors_json)
 
 	three_peers();
 	out = run("show bgp neighbors 127.0.0.1 json");
-	ck_assert_msg(json_valid(out), "%s", out);
-	json_has(out, "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
 		      "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
 		      "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
 		      "\"bgpTimerUpMsec\":");
-	json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
-	json_has(out, "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
+	st_json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
+	st_json_has(out, "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
 		      "\"bgpTimerConfiguredKeepAliveIntervalMsecs\":60000,"
 		      "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
 		      "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
-	json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
-	json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
+	st_json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
+	st_json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
 		      "true}}}");
-	json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
+	st_json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
 		      "\"opensRecv\":1,");
-	json_has(out, "\"addressFamilyInfo\":{\"ipv4Unicast\":{\"acceptedPrefixCounter\":0,"
+	st_json_has(out, "\"addressFamilyInfo\":{\"ipv4Unicast\":{\"acceptedPrefixCounter\":0,"
 		      "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
 		      "\"connectionsDropped\":0,\"lastReset\":\"never\","
-		      "\"externalBgpNbrMaxHopsAway\":1,\"hostLocal\":\"127.0.0.1\",\"portLocal\":");
-	json_has(out, "\"hostForeign\":\"127.0.0.1\",\"portForeign\":");
-	json_has(out, "\"connectRetryTimer\":120");
+		      "\"externalBgpNbrMaxHopsAway\":1,\"gtsm\":{\"enabled\":false,\"hops\":0,"
+		      "\"minTtlConfigured\":0,\"minTtlSocket\":0,\"sendTtlSocket\":1,"
+		      "\"listenerProtected\":false},\"kernelCounters\":{\"tcpMinTtlDrop\":");
+	st_json_has(out, "\"tcpMd5Failure\":");
+	st_json_has(out, "},\"hostLocal\":\"127.0.0.1\",\"portLocal\":");
+	st_json_has(out, "\"hostForeign\":\"127.0.0.1\",\"portForeign\":");
+	st_json_has(out, "\"connectRetryTimer\":120");
 
 	out = run("show ip bgp neighbors json");
-	ck_assert(json_valid(out));
-	json_has(out, "\"127.0.0.3\":{");
-	json_has(out, "\"adminShutDown\":true");
-	json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11");
-	json_has(out, "\"hostLocal\":\"Unknown\",\"portLocal\":-1");
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "\"127.0.0.3\":{");
+	st_json_has(out, "\"adminShutDown\":true");
+	st_json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11");
+	st_json_has(out, "\"hostLocal\":\"Unknown\",\"portLocal\":-1");
 	out = run("show bgp neighbors 192.0.2.200 json");
-	ck_assert(json_valid(out));
-	json_has(out, "{\"bgpNoSuchNeighbor\":true}");
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "{\"bgpNoSuchNeighbor\":true}");
 }
 END_TEST
 
@@ -478,16 +363,16 @@ START_TEST(test_neighbors_after_notification)
 	ck_assert_ptr_nonnull(peer);
 	bgp_fsm_event(bgp_session_primary(peer), BGP_EV_HOLD_EXPIRES);
 	out = run("show bgp neighbors 127.0.0.1");
-	text_has(out, "  Connections established 1; dropped 1\n");
-	text_has(out, "  Last reset 00:00:00,  Notification sent (Hold Timer Expired)\n");
-	text_has(out, "Next start timer due in 1 seconds\n");
+	st_text_has(out, "  Connections established 1; dropped 1\n");
+	st_text_has(out, "  Last reset 00:00:00,  Notification sent (Hold Timer Expired)\n");
+	st_text_has(out, "Next start timer due in 1 seconds\n");
 	out = run("show bgp neighbors 127.0.0.1 json");
-	ck_assert(json_valid(out));
-	json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
 		      "\"Hold Timer Expired\"");
-	json_has(out, "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14");
+	st_json_has(out, "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14");
 	out = run("show ip bgp summary");
-	text_has(out, "\n127.0.0.1       4      65002         2         3        0    0    0 "
+	st_text_has(out, "\n127.0.0.1       4      65002         2         3        0    0    0 "
 		      "00:00:00         Idle        0 N/A\n");
 }
 END_TEST
@@ -519,7 +404,7 @@ START_TEST(test_clear_hard)
 	/* No IdleHoldTimer: the peer is connecting again already. */
 	ck_assert(st_state_is(p1, BGP_ST_CONNECT, 2000));
 	ck_assert_int_eq(bgp_session_timer_remaining(p1, BGP_TIMER_IDLE_HOLD), -1);
-	text_has(run("show bgp neighbors 127.0.0.1"), "  Last reset 00:00:00,  User reset\n");
+	st_text_has(run("show bgp neighbors 127.0.0.1"), "  Last reset 00:00:00,  User reset\n");
 	/* The passive one stays passive, the shut down one down. */
 	ck_assert_str_eq(run("clear bgp *"), "");
 	st_pump(50);

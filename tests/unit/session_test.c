@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <ctype.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -387,4 +389,125 @@ int st_establish_outgoing(struct bgp_peer *peer, int lfd, uint32_t remote_as, co
 	st_send_keepalive(fd);
 	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
 	return fd;
+}
+
+/* ---- a strict JSON checker: exactly one value, nothing after it ---- */
+
+static const char *js_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *js_value(const char *p);
+
+static const char *js_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (!*p || !strchr("\"\\/bfnrtu", *p))
+				return NULL;
+		}
+		p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *js_container(const char *p, char close, bool object)
+{
+	p = js_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			p = js_string(js_ws(p));
+			if (!p)
+				return NULL;
+			p = js_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = js_value(js_ws(p));
+		if (!p)
+			return NULL;
+		p = js_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *js_value(const char *p)
+{
+	p = js_ws(p);
+	if (*p == '{')
+		return js_container(p, '}', true);
+	if (*p == '[')
+		return js_container(p, ']', false);
+	if (*p == '"')
+		return js_string(p);
+	if (!strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (!strncmp(p, "null", 4))
+		return p + 4;
+	if (*p == '-' || isdigit((unsigned char)*p)) {
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+bool st_json_valid(const char *s)
+{
+	const char *end = js_value(s);
+
+	return end && *js_ws(end) == '\0';
+}
+
+/* The document without whitespace outside strings, to look for "key":value pairs. */
+char *st_json_compact(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+	bool in_str = false;
+
+	for (; *s; s++) {
+		if (in_str) {
+			*o++ = *s;
+			if (*s == '\\' && s[1])
+				*o++ = *++s;
+			else if (*s == '"')
+				in_str = false;
+		} else if (*s == '"') {
+			in_str = true;
+			*o++ = *s;
+		} else if (!isspace((unsigned char)*s)) {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+void st_json_has(const char *doc, const char *needle)
+{
+	char *c = st_json_compact(doc);
+
+	ck_assert_msg(strstr(c, needle), "missing %s in %s", needle, c);
+	free(c);
+}
+
+void st_text_has(const char *doc, const char *needle)
+{
+	ck_assert_msg(strstr(doc, needle), "missing [%s] in:\n%s", needle, doc);
 }

@@ -55,4 +55,11 @@ int st_expect(int fd, int type, uint8_t *body, size_t size, size_t *len, int ms)
 /* Bring peer (configured passive or not) to Established over fd. Returns the remote's fd. */
 int st_establish_outgoing(struct bgp_peer *peer, int lfd, uint32_t remote_as, const char *id);
 
+/* Output checks: exactly one valid JSON value; the document without whitespace outside
+ * strings (caller frees); "needle" in the compacted JSON / in the text (assert). */
+bool st_json_valid(const char *s);
+char *st_json_compact(const char *s);
+void st_json_has(const char *doc, const char *needle);
+void st_text_has(const char *doc, const char *needle);
+
 #endif /* SKUA_TESTS_SESSION_TEST_H */

@@ -171,9 +171,6 @@ class Daemon:
     def logs(self):
         return [p.log_path for p in self.procs]
 
-    def alive(self):
-        return bool(self.procs) and all(p.alive() for p in self.procs)
-
     def check_alive(self):
         for p in self.procs:
             if not p.alive():
@@ -520,9 +517,6 @@ class Host(Daemon):
 
     def start(self, transform=None):
         pass
-
-    def alive(self):
-        return True
 
 
 def daemon_class(kind):

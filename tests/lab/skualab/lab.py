@@ -239,10 +239,3 @@ class Lab:
         first test waits and the others fail quickly instead of each waiting in full."""
         start = self._budgets.setdefault(key, time.monotonic())
         return max(minimum, seconds - (time.monotonic() - start))
-
-    def sleep(self, seconds):
-        """Sleep while watching the daemons (fails fast if one dies)."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.check_alive()
-            time.sleep(min(0.5, max(0, end - time.monotonic())))

@@ -63,10 +63,6 @@ class Netns:
             args.append("nodad")
         self.ip(*args)
 
-    def read_file(self, path):
-        """Read a per-namespace /proc file (e.g. /proc/net/netstat) from inside."""
-        return self.exec(["cat", path])
-
 
 def veth(ns_a, if_a, ns_b, if_b):
     """A veth pair created directly inside both namespaces (no name clash in the root ns)."""
