@@ -44,12 +44,12 @@
 DEFINE_MTYPE(BLASTER_BUF, "bgp_blaster buffers");
 
 enum blaster_exit {
-	EXIT_GOAL = 0,	     /* every goal met */
-	EXIT_USAGE = 1,	     /* bad command line */
-	EXIT_SESSION = 2,    /* NOTIFICATION, closed, hold timer expired, OPEN refused */
-	EXIT_TIMEOUT = 3,    /* --timeout reached before the goals */
-	EXIT_SYSTEM = 4,     /* a system call failed (socket, bind, listen...) */
-	EXIT_INTERRUPT = 5,  /* SIGINT/SIGTERM before the goals */
+	EXIT_GOAL = 0,	    /* every goal met */
+	EXIT_USAGE = 1,	    /* bad command line */
+	EXIT_SESSION = 2,   /* NOTIFICATION, closed, hold timer expired, OPEN refused */
+	EXIT_TIMEOUT = 3,   /* --timeout reached before the goals */
+	EXIT_SYSTEM = 4,    /* a system call failed (socket, bind, listen...) */
+	EXIT_INTERRUPT = 5, /* SIGINT/SIGTERM before the goals */
 };
 
 #define RBUF_SIZE (1u << 20)
@@ -57,18 +57,18 @@ enum blaster_exit {
 #define RETRY_INTERVAL 0.25 /* s between connection attempts before Established */
 
 struct opts {
-	struct ipaddr peer;    /* --connect */
-	struct ipaddr listen;  /* --listen */
+	struct ipaddr peer;   /* --connect */
+	struct ipaddr listen; /* --listen */
 	bool active, passive;
-	struct ipaddr bind;    /* --bind (active mode source) */
+	struct ipaddr bind; /* --bind (active mode source) */
 	bool has_bind;
 	uint16_t port;
 	uint32_t local_as, peer_as;
 	struct in_addr router_id;
 	bool has_router_id;
 	uint16_t holdtime;
-	int keepalive;	       /* -1 = holdtime / 3 */
-	bool af[BGP_AF_MAX];   /* MP capabilities advertised */
+	int keepalive;	     /* -1 = holdtime / 3 */
+	bool af[BGP_AF_MAX]; /* MP capabilities advertised */
 	bool ext_message;
 	/* injector */
 	uint64_t inject;
@@ -78,14 +78,14 @@ struct opts {
 	unsigned plen;
 	bool random_order;
 	uint64_t seed;
-	uint64_t per_set;      /* prefixes per attribute set, 0 = one set for all */
-	char as_path[512];     /* ASes after ours */
-	uint32_t path_len;     /* up to this many transit ASes per set */
-	uint32_t communities;  /* up to this many communities per set */
+	uint64_t per_set;     /* prefixes per attribute set, 0 = one set for all */
+	char as_path[512];    /* ASes after ours */
+	uint32_t path_len;    /* up to this many transit ASes per set */
+	uint32_t communities; /* up to this many communities per set */
 	struct in_addr nh4;
 	struct in6_addr nh6;
 	bool has_nh4, has_nh6;
-	uint64_t rate;	       /* prefixes per second, 0 = as fast as the socket takes them */
+	uint64_t rate; /* prefixes per second, 0 = as fast as the socket takes them */
 	bool no_eor;
 	/* sink */
 	uint64_t expect;
@@ -93,10 +93,10 @@ struct opts {
 	bool until_eor;
 	/* common */
 	double timeout;
-	double linger;	       /* after the goals: <0 until timeout or signal */
-	double progress;       /* JSON progress lines every N s, 0 = none */
+	double linger;	 /* after the goals: <0 until timeout or signal */
+	double progress; /* JSON progress lines every N s, 0 = none */
 	bool quiet;
-	const char *name;      /* "name" field of every JSON line */
+	const char *name; /* "name" field of every JSON line */
 };
 
 enum state { ST_IDLE, ST_CONNECT, ST_OPENSENT, ST_OPENCONFIRM, ST_ESTABLISHED };
@@ -119,13 +119,13 @@ struct blaster {
 	struct ipaddr local_addr;
 	double t_established;
 	/* injector */
-	uint64_t sent;	       /* prefixes handed to the send buffer */
-	uint64_t perm_mul;     /* random order: index -> index * mul mod n (mul coprime to n) */
-	uint64_t set_cur;      /* attribute set in use */
-	struct bgp_attr attr;  /* its template (aspath referenced) */
+	uint64_t sent;	      /* prefixes handed to the send buffer */
+	uint64_t perm_mul;    /* random order: index -> index * mul mod n (mul coprime to n) */
+	uint64_t set_cur;     /* attribute set in use */
+	struct bgp_attr attr; /* its template (aspath referenced) */
 	bool attr_valid;
 	bool eor_queued;
-	bool sent_all;	       /* every prefix and the EoR written to the socket */
+	bool sent_all; /* every prefix and the EoR written to the socket */
 	/* Positions in the byte stream sent (bytes ever queued / written), so that the times
 	 * are those at which the socket took the bytes, not at which they were built. */
 	uint64_t queued_total, written_total;
@@ -135,7 +135,7 @@ struct blaster {
 	double t_first_update, t_last_update, t_rate0;
 	/* sink */
 	struct pset set;
-	uint64_t count;	       /* prefixes held */
+	uint64_t count; /* prefixes held */
 	uint64_t announced, withdrawn, in_updates, in_bytes;
 	uint64_t taw; /* UPDATEs treated as withdraw (RFC 7606) */
 	bool eor[BGP_AF_MAX];
@@ -366,8 +366,9 @@ static int flush_out(struct blaster *b)
 	if (!b->sent_all && b->written_total >= b->table_end_pos) {
 		b->sent_all = true;
 		b->t_last_update = now_mono();
-		say(b, "sent %" PRIu64 " prefixes in %" PRIu64 " UPDATEs (%" PRIu64 " bytes), "
-		       "End-of-RIB included, in %.3f s",
+		say(b,
+		    "sent %" PRIu64 " prefixes in %" PRIu64 " UPDATEs (%" PRIu64 " bytes), "
+		    "End-of-RIB included, in %.3f s",
 		    b->sent, b->out_updates, b->out_bytes, b->t_last_update - b->t_first_update);
 		json_begin(b, "sent");
 		report_counts(b);
@@ -417,10 +418,10 @@ static void setup_order(struct blaster *b)
 /* Which prefix of the range goes out i-th. */
 static void nth_prefix(const struct blaster *b, uint64_t i, struct prefix *p)
 {
-	uint64_t idx = b->o.random_order
-			       ? (uint64_t)(((unsigned __int128)i * b->perm_mul + b->o.seed) %
-					    b->o.inject)
-			       : i;
+	uint64_t idx =
+		b->o.random_order
+			? (uint64_t)(((unsigned __int128)i * b->perm_mul + b->o.seed) % b->o.inject)
+			: i;
 	unsigned plen = b->o.plen;
 
 	*p = b->o.start;
@@ -463,7 +464,8 @@ static int check_range(const struct opts *o, char *why, size_t size)
 	else
 		room = ((~(unsigned __int128)0 - a) >> (128 - o->plen)) + 1;
 	if ((unsigned __int128)o->inject > room) {
-		snprintf(why, size, "%" PRIu64 " prefixes of length %u do not fit between the "
+		snprintf(why, size,
+			 "%" PRIu64 " prefixes of length %u do not fit between the "
 			 "start address and the end of the address space",
 			 o->inject, o->plen);
 		return -1;
@@ -477,6 +479,8 @@ static void attr_release(struct blaster *b)
 		return;
 	bgp_aspath_unref(b->attr.aspath);
 	bgp_u32list_unref(b->attr.communities);
+	bgp_attr_extra_unref(b->attr.extra);
+	b->attr.extra = NULL;
 	b->attr_valid = false;
 }
 
@@ -495,7 +499,9 @@ static uint32_t set_hash(uint64_t set, uint32_t k)
  * Attribute set `set`: ORIGIN IGP; AS_PATH = [our AS on eBGP] + --as-path + with several sets
  * 0..--path-len transit ASes and an origin AS of the set's own; 0..--communities
  * communities; NEXT_HOP (IPv4) or the MP_REACH_NLRI next hop (IPv6). Transit and origin ASes
- * are private-use (RFC 6996), communities ours:N.
+ * are private-use (RFC 6996) from ranges the peers must not use themselves, or a receiver
+ * rightly drops the route as a loop: transit 64512-64911, origin 4200000000-4289999999
+ * (65512-65533 without 4-octet AS); communities ours:N.
  */
 static int make_attr(struct blaster *b, uint64_t set)
 {
@@ -515,7 +521,7 @@ static int make_attr(struct blaster *b, uint64_t set)
 
 		for (uint32_t k = 0; k < hops && n < sizeof(path) - 16; k++)
 			n += (size_t)snprintf(path + n, sizeof(path) - n, "%" PRIu32 " ",
-					      64512u + set_hash(set, k + 1) % 1000u);
+					      64512u + set_hash(set, k + 1) % 400u);
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%" PRIu32,
 				      b->ctx.as4 ? 4200000000u + (uint32_t)(set % 90000000u)
 						 : 64512u + 1000u + (uint32_t)(set % 22u));
@@ -533,7 +539,8 @@ static int make_attr(struct blaster *b, uint64_t set)
 		uint32_t cnt = set_hash(set, 100) % (b->o.communities + 1);
 
 		for (uint32_t k = 0; k < cnt; k++)
-			comm[k] = (b->o.local_as & 0xffff) << 16 | (set_hash(set, 101 + k) & 0xffff);
+			comm[k] =
+				(b->o.local_as & 0xffff) << 16 | (set_hash(set, 101 + k) & 0xffff);
 		if (cnt) {
 			b->attr.communities = bgp_u32list_intern(comm, cnt);
 			b->attr.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
@@ -543,8 +550,12 @@ static int make_attr(struct blaster *b, uint64_t set)
 		b->attr.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		b->attr.nexthop = b->o.nh4;
 	} else {
-		b->attr.mp_nh_len = 16;
-		b->attr.mp_nh_global = b->o.nh6;
+		struct bgp_attr_extra ex;
+
+		bgp_attr_set_mp_nh(&b->attr, &ex, 16, &b->o.nh6, NULL);
+		/* The template outlives ex: it holds an interned copy (released with it). */
+		if (b->attr.extra == &ex)
+			b->attr.extra = bgp_attr_extra_intern(&ex);
 	}
 	b->attr_valid = true;
 	b->set_cur = set;
@@ -633,8 +644,9 @@ static void count_update(struct blaster *b, struct bgp_update *u, double now)
 		if (u->end_of_rib[af] && !b->eor[af]) {
 			b->eor[af] = true;
 			b->t_eor = now;
-			say(b, "End-of-RIB received for %s (holding %" PRIu64 " prefixes, UPDATE %"
-			       PRIu64 ")",
+			say(b,
+			    "End-of-RIB received for %s (holding %" PRIu64
+			    " prefixes, UPDATE %" PRIu64 ")",
 			    af == BGP_AF_IPV4_UNICAST ? "IPv4 unicast" : "IPv6 unicast", b->count,
 			    b->in_updates);
 		}
@@ -644,8 +656,10 @@ static void count_update(struct blaster *b, struct bgp_update *u, double now)
 				b->count--;
 		}
 		if (u->treat_as_withdraw && u->has_announced[af] && b->taw++ == 0)
-			say(b, "UPDATE treated as withdraw (RFC 7606): %s; its prefixes count as "
-			       "withdrawn", u->reason ? u->reason : "malformed attribute");
+			say(b,
+			    "UPDATE treated as withdraw (RFC 7606): %s; its prefixes count as "
+			    "withdrawn",
+			    u->reason ? u->reason : "malformed attribute");
 		while (bgp_nlri_next(&u->announced[af], af, &p)) {
 			if (u->treat_as_withdraw) {
 				b->withdrawn++;
@@ -717,16 +731,18 @@ static void established(struct blaster *b, double now)
 	if (b->o.inject) {
 		if (b->o.inject_af == BGP_AF_IPV4_UNICAST && !b->o.has_nh4) {
 			if (b->local_addr.family != AF_INET) {
-				finish(b, EXIT_USAGE, "IPv4 prefixes over an IPv6 session need "
-						      "--next-hop");
+				finish(b, EXIT_USAGE,
+				       "IPv4 prefixes over an IPv6 session need "
+				       "--next-hop");
 				return;
 			}
 			b->o.nh4 = b->local_addr.u.v4;
 		}
 		if (b->o.inject_af == BGP_AF_IPV6_UNICAST && !b->o.has_nh6) {
 			if (b->local_addr.family != AF_INET6) {
-				finish(b, EXIT_USAGE, "IPv6 prefixes over an IPv4 session need "
-						      "--next-hop6");
+				finish(b, EXIT_USAGE,
+				       "IPv6 prefixes over an IPv4 session need "
+				       "--next-hop6");
 				return;
 			}
 			b->o.nh6 = b->local_addr.u.v6;
@@ -800,7 +816,8 @@ static void process_input(struct blaster *b, double now)
 			now = now_mono();
 			if (b->st != ST_ESTABLISHED) {
 				send_notification(b, 5, 0);
-				finish(b, EXIT_SESSION, "UPDATE before the session was established");
+				finish(b, EXIT_SESSION,
+				       "UPDATE before the session was established");
 				return;
 			}
 			handle_update(b, body, blen, now);
@@ -1179,68 +1196,90 @@ static void run(struct blaster *b)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: bgp_blaster (--connect ADDR | --listen ADDR) --local-as ASN [options]\n"
-"A minimal BGP-4 speaker: injects prefixes and/or counts the prefixes it receives.\n"
-"\n"
-"Session:\n"
-"  --connect ADDR        connect to ADDR (retried every 0.25 s until Established)\n"
-"  --listen ADDR         accept one session on ADDR (use :: or 0.0.0.0 for any)\n"
-"  --port N              TCP port to connect to or listen on (179)\n"
-"  --bind ADDR           source address when connecting\n"
-"  --local-as ASN        our AS (required)\n"
-"  --peer-as ASN         the peer's AS; 0 accepts any (0)\n"
-"  --router-id A.B.C.D   BGP Identifier (default: our IPv4 address, or 192.0.2.254)\n"
-"  --hold-time S         hold time we offer, 0 or 3..65535 (90)\n"
-"  --keepalive S         keepalive interval (hold time / 3)\n"
-"  --family F            MP capabilities: ipv4, ipv6 or both (ipv4)\n"
-"  --ext-message         advertise extended messages (RFC 8654)\n"
-"\n"
-"Injector (sends UPDATEs once Established):\n"
-"  --inject N            prefixes to announce (0)\n"
-"  --inject-family F     ipv4 or ipv6 (ipv4)\n"
-"  --start PREFIX        first prefix of the range; its length is ignored beyond the\n"
-"                        address (16.0.0.0/4 for IPv4, 2001:db8::/32 for IPv6)\n"
-"  --plen N              length of the prefixes sent (24 for IPv4, 48 for IPv6)\n"
-"                        prefix i is START + i << (MAXLEN - N); the range must fit\n"
-"  --order O             sequential, or random: a deterministic permutation of the same\n"
-"                        range (i -> i * m + seed mod N) (sequential)\n"
-"  --seed N              seed of the random order (1)\n"
-"  --per-set N           prefixes per attribute set: consecutive groups of N share an\n"
-"                        AS path that ends in an AS of their own; 0 = one set (0)\n"
-"  --as-path \"A B ..\"    ASes after ours (on eBGP our AS is prepended) ()\n"
-"  --path-len N          with --per-set: 0..N transit ASes per set, chosen by a hash of\n"
-"                        the set (0)\n"
-"  --communities N       with --per-set: 0..N communities per set, likewise (0)\n"
-"  --next-hop A.B.C.D    IPv4 next hop (default: our address on the session)\n"
-"  --next-hop6 X::Y      IPv6 next hop (default: our address on an IPv6 session)\n"
-"  --rate N              at most N prefixes per second (0 = as fast as the socket takes)\n"
-"  --no-eor              do not send End-of-RIB after the last prefix\n"
-"\n"
-"Sink (always counts what it receives):\n"
-"  --expect N            goal: hold N prefixes (each counted once; withdrawals subtract)\n"
-"  --raw-count           count announcements minus withdrawals, without the prefix set\n"
-"  --until-eor           goal: End-of-RIB received for every negotiated family\n"
-"\n"
-"Run:\n"
-"  --timeout S           global bound on the run time, required > 0 (300)\n"
-"  --linger S            stay up S seconds once the goals are met, then exit 0; -1 =\n"
-"                        until the timeout or a signal, both then exit 0 (injector\n"
-"                        default -1, otherwise 0)\n"
-"  --progress S          a JSON progress line every S seconds (0 = none)\n"
-"  --name NAME           \"name\" field of the JSON lines (blaster)\n"
-"  --quiet               no text on stderr\n"
-"  --help                this text\n"
-"\n"
-"Goals: every prefix sent and End-of-RIB written (--inject), N prefixes held (--expect),\n"
-"End-of-RIB received (--until-eor); with none of them, the session being Established.\n"
-"\n"
-"Output: JSON lines on stdout, events \"established\", \"sent\", \"reached\", \"goals\",\n"
-"\"progress\" and a final \"result\" with counters and CLOCK_MONOTONIC timestamps\n"
-"(t_first_update: the socket took the first UPDATE; t_last_prefix: the last change of the\n"
-"count; t_reached: the count reached --expect).\n"
-"\n"
-"Exit codes: 0 goals met; 1 usage; 2 session failed (NOTIFICATION, closed, hold timer,\n"
-"OPEN refused); 3 timeout before the goals; 4 system error; 5 signal before the goals.\n");
+		"Usage: bgp_blaster (--connect ADDR | --listen ADDR) --local-as ASN [options]\n"
+		"A minimal BGP-4 speaker: injects prefixes and/or counts the prefixes it "
+		"receives.\n"
+		"\n"
+		"Session:\n"
+		"  --connect ADDR        connect to ADDR (retried every 0.25 s until Established)\n"
+		"  --listen ADDR         accept one session on ADDR (use :: or 0.0.0.0 for any)\n"
+		"  --port N              TCP port to connect to or listen on (179)\n"
+		"  --bind ADDR           source address when connecting\n"
+		"  --local-as ASN        our AS (required)\n"
+		"  --peer-as ASN         the peer's AS; 0 accepts any (0)\n"
+		"  --router-id A.B.C.D   BGP Identifier (default: our IPv4 address, or "
+		"192.0.2.254)\n"
+		"  --hold-time S         hold time we offer, 0 or 3..65535 (90)\n"
+		"  --keepalive S         keepalive interval (hold time / 3)\n"
+		"  --family F            MP capabilities: ipv4, ipv6 or both (ipv4)\n"
+		"  --ext-message         advertise extended messages (RFC 8654)\n"
+		"\n"
+		"Injector (sends UPDATEs once Established):\n"
+		"  --inject N            prefixes to announce (0)\n"
+		"  --inject-family F     ipv4 or ipv6 (ipv4)\n"
+		"  --start PREFIX        first prefix of the range; its length is ignored beyond "
+		"the\n"
+		"                        address (16.0.0.0/4 for IPv4, 2001:db8::/32 for IPv6)\n"
+		"  --plen N              length of the prefixes sent (24 for IPv4, 48 for IPv6)\n"
+		"                        prefix i is START + i << (MAXLEN - N); the range must "
+		"fit\n"
+		"  --order O             sequential, or random: a deterministic permutation of the "
+		"same\n"
+		"                        range (i -> i * m + seed mod N) (sequential)\n"
+		"  --seed N              seed of the random order (1)\n"
+		"  --per-set N           prefixes per attribute set: consecutive groups of N share "
+		"an\n"
+		"                        AS path that ends in an AS of their own; 0 = one set (0)\n"
+		"  --as-path \"A B ..\"    ASes after ours (on eBGP our AS is prepended) ()\n"
+		"  --path-len N          with --per-set: 0..N transit ASes per set, chosen by a "
+		"hash of\n"
+		"                        the set (0); transit ASes are 64512-64911 and origin "
+		"ASes\n"
+		"                        4200000000 and up (65512-65533 on 2-octet sessions): "
+		"peers\n"
+		"                        must use other ASes, or they see loops\n"
+		"  --communities N       with --per-set: 0..N communities per set, likewise (0)\n"
+		"  --next-hop A.B.C.D    IPv4 next hop (default: our address on the session)\n"
+		"  --next-hop6 X::Y      IPv6 next hop (default: our address on an IPv6 session)\n"
+		"  --rate N              at most N prefixes per second (0 = as fast as the socket "
+		"takes)\n"
+		"  --no-eor              do not send End-of-RIB after the last prefix\n"
+		"\n"
+		"Sink (always counts what it receives):\n"
+		"  --expect N            goal: hold N prefixes (each counted once; withdrawals "
+		"subtract)\n"
+		"  --raw-count           count announcements minus withdrawals, without the prefix "
+		"set\n"
+		"  --until-eor           goal: End-of-RIB received for every negotiated family\n"
+		"\n"
+		"Run:\n"
+		"  --timeout S           global bound on the run time, required > 0 (300)\n"
+		"  --linger S            stay up S seconds once the goals are met, then exit 0; -1 "
+		"=\n"
+		"                        until the timeout or a signal, both then exit 0 "
+		"(injector\n"
+		"                        default -1, otherwise 0)\n"
+		"  --progress S          a JSON progress line every S seconds (0 = none)\n"
+		"  --name NAME           \"name\" field of the JSON lines (blaster)\n"
+		"  --quiet               no text on stderr\n"
+		"  --help                this text\n"
+		"\n"
+		"Goals: every prefix sent and End-of-RIB written (--inject), N prefixes held "
+		"(--expect),\n"
+		"End-of-RIB received (--until-eor); with none of them, the session being "
+		"Established.\n"
+		"\n"
+		"Output: JSON lines on stdout, events \"established\", \"sent\", \"reached\", "
+		"\"goals\",\n"
+		"\"progress\" and a final \"result\" with counters and CLOCK_MONOTONIC timestamps\n"
+		"(t_first_update: the socket took the first UPDATE; t_last_prefix: the last change "
+		"of the\n"
+		"count; t_reached: the count reached --expect).\n"
+		"\n"
+		"Exit codes: 0 goals met; 1 usage; 2 session failed (NOTIFICATION, closed, hold "
+		"timer,\n"
+		"OPEN refused); 3 timeout before the goals; 4 system error; 5 signal before the "
+		"goals.\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *v)
@@ -1274,11 +1313,40 @@ static int bad(const char *opt, const char *val)
 }
 
 enum {
-	OPT_CONNECT = 256, OPT_LISTEN, OPT_PORT, OPT_BIND, OPT_LOCAL_AS, OPT_PEER_AS,
-	OPT_ROUTER_ID, OPT_HOLD, OPT_KEEPALIVE, OPT_FAMILY, OPT_EXT_MSG, OPT_INJECT,
-	OPT_INJECT_FAMILY, OPT_START, OPT_PLEN, OPT_ORDER, OPT_SEED, OPT_PER_SET, OPT_AS_PATH,
-	OPT_NH, OPT_NH6, OPT_PATH_LEN, OPT_COMMUNITIES, OPT_RATE, OPT_NO_EOR, OPT_EXPECT, OPT_RAW, OPT_UNTIL_EOR, OPT_TIMEOUT,
-	OPT_LINGER, OPT_PROGRESS, OPT_NAME, OPT_QUIET, OPT_HELP,
+	OPT_CONNECT = 256,
+	OPT_LISTEN,
+	OPT_PORT,
+	OPT_BIND,
+	OPT_LOCAL_AS,
+	OPT_PEER_AS,
+	OPT_ROUTER_ID,
+	OPT_HOLD,
+	OPT_KEEPALIVE,
+	OPT_FAMILY,
+	OPT_EXT_MSG,
+	OPT_INJECT,
+	OPT_INJECT_FAMILY,
+	OPT_START,
+	OPT_PLEN,
+	OPT_ORDER,
+	OPT_SEED,
+	OPT_PER_SET,
+	OPT_AS_PATH,
+	OPT_NH,
+	OPT_NH6,
+	OPT_PATH_LEN,
+	OPT_COMMUNITIES,
+	OPT_RATE,
+	OPT_NO_EOR,
+	OPT_EXPECT,
+	OPT_RAW,
+	OPT_UNTIL_EOR,
+	OPT_TIMEOUT,
+	OPT_LINGER,
+	OPT_PROGRESS,
+	OPT_NAME,
+	OPT_QUIET,
+	OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1434,7 +1502,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 				return bad("--per-set", a);
 			break;
 		case OPT_AS_PATH:
-			if (strlen(a) >= sizeof(o->as_path) || strspn(a, "0123456789 ") != strlen(a))
+			if (strlen(a) >= sizeof(o->as_path) ||
+			    strspn(a, "0123456789 ") != strlen(a))
 				return bad("--as-path", a);
 			snprintf(o->as_path, sizeof(o->as_path), "%s", a);
 			break;
@@ -1505,7 +1574,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bgp_blaster: unexpected argument '%s' (see --help)\n", argv[optind]);
+		fprintf(stderr, "bgp_blaster: unexpected argument '%s' (see --help)\n",
+			argv[optind]);
 		return -1;
 	}
 	if (o->active == o->passive) {
@@ -1519,8 +1589,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	if (!linger_set)
 		o->linger = o->inject ? -1 : 0;
 	if (!o->has_start) {
-		const char *def = o->inject_af == BGP_AF_IPV4_UNICAST ? "16.0.0.0/4"
-								       : "2001:db8::/32";
+		const char *def =
+			o->inject_af == BGP_AF_IPV4_UNICAST ? "16.0.0.0/4" : "2001:db8::/32";
 
 		prefix_from_str(&o->start, def, true);
 	}

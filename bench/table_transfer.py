@@ -379,6 +379,27 @@ class JsonReader(threading.Thread):
                 return ev
 
 
+def wait_table(args, sink_rd, inj_rd):
+    """The sink's "reached" (or "result") event; None on a stall or the timeout. A stall:
+    the injector has sent everything and the sink's count has not moved for --stall s."""
+    deadline = time.monotonic() + args.timeout + 10
+    last_count, last_change = None, time.monotonic()
+    while time.monotonic() < deadline:
+        ev = sink_rd.wait_for(("reached", "result", "progress"), min(deadline,
+                                                                   time.monotonic() + 1))
+        now = time.monotonic()
+        if ev and ev["event"] in ("reached", "result", "eof"):
+            return ev
+        if ev and ev.get("count") != last_count:
+            last_count, last_change = ev.get("count"), now
+        sent_all = any(e.get("event") == "sent" for e in inj_rd.all)
+        if sent_all and now - last_change > args.stall:
+            return {"event": "stalled", "count": last_count,
+                    "why": "no progress for %.0f s after the injector sent everything"
+                           % args.stall}
+    return None
+
+
 def wait_listening(ns, port, deadline, proc):
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -395,7 +416,7 @@ def blaster_argv(args, role):
     if role == "sink":
         return common + ["--name", "sink", "--connect", DUT_SINK_ADDR, "--bind", SINK_ADDR,
                          "--local-as", str(SINK_AS), "--peer-as", str(DUT_AS),
-                         "--expect", str(args.prefixes), "--linger", "0"]
+                         "--expect", str(args.prefixes), "--linger", "0", "--progress", "1"]
     return common + ["--name", "injector", "--connect", DUT_INJ_ADDR, "--bind", INJ_ADDR,
                      "--local-as", str(INJ_AS), "--peer-as", str(DUT_AS),
                      "--inject", str(args.prefixes), "--per-set", str(args.per_set),
@@ -437,7 +458,7 @@ def measure(args, dut, nss, workdir, run_no):
         inj_rd = JsonReader(_text(inj), "injector")
         inj_rd.start()
 
-        ev = sink_rd.wait_for(("reached", "result"), time.monotonic() + args.timeout + 10)
+        ev = wait_table(args, sink_rd, inj_rd)
         t_done = time.monotonic()
         if d.poll() is not None:
             raise BenchError("the DUT exited (status %d) during the transfer" % d.returncode)
@@ -448,7 +469,8 @@ def measure(args, dut, nss, workdir, run_no):
         if not ev or ev["event"] != "reached":
             last = sink_rd.all[-1] if sink_rd.all else {}
             raise BenchError("the sink did not receive the table: %s (holding %s)" % (
-                ev.get("why") if ev else "no answer", last.get("count")))
+                ev.get("why") if ev else "no answer",
+                ev.get("count") if ev and "count" in ev else last.get("count")))
         first = None
         for e in inj_rd.all + [inj_rd.wait_for(("sent",), time.monotonic() + 5) or {}]:
             if e.get("t_first_update"):
@@ -474,7 +496,7 @@ def measure(args, dut, nss, workdir, run_no):
         if sampler:
             sampler.halt.set()
             sampler.join(2)
-            res["rss_samples"] = sampler.samples
+            res["rss_samples"] = downsample(sampler.samples, 240)
             if sampler.samples:
                 res["vmrss_peak_sampled_kib"] = max(s[1] for s in sampler.samples)
         for p in reversed(procs):
@@ -482,6 +504,17 @@ def measure(args, dut, nss, workdir, run_no):
             if p in CLEAN.procs:
                 CLEAN.procs.remove(p)
     return res
+
+
+def downsample(samples, most):
+    """At most `most` (time, KiB) samples, evenly spaced, the peak always kept."""
+    if len(samples) <= most:
+        return samples
+    step = len(samples) / float(most)
+    keep = {int(i * step) for i in range(most)}
+    keep.add(max(range(len(samples)), key=lambda i: samples[i][1]))
+    keep.add(len(samples) - 1)
+    return [samples[i] for i in sorted(keep)]
 
 
 def _text(proc):
@@ -526,8 +559,9 @@ def table(summary, versions, skipped):
             "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, s in summary.items():
         if not s["runs"]:
-            rows.append("| %s | %s | failed | | | | | 0/%d |" % (name, versions.get(name, "?"),
-                                                              s["failed"]))
+            rows.append("| %s | %s | %s | | | | | 0/%d |" % (
+                name, versions.get(name, "?"), "failed" if s["failed"] else "not run",
+                s["failed"]))
             continue
         rows.append("| %s | %s | %.2f | %.0f | %s | %s | %s | %d/%d |" % (
             name, versions.get(name, "?"), s["transfer_s"], s["vmhwm_mib"],
@@ -569,6 +603,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=900,
                    help="bound on one transfer in seconds (default 900: GoBGP needs 4-5 "
                         "minutes for a million prefixes here)")
+    p.add_argument("--stall", type=float, default=60,
+                   help="give up on a run when the sink's count has not moved for this many "
+                        "seconds after the injector sent everything (default 60)")
     p.add_argument("--settle", type=float, default=1.0,
                    help="seconds to wait after the transfer before the last VmHWM reading")
     p.add_argument("--sample-interval", type=float, default=0.25,

@@ -109,6 +109,10 @@ struct bgp_attr_extra {
 	struct bgp_u32list *cluster_list; /* IPv4 addresses as host-order u32 (ntohl) */
 	struct bgp_lcommlist *lcommunities;
 	struct bgp_transit *transit;
+	/* MP_REACH next hops (bgp_attr_mp_nh_global()): IPv6 global, or IPv4 in the first 4
+	 * bytes; link-local when mp_nh_len == 32. */
+	struct in6_addr mp_nh_global;
+	struct in6_addr mp_nh_local;
 };
 
 /*
@@ -132,9 +136,7 @@ struct bgp_attr {
 	struct in_addr nexthop; /* NEXT_HOP (IPv4 unicast) */
 	uint32_t med;
 	uint32_t local_pref;
-	uint32_t weight;	      /* local only, never sent (32768 for local routes) */
-	struct in6_addr mp_nh_global; /* MP_REACH next hop (IPv6; or IPv4 in the first 4 bytes) */
-	struct in6_addr mp_nh_local;  /* link-local when mp_nh_len == 32 */
+	uint32_t weight; /* local only, never sent (32768 for local routes) */
 };
 
 /* Every attribute the codec flags in present fits its 40 bits. */
@@ -149,18 +151,17 @@ static inline const struct bgp_attr_extra *bgp_attr_ex(const struct bgp_attr *at
 }
 
 /*
- * The MP_REACH_NLRI next hops. Read and set them through these, not the fields: they are 32
- * bytes of every set, IPv4 ones included, and are to move into struct bgp_attr_extra once no
- * user names the fields (see bgp_attr_intern.c).
+ * The MP_REACH_NLRI next hops, kept with the extras: an IPv4 set has none, and the sets of an
+ * IPv6 table share a few (one per peer, mostly).
  */
 static inline const struct in6_addr *bgp_attr_mp_nh_global(const struct bgp_attr *attr)
 {
-	return &attr->mp_nh_global;
+	return &bgp_attr_ex(attr)->mp_nh_global;
 }
 
 static inline const struct in6_addr *bgp_attr_mp_nh_local(const struct bgp_attr *attr)
 {
-	return &attr->mp_nh_local;
+	return &bgp_attr_ex(attr)->mp_nh_local;
 }
 
 /*

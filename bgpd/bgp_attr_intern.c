@@ -357,7 +357,8 @@ static bool extra_eq(const void *pa, const void *pb)
 	       a->aggregator_addr.s_addr == b->aggregator_addr.s_addr &&
 	       a->originator_id.s_addr == b->originator_id.s_addr &&
 	       a->cluster_list == b->cluster_list && a->lcommunities == b->lcommunities &&
-	       a->transit == b->transit;
+	       a->transit == b->transit && memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
+	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0;
 }
 
 static uint32_t extra_hash(const struct bgp_attr_extra *e)
@@ -365,6 +366,7 @@ static uint32_t extra_hash(const struct bgp_attr_extra *e)
 	struct {
 		uintptr_t cluster_list, lcommunities, transit;
 		uint32_t aggregator_as, aggregator_addr, originator_id, pad;
+		struct in6_addr mp_nh_global, mp_nh_local;
 	} k;
 
 	memset(&k, 0, sizeof(k));
@@ -374,6 +376,8 @@ static uint32_t extra_hash(const struct bgp_attr_extra *e)
 	k.aggregator_as = e->aggregator_as;
 	k.aggregator_addr = e->aggregator_addr.s_addr;
 	k.originator_id = e->originator_id.s_addr;
+	k.mp_nh_global = e->mp_nh_global;
+	k.mp_nh_local = e->mp_nh_local;
 	return hash_bytes(&k, sizeof(k), 0x65787472u);
 }
 
@@ -443,7 +447,6 @@ struct attr_key {
 	uintptr_t aspath, communities, extra;
 	uint32_t nexthop, med, local_pref, weight;
 	uint8_t origin, mp_nh_len, atomic_aggregate, pad[5];
-	struct in6_addr mp_nh_global, mp_nh_local;
 };
 
 static uint32_t attr_compute_hash(const struct bgp_attr *a)
@@ -462,8 +465,6 @@ static uint32_t attr_compute_hash(const struct bgp_attr *a)
 	k.origin = a->origin;
 	k.mp_nh_len = a->mp_nh_len;
 	k.atomic_aggregate = a->atomic_aggregate;
-	k.mp_nh_global = a->mp_nh_global;
-	k.mp_nh_local = a->mp_nh_local;
 	return hash_bytes(&k, sizeof(k), 0x61747472u);
 }
 
@@ -476,9 +477,7 @@ static bool attr_eq(const void *pa, const void *pb)
 	       a->communities == b->communities && a->extra == b->extra &&
 	       a->nexthop.s_addr == b->nexthop.s_addr && a->med == b->med &&
 	       a->local_pref == b->local_pref && a->weight == b->weight && a->origin == b->origin &&
-	       a->mp_nh_len == b->mp_nh_len && a->atomic_aggregate == b->atomic_aggregate &&
-	       memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
-	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0;
+	       a->mp_nh_len == b->mp_nh_len && a->atomic_aggregate == b->atomic_aggregate;
 }
 
 /* Chunks of about 64 KiB for sets and 16 KiB for extras (a few hundred in a full table). */
@@ -589,12 +588,18 @@ void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t l
 			const struct in6_addr *global, const struct in6_addr *local)
 {
 	static const struct in6_addr none;
+	struct in6_addr g = global ? *global : none, l = local ? *local : none;
 
-	/* The next hops are in the set itself for now: ex is not needed. */
-	(void)ex;
 	t->mp_nh_len = len;
-	t->mp_nh_global = global ? *global : none;
-	t->mp_nh_local = local ? *local : none;
+	if (!t->extra && !global && !local)
+		return; /* nothing to store (an IPv4 set) */
+	/* g and l were read first: they may point into the block being replaced. */
+	if (t->extra != ex) {
+		*ex = *bgp_attr_ex(t);
+		t->extra = ex;
+	}
+	ex->mp_nh_global = g;
+	ex->mp_nh_local = l;
 }
 
 size_t bgp_attr_count(void)

@@ -215,15 +215,15 @@ static int bgp_switch(struct vty *vty, const char *leaf, bool on)
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-#define LOG_NBR_STR                  \
-	"BGP information\n"           \
+#define LOG_NBR_STR         \
+	"BGP information\n" \
 	"Log neighbor up/down and reset reason\n"
-#define EBGP_POLICY_STR              \
-	"BGP information\n"           \
+#define EBGP_POLICY_STR     \
+	"BGP information\n" \
 	"Require in and out policy for eBGP peers (RFC8212)\n"
-#define IMPORT_CHECK_STR             \
-	"BGP information\n"           \
-	"BGP network command\n"       \
+#define IMPORT_CHECK_STR        \
+	"BGP information\n"     \
+	"BGP network command\n" \
 	"Check BGP network route exists in IGP\n"
 
 DEFCMD(bgp_log_neighbor_changes, "bgp log-neighbor-changes", LOG_NBR_STR)

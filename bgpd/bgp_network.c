@@ -193,8 +193,9 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 		return 0;
 	}
 	if (reject_all || peer == reject) {
-		bgp_peer_info(peer, "incoming connection (port %u) closed unread: it was queued on "
-				    "%s before the listener's key or GTSM rule for it was in force",
+		bgp_peer_info(peer,
+			      "incoming connection (port %u) closed unread: it was queued on "
+			      "%s before the listener's key or GTSM rule for it was in force",
 			      port, l->name);
 		close(fd);
 		return 0;

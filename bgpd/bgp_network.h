@@ -53,10 +53,10 @@ enum bgp_listener_cover bgp_network_gtsm_cover(const struct bgp_peer *peer);
 struct bgp_listener_info {
 	struct ipaddr addr;
 	uint16_t port;
-	bool open;   /* false: it failed to reopen after an error */
-	bool group;  /* a GTSM listener group; false: a plain socket */
-	bool stale;  /* its last rule update failed; older rules in force */
-	unsigned rules;			/* GTSM peers in its programs */
+	bool open;			   /* false: it failed to reopen after an error */
+	bool group;			   /* a GTSM listener group; false: a plain socket */
+	bool stale;			   /* its last rule update failed; older rules in force */
+	unsigned rules;			   /* GTSM peers in its programs */
 	unsigned selector_len, filter_len; /* instructions */
 };
 int bgp_network_listener_info(int i, struct bgp_listener_info *info);

@@ -447,6 +447,12 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	uint32_t why = 0;
 	uint32_t now;
 	struct prefix p;
+	struct bgp_update sub;
+
+	/* RFC 7606 5.1: IPv4 prefixes of MP_REACH_NLRI whose next hop differs from NEXT_HOP's
+	 * (in an UPDATE that also uses the NLRI field) come as an UPDATE of their own. */
+	if (bgp_update_take_mp4(upd, &sub))
+		rib_update_received(peer, &sub);
 
 	if (!rib || !src || !src->up) {
 		bgp_update_release(upd);

@@ -26,7 +26,8 @@ void bgp_security_probe(void)
 	if (kernel_caps_format(&probe, ~0u, missing, sizeof(missing)) > 0) {
 		char *line, *save = NULL;
 
-		for (line = strtok_r(missing, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		for (line = strtok_r(missing, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
 			log_info("kernel probe: %s", line);
 	}
 }
@@ -177,7 +178,8 @@ int bgp_conn_secure(struct bgp_conn *c)
 	bgp_peer_sec_params(peer, &params);
 	r = kernel_sec_apply(c->fd, &peer->conf.addr, &params, &err);
 	if (r < 0)
-		bgp_peer_err(peer, "outgoing connection: socket (fd %d) closed before connect(): %s",
+		bgp_peer_err(peer,
+			     "outgoing connection: socket (fd %d) closed before connect(): %s",
 			     c->fd, err.msg);
 	return r;
 }
@@ -192,8 +194,9 @@ int bgp_sock_secure_accepted(struct bgp_peer *peer, int fd)
 	bgp_peer_sec_params(peer, &params);
 	r = kernel_gtsm_accepted(fd, &peer->conf.addr, &params, &err);
 	if (r < 0)
-		bgp_peer_err(peer, "incoming connection: socket (fd %d) closed before reading from "
-				   "it: %s",
+		bgp_peer_err(peer,
+			     "incoming connection: socket (fd %d) closed before reading from "
+			     "it: %s",
 			     fd, err.msg);
 	return r;
 }
@@ -234,8 +237,9 @@ void bgp_session_gtsm_live(struct bgp_peer *peer)
 			r = kernel_gtsm_clear(c->fd, &peer->conf.addr, bgp_peer_plain_ttl(peer),
 					      &err);
 		if (r < 0) {
-			bgp_peer_err(peer, "ttl-security change on the %s connection (fd %d): %s; "
-					   "connection closed",
+			bgp_peer_err(peer,
+				     "ttl-security change on the %s connection (fd %d): %s; "
+				     "connection closed",
 				     bgp_fsm_state_str(c->state), c->fd, err.msg);
 			conn_fail_closed(c, BGP_DOWN_SOCKET_ERROR);
 			continue;
@@ -262,8 +266,9 @@ void bgp_session_ttl_live(struct bgp_peer *peer)
 			continue;
 		memset(&err, 0, sizeof(err));
 		if (kernel_ttl_set(c->fd, &peer->conf.addr, ttl, &err) < 0) {
-			bgp_peer_err(peer, "TTL change on the %s connection (fd %d): %s; connection "
-					   "closed",
+			bgp_peer_err(peer,
+				     "TTL change on the %s connection (fd %d): %s; connection "
+				     "closed",
 				     bgp_fsm_state_str(c->state), c->fd, err.msg);
 			conn_fail_closed(c, BGP_DOWN_MULTIHOP_CHANGE);
 		}

@@ -149,10 +149,10 @@ struct bgp_session {
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;
-	bool sec_refused_warned;   /* bgp_peer_security_check() refused the settings (logged) */
-	bool listener_md5_failed;  /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
-	uint8_t stop_subcode; /* Cease subcode for the next ManualStop/AutomaticStop */
-	struct ev *kick_ev;   /* deferred: reconcile the session with the configuration */
+	bool sec_refused_warned;  /* bgp_peer_security_check() refused the settings (logged) */
+	bool listener_md5_failed; /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
+	uint8_t stop_subcode;	  /* Cease subcode for the next ManualStop/AutomaticStop */
+	struct ev *kick_ev;	  /* deferred: reconcile the session with the configuration */
 };
 
 /* Lifecycle, called by bgpd.c. */
@@ -207,7 +207,7 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
  */
 
 /* bgp_session.c */
-void bgp_conn_close(struct bgp_conn *c);      /* fd, buffers, connection timers; gen++ */
+void bgp_conn_close(struct bgp_conn *c); /* fd, buffers, connection timers; gen++ */
 /* Close the socket at once and unread, e.g. its protection could not be set (fail closed);
  * the caller then runs the FSM (or bgp_conn_close()) as for a failed connection. */
 void bgp_conn_abort(struct bgp_conn *c);

@@ -64,8 +64,8 @@ static void text_row(struct vty *vty, const struct bgp_peer_view *pv, int width)
 		snprintf(mins, sizeof(mins), "%d", pv->min_ttl_sock);
 		snprintf(ttl, sizeof(ttl), "%d", pv->send_ttl_sock);
 	}
-	vty_out(vty, "%-*s %4s %7s %6s %7s %-3s %-8s %s%s\n", width, pv->name, hops, minc, mins, ttl,
-		pv->password ? "yes" : "no", cover_str(pv->listener_cover),
+	vty_out(vty, "%-*s %4s %7s %6s %7s %-3s %-8s %s%s\n", width, pv->name, hops, minc, mins,
+		ttl, pv->password ? "yes" : "no", cover_str(pv->listener_cover),
 		bgp_fsm_state_str(pv->state), pv->sec_refused ? " (held down: kernel)" : "");
 }
 

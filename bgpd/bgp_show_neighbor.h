@@ -31,7 +31,8 @@ void bgp_show_gtsm_init(void);
 /* Text of a counter set: "TCPMinTTLDrop 0, TCPMD5NotFound 0, ..." (absent ones left out). */
 void bgp_counters_text(const struct kernel_gtsm_counters *c, char *buf, size_t size);
 /* JSON keys of the counters: "tcpMinTtlDrop", "tcpMd5NotFound", ... */
-void bgp_counters_json(struct json_writer *w, const char *key, const struct kernel_gtsm_counters *c);
+void bgp_counters_json(struct json_writer *w, const char *key,
+		       const struct kernel_gtsm_counters *c);
 
 /* ---- views (bgp_show_collect.c) ---- */
 

@@ -149,7 +149,7 @@ int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 			upd->announced[af] = ap.mp_reach_nlri;
 			upd->has_announced[af] = true;
 		} else if (upd->treat_as_withdraw ||
-			   !memcmp(&ap.attr.nexthop, &ap.attr.mp_nh_global, 4)) {
+			   !memcmp(&ap.attr.nexthop, bgp_attr_mp_nh_global(&ap.attr), 4)) {
 			/* IPv4 in the NLRI field and MP_REACH_NLRI (RFC 7606 5.1) with one next
 			 * hop, or all to be withdrawn anyway: one reader. */
 			join_nlri(upd, 1, &upd->announced[af], &ap.mp_reach_nlri);
@@ -158,7 +158,7 @@ int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
 			 * MP_REACH_NLRI): two attribute sets. */
 			struct bgp_attr tmpl = ap.attr;
 
-			memcpy(&tmpl.nexthop, &ap.attr.mp_nh_global, 4);
+			memcpy(&tmpl.nexthop, bgp_attr_mp_nh_global(&ap.attr), 4);
 			upd->attr_mp4 = bgp_attr_intern(&tmpl);
 			upd->announced_mp4 = ap.mp_reach_nlri;
 			upd->has_announced_mp4 = true;
@@ -276,8 +276,8 @@ int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t si
 	/* RFC 2545 3: global, then link-local when there is one. */
 	len = attr->mp_nh_len == 32 ? 32 : 16;
 	if (stream_put_u8(&ub->s, (uint8_t)len) < 0 ||
-	    stream_put_bytes(&ub->s, &attr->mp_nh_global, 16) < 0 ||
-	    (len == 32 && stream_put_bytes(&ub->s, &attr->mp_nh_local, 16) < 0) ||
+	    stream_put_bytes(&ub->s, bgp_attr_mp_nh_global(attr), 16) < 0 ||
+	    (len == 32 && stream_put_bytes(&ub->s, bgp_attr_mp_nh_local(attr), 16) < 0) ||
 	    stream_put_u8(&ub->s, 0) < 0)
 		return -1;
 	/*

@@ -61,8 +61,9 @@ struct bgp_update {
  * - attr is set only when something is announced in a family we handle and the UPDATE is not
  *   treat-as-withdraw; pure withdrawals and End-of-RIB carry none.
  * - IPv4 unicast routes find their next hop in attr->nexthop whichever field carried them
- *   (a 4-byte MP_REACH_NLRI next hop is copied there); IPv6 in attr->mp_nh_global (and
- *   mp_nh_local when mp_nh_len is 32). MP_REACH/MP_UNREACH are not flagged in attr->present.
+ *   (a 4-byte MP_REACH_NLRI next hop is copied there); IPv6 in bgp_attr_mp_nh_global(attr)
+ *   (and bgp_attr_mp_nh_local(attr) when mp_nh_len is 32). MP_REACH/MP_UNREACH are not
+ *   flagged in attr->present.
  * - Families we do not handle (MP_REACH/MP_UNREACH with another AFI/SAFI) are ignored; the
  *   RIB must still ignore families that were not negotiated with the peer.
  * - IPv4 unicast prefixes both in the NLRI field and MP_REACH_NLRI, or both in Withdrawn

@@ -224,8 +224,8 @@ static bool family_wanted(int family, unsigned families)
 }
 
 int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
-		      uint32_t pass, uint32_t fail, const char *option, struct kernel_gtsm_prog *prog,
-		      struct kernel_sec_err *err)
+		      uint32_t pass, uint32_t fail, const char *option,
+		      struct kernel_gtsm_prog *prog, struct kernel_sec_err *err)
 {
 	char subj[KSEC_SUBJECT_LEN];
 	struct emitter e = { NULL, 0, 0, pass, fail };
@@ -272,8 +272,8 @@ int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned f
 		if (rule_cmp(&rules[i - 1], &rules[i]) == 0) {
 			ksec_peer_str(&rules[i].addr, subj, sizeof(subj));
 			XFREE(MTYPE_KERNEL_GTSM_FILTER, rules);
-			return ksec_fail(err, -EINVAL, option, subj,
-					 "list each GTSM peer once", "build (peer listed twice)");
+			return ksec_fail(err, -EINVAL, option, subj, "list each GTSM peer once",
+					 "build (peer listed twice)");
 		}
 
 	emit_program(&e, rules, n4, n6);
@@ -375,9 +375,9 @@ int kernel_gtsm_filter_attach(int fd, const struct kernel_gtsm_peer *peers, size
 	/* Attaching over an existing filter swaps the program in one step (sk_attach_filter). */
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0) {
 		ret = -errno;
-		ksec_fail(err, ret, "SO_ATTACH_FILTER", ksec_listener_str(fd, subj, sizeof(subj)), NULL,
-			  "attach (%u IPv4 + %u IPv6 GTSM peers, %u instructions)", prog.rules_v4,
-			  prog.rules_v6, prog.len);
+		ksec_fail(err, ret, "SO_ATTACH_FILTER", ksec_listener_str(fd, subj, sizeof(subj)),
+			  NULL, "attach (%u IPv4 + %u IPv6 GTSM peers, %u instructions)",
+			  prog.rules_v4, prog.rules_v6, prog.len);
 		kernel_gtsm_prog_free(&prog);
 		return ret;
 	}

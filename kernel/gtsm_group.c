@@ -43,16 +43,22 @@ struct kernel_gtsm_group {
 int kernel_gtsm_selector_build(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
 			       struct kernel_gtsm_prog *prog, struct kernel_sec_err *err)
 {
+	struct kernel_gtsm_prog local;
+	struct kernel_gtsm_prog *p = prog ? prog : &local;
 	int ret = ksec_gtsm_compile(peers, n, families, KERNEL_GTSM_GROUP_LISTENER,
-				    KERNEL_GTSM_GROUP_SINK, "SO_ATTACH_REUSEPORT_CBPF", prog, err);
+				    KERNEL_GTSM_GROUP_SINK, "SO_ATTACH_REUSEPORT_CBPF", p, err);
 
-	if (ret < 0 || !prog || prog->rules_v4 + prog->rules_v6 > 0)
-		return ret;
-	/* No GTSM peer: everything goes to the listener. Never detach the selector instead: the
-	 * kernel would then hash SYNs over both members and the sink would drop half of them. */
-	prog->insns[0] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, KERNEL_GTSM_GROUP_LISTENER);
-	prog->len = 1;
-	return 1;
+	if (ret >= 0 && p->rules_v4 + p->rules_v6 == 0) {
+		/* No GTSM peer: everything to the listener. Never detach the selector instead: the
+		 * kernel would then hash SYNs over both members and the sink would drop half. */
+		p->insns[0] =
+			(struct sock_filter)BPF_STMT(BPF_RET | BPF_K, KERNEL_GTSM_GROUP_LISTENER);
+		p->len = 1;
+		ret = 1;
+	}
+	if (!prog)
+		kernel_gtsm_prog_free(&local);
+	return ret;
 }
 
 static int set_int(int fd, int level, int name, int val)

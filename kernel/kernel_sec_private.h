@@ -44,8 +44,8 @@ const char *ksec_hint(const char *option, int code);
  * error messages. Same return values and errors as kernel_gtsm_filter_build().
  */
 int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned families,
-		      uint32_t pass, uint32_t fail, const char *option, struct kernel_gtsm_prog *prog,
-		      struct kernel_sec_err *err);
+		      uint32_t pass, uint32_t fail, const char *option,
+		      struct kernel_gtsm_prog *prog, struct kernel_sec_err *err);
 
 /* "listener [::]:179" from getsockname (or "listener" when the socket has no name yet). */
 #define KSEC_LISTENER_LEN (SU_STRLEN + 16)

@@ -308,8 +308,9 @@ static int frr_defaults(struct vty *vty, const struct cmd_args *args)
 			     "datacenter` and configure explicitly what that profile changes "
 			     "(e.g. timers bgp 3 9, bgp log-neighbor-changes)\n");
 	else
-		vty_out(vty, "%% Unknown defaults profile %s (FRR knows traditional and "
-			     "datacenter; skua has traditional)\n",
+		vty_out(vty,
+			"%% Unknown defaults profile %s (FRR knows traditional and "
+			"datacenter; skua has traditional)\n",
 			profile ? profile : "");
 	return CMD_WARNING_CONFIG_FAILED;
 }

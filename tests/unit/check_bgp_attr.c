@@ -521,8 +521,7 @@ START_TEST(test_mixed_ipv4)
 	/* MP_REACH_NLRI first (RFC 7606 5.1 position), another next hop: the NLRI field keeps
 	 * NEXT_HOP's, the MP prefixes come out as an UPDATE of their own with theirs. */
 	ok(&ebgp, "80 0e 10 0001 01 04 c0000209 00 18 0a0101 10 0b0b" BASE, NLRI);
-	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)),
-			 "10.0.0.0/24");
+	ck_assert_str_eq(walk4(&u.announced[BGP_AF_IPV4_UNICAST], out, sizeof(out)), "10.0.0.0/24");
 	ck_assert_str_eq(inet_ntoa(u.attr->nexthop), "192.0.2.1");
 	ck_assert(u.has_announced_mp4);
 	ck_assert(bgp_update_take_mp4(&u, &sub));

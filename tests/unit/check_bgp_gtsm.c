@@ -231,7 +231,8 @@ static const char *hist(int fd)
 		last_recv = o->kind == OP_RECV;
 		if (!t || (o->kind == OP_ACCEPT && used >= 7 && !strcmp(out + used - 6, "accept")))
 			continue;
-		used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s", used ? " " : "", t);
+		used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s", used ? " " : "",
+					 t);
 	}
 	return out;
 }
@@ -581,7 +582,8 @@ START_TEST(test_listener_order)
 	our_listener("127.0.0.1");
 	lfd = first_fd_with(SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF);
 	ck_assert_int_ge(lfd, 0);
-	ck_assert_str_eq(hist(lfd), "TTL=255 MINTTL=255 FILTER listen SELECTOR MINTTL=0 MD5 accept");
+	ck_assert_str_eq(hist(lfd),
+			 "TTL=255 MINTTL=255 FILTER listen SELECTOR MINTTL=0 MD5 accept");
 	ck_assert_int_eq(sock_ttl(lfd, AF_INET), 255);
 	ck_assert_int_eq(sock_min(lfd, AF_INET), 0);
 	ck_assert_int_gt(kernel_gtsm_filter_len(lfd), 0);
@@ -808,13 +810,13 @@ START_TEST(test_md5_missing_key_never_establishes)
 	our_listener("127.0.0.1");
 	peer = peer_new("127.0.0.1", REMOTE_AS, true, KEY, 0);
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
-	ck_assert_int_lt(spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), NULL, 0,
-				     1500),
-			 0);
+	ck_assert_int_lt(
+		spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), NULL, 0, 1500),
+		0);
 	ck_assert_uint_gt(ktest_counter("TCPMD5NotFound"), 0);
-	ck_assert_int_lt(spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), "wrong",
-				     0, 1500),
-			 0);
+	ck_assert_int_lt(
+		spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), "wrong", 0, 1500),
+		0);
 	ck_assert_uint_gt(ktest_counter("TCPMD5Failure"), 0);
 	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ACTIVE);
 }
@@ -833,9 +835,9 @@ START_TEST(test_listener_drops_low_ttl_handshake)
 	peer = peer_new("127.0.0.1", REMOTE_AS, true, KEY, 1);
 	peer_new("127.0.0.2", REMOTE_AS, true, NULL, 0);
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
-	ck_assert_int_lt(spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), KEY, 64,
-				     1500),
-			 0);
+	ck_assert_int_lt(
+		spk_connect("127.0.0.1", "127.0.0.1", bgp_network_listen_port(0), KEY, 64, 1500),
+		0);
 	ck_assert_uint_gt(ktest_counter("TCPMinTTLDrop"), 0);
 	ck_assert_uint_eq(ktest_counter("TCPMD5NotFound"), 0);
 	ck_assert_uint_eq(ktest_counter("TCPMD5Failure"), 0);
@@ -984,8 +986,9 @@ START_TEST(test_fail_closed_listener_key)
 	set_password(peer, KEY);
 	ck_assert(peer->session->listener_md5_failed);
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000)); /* restarted by the password change */
-	ck_assert(logged("127.0.0.1:", "TCP_MD5SIG install key", "incoming connections from this "
-								 "neighbor are refused"));
+	ck_assert(logged("127.0.0.1:", "TCP_MD5SIG install key",
+			 "incoming connections from this "
+			 "neighbor are refused"));
 	out = run("show bgp neighbors 127.0.0.1");
 	st_text_has(out, "  TCP-MD5 at the listener: key missing, incoming connections refused\n");
 	st_json_has(run("show bgp neighbors 127.0.0.1 json"), "\"md5ListenerKey\":false");
@@ -994,8 +997,8 @@ START_TEST(test_fail_closed_listener_key)
 	ck_assert_int_ge(fd, 0);
 	/* ... and bgpd refuses it unread. */
 	ck_assert(spk_closed(fd, 2000));
-	ck_assert(logged("incoming connection", "refused: the listener lacks its TCP-MD5 key",
-			 NULL));
+	ck_assert(
+		logged("incoming connection", "refused: the listener lacks its TCP-MD5 key", NULL));
 	close(fd);
 	set_password(peer, KEY);
 	ck_assert(!peer->session->listener_md5_failed);

@@ -91,19 +91,19 @@ START_TEST(test_summary_text_layout)
 	three_peers();
 	out = run("show ip bgp summary");
 	st_text_has(out,
-		 "\nIPv4 Unicast Summary:\n"
-		 "BGP router identifier 192.0.2.9, local AS number 65001 VRF default vrf-id 0\n"
-		 "BGP table version 0\n"
-		 "RIB entries 0, using 0 bytes of memory\n"
-		 "Peers 3, using ");
+		    "\nIPv4 Unicast Summary:\n"
+		    "BGP router identifier 192.0.2.9, local AS number 65001 VRF default vrf-id 0\n"
+		    "BGP table version 0\n"
+		    "RIB entries 0, using 0 bytes of memory\n"
+		    "Peers 3, using ");
 	st_text_has(out, " of memory\n\nNeighbor        V         AS   MsgRcvd   MsgSent   TblVer  "
-		      "InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n");
+			 "InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n");
 	st_text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
-		      "00:00:00            0        0 N/A\n");
+			 "00:00:00            0        0 N/A\n");
 	st_text_has(out, "\n127.0.0.2       4      65003         0         0        0    0    0    "
-		      "never       Active        0 transit-a\n");
+			 "never       Active        0 transit-a\n");
 	st_text_has(out, "\n127.0.0.3       4      65004         0         0        0    0    0    "
-		      "never Idle (Admin)        0 N/A\n");
+			 "never Idle (Admin)        0 N/A\n");
 	st_text_has(out, "\n\nTotal number of neighbors 3\n");
 	/* `show bgp ipv4 unicast summary` is the same block without the title. */
 	out = run("show bgp ipv4 unicast summary");
@@ -121,20 +121,21 @@ START_TEST(test_summary_json)
 	out = run("show ip bgp summary json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
 	st_json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\",\"as\":65001,\"vrfId\":0,"
-		      "\"vrfName\":\"default\",\"tableVersion\":0,");
+			 "\"vrfName\":\"default\",\"tableVersion\":0,");
 	st_json_has(out, "\"peerCount\":3,");
 	st_json_has(out, "\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,\"version\":4,"
-		      "\"msgRcvd\":2,\"msgSent\":2,\"tableVersion\":0,\"outq\":0,\"inq\":0,"
-		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
-		      "\"peerUptimeEstablishedEpoch\":");
-	st_json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":\"OK\","
-		      "\"connectionsEstablished\":1,\"connectionsDropped\":0,\"idType\":\"ipv4\"}");
+			 "\"msgRcvd\":2,\"msgSent\":2,\"tableVersion\":0,\"outq\":0,\"inq\":0,"
+			 "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
+			 "\"peerUptimeEstablishedEpoch\":");
+	st_json_has(out,
+		    "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":\"OK\","
+		    "\"connectionsEstablished\":1,\"connectionsDropped\":0,\"idType\":\"ipv4\"}");
 	st_json_has(out, "\"peerUptime\":\"never\",\"peerUptimeMsec\":0,\"pfxRcd\":0,\"pfxSnt\":0,"
-		      "\"state\":\"Active\",\"peerState\":\"Passive\"");
+			 "\"state\":\"Active\",\"peerState\":\"Passive\"");
 	st_json_has(out, "\"desc\":\"transit-a\"");
 	st_json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
 	st_json_has(out,
-		 "\"failedPeers\":2,\"displayedPeers\":3,\"totalPeers\":3,\"dynamicPeers\":0}}");
+		    "\"failedPeers\":2,\"displayedPeers\":3,\"totalPeers\":3,\"dynamicPeers\":0}}");
 	/* With the SAFI given: the bare block (FRR). */
 	out = run("show bgp ipv4 unicast summary json");
 	ck_assert(st_json_valid(out));
@@ -171,7 +172,7 @@ START_TEST(test_summary_all_families)
 	ck_assert_ptr_nonnull(strstr(out, "\n127.0.0.1 "));
 	ck_assert(strstr(out, "\n127.0.0.1 ") < v6);
 	st_text_has(v6, "\n::1             4      65005         0         0        0    0    0    "
-		     "never       Active        0 N/A\n\nTotal number of neighbors 1\n");
+			"never       Active        0 N/A\n\nTotal number of neighbors 1\n");
 	st_text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary:");
 	out = run("show bgp summary json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
@@ -179,7 +180,7 @@ START_TEST(test_summary_all_families)
 	st_json_has(out, "\"totalPeers\":3,\"dynamicPeers\":0},\"ipv6Unicast\":{\"routerId\"");
 	st_json_has(out, "\"::1\":{\"remoteAs\":65005,");
 	st_json_has(out, "\"idType\":\"ipv6\"}},\"failedPeers\":1,\"displayedPeers\":1,"
-		      "\"totalPeers\":1,\"dynamicPeers\":0}}");
+			 "\"totalPeers\":1,\"dynamicPeers\":0}}");
 	/* `show ip bgp summary` is IPv4 only. */
 	ck_assert_ptr_null(strstr(run("show ip bgp summary"), "IPv6"));
 }
@@ -202,9 +203,9 @@ START_TEST(test_summary_filters)
 	out = run("show ip bgp summary failed");
 	st_text_has(out, "Peers 3, using ");
 	st_text_has(out, " of memory\n\nNeighbor        EstdCnt DropCnt ResetTime Reason\n"
-		      "127.0.0.2             0       0     never Never established\n"
-		      "127.0.0.3             0       0     never Admin. shutdown\n"
-		      "\nDisplayed neighbors 2\nTotal number of neighbors 3\n");
+			 "127.0.0.2             0       0     never Never established\n"
+			 "127.0.0.3             0       0     never Admin. shutdown\n"
+			 "\nDisplayed neighbors 2\nTotal number of neighbors 3\n");
 	ck_assert_ptr_null(strstr(out, "127.0.0.1"));
 
 	/* Nothing up in IPv6: `established` matches no one, `failed` everyone. */
@@ -219,9 +220,9 @@ START_TEST(test_summary_filters)
 	out = run("show ip bgp summary failed json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
 	st_json_has(out, "\"peers\":{\"127.0.0.2\":{\"connectionsEstablished\":0,"
-		      "\"connectionsDropped\":0,\"peerUptime\":\"never\",\"peerUptimeMsec\":0,"
-		      "\"lastResetDueTo\":\"\",\"lastResetCode\":0,\"idType\":\"ipv4\"},"
-		      "\"127.0.0.3\":{");
+			 "\"connectionsDropped\":0,\"peerUptime\":\"never\",\"peerUptimeMsec\":0,"
+			 "\"lastResetDueTo\":\"\",\"lastResetCode\":0,\"idType\":\"ipv4\"},"
+			 "\"127.0.0.3\":{");
 	st_json_has(out, "\"lastResetDueTo\":\"Admin. shutdown\",\"lastResetCode\":11,");
 	st_json_has(out, "\"failedPeers\":2,\"displayedPeers\":2,\"totalPeers\":3,");
 	out = run("show bgp summary established json");
@@ -234,15 +235,16 @@ START_TEST(test_summary_filters)
 	ck_assert_int_eq(ipaddr_from_str(&a, "127.0.0.1"), 0);
 	bgp_fsm_event(bgp_session_primary(bgp_peer_lookup(bgp_get(), &a)), BGP_EV_HOLD_EXPIRES);
 	out = run("show ip bgp summary failed");
-	st_text_has(out, "\n127.0.0.1             1       1  00:00:00 Notification sent (Hold Timer "
-		      "Expired)\n");
+	st_text_has(out,
+		    "\n127.0.0.1             1       1  00:00:00 Notification sent (Hold Timer "
+		    "Expired)\n");
 	out = run("show ip bgp summary failed json");
 	st_json_has(out, "\"127.0.0.1\":{\"connectionsEstablished\":1,\"connectionsDropped\":1,"
-		      "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
-		      "\"peerUptimeEstablishedEpoch\":");
+			 "\"peerUptime\":\"00:00:00\",\"peerUptimeMsec\":0,"
+			 "\"peerUptimeEstablishedEpoch\":");
 	st_json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
-		      "\"Hold Timer Expired\",\"lastNotificationHardReset\":false,"
-		      "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14,");
+			 "\"Hold Timer Expired\",\"lastNotificationHardReset\":false,"
+			 "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14,");
 }
 END_TEST
 
@@ -263,9 +265,9 @@ START_TEST(test_summary_none_failed)
 	out = run("show bgp summary failed json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
 	st_json_has(out, "{\"ipv4Unicast\":{\"failedPeersCount\":0,\"dynamicPeers\":0,"
-		      "\"totalPeers\":1}}");
+			 "\"totalPeers\":1}}");
 	st_text_has(run("show bgp summary established"),
-		 "\n\nDisplayed neighbors 1\nTotal number of neighbors 1\n");
+		    "\n\nDisplayed neighbors 1\nTotal number of neighbors 1\n");
 }
 END_TEST
 
@@ -275,23 +277,24 @@ START_TEST(test_neighbors_text)
 
 	three_peers();
 	out = run("show ip bgp neighbors 127.0.0.1");
-	st_text_has(out, "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
-		      "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
-		      "  BGP state = Established, up for 00:00:00\n");
+	st_text_has(out,
+		    "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
+		    "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
+		    "  BGP state = Established, up for 00:00:00\n");
 	st_text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
-		      "  Configured hold time is 180 seconds, keepalive interval is 60 seconds\n"
-		      "  Neighbor capabilities:\n"
-		      "    4 Byte AS: advertised and received\n");
+			 "  Configured hold time is 180 seconds, keepalive interval is 60 seconds\n"
+			 "  Neighbor capabilities:\n"
+			 "    4 Byte AS: advertised and received\n");
 	st_text_has(out, "    Route refresh: advertised and received\n");
 	st_text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
 	st_text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
-		      "                         Sent       Rcvd\n"
-		      "    Opens:                  1          1\n");
+			 "                         Sent       Rcvd\n"
+			 "    Opens:                  1          1\n");
 	st_text_has(out, " For address family: IPv4 Unicast\n");
 	st_text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
-		      "  External BGP neighbor may be up to 1 hops away.\n"
-		      "  TTL security (GTSM): off; on the socket minimum TTL 0, sending TTL 1\n"
-		      "  Kernel counters (this namespace): TCPMinTTLDrop ");
+			 "  External BGP neighbor may be up to 1 hops away.\n"
+			 "  TTL security (GTSM): off; on the socket minimum TTL 0, sending TTL 1\n"
+			 "  Kernel counters (this namespace): TCPMinTTLDrop ");
 	st_text_has(out, ", TCPMD5Failure ");
 	st_text_has(out, "\nLocal host: 127.0.0.1, Local port: ");
 	st_text_has(out, "Foreign host: 127.0.0.1, Foreign port: ");
@@ -314,26 +317,28 @@ START_TEST(test_neighbors_json)
 	three_peers();
 	out = run("show bgp neighbors 127.0.0.1 json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
-	st_json_has(out, "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
-		      "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
-		      "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
-		      "\"bgpTimerUpMsec\":");
+	st_json_has(out,
+		    "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
+		    "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
+		    "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
+		    "\"bgpTimerUpMsec\":");
 	st_json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
-	st_json_has(out, "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
-		      "\"bgpTimerConfiguredKeepAliveIntervalMsecs\":60000,"
-		      "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
-		      "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
+	st_json_has(out,
+		    "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
+		    "\"bgpTimerConfiguredKeepAliveIntervalMsecs\":60000,"
+		    "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
+		    "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
 	st_json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
 	st_json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
-		      "true}}}");
+			 "true}}}");
 	st_json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
-		      "\"opensRecv\":1,");
+			 "\"opensRecv\":1,");
 	st_json_has(out, "\"addressFamilyInfo\":{\"ipv4Unicast\":{\"acceptedPrefixCounter\":0,"
-		      "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
-		      "\"connectionsDropped\":0,\"lastReset\":\"never\","
-		      "\"externalBgpNbrMaxHopsAway\":1,\"gtsm\":{\"enabled\":false,\"hops\":0,"
-		      "\"minTtlConfigured\":0,\"minTtlSocket\":0,\"sendTtlSocket\":1,"
-		      "\"listenerProtected\":false},\"kernelCounters\":{\"tcpMinTtlDrop\":");
+			 "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
+			 "\"connectionsDropped\":0,\"lastReset\":\"never\","
+			 "\"externalBgpNbrMaxHopsAway\":1,\"gtsm\":{\"enabled\":false,\"hops\":0,"
+			 "\"minTtlConfigured\":0,\"minTtlSocket\":0,\"sendTtlSocket\":1,"
+			 "\"listenerProtected\":false},\"kernelCounters\":{\"tcpMinTtlDrop\":");
 	st_json_has(out, "\"tcpMd5Failure\":");
 	st_json_has(out, "},\"hostLocal\":\"127.0.0.1\",\"portLocal\":");
 	st_json_has(out, "\"hostForeign\":\"127.0.0.1\",\"portForeign\":");
@@ -369,11 +374,11 @@ START_TEST(test_neighbors_after_notification)
 	out = run("show bgp neighbors 127.0.0.1 json");
 	ck_assert(st_json_valid(out));
 	st_json_has(out, "\"lastErrorCodeSubcode\":\"0400\",\"lastNotificationReason\":"
-		      "\"Hold Timer Expired\"");
+			 "\"Hold Timer Expired\"");
 	st_json_has(out, "\"lastResetDueTo\":\"BGP Notification send\",\"lastResetCode\":14");
 	out = run("show ip bgp summary");
 	st_text_has(out, "\n127.0.0.1       4      65002         2         3        0    0    0 "
-		      "00:00:00         Idle        0 N/A\n");
+			 "00:00:00         Idle        0 N/A\n");
 }
 END_TEST
 

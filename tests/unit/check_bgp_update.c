@@ -29,6 +29,7 @@ static uint8_t msg[65536];
 static struct bgp_attr *make_attr(enum bgp_af af)
 {
 	uint32_t comm[2] = { 0xfde90001, 0xfde90002 };
+	struct bgp_attr_extra ex;
 	struct bgp_attr t, *a;
 
 	memset(&t, 0, sizeof(t));
@@ -42,9 +43,9 @@ static struct bgp_attr *make_attr(enum bgp_af af)
 		t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		t.nexthop = ip4("192.0.2.1");
 	} else {
-		t.mp_nh_len = 32;
-		t.mp_nh_global = ip6("2001:db8::1");
-		t.mp_nh_local = ip6("fe80::1");
+		struct in6_addr g = ip6("2001:db8::1"), l = ip6("fe80::1");
+
+		bgp_attr_set_mp_nh(&t, &ex, 32, &g, &l);
 	}
 	a = bgp_attr_intern(&t);
 	bgp_aspath_unref(t.aspath);
@@ -288,6 +289,8 @@ END_TEST
 START_TEST(test_wire_exact)
 {
 	struct bgp_update_builder ub;
+	struct bgp_attr_extra ex;
+	struct in6_addr g;
 	struct bgp_attr t, *a;
 	struct prefix p = pfx("2001:db8::/32");
 	uint8_t want[256];
@@ -297,8 +300,8 @@ START_TEST(test_wire_exact)
 	memset(&t, 0, sizeof(t));
 	t.present = ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH);
 	t.aspath = bgp_aspath_from_str("65002");
-	t.mp_nh_len = 16;
-	t.mp_nh_global = ip6("2001:db8::1");
+	g = ip6("2001:db8::1");
+	bgp_attr_set_mp_nh(&t, &ex, 16, &g, NULL);
 	a = bgp_attr_intern(&t);
 	bgp_aspath_unref(t.aspath);
 	ck_assert_int_eq(

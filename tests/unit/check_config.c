@@ -348,7 +348,7 @@ static const char *const good_files[] = {
 	"good-ipv6.conf",	   "good-no-default.conf",  "good-default-later.conf",
 	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
 	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
-	"good-json-defaults.json", "good-json-empty.json", "good-frr.conf",
+	"good-json-defaults.json", "good-json-empty.json",  "good-frr.conf",
 	"good-frr-switches.conf",
 };
 
@@ -746,8 +746,7 @@ START_TEST(t_frr_switches)
 	run(vty, "frr defaults traditional", CMD_SUCCESS);
 	run(vty, "service integrated-vtysh-config", CMD_SUCCESS);
 	run(vty, "no service integrated-vtysh-config", CMD_SUCCESS);
-	ck_assert_ptr_nonnull(strstr(run(vty, "frr defaults datacenter",
-					 CMD_WARNING_CONFIG_FAILED),
+	ck_assert_ptr_nonnull(strstr(run(vty, "frr defaults datacenter", CMD_WARNING_CONFIG_FAILED),
 				     "`traditional` defaults only"));
 	ck_assert_ptr_nonnull(strstr(run(vty, "frr defaults fast", CMD_WARNING_CONFIG_FAILED),
 				     "Unknown defaults profile fast"));

@@ -202,7 +202,7 @@ static void handshake_ack(const char *src, bool filtered)
 	if (!filtered) {
 		ck_assert_msg(child >= 0,
 			      "without the filter a TTL 254 ACK completes the handshake");
-		close(child);
+		ktest_close_abort(child);
 		close(lst);
 		return;
 	}
@@ -226,7 +226,7 @@ static void handshake_ack(const char *src, bool filtered)
 	ck_assert_int_eq(kernel_gtsm_filter_detach(child, NULL), 0);
 	ck_assert_int_eq(kernel_gtsm_filter_len(child), 0);
 	ck_assert_int_eq(kernel_gtsm_filter_len(lst), listener_len);
-	close(child);
+	ktest_close_abort(child);
 	close(lst);
 }
 

@@ -283,6 +283,14 @@ int ktest_accept(int lfd, int timeout_ms)
 	return fd < 0 ? -errno : fd;
 }
 
+void ktest_close_abort(int fd)
+{
+	struct linger lg = { 1, 0 };
+
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)), 0);
+	close(fd);
+}
+
 bool ktest_readable(int fd, int timeout_ms)
 {
 	struct pollfd pfd = { fd, POLLIN, 0 };
@@ -407,8 +415,8 @@ static size_t build_packet(const struct ktest_seg *s, uint8_t *pkt)
 	uint8_t ph[40];
 	uint16_t sum;
 
-	sum = csum_fold(csum_add(csum_add(0, ph, pseudo_header(s, tcplen, ph)), pkt + iplen,
-				 tcplen));
+	sum = csum_fold(
+		csum_add(csum_add(0, ph, pseudo_header(s, tcplen, ph)), pkt + iplen, tcplen));
 	pkt[iplen + 16] = (uint8_t)(sum >> 8);
 	pkt[iplen + 17] = (uint8_t)sum;
 	memset(pkt, 0, iplen);
@@ -467,8 +475,8 @@ int ktest_raw_send(struct ktest_raw *r, const struct ktest_seg *s)
 		return -EINVAL;
 	len = build_packet(s, pkt);
 	tolen = ipaddr_to_sockaddr(&s->dst, 0, &to);
-	if (sendto(s->src.family == AF_INET ? r->fd4 : r->fd6, pkt, len, 0,
-		   (struct sockaddr *)&to, tolen) != (ssize_t)len)
+	if (sendto(s->src.family == AF_INET ? r->fd4 : r->fd6, pkt, len, 0, (struct sockaddr *)&to,
+		   tolen) != (ssize_t)len)
 		return -errno;
 	return 0;
 }

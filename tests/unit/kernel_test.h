@@ -36,6 +36,10 @@ int ktest_socket(int family, bool v6only);
 int ktest_connect(int fd, const char *addr, uint16_t port, int timeout_ms);
 /* accept() within timeout_ms: the new fd, or -ETIMEDOUT. */
 int ktest_accept(int lfd, int timeout_ms);
+/* Close a connection to a spoofed (tun) peer with an RST (SO_LINGER 0): a plain close() would
+ * leave an orphan retransmitting its FIN to nobody for minutes, holding the tun device and
+ * stalling the namespace's teardown when the test's process exits. */
+void ktest_close_abort(int fd);
 /* Is there something to read within timeout_ms? */
 bool ktest_readable(int fd, int timeout_ms);
 /* TcpExt counter of this namespace (asserts that it exists). */
@@ -46,10 +50,10 @@ struct ktest_seg {
 	struct ipaddr src, dst;
 	uint16_t sport, dport;
 	uint32_t seq, ack;
-	uint8_t flags;	    /* TH_SYN, TH_ACK, ... */
-	int ttl;	    /* TTL / hop limit on the wire */
+	uint8_t flags;	     /* TH_SYN, TH_ACK, ... */
+	int ttl;	     /* TTL / hop limit on the wire */
 	const char *md5_key; /* sign with this TCP-MD5 key (RFC 2385) */
-	bool md5_bogus;	    /* carry an MD5 option whose digest no key produced */
+	bool md5_bogus;	     /* carry an MD5 option whose digest no key produced */
 };
 
 #define KT_FIN 0x01
