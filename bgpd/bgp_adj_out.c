@@ -559,6 +559,16 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	return e->out ? bgp_attr_ref(e->out) : NULL;
 }
 
+/* For `show ... neighbors X advertised-routes`: what `to` is sent for dest, recomputed from the
+ * advertised-to bit and the export function (no per-session copy is kept). */
+struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				    const struct bgp_dest *dest)
+{
+	if (!to->up || !to->cache || !bgp_dest_adv_test(dest, to->id))
+		return NULL;
+	return export_attr(rib, to, af, dest);
+}
+
 /* ---- batches ---- */
 
 struct adj_out_item {

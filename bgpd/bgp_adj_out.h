@@ -29,6 +29,10 @@ void adj_out_peer_up(struct bgp_rib *rib, struct rib_src *src);
 void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src);
 /* ROUTE-REFRESH (RFC 2918): send the whole AF again. */
 void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* What `to` is currently advertised for dest (the advertised-to bit is set and the best path
+ * exports to it): the exported set (a new reference), else NULL. */
+struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				    const struct bgp_dest *dest);
 /* Serve the sessions round robin, visiting at most budget dests; returns the number visited. */
 size_t adj_out_run(struct bgp_rib *rib, size_t budget);
 /* Some session can make progress now (not counting those waiting for room to write). */

@@ -298,6 +298,10 @@ int main(int argc, char **argv)
 	bgp_debug_init();
 	bgp_clear_init();
 
+	/* What the kernel can enforce, before any configuration asks for it (fail closed); also
+	 * for -C, so that a check refuses what a real start would refuse. */
+	bgp_security_probe();
+
 	if (o.check) {
 		r = config_run(&o, true);
 		nb_terminate();
@@ -324,8 +328,6 @@ int main(int argc, char **argv)
 	}
 	bgp_set_event_base(main_base);
 
-	/* What the kernel can enforce, before a configuration asks for it (fail closed). */
-	bgp_security_probe();
 	if (config_run(&o, false) < 0 || security_refused(&o)) {
 		pidfile_remove();
 		return 1;

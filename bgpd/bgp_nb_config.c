@@ -105,6 +105,30 @@ static int string_destroy(struct nb_cb_args *args, size_t field_offset, enum bgp
 	return NB_OK;
 }
 
+/* ---- kernel support for TCP-MD5 and GTSM ---------------------------------------------- */
+
+/*
+ * VALIDATE of `password` and `ttl-security hops N`: refuse what the running kernel cannot
+ * enforce (bgpd's start-up probe) rather than commit it and hold the session down. Only the
+ * setting being changed is checked, so an unrelated change is never refused for it. A neighbor
+ * created with these settings is covered too: its leaves come as their own changes.
+ */
+static int security_validate(struct nb_cb_args *args, bool password, unsigned ttl_security_hops)
+{
+	const struct lyd_node *nbr = yang_dnode_ancestor(args->dnode, "neighbor");
+	const char *addr = nbr ? yang_dnode_get_string(nbr, "remote-address") : NULL;
+	char why[1200];
+	struct ipaddr a;
+
+	if (!addr || ipaddr_from_str(&a, addr) < 0)
+		return NB_OK; /* cannot happen: the model's key is an IP address */
+	if (bgp_peer_security_check(&a, password, ttl_security_hops, why, sizeof(why)) == 0)
+		return NB_OK;
+	snprintf(args->errmsg, args->errmsg_len, "neighbor %s %s refused: %s", addr,
+		 password ? "password" : "ttl-security", why);
+	return NB_ERR;
+}
+
 /* ---- the instance --------------------------------------------------------------------- */
 
 int bgp_nb_instance_create(struct nb_cb_args *args)
@@ -315,6 +339,8 @@ int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args)
 
 int bgp_nb_neighbor_password_modify(struct nb_cb_args *args)
 {
+	if (args->event == NB_EV_VALIDATE)
+		return security_validate(args, lyd_get_value(args->dnode)[0] != '\0', 0);
 	return string_modify(args, offsetof(struct bgp_peer_config, password),
 			     BGP_PEER_CHG_PASSWORD);
 }
@@ -388,6 +414,9 @@ int bgp_nb_neighbor_multihop_destroy(struct nb_cb_args *args)
 
 int bgp_nb_neighbor_ttl_security_modify(struct nb_cb_args *args)
 {
+	if (args->event == NB_EV_VALIDATE)
+		return security_validate(args, false,
+					 (unsigned)strtoul(lyd_get_value(args->dnode), NULL, 10));
 	return u8_set(args, (uint8_t)strtoul(lyd_get_value(args->dnode), NULL, 10), true);
 }
 

@@ -129,6 +129,8 @@ static void json_table_route(struct route_show *s, const struct bgp_dest *d, con
 	sbuf_init(&tmp);
 	json_array_open(w, prefix_to_str(p, buf, sizeof(buf)));
 	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+		if (!route_path_shown(s, path))
+			continue;
 		json_table_path(s, d, p, path, why, &tmp);
 		s->paths++;
 	}
@@ -316,6 +318,68 @@ static void json_empty(struct route_show *s)
 	json_end(&s->json);
 }
 
+/* ---- neighbors X advertised-routes (FRR's show_adj_route(), route_vty_out_tmp()) ---- */
+
+static void json_adv_begin(struct route_show *s)
+{
+	struct json_writer *w = &s->json;
+
+	json_begin(s);
+	json_uint(w, "bgpTableVersion", rib_af_version(s->rib, s->af));
+	json_inaddr(w, "bgpLocalRouterId", s->bgp->router_id);
+	json_uint(w, "defaultLocPrf", BGP_DEFAULT_LOCAL_PREF);
+	json_uint(w, "localAS", s->bgp->asn);
+	json_object_open(w, "advertisedRoutes");
+}
+
+static void json_adv_route(struct route_show *s, const struct prefix *p,
+			   const struct bgp_attr *attr)
+{
+	struct json_writer *w = &s->json;
+	char buf[PREFIX_STRLEN];
+	struct sbuf tmp;
+
+	json_object_open(w, prefix_to_str(p, buf, sizeof(buf)));
+	inet_ntop(p->family, p->u.bytes, buf, sizeof(buf));
+	json_string(w, "addrPrefix", buf);
+	json_uint(w, "prefixLen", p->len);
+	json_string(w, "network", prefix_to_str(p, buf, sizeof(buf)));
+	if (s->af == BGP_AF_IPV4_UNICAST)
+		json_inaddr(w, "nextHop", attr->nexthop);
+	else
+		json_in6addr(w, "nextHopGlobal", bgp_attr_mp_nh_global(attr));
+	if (attr->present & ATTR_BIT(BGP_ATTR_MED))
+		json_uint(w, "metric", attr->med);
+	if (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))
+		json_uint(w, "locPrf", attr->local_pref);
+	json_uint(w, "weight", attr->weight);
+	sbuf_init(&tmp);
+	route_aspath_str(attr->aspath, &tmp);
+	json_string(w, "path", tmp.buf);
+	sbuf_free(&tmp);
+	json_string(w, "bgpOriginCode", route_origin_char(attr->origin));
+	json_object_close(w);
+	s->routes++;
+}
+
+static void json_adv_end(struct route_show *s)
+{
+	struct json_writer *w = &s->json;
+
+	json_object_close(w); /* advertisedRoutes */
+	json_uint(w, "totalPrefixCounter", s->routes);
+	json_object_close(w);
+	json_end(w);
+}
+
+static void json_warning(struct route_show *s, const char *msg)
+{
+	json_begin(s);
+	json_string(&s->json, "warning", msg);
+	json_object_close(&s->json);
+	json_end(&s->json);
+}
+
 const struct route_out route_out_json = {
 	.table_begin = json_table_begin,
 	.table_route = json_table_route,
@@ -323,4 +387,8 @@ const struct route_out route_out_json = {
 	.detail = json_detail,
 	.not_found = json_empty,
 	.no_instance = json_empty,
+	.adv_begin = json_adv_begin,
+	.adv_route = json_adv_route,
+	.adv_end = json_adv_end,
+	.warning = json_warning,
 };

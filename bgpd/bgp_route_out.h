@@ -30,6 +30,8 @@ struct route_show {
 	uint64_t paths;	 /* paths shown */
 	bool header_done;
 	struct json_writer json;
+	/* `neighbors X routes`: only the paths learned from this source (NULL = all). */
+	const struct rib_src *only;
 };
 
 struct route_out {
@@ -39,6 +41,15 @@ struct route_out {
 	void (*detail)(struct route_show *s, const struct bgp_dest *d, const struct prefix *p);
 	void (*not_found)(struct route_show *s);
 	void (*no_instance)(struct route_show *s);
+	/* `neighbors X advertised-routes`: header, one row per route with the exported set,
+	 * footer (FRR's show_adj_route()). */
+	void (*adv_begin)(struct route_show *s);
+	void (*adv_route)(struct route_show *s, const struct prefix *p,
+			  const struct bgp_attr *attr);
+	void (*adv_end)(struct route_show *s);
+	/* A refusal ("Inbound soft reconfiguration not enabled"): "% msg" in text, a "warning"
+	 * key in JSON (FRR's peer_adj_routes()). */
+	void (*warning)(struct route_show *s, const char *msg);
 };
 
 extern const struct route_out route_out_text;
@@ -52,6 +63,8 @@ const char *route_origin_long(uint8_t origin);
 
 struct rib_src;
 const struct rib_src *route_path_src(const struct route_show *s, const struct bgp_path *path);
+/* The path is shown (not filtered out by s->only). */
+bool route_path_shown(const struct route_show *s, const struct bgp_path *path);
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path);
 /* Learned over iBGP (FRR's 'i' status and pathFrom "internal"). */
 bool route_path_internal(const struct route_show *s, const struct bgp_path *path);

@@ -50,19 +50,14 @@ static void pad(struct vty *vty, int len, int width, int indent)
 		vty_out(vty, "%*s", width - len, " ");
 }
 
-static void text_path_row(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
-			  const struct bgp_path *path, bool first, struct sbuf *tmp)
+/* One table row after the status columns (FRR's route_vty_out()). */
+static void text_row(struct route_show *s, const struct prefix *p, const struct bgp_attr *attr,
+		     struct sbuf *tmp)
 {
 	struct vty *vty = s->vty;
-	const struct bgp_attr *attr = path->attr;
-	const struct rib_src *src = route_path_src(s, path);
 	char buf[PREFIX_STRLEN];
-	bool valid = route_path_valid(s, path);
 
-	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out()). */
-	vty_out(vty, " %c%c%c ", valid ? '*' : (src && !src->up ? 'R' : ' '),
-		path == dest_best(d) ? '>' : ' ', route_path_internal(s, path) ? 'i' : ' ');
-	if (first)
+	if (p)
 		pad(vty, vty_out(vty, "%s", prefix_to_str(p, buf, sizeof(buf))), 17, 20);
 	else
 		vty_out(vty, "%*s", 17, " ");
@@ -82,6 +77,18 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 	vty_out(vty, "%s\n", route_origin_char(attr->origin));
 }
 
+static void text_path_row(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
+			  const struct bgp_path *path, bool first, struct sbuf *tmp)
+{
+	const struct rib_src *src = route_path_src(s, path);
+	bool valid = route_path_valid(s, path);
+
+	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out()). */
+	vty_out(s->vty, " %c%c%c ", valid ? '*' : (src && !src->up ? 'R' : ' '),
+		path == dest_best(d) ? '>' : ' ', route_path_internal(s, path) ? 'i' : ' ');
+	text_row(s, first ? p : NULL, path->attr, tmp);
+}
+
 static void text_table_route(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
 {
 	struct sbuf tmp;
@@ -93,6 +100,8 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 	}
 	sbuf_init(&tmp);
 	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+		if (!route_path_shown(s, path))
+			continue;
 		text_path_row(s, d, p, path, first, &tmp);
 		first = false;
 		s->paths++;
@@ -258,6 +267,41 @@ static void text_no_instance(struct route_show *s)
 	vty_out(s->vty, "No BGP process is configured\n");
 }
 
+/* ---- neighbors X advertised-routes ---- */
+
+static void text_adv_begin(struct route_show *s)
+{
+	(void)s; /* the header comes with the first route, as FRR */
+}
+
+static void text_adv_route(struct route_show *s, const struct prefix *p,
+			   const struct bgp_attr *attr)
+{
+	struct sbuf tmp;
+
+	if (!s->header_done) {
+		text_header(s);
+		s->header_done = true;
+	}
+	/* What we send is our best path: valid and best. */
+	vty_out(s->vty, " *>  ");
+	sbuf_init(&tmp);
+	text_row(s, p, attr, &tmp);
+	sbuf_free(&tmp);
+	s->routes++;
+}
+
+static void text_adv_end(struct route_show *s)
+{
+	if (s->routes)
+		vty_out(s->vty, "\nTotal number of prefixes %" PRIu64 "\n", s->routes);
+}
+
+static void text_warning(struct route_show *s, const char *msg)
+{
+	vty_out(s->vty, "%% %s\n", msg);
+}
+
 const struct route_out route_out_text = {
 	.table_begin = text_table_begin,
 	.table_route = text_table_route,
@@ -265,4 +309,8 @@ const struct route_out route_out_text = {
 	.detail = text_detail,
 	.not_found = text_not_found,
 	.no_instance = text_no_instance,
+	.adv_begin = text_adv_begin,
+	.adv_route = text_adv_route,
+	.adv_end = text_adv_end,
+	.warning = text_warning,
 };

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_adj_out.h"
 #include "bgpd/bgp_decision.h"
 #include "bgpd/bgp_route_out.h"
 #include "bgpd/bgp_show_route.h"
@@ -35,6 +36,11 @@ const char *route_origin_long(uint8_t origin)
 const struct rib_src *route_path_src(const struct route_show *s, const struct bgp_path *path)
 {
 	return rib_src_get(s->rib, path->src);
+}
+
+bool route_path_shown(const struct route_show *s, const struct bgp_path *path)
+{
+	return !s->only || path->src == s->only->id;
 }
 
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path)
@@ -233,13 +239,21 @@ static bool show_setup(struct route_show *s, const struct route_out *o, struct v
 	return s->rib != NULL;
 }
 
+static bool dest_has_shown(const struct route_show *s, const struct bgp_dest *d)
+{
+	for (const struct bgp_path *path = d->paths; path; path = path->next)
+		if (route_path_shown(s, path))
+			return true;
+	return false;
+}
+
 static int table_cb(const struct prefix *p, void *value, void *arg)
 {
 	struct route_show *s = arg;
 	const struct bgp_dest *d = value;
 
 	/* Prefixes without paths wait for the journal to free them: nothing to show. */
-	if (d->paths)
+	if (dest_has_shown(s, d))
 		s->out->table_route(s, d, p);
 	return 0;
 }
@@ -311,6 +325,90 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 	return CMD_SUCCESS;
 }
 
+/* ---- neighbors X advertised-routes|received-routes|routes ---- */
+
+/* The current session with the neighbor at addr (FRR's peer_lookup_in_view()). */
+static struct rib_src *neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr)
+{
+	struct rib_src *down = NULL;
+
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		struct rib_src *src = rib->src[id];
+		struct ipaddr a;
+
+		if (!src || src->local)
+			continue;
+		a = src->remote_addr;
+		ipaddr_unmap_v4(&a);
+		if (ipaddr_cmp(&a, addr))
+			continue;
+		if (src->up)
+			return src;
+		down = src; /* its paths are being removed: still shown, as stale */
+	}
+	return down;
+}
+
+static int adv_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct route_show *s = arg;
+	struct bgp_attr *attr;
+
+	/* The show does not change the RIB; the export cache may be filled, which is harmless. */
+	attr = adj_out_advertised(s->rib, (struct rib_src *)s->only, s->af, value);
+	if (attr) {
+		s->out->adv_route(s, p, attr);
+		bgp_attr_unref(attr);
+	}
+	return 0;
+}
+
+enum nbr_view { NBR_ADVERTISED, NBR_RECEIVED, NBR_ROUTES };
+
+static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, const char *kind,
+			 bool json)
+{
+	const struct route_out *o = json ? &route_out_json : &route_out_text;
+	enum nbr_view view = !strcmp(kind, "advertised-routes") ? NBR_ADVERTISED
+			     : !strcmp(kind, "received-routes") ? NBR_RECEIVED
+								: NBR_ROUTES;
+	struct route_show s;
+	struct ipaddr a;
+
+	if (!show_setup(&s, o, vty, af)) {
+		o->no_instance(&s);
+		return CMD_WARNING;
+	}
+	if (ipaddr_from_str(&a, peer) < 0) {
+		vty_out(vty, "%% Malformed address: %s\n", peer);
+		return CMD_WARNING;
+	}
+	ipaddr_unmap_v4(&a);
+	s.only = neighbor_src(s.rib, &a);
+	if (!s.only || !s.only->af[af]) {
+		o->warning(&s, "No such neighbor or address family");
+		return CMD_WARNING;
+	}
+	switch (view) {
+	case NBR_RECEIVED:
+		/* Pre-policy Adj-RIB-In needs a kept copy (FRR: soft-reconfiguration inbound),
+		 * which skua does not keep. */
+		o->warning(&s, "Inbound soft reconfiguration not enabled");
+		return CMD_WARNING;
+	case NBR_ADVERTISED:
+		o->adv_begin(&s);
+		ptree_walk(s.rib->af[af].tree, adv_cb, &s);
+		o->adv_end(&s);
+		return CMD_SUCCESS;
+	case NBR_ROUTES:
+		break;
+	}
+	o->table_begin(&s);
+	ptree_walk(s.rib->af[af].tree, table_cb, &s);
+	o->table_end(&s);
+	return CMD_SUCCESS;
+}
+
 #define SHOW_STR "Show running system information\n"
 #define IP_STR "IP information\n"
 #define BGP_STR "BGP information\n"
@@ -352,11 +450,54 @@ DEFCMD(show_bgp_ipv6_route, "show bgp ipv6 [unicast] <X:X::X:X/M|X:X::X:X>$net [
 	return show_route(vty, BGP_AF_IPV6_UNICAST, cmd_arg(args, "net"), cmd_has(args, "json"));
 }
 
+#define NBR_STR "Detailed information on TCP and BGP neighbor connections\n"
+#define NBR_KIND "<advertised-routes|received-routes|routes>$kind"
+#define NBR_KIND_STR                                        \
+	"Display the routes advertised to a BGP neighbor\n" \
+	"Display the received routes from neighbor\n"       \
+	"Display routes learned from neighbor\n"
+
+DEFCMD(show_ip_bgp_nbr_routes, "show ip bgp neighbors <A.B.C.D|X:X::X:X>$peer " NBR_KIND " [json]",
+       SHOW_STR IP_STR BGP_STR NBR_STR
+       "Neighbor to display information about\n"
+       "Neighbor to display information about\n" NBR_KIND_STR JSON_STR)
+{
+	return show_neighbor(vty, BGP_AF_IPV4_UNICAST, cmd_arg(args, "peer"), cmd_arg(args, "kind"),
+			     cmd_has(args, "json"));
+}
+
+DEFCMD(show_bgp_ipv4_nbr_routes,
+       "show bgp ipv4 [unicast] neighbors <A.B.C.D|X:X::X:X>$peer " NBR_KIND " [json]",
+       SHOW_STR BGP_STR AF_STR SAFI_STR NBR_STR
+       "Neighbor to display information about\n"
+       "Neighbor to display information about\n" NBR_KIND_STR JSON_STR)
+{
+	return show_neighbor(vty, BGP_AF_IPV4_UNICAST, cmd_arg(args, "peer"), cmd_arg(args, "kind"),
+			     cmd_has(args, "json"));
+}
+
+DEFCMD(show_bgp_ipv6_nbr_routes,
+       "show bgp ipv6 [unicast] neighbors <A.B.C.D|X:X::X:X>$peer " NBR_KIND " [json]",
+       SHOW_STR BGP_STR AF_STR SAFI_STR NBR_STR
+       "Neighbor to display information about\n"
+       "Neighbor to display information about\n" NBR_KIND_STR JSON_STR)
+{
+	return show_neighbor(vty, BGP_AF_IPV6_UNICAST, cmd_arg(args, "peer"), cmd_arg(args, "kind"),
+			     cmd_has(args, "json"));
+}
+
 void bgp_show_route_init(void)
 {
 	static const struct cmd_def *const cmds[] = {
-		&show_ip_bgp_cmd,   &show_ip_bgp_route_cmd,   &show_bgp_ipv4_cmd,
-		&show_bgp_ipv6_cmd, &show_bgp_ipv4_route_cmd, &show_bgp_ipv6_route_cmd,
+		&show_ip_bgp_cmd,
+		&show_ip_bgp_route_cmd,
+		&show_bgp_ipv4_cmd,
+		&show_bgp_ipv6_cmd,
+		&show_bgp_ipv4_route_cmd,
+		&show_bgp_ipv6_route_cmd,
+		&show_ip_bgp_nbr_routes_cmd,
+		&show_bgp_ipv4_nbr_routes_cmd,
+		&show_bgp_ipv6_nbr_routes_cmd,
 	};
 
 	for (size_t i = 0; i < array_size(cmds); i++)

@@ -135,9 +135,10 @@ int kernel_sec_apply(int fd, const struct ipaddr *peer, const struct kernel_sec_
  * peer's GTSM setting would not reach that connection's copy.
  *
  * Order on Linux (tcp_v4_rcv / tcp_v6_rcv): the listener's own min TTL (none), then the MD5
- * check, then this filter. A spoofed SYN claiming an MD5 peer is therefore still checked for its
- * signature (TCPMD5NotFound/Failure count it) before the filter drops it. The filter's own drops
- * are counted nowhere in TcpExt.
+ * check, then this filter. On a plain listener a spoofed SYN claiming an MD5 peer is therefore
+ * still checked for its signature (TCPMD5NotFound/Failure count it) before the filter drops it;
+ * the GTSM listener group below drops it before MD5 and keeps this filter for the handshake ACK.
+ * The filter's own drops are counted nowhere in TcpExt.
  *
  * Attaching needs CAP_NET_ADMIN on this kernel (EPERM otherwise, even for root without it).
  * The program (and, while it is replaced, the old one too) is charged against the socket's

@@ -652,6 +652,123 @@ START_TEST(test_show_detail)
 }
 END_TEST
 
+static void nbr_routes_setup(void)
+{
+	struct prefix p = tpfx("203.0.113.0/24");
+
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", med50_lp300);
+	announce1(e2, "192.0.2.0/24", "65003 65300 65100", "10.0.1.2", NULL);
+	announce1(i1, "198.51.100.0/24", "65100", "192.0.2.99", med7_lp200);
+	rib_network_add(bgp, V4, &p);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_show_neighbor_advertised_text)
+{
+	const char *out;
+
+	nbr_routes_setup();
+	/* eBGP: next hop self, our AS prepended, no LOCAL_PREF, learned MED not passed on. */
+	out = run_cmd("show ip bgp neighbors 10.0.1.2 advertised-routes");
+	ck_assert_msg(strstr(out, "BGP table version is ") == out &&
+			      strstr(out, "Default local pref 100, local AS 65001\n"),
+		      "header:\n%s", out);
+	ck_assert_msg(strstr(out, "     Network          Next Hop            Metric LocPrf Weight "
+				  "Path\n"
+				  " *>  192.0.2.0/24     10.0.1.1                               0 "
+				  "65001 65002 65100 i\n"
+				  " *>  198.51.100.0/24  10.0.1.1                               0 "
+				  "65001 65100 i\n"
+				  " *>  203.0.113.0/24   10.0.1.1                 0             0 "
+				  "65001 i\n"
+				  "\nTotal number of prefixes 3\n"),
+		      "eBGP rows:\n%s", out);
+	/* Not back to the peer it came from. */
+	out = run_cmd("show ip bgp neighbors 10.0.0.2 advertised-routes");
+	ck_assert_msg(!strstr(out, "192.0.2.0/24") && strstr(out, "198.51.100.0/24") &&
+			      strstr(out, "Total number of prefixes 2\n"),
+		      "e1:\n%s", out);
+	/* iBGP: next hop kept for learned routes, self for ours, LOCAL_PREF 100; no iBGP to
+	 * iBGP. */
+	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.3.2 advertised-routes");
+	ck_assert_msg(strstr(out,
+			     " *>  192.0.2.0/24     10.0.0.2                50    100      0 "
+			     "65002 65100 i\n"
+			     " *>  203.0.113.0/24   10.0.3.1                 0    100      0 i\n"
+			     "\nTotal number of prefixes 2\n") &&
+			      !strstr(out, "198.51.100.0/24"),
+		      "iBGP rows:\n%s", out);
+	/* Nothing advertised: no output, as FRR. */
+	ck_assert_str_eq(run_cmd("show bgp ipv6 unicast neighbors 10.0.1.2 advertised-routes"), "");
+	ck_assert_str_eq(run_cmd("show ip bgp neighbors 10.9.9.9 advertised-routes"),
+			 "% No such neighbor or address family\n");
+	ck_assert_str_eq(run_cmd("show ip bgp neighbors 10.0.0.2 received-routes"),
+			 "% Inbound soft reconfiguration not enabled\n");
+}
+END_TEST
+
+START_TEST(test_show_neighbor_routes_text)
+{
+	const char *out;
+
+	nbr_routes_setup();
+	/* Only the paths learned from the neighbor, in the `show ip bgp` layout. */
+	out = run_cmd("show ip bgp neighbors 10.0.1.2 routes");
+	ck_assert_msg(
+		strstr(out, "BGP table version is ") == out &&
+			strstr(out,
+			       "     Network          Next Hop            Metric LocPrf "
+			       "Weight Path\n"
+			       " *   192.0.2.0/24     10.0.1.2                               0 "
+			       "65003 65300 65100 i\n"
+			       "\nDisplayed 1 routes and 1 total paths\n") &&
+			!strstr(out, "10.0.0.2") && !strstr(out, "198.51.100.0/24"),
+		"e2 routes:\n%s", out);
+	out = run_cmd("show ip bgp neighbors 10.0.2.2 routes");
+	ck_assert_msg(strstr(out, " *>i 198.51.100.0/24  192.0.2.99               7    200      0 "
+				  "65100 i\n"
+				  "\nDisplayed 1 routes and 1 total paths\n"),
+		      "i1 routes:\n%s", out);
+	ck_assert_str_eq(run_cmd("show ip bgp neighbors 10.0.3.2 routes"),
+			 "No BGP prefixes displayed, 0 exist\n");
+}
+END_TEST
+
+START_TEST(test_show_neighbor_routes_json)
+{
+	const char *out;
+
+	nbr_routes_setup();
+	out = run_cmd("show ip bgp neighbors 10.0.1.2 advertised-routes json");
+	ck_assert_msg(strstr(out, "\"bgpTableVersion\":") &&
+			      strstr(out, "\"bgpLocalRouterId\":\"10.0.0.1\"") &&
+			      strstr(out, "\"defaultLocPrf\":100") &&
+			      strstr(out, "\"localAS\":65001") &&
+			      strstr(out, "\"advertisedRoutes\":{") &&
+			      strstr(out, "\"192.0.2.0/24\":{") &&
+			      strstr(out, "\"addrPrefix\":\"192.0.2.0\"") &&
+			      strstr(out, "\"prefixLen\":24") &&
+			      strstr(out, "\"network\":\"192.0.2.0/24\"") &&
+			      strstr(out, "\"nextHop\":\"10.0.1.1\"") &&
+			      strstr(out, "\"path\":\"65001 65002 65100\"") &&
+			      strstr(out, "\"bgpOriginCode\":\"i\"") &&
+			      strstr(out, "\"totalPrefixCounter\":3") && !strstr(out, "locPrf"),
+		      "advertised json:\n%s", out);
+	out = run_cmd("show bgp ipv6 unicast neighbors 10.0.1.2 advertised-routes json");
+	ck_assert_msg(strstr(out, "\"advertisedRoutes\":{}") &&
+			      strstr(out, "\"totalPrefixCounter\":0"),
+		      "empty advertised json:\n%s", out);
+	out = run_cmd("show ip bgp neighbors 10.0.0.2 routes json");
+	ck_assert_msg(strstr(out, "\"routes\":{") && strstr(out, "\"peerId\":\"10.0.0.2\"") &&
+			      !strstr(out, "\"peerId\":\"10.0.1.2\"") &&
+			      strstr(out, "\"totalRoutes\":1") && strstr(out, "\"totalPaths\":1"),
+		      "routes json:\n%s", out);
+	out = run_cmd("show ip bgp neighbors 10.0.0.2 received-routes json");
+	ck_assert_msg(strstr(out, "\"warning\":\"Inbound soft reconfiguration not enabled\""),
+		      "received json:\n%s", out);
+}
+END_TEST
+
 static Suite *rib_suite(void)
 {
 	Suite *s = suite_create("bgp_rib");
@@ -678,6 +795,9 @@ static Suite *rib_suite(void)
 	tcase_add_test(ts, test_show_table_text);
 	tcase_add_test(ts, test_show_table_json);
 	tcase_add_test(ts, test_show_detail);
+	tcase_add_test(ts, test_show_neighbor_advertised_text);
+	tcase_add_test(ts, test_show_neighbor_routes_text);
+	tcase_add_test(ts, test_show_neighbor_routes_json);
 	suite_add_tcase(s, ts);
 	return s;
 }

@@ -205,6 +205,26 @@ int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	return -1;
 }
 
+/* What the stand-in of bgpd's kernel probe lacks (a test sets these; setup clears them). */
+static bool lacks_md5, lacks_minttl;
+
+int bgp_peer_security_check(const struct ipaddr *addr, bool password, unsigned ttl_security_hops,
+			    char *msg, size_t size)
+{
+	(void)addr;
+	if (size)
+		msg[0] = '\0';
+	if (password && lacks_md5) {
+		snprintf(msg, size, "this kernel lacks TCP_MD5SIG (IPv4: Operation not permitted)");
+		return -1;
+	}
+	if (ttl_security_hops && lacks_minttl) {
+		snprintf(msg, size, "this kernel lacks IP_MINTTL (IPv4: Operation not permitted)");
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- harness ------------------------------------------------------------------------- */
 
 static void start(void)
@@ -234,6 +254,7 @@ static void stop(void)
 
 static void setup(void)
 {
+	lacks_md5 = lacks_minttl = false;
 	sbuf_init(&calls);
 	ck_assert_int_eq(chdir(CONF_DIR), 0);
 	start();
@@ -1657,6 +1678,80 @@ START_TEST(t_history_and_rollback)
 }
 END_TEST
 
+START_TEST(t_kernel_cannot_enforce)
+{
+	static const char file_text[] = "router bgp 65001\n"
+					" neighbor 10.0.0.3 remote-as 65003\n"
+					" neighbor 10.0.0.3 password s3cret\n";
+	char path[] = "/tmp/skua-nb-security-XXXXXX";
+	struct vty *vty = config_vty();
+	struct sbuf errors;
+	char *before, *after, expected[256];
+	const char *out;
+	int fd;
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "neighbor 10.0.0.2 remote-as 65002", CMD_SUCCESS);
+	run(vty, "neighbor 10.0.0.2 password before", CMD_SUCCESS); /* the kernel could then */
+
+	/* Refused: the operator is told which neighbor and which kernel option; nothing
+	 * changes, in running or in bgpd. */
+	lacks_md5 = lacks_minttl = true;
+	before = show();
+	sbuf_reset(&calls);
+	out = run(vty, "neighbor 10.0.0.2 password after", CMD_WARNING_CONFIG_FAILED);
+	ck_assert_str_eq(out, "% neighbor 10.0.0.2 password refused: this kernel lacks TCP_MD5SIG "
+			      "(IPv4: Operation not permitted)\n");
+	out = run(vty, "neighbor 10.0.0.2 ttl-security hops 2", CMD_WARNING_CONFIG_FAILED);
+	ck_assert_str_eq(out, "% neighbor 10.0.0.2 ttl-security refused: this kernel lacks "
+			      "IP_MINTTL (IPv4: Operation not permitted)\n");
+	ck_assert_str_eq(calls_text(), "");
+	after = show();
+	ck_assert_str_eq(after, before);
+	XFREE(MTYPE_SBUF, after);
+
+	/* Only the setting being changed is checked, and removing one is always allowed. */
+	lacks_minttl = false;
+	run(vty, "neighbor 10.0.0.2 ttl-security hops 2", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "peer_changed 10.0.0.2 TTL_SECURITY\n");
+	sbuf_reset(&calls);
+	run(vty, "no neighbor 10.0.0.2 password", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "peer_changed 10.0.0.2 PASSWORD\n");
+	vty_done(vty);
+	XFREE(MTYPE_SBUF, before);
+
+	/* A neighbor created with a password: the file is refused at its line, at start-up and
+	 * by bgpd -C alike, and nothing runs. */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_file(path, file_text);
+	snprintf(expected, sizeof(expected),
+		 "%s:3: neighbor 10.0.0.3 password refused: this kernel lacks TCP_MD5SIG "
+		 "(IPv4: Operation not permitted)\n",
+		 path);
+	stop();
+	sbuf_reset(&calls);
+	start();
+	sbuf_init(&errors);
+	ck_assert_int_eq(nb_config_check_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf ? errors.buf : "", expected);
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_load_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf ? errors.buf : "", expected);
+	ck_assert_ptr_null(nb_running());
+	ck_assert_ptr_null(the_bgp);
+	ck_assert_str_eq(calls_text(), "");
+	/* The same file loads once the kernel can enforce it. */
+	lacks_md5 = false;
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_load_file(path, &errors), 0);
+	ck_assert_ptr_nonnull(the_bgp);
+	sbuf_free(&errors);
+	unlink(path);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -1684,6 +1779,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_show_commands);
 	tcase_add_test(cli, t_every_setting_is_applied);
 	tcase_add_test(cli, t_system_commands);
+	tcase_add_test(cli, t_kernel_cannot_enforce);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);

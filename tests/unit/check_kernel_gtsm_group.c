@@ -497,6 +497,115 @@ START_TEST(test_group_update)
 }
 END_TEST
 
+/* A stray ACK (no connection, no request) below the minimum dies in the sink: no RST from us. At
+ * the minimum the listener answers it with an RST, as any listener does. */
+START_TEST(test_stray_ack)
+{
+	struct kernel_gtsm_group *g;
+	struct counters before;
+	struct ktest_seg s;
+	uint32_t seq;
+	int rttl;
+
+	lab();
+	g = open_lab_group("::", false);
+	before = counters();
+	s = seg("198.51.100.4", 254, KT_ACK, NULL); /* hops 1, no key */
+	s.ack = 12345;
+	ktest_send(&s);
+	ck_assert(!ktest_tun_wait(tun_fd, &s.src, s.sport, KT_RST, NO_REPLY_MS, &seq, &rttl));
+	ck_assert_uint_eq(ktest_counter("TCPMinTTLDrop"), before.minttl + 1);
+	s.ttl = 255;
+	ktest_send(&s);
+	ck_assert(ktest_tun_wait(tun_fd, &s.src, s.sport, KT_RST, REPLY_MS, &seq, &rttl));
+	ck_assert_uint_eq(seq, 12345);
+	kernel_gtsm_group_close(g);
+}
+END_TEST
+
+/* n GTSM peers 2001:db8::<first+i> (one /96, one minimum: 3886 fill 4096 instructions). */
+static struct kernel_gtsm_peer *v6_peers(int n, int first)
+{
+	struct kernel_gtsm_peer *t = calloc((size_t)n, sizeof(*t));
+	char a[64];
+
+	ck_assert_ptr_nonnull(t);
+	for (int i = 0; i < n; i++) {
+		snprintf(a, sizeof(a), "2001:db8::%x:%x", (first + i) >> 16, (first + i) & 0xffff);
+		t[i] = gp(a, 255);
+	}
+	return t;
+}
+
+/*
+ * Full-size programs, and an update whose filter swap fails: the listener's option memory holds
+ * its TCP-MD5 keys and its filter, and a filter swap briefly needs the old and the new program.
+ * With the memory full the update returns -ENOMEM, puts the old selector back, and the group
+ * keeps enforcing the old rules (not broken); with room made, the same update goes through.
+ */
+START_TEST(test_update_rollback)
+{
+	struct kernel_gtsm_peer *a = v6_peers(3886, 2), *b = v6_peers(3886, 10002);
+	struct ipaddr any = ktest_ip("::");
+	struct kernel_gtsm_group *g;
+	struct kernel_sec_err err;
+	unsigned sel, filt, rules;
+	struct counters before;
+	int keys = 0, ret;
+	char addr[64];
+
+	lab();
+	ck_assert_msg(kernel_gtsm_group_open(&any, BGP_PORT, true, 64, a, 3886, &g, &err) == 0,
+		      "%s", err.msg);
+	kernel_gtsm_group_stats(g, &sel, &filt, &rules);
+	ck_assert_uint_eq(sel, 4096);
+	ck_assert_uint_eq(filt, 4096);
+	ck_assert_uint_eq(rules, 3886);
+	for (;;) {
+		struct ipaddr k;
+
+		snprintf(addr, sizeof(addr), "2001:db8:1::%x", keys + 1);
+		k = ktest_ip(addr);
+		if (kernel_md5_set(kernel_gtsm_group_fd(g), &k, KEY, &err) < 0)
+			break;
+		keys++;
+		ck_assert_int_lt(keys, 100000);
+	}
+	ck_assert_int_eq(err.code, -ENOMEM);
+	ret = kernel_gtsm_group_update(g, b, 3886, &err);
+	ck_assert_int_eq(ret, -ENOMEM);
+	ck_assert_str_eq(err.option, "SO_ATTACH_FILTER");
+	ck_assert_msg(strstr(err.msg, "net.core.optmem_max") && !strstr(err.msg, "broken"), "%s",
+		      err.msg);
+	/* the old rules, both programs: a's first peer still goes to the sink, b's is nobody's */
+	before = counters();
+	ck_assert(!syn("2001:db8::2", 254, SIG_NONE, NULL));
+	ck_assert_uint_eq(ktest_counter("TCPMinTTLDrop"), before.minttl + 1);
+	ck_assert(syn("2001:db8::2712", 1, SIG_NONE, NULL));
+	kernel_gtsm_group_stats(g, &sel, &filt, &rules);
+	ck_assert_uint_eq(filt, 4096);
+	/* room for the swap: the update goes through and takes effect */
+	for (int i = 0; i < 300; i++) {
+		struct ipaddr k;
+
+		snprintf(addr, sizeof(addr), "2001:db8:1::%x", keys - i);
+		k = ktest_ip(addr);
+		ck_assert_int_eq(kernel_md5_del(kernel_gtsm_group_fd(g), &k, NULL), 0);
+	}
+	ck_assert_msg(kernel_gtsm_group_update(g, b, 3886, &err) == 0, "%s", err.msg);
+	ck_assert(syn("2001:db8::2", 1, SIG_NONE, NULL));
+	before = counters();
+	ck_assert(!syn("2001:db8::2712", 254, SIG_NONE, NULL));
+	ck_assert_uint_eq(ktest_counter("TCPMinTTLDrop"), before.minttl + 1);
+	printf("INFO: %d TCP-MD5 keys fit on the listener next to a 4096-instruction filter; the "
+	       "update went through with 300 fewer\n",
+	       keys);
+	free(a);
+	free(b);
+	kernel_gtsm_group_close(g);
+}
+END_TEST
+
 /* A second group (or any listener) on the same port is refused instead of joining. */
 START_TEST(test_group_port_taken)
 {
@@ -933,6 +1042,8 @@ static Suite *group_suite(void)
 	tcase_add_test(tc, test_accepted_non_gtsm);
 	tcase_add_test(tc, test_syncookie_ack);
 	tcase_add_test(tc, test_group_update);
+	tcase_add_test(tc, test_stray_ack);
+	tcase_add_test(tc, test_update_rollback);
 	tcase_add_test(tc, test_group_port_taken);
 	tcase_add_test(tc, test_storm_during_updates);
 	tcase_add_test(tc, test_reuseport_index_semantics);
