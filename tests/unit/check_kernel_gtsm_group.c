@@ -10,9 +10,11 @@
  * minimum is dropped by the sink's minimum, counted in TCPMinTTLDrop and in no TCPMD5* counter,
  * with no SYN-ACK and no request socket; at the minimum it is answered (MD5 still enforced);
  * non-GTSM and unknown sources work at any TTL; the handshake ACK below the minimum completes
- * nothing; syncookie ACKs take the selector too; updates under a SYN storm never let one low-TTL
- * SYN through; and the kernel behaviour that rules out "one listener per minimum" (an index past
- * the group falls back to the hash; closing a member moves the last one into its place).
+ * nothing; syncookie and stray ACKs take the selector too; a failed update rolls back; updates
+ * under a SYN storm never let one low-TTL SYN through; what a reuseport cBPF program can read; and
+ * the kernel behaviour that rules out "one listener per minimum" (an index past the group falls
+ * back to the hash; closing a member moves the last one into its place). The CPU cost per
+ * spoofed SYN is its own case: CK_RUN_CASE=cost.
  */
 #include "lib/compat.h"
 
@@ -30,8 +32,9 @@
 #include "tests/unit/kernel_test.h"
 
 #define BGP_PORT 179
-#define REPLY_MS 1000 /* an answer comes within milliseconds; a missing one is awaited this long \
-		       */
+#define REPLY_MS                                                                        \
+	1000 /* an answer comes within milliseconds; a missing one is awaited this long \
+	      */
 #define NO_REPLY_MS 500
 #define KEY "skua-group-key"
 #define OTHER_KEY "not-the-right-key"
@@ -899,6 +902,39 @@ START_TEST(test_reuseport_index_semantics)
 }
 END_TEST
 
+/*
+ * What a reuseport cBPF program sees: an absolute load at offset 0 fails for a SYN without
+ * payload (the kernel advanced the data past the TCP header; a failed load ends the program with
+ * 0), while SKF_NET_OFF loads read the IP header. Program A: "ldb [0]; ret #1" sends every SYN
+ * to index 0 (had the data been at the TCP header, the load would succeed and all would go to 1).
+ * Program B: "ldb [net+9]; sub #5; ret a" returns protocol 6 - 5 = 1.
+ */
+START_TEST(test_selector_offsets)
+{
+	struct sock_filter a[] = { BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 0),
+				   BPF_STMT(BPF_RET | BPF_K, 1) };
+	struct sock_filter b[] = { BPF_STMT(BPF_LD | BPF_B | BPF_ABS, (uint32_t)(SKF_NET_OFF + 9)),
+				   BPF_STMT(BPF_ALU | BPF_SUB | BPF_K, 5),
+				   BPF_STMT(BPF_RET | BPF_A, 0) };
+	struct sock_fprog pa = { array_size(a), a }, pb = { array_size(b), b };
+	int lst[2];
+
+	lab();
+	lst[0] = reuseport_listener();
+	lst[1] = reuseport_listener();
+	ck_assert_int_eq(setsockopt(lst[0], SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &pa, sizeof(pa)),
+			 0);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(who_gets_syn(lst, 2), 0);
+	ck_assert_int_eq(setsockopt(lst[0], SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &pb, sizeof(pb)),
+			 0);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(who_gets_syn(lst, 2), 1);
+	close(lst[0]);
+	close(lst[1]);
+}
+END_TEST
+
 /* ---- cost per spoofed SYN ---- */
 
 static double thread_cpu_ns(void)
@@ -1047,6 +1083,7 @@ static Suite *group_suite(void)
 	tcase_add_test(tc, test_group_port_taken);
 	tcase_add_test(tc, test_storm_during_updates);
 	tcase_add_test(tc, test_reuseport_index_semantics);
+	tcase_add_test(tc, test_selector_offsets);
 	suite_add_tcase(s, tc);
 	/* its own case, so that CK_RUN_CASE=cost runs it alone (under perf, for instance) */
 	tc = tcase_create("cost");
