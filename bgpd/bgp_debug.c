@@ -68,7 +68,7 @@ DEFCMD(no_debug_bgp_keepalives, "no debug bgp keepalives", NO_STR DEBUG_STR BGP_
 	return CMD_SUCCESS;
 }
 
-DEFCMD(show_debugging_bgp, "show debugging bgp",
+DEFCMD(show_debugging_bgp, "show debugging [bgp]",
        "Show running system information\n" DEBUG_STR BGP_STR)
 {
 	uint64_t upd = debug_flags & BGP_DEBUG_UPDATES;

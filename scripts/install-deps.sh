@@ -20,6 +20,13 @@ SERVICES=(frr bird gobgpd exabgp)
 say() { printf 'install-deps: %s\n' "$*"; }
 die() { printf 'install-deps: error: %s\n' "$*" >&2; exit 1; }
 
+# bgpd gives its vty socket (mode 0660) to this group: members may run vtysh without root.
+ensure_vty_group() {
+	if [ "$(id -u)" -eq 0 ] && ! getent group skuavty >/dev/null; then
+		groupadd --system skuavty && say "created the group skuavty (members may use vtysh)"
+	fi
+}
+
 missing=()
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${BUILD_DEPS[@]}" "${TEST_DEPS[@]}" \
 	2>/dev/null || true)
@@ -29,6 +36,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	say "all build and test dependencies are installed"
+	ensure_vty_group
 	exit 0
 fi
 
@@ -68,4 +76,5 @@ fi
 
 [ "$own_policy" = yes ] && rm -f "$policy"
 trap - EXIT
+ensure_vty_group
 say "done"
