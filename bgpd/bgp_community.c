@@ -48,31 +48,66 @@ static bool lcomm_eq(const void *a, const void *b)
 	return la->count == lb->count && memcmp(la->val, lb->val, (size_t)la->count * 12) == 0;
 }
 
-struct bgp_u32list *bgp_u32list_intern(const uint32_t *val, uint32_t count)
-{
-	struct bgp_u32list *key = (struct bgp_u32list *)u32_key_buf, *l;
+/*
+ * Both list types are (refcnt, hash, count, val[]): one interning routine serves them, with
+ * `words` values per entry (1 for communities and cluster lists, 3 for large communities).
+ */
+_Static_assert(offsetof(struct bgp_u32list, val) == offsetof(struct bgp_lcommlist, val) &&
+		       offsetof(struct bgp_u32list, count) == offsetof(struct bgp_lcommlist, count),
+	       "community list layouts must match");
 
-	if (count > U32LIST_MAX)
+struct list_kind {
+	struct hash **hash;
+	hash_eq_fn eq;
+	const char *name;
+	struct mtype *mtype;
+	struct bgp_u32list *key; /* the lookup key buffer */
+	unsigned words;
+	uint32_t seed;
+};
+
+static struct bgp_u32list *list_intern(const struct list_kind *k, const uint32_t *val,
+				       uint32_t count)
+{
+	size_t bytes = (size_t)count * 4 * k->words;
+	struct bgp_u32list *l;
+
+	if (count > U32LIST_MAX / k->words)
 		return NULL;
-	if (!u32list_hash)
-		u32list_hash = hash_new(list_key, u32list_eq, "BGP community lists");
-	if (count && val != key->val)
-		memmove(key->val, val, (size_t)count * 4);
-	key->count = count;
-	key->hash = hash_bytes(key->val, (size_t)count * 4, 0x636f6d6du);
-	l = hash_lookup(u32list_hash, key);
+	if (!*k->hash)
+		*k->hash = hash_new(list_key, k->eq, k->name);
+	if (count && val != k->key->val)
+		memmove(k->key->val, val, bytes);
+	k->key->count = count;
+	k->key->hash = hash_bytes(k->key->val, bytes, k->seed);
+	l = hash_lookup(*k->hash, k->key);
 	if (l) {
 		l->refcnt++;
 		return l;
 	}
-	l = XMALLOC(MTYPE_BGP_U32LIST, sizeof(*l) + (size_t)count * 4);
+	l = XMALLOC(k->mtype, sizeof(*l) + bytes);
 	l->refcnt = 1;
-	l->hash = key->hash;
+	l->hash = k->key->hash;
 	l->count = count;
 	if (count)
-		memcpy(l->val, key->val, (size_t)count * 4);
-	hash_insert(u32list_hash, l);
+		memcpy(l->val, k->key->val, bytes);
+	hash_insert(*k->hash, l);
 	return l;
+}
+
+struct bgp_u32list *bgp_u32list_intern(const uint32_t *val, uint32_t count)
+{
+	static const struct list_kind kind = {
+		.hash = &u32list_hash,
+		.eq = u32list_eq,
+		.name = "BGP community lists",
+		.mtype = MTYPE_BGP_U32LIST,
+		.key = (struct bgp_u32list *)u32_key_buf,
+		.words = 1,
+		.seed = 0x636f6d6du,
+	};
+
+	return list_intern(&kind, val, count);
 }
 
 /* The key buffer, for the attribute parser to fill without a copy. */
@@ -109,29 +144,17 @@ void bgp_u32list_unref(struct bgp_u32list *l)
 
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
 {
-	struct bgp_lcommlist *key = (struct bgp_lcommlist *)lc_key_buf, *l;
+	static const struct list_kind kind = {
+		.hash = &lcomm_hash,
+		.eq = lcomm_eq,
+		.name = "BGP large community lists",
+		.mtype = MTYPE_BGP_LCOMMLIST,
+		.key = (struct bgp_u32list *)lc_key_buf,
+		.words = 3,
+		.seed = 0x6c636f6du,
+	};
 
-	if (count > U32LIST_MAX / 3)
-		return NULL;
-	if (!lcomm_hash)
-		lcomm_hash = hash_new(list_key, lcomm_eq, "BGP large community lists");
-	if (count && val != key->val)
-		memmove(key->val, val, (size_t)count * 12);
-	key->count = count;
-	key->hash = hash_bytes(key->val, (size_t)count * 12, 0x6c636f6du);
-	l = hash_lookup(lcomm_hash, key);
-	if (l) {
-		l->refcnt++;
-		return l;
-	}
-	l = XMALLOC(MTYPE_BGP_LCOMMLIST, sizeof(*l) + (size_t)count * 12);
-	l->refcnt = 1;
-	l->hash = key->hash;
-	l->count = count;
-	if (count)
-		memcpy(l->val, key->val, (size_t)count * 12);
-	hash_insert(lcomm_hash, l);
-	return l;
+	return (struct bgp_lcommlist *)list_intern(&kind, val, count);
 }
 
 void bgp_lcommlist_unref(struct bgp_lcommlist *l)
