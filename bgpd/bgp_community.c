@@ -128,18 +128,23 @@ struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l)
 	return l;
 }
 
-void bgp_u32list_unref(struct bgp_u32list *l)
+static void list_unref(struct hash *h, struct mtype *mt, const char *name, struct bgp_u32list *l)
 {
 	if (!l)
 		return;
 	if (l->refcnt == 0) {
-		log_err("BUG: community list reference count underflow; please report");
+		log_err("BUG: %s: reference count underflow; please report", name);
 		return;
 	}
 	if (--l->refcnt)
 		return;
-	hash_remove(u32list_hash, l);
-	XFREE(MTYPE_BGP_U32LIST, l);
+	hash_remove(h, l);
+	XFREE(mt, l);
+}
+
+void bgp_u32list_unref(struct bgp_u32list *l)
+{
+	list_unref(u32list_hash, MTYPE_BGP_U32LIST, "community list", l);
 }
 
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
@@ -159,16 +164,8 @@ struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
 
 void bgp_lcommlist_unref(struct bgp_lcommlist *l)
 {
-	if (!l)
-		return;
-	if (l->refcnt == 0) {
-		log_err("BUG: large community list reference count underflow; please report");
-		return;
-	}
-	if (--l->refcnt)
-		return;
-	hash_remove(lcomm_hash, l);
-	XFREE(MTYPE_BGP_LCOMMLIST, l);
+	list_unref(lcomm_hash, MTYPE_BGP_LCOMMLIST, "large community list",
+		   (struct bgp_u32list *)l);
 }
 
 size_t bgp_u32list_count(void)

@@ -81,25 +81,15 @@ static bool syn_dropped(const char *src, int ttl)
 	return true;
 }
 
-static struct kernel_gtsm_peer gp(const char *addr, int min)
-{
-	struct kernel_gtsm_peer p;
-
-	memset(&p, 0, sizeof(p));
-	p.addr = ktest_ip(addr);
-	p.min_ttl = (uint8_t)min;
-	return p;
-}
-
 static int attach_lab_peers(int lst)
 {
 	struct kernel_gtsm_peer peers[] = {
-		gp("198.51.100.2", 255), /* hops 1 */
-		gp("198.51.100.3", 254), /* hops 2 */
-		gp("198.51.100.9", 0),	 /* no GTSM */
-		gp("2001:db8::2", 255),	 /* hops 1 */
-		gp("2001:db8::3", 250),	 /* hops 6 */
-		gp("2001:db8::9", 0),	 /* no GTSM */
+		ktest_gtsm_peer("198.51.100.2", 255), /* hops 1 */
+		ktest_gtsm_peer("198.51.100.3", 254), /* hops 2 */
+		ktest_gtsm_peer("198.51.100.9", 0),   /* no GTSM */
+		ktest_gtsm_peer("2001:db8::2", 255),  /* hops 1 */
+		ktest_gtsm_peer("2001:db8::3", 250),  /* hops 6 */
+		ktest_gtsm_peer("2001:db8::9", 0),    /* no GTSM */
 	};
 	struct kernel_sec_err err;
 	int len = kernel_gtsm_filter_attach(lst, peers, array_size(peers), &err);
@@ -252,8 +242,9 @@ END_TEST
  * idempotent. */
 START_TEST(test_filter_replace)
 {
-	struct kernel_gtsm_peer a[] = { gp("198.51.100.2", 255) };
-	struct kernel_gtsm_peer b[] = { gp("198.51.100.2", 0), gp("198.51.100.3", 255) };
+	struct kernel_gtsm_peer a[] = { ktest_gtsm_peer("198.51.100.2", 255) };
+	struct kernel_gtsm_peer b[] = { ktest_gtsm_peer("198.51.100.2", 0),
+					ktest_gtsm_peer("198.51.100.3", 255) };
 	int lst = lab("::", false), len_a, len_b;
 
 	len_a = kernel_gtsm_filter_attach(lst, a, array_size(a), NULL);
@@ -297,7 +288,8 @@ END_TEST
 /* An AF_INET listener gets only the IPv4 rules, a V6ONLY one only the IPv6 rules. */
 START_TEST(test_listener_families)
 {
-	struct kernel_gtsm_peer peers[] = { gp("198.51.100.2", 255), gp("2001:db8::2", 255) };
+	struct kernel_gtsm_peer peers[] = { ktest_gtsm_peer("198.51.100.2", 255),
+					    ktest_gtsm_peer("2001:db8::2", 255) };
 	int lst = lab("0.0.0.0", false), v6;
 
 	ck_assert_int_eq(kernel_gtsm_filter_attach(lst, peers, 2, NULL),
@@ -314,20 +306,6 @@ START_TEST(test_listener_families)
 }
 END_TEST
 
-/* 2001:db8::<i+1>, one minimum; peer 0 is the lab's 2001:db8::2 neighbour's neighbour. */
-static struct kernel_gtsm_peer *v6_peers(int n, int first)
-{
-	struct kernel_gtsm_peer *t = calloc((size_t)n, sizeof(*t));
-	char a[64];
-
-	ck_assert_ptr_nonnull(t);
-	for (int i = 0; i < n; i++) {
-		snprintf(a, sizeof(a), "2001:db8::%x:%x", (first + i) >> 16, (first + i) & 0xffff);
-		t[i] = gp(a, 255);
-	}
-	return t;
-}
-
 /*
  * Full-size programs (4096 instructions) attach, and replace each other, on a real listener
  * whose TCP-MD5 keys share the same option memory (net.core.optmem_max). The figures are
@@ -335,7 +313,8 @@ static struct kernel_gtsm_peer *v6_peers(int n, int first)
  */
 START_TEST(test_full_size_live)
 {
-	struct kernel_gtsm_peer *a = v6_peers(3886, 2), *b = v6_peers(3886, 10002);
+	struct kernel_gtsm_peer *a = ktest_v6_gtsm_peers(3886, 2),
+				*b = ktest_v6_gtsm_peers(3886, 10002);
 	struct kernel_sec_err err;
 	struct ipaddr key_peer;
 	int lst = lab("::", false), keys = 0, ret;

@@ -50,16 +50,6 @@ static void lab(void)
 	ktest_addr("skua0", "2001:db8::1", 64);
 }
 
-static struct kernel_gtsm_peer gp(const char *addr, int min)
-{
-	struct kernel_gtsm_peer p;
-
-	memset(&p, 0, sizeof(p));
-	p.addr = ktest_ip(addr);
-	p.min_ttl = (uint8_t)min;
-	return p;
-}
-
 /* The lab's peers: .2 / ::2 hops 1 with a key, .3 / ::3 hops 2 / hops 6 with a key, .4 hops 1
  * without key, .9 / ::9 no GTSM with a key; .77 / ::77 are strangers. */
 static const struct {
@@ -98,7 +88,7 @@ static struct kernel_gtsm_group *open_lab_group(const char *listen, bool v6only)
 	int ret;
 
 	for (size_t i = 0; i < array_size(lab_peers); i++)
-		peers[i] = gp(lab_peers[i].addr, lab_peers[i].min);
+		peers[i] = ktest_gtsm_peer(lab_peers[i].addr, lab_peers[i].min);
 	ret = kernel_gtsm_group_open(&a, BGP_PORT, v6only, 128, peers, array_size(peers), &g, &err);
 	ck_assert_msg(ret == 0, "%s", err.msg);
 	install_lab_keys(g, a.family, v6only);
@@ -292,7 +282,7 @@ END_TEST
 /* A group on a specific address, and port 0 (the kernel picks; the sink follows). */
 START_TEST(test_group_specific_address_and_port0)
 {
-	struct kernel_gtsm_peer peers[] = { gp("198.51.100.2", 255) };
+	struct kernel_gtsm_peer peers[] = { ktest_gtsm_peer("198.51.100.2", 255) };
 	struct ipaddr a = ktest_ip("198.51.100.1");
 	struct kernel_gtsm_group *g;
 	struct kernel_sec_err err;
@@ -457,9 +447,10 @@ END_TEST
 /* Updates take effect at once; the last GTSM peer gone leaves "ret #0" and no filter. */
 START_TEST(test_group_update)
 {
-	struct kernel_gtsm_peer a[] = { gp("198.51.100.2", 255) };
-	struct kernel_gtsm_peer b[] = { gp("198.51.100.2", 0), gp("198.51.100.3", 250),
-					gp("2001:db8::2", 255) };
+	struct kernel_gtsm_peer a[] = { ktest_gtsm_peer("198.51.100.2", 255) };
+	struct kernel_gtsm_peer b[] = { ktest_gtsm_peer("198.51.100.2", 0),
+					ktest_gtsm_peer("198.51.100.3", 250),
+					ktest_gtsm_peer("2001:db8::2", 255) };
 	struct ipaddr any = ktest_ip("::");
 	struct kernel_gtsm_group *g;
 	struct kernel_sec_err err;
@@ -526,20 +517,6 @@ START_TEST(test_stray_ack)
 }
 END_TEST
 
-/* n GTSM peers 2001:db8::<first+i> (one /96, one minimum: 3886 fill 4096 instructions). */
-static struct kernel_gtsm_peer *v6_peers(int n, int first)
-{
-	struct kernel_gtsm_peer *t = calloc((size_t)n, sizeof(*t));
-	char a[64];
-
-	ck_assert_ptr_nonnull(t);
-	for (int i = 0; i < n; i++) {
-		snprintf(a, sizeof(a), "2001:db8::%x:%x", (first + i) >> 16, (first + i) & 0xffff);
-		t[i] = gp(a, 255);
-	}
-	return t;
-}
-
 /*
  * Full-size programs, and an update whose filter swap fails: the listener's option memory holds
  * its TCP-MD5 keys and its filter, and a filter swap briefly needs the old and the new program.
@@ -548,7 +525,8 @@ static struct kernel_gtsm_peer *v6_peers(int n, int first)
  */
 START_TEST(test_update_rollback)
 {
-	struct kernel_gtsm_peer *a = v6_peers(3886, 2), *b = v6_peers(3886, 10002);
+	struct kernel_gtsm_peer *a = ktest_v6_gtsm_peers(3886, 2),
+				*b = ktest_v6_gtsm_peers(3886, 10002);
 	struct ipaddr any = ktest_ip("::");
 	struct kernel_gtsm_group *g;
 	struct kernel_sec_err err;
@@ -735,9 +713,9 @@ static size_t storm_config(unsigned k, struct kernel_gtsm_peer *peers)
 	unsigned filler = (k * 397) % 1500;
 
 	for (size_t i = 0; i < array_size(storm_always); i++)
-		peers[n++] = gp(storm_always[i], 250 + (int)((k + i) % 6));
+		peers[n++] = ktest_gtsm_peer(storm_always[i], 250 + (int)((k + i) % 6));
 	for (size_t i = 0; i < array_size(storm_toggled); i++)
-		peers[n++] = gp(storm_toggled[i], (k + i) % 2 ? 255 : 0);
+		peers[n++] = ktest_gtsm_peer(storm_toggled[i], (k + i) % 2 ? 255 : 0);
 	for (unsigned i = 0; i < filler; i++) {
 		char a[48];
 
@@ -745,7 +723,7 @@ static size_t storm_config(unsigned k, struct kernel_gtsm_peer *peers)
 			snprintf(a, sizeof(a), "10.%u.%u.%u", i >> 16 & 255, i >> 8 & 255, i & 255);
 		else
 			snprintf(a, sizeof(a), "2001:db8:%x:1::%x", k % 5, i + 1);
-		peers[n++] = gp(a, 200 + (int)(i % 56));
+		peers[n++] = ktest_gtsm_peer(a, 200 + (int)(i % 56));
 	}
 	return n;
 }
@@ -991,9 +969,9 @@ static struct kernel_gtsm_peer *big_peer_set(void)
 		char a[32];
 
 		snprintf(a, sizeof(a), "10.0.%u.%u", (i + 1) >> 8, (i + 1) & 255);
-		t[i] = gp(a, 255);
+		t[i] = ktest_gtsm_peer(a, 255);
 	}
-	t[COST_BIG - 1] = gp("198.51.100.2", 255);
+	t[COST_BIG - 1] = ktest_gtsm_peer("198.51.100.2", 255);
 	return t;
 }
 
@@ -1010,7 +988,7 @@ START_TEST(test_cost_per_spoofed_syn)
 	static const char *const name[] = { "group (sink, TCPMinTTLDrop)",
 					    "group of 4000 GTSM peers, this one last",
 					    "plain listener + key + filter", "no listener (RST)" };
-	struct kernel_gtsm_peer peers[] = { gp("198.51.100.2", 255) };
+	struct kernel_gtsm_peer peers[] = { ktest_gtsm_peer("198.51.100.2", 255) };
 	struct kernel_gtsm_peer *big = big_peer_set();
 	struct ipaddr any = ktest_ip("::"), p = ktest_ip("198.51.100.2");
 	double best[COST__MAX][2];

@@ -621,3 +621,26 @@ void ktest_sysctl(const char *path, const char *value)
 	ck_assert_int_ge(fputs(value, fp), 0);
 	ck_assert_int_eq(fclose(fp), 0);
 }
+
+struct kernel_gtsm_peer ktest_gtsm_peer(const char *addr, int min)
+{
+	struct kernel_gtsm_peer p;
+
+	memset(&p, 0, sizeof(p));
+	p.addr = ktest_ip(addr);
+	p.min_ttl = (uint8_t)min;
+	return p;
+}
+
+struct kernel_gtsm_peer *ktest_v6_gtsm_peers(int n, int first)
+{
+	struct kernel_gtsm_peer *t = calloc((size_t)n, sizeof(*t));
+	char a[64];
+
+	ck_assert_ptr_nonnull(t);
+	for (int i = 0; i < n; i++) {
+		snprintf(a, sizeof(a), "2001:db8::%x:%x", (first + i) >> 16, (first + i) & 0xffff);
+		t[i] = ktest_gtsm_peer(a, 255);
+	}
+	return t;
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/kernel_security.h"
 #include "lib/prefix.h"
 
 /* In main(): exit 77 (automake SKIP) with "SKIP: reason" unless this process is root and can
@@ -90,5 +91,11 @@ void ktest_sysctl(const char *path, const char *value);
  * and its sequence number and TTL / hop limit, or false after timeout_ms. */
 bool ktest_tun_wait(int tunfd, const struct ipaddr *to, uint16_t dport, uint8_t flags,
 		    int timeout_ms, uint32_t *seq, int *ttl);
+
+/* A GTSM peer entry for the filter/group builders: addr with minimum TTL min. */
+struct kernel_gtsm_peer ktest_gtsm_peer(const char *addr, int min);
+/* n peers 2001:db8::<first+i> with minimum 255, all in one /96 (3886 of them fill a 4096-insn
+ * program); the caller frees the array with free(). */
+struct kernel_gtsm_peer *ktest_v6_gtsm_peers(int n, int first);
 
 #endif /* SKUA_TESTS_KERNEL_TEST_H */
