@@ -100,6 +100,14 @@ class Lab:
                 ns.ip("link", "set", ifname, "up")
             for a in r.loopback:
                 ns.add_address("lo", a)
+            if r.forwarding:
+                ns.set_forwarding()
+        for r in self.topology.routers.values():
+            for dest, gateway in r.routes:
+                self.namespaces[r.name].ip("-%d" % dest.version, "route", "add", str(dest),
+                                           "via", str(gateway))
+        for r in self.topology.routers.values():
+            ns = self.namespaces[r.name]
             rundir = os.path.join(self.dir, r.name)
             os.makedirs(rundir, mode=0o755, exist_ok=True)
             self.daemons[r.name] = daemon_class(r.kind)(r, ns, rundir, self)

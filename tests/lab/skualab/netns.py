@@ -36,15 +36,24 @@ class Netns:
         self.created = True
         cleanup.register_netns(self.name)
         self.ip("link", "set", "lo", "up")
-        # Quiet, deterministic IPv6: no DAD delay, no router solicitations.
+        # Quiet, deterministic IPv6: no DAD delay, no router solicitations.  No reverse-path
+        # filter (a new namespace may inherit the host's): the GTSM tests forge source
+        # addresses and decide themselves what reaches TCP.
         for key in ("net.ipv6.conf.all.accept_dad", "net.ipv6.conf.default.accept_dad",
-                    "net.ipv6.conf.default.accept_ra", "net.ipv6.conf.all.accept_ra"):
+                    "net.ipv6.conf.default.accept_ra", "net.ipv6.conf.all.accept_ra",
+                    "net.ipv4.conf.all.rp_filter", "net.ipv4.conf.default.rp_filter"):
             self.exec(["sysctl", "-q", "-w", key + "=0"], check=False)
 
     def delete(self, log=None):
         if self.created:
             cleanup.delete_netns(self.name, log)
             self.created = False
+
+    def set_forwarding(self):
+        """A transit router: forward IPv4 and IPv6, and keep spoofed sources flowing (no
+        reverse-path filter, see create()), as an attacker's upstream that does not filter."""
+        for key in ("net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1"):
+            self.exec(["sysctl", "-q", "-w", key])
 
     def ip(self, *args, check=True):
         return run(["ip", "-n", self.name] + list(args), check=check)

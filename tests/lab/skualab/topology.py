@@ -8,6 +8,8 @@
     loopback = ["192.0.2.101/32"]   # optional, added to lo
     autostart = true        # optional; false = the test starts it with lab.start("r1")
     zebra = true            # frr only: run zebra next to bgpd (default true, see doc/lab.md)
+    forwarding = true       # optional: the namespace forwards IPv4 and IPv6 (a transit router)
+    routes = ["203.0.113.0/24 via 198.51.100.1"]   # optional static routes, documentation only
 
     [[links]]               # two members: a veth pair; more: a bridge in its own namespace
     r1 = ["192.0.2.1/30", "2001:db8:0:1::1/64"]
@@ -47,6 +49,18 @@ def check_documentation_address(text, where):
     return iface
 
 
+def parse_route(text, where):
+    """"PREFIX via GATEWAY", both in documentation space: the lab never routes elsewhere."""
+    parts = text.split()
+    if len(parts) != 3 or parts[1] != "via":
+        raise TopologyError("%s: route %r: write it as \"PREFIX via GATEWAY\"" % (where, text))
+    dest = check_documentation_address(parts[0], where).network
+    gateway = check_documentation_address(parts[2], where).ip
+    if dest.version != gateway.version:
+        raise TopologyError("%s: route %r mixes IPv4 and IPv6" % (where, text))
+    return dest, gateway
+
+
 class Router:
     def __init__(self, name, spec, scenario_dir):
         self.name = name
@@ -54,6 +68,8 @@ class Router:
         self.options = dict(spec)
         self.loopback = [check_documentation_address(a, "router %s loopback" % name)
                          for a in spec.get("loopback", [])]
+        self.forwarding = bool(spec.get("forwarding", False))
+        self.routes = [parse_route(r, "router %s" % name) for r in spec.get("routes", [])]
         self.autostart = bool(spec.get("autostart", True))
         self.config_dir = os.path.join(scenario_dir, name)
         self.interfaces = []  # (ifname, [ip_interface]) filled in by Topology
