@@ -556,6 +556,20 @@ void bgp_conn_negotiated(struct bgp_conn *c)
 	c->ext_msg = c->nego.ext_message;
 }
 
+/* FRR's %ADJCHANGE line, at notice level with `bgp log-neighbor-changes` (as FRR), otherwise
+ * only under `debug bgp neighbor-events`. */
+static void log_adjchange(const struct bgp_peer *peer, const char *what, const char *reason)
+{
+	int level = LOG_LVL_NOTICE;
+
+	if (!peer->bgp || !peer->bgp->log_neighbor_changes) {
+		if (!DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))
+			return;
+		level = LOG_LVL_DEBUG;
+	}
+	zlog(level, "%%ADJCHANGE: neighbor %s in vrf default %s%s", peer->name, what, reason);
+}
+
 void bgp_session_up(struct bgp_conn *c)
 {
 	struct bgp_session *s = c->s;
@@ -600,7 +614,7 @@ void bgp_session_up(struct bgp_conn *c)
 	s->write_blocked = false;
 	c->taw_warned = false;
 
-	zlog(LOG_LVL_NOTICE, "%%ADJCHANGE: neighbor %s in vrf default Up", peer->name);
+	log_adjchange(peer, "Up", "");
 	rib_peer_up(peer, info);
 }
 
@@ -631,8 +645,7 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 		s->dropped_count++;
 		s->uptime_ms = now;
 		s->uptime_epoch = wallclock_s();
-		zlog(LOG_LVL_NOTICE, "%%ADJCHANGE: neighbor %s in vrf default Down %s", peer->name,
-		     bgp_down_reason_str(why));
+		log_adjchange(peer, "Down ", bgp_down_reason_str(why));
 		rib_peer_down(peer);
 		/* A session that held for a while was not flapping: forget the back-off. */
 		if (up_for >= BGP_IDLE_HOLD_STABLE_MS)

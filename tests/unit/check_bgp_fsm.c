@@ -16,6 +16,7 @@
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_session.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "tests/unit/session_test.h"
 
 #define REMOTE_AS 65002
@@ -226,6 +227,44 @@ START_TEST(test_establish_outgoing)
 	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 4);
 	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), 20000);
 	close(fd);
+}
+END_TEST
+
+/* Bring a session with the scripted remote to Established and drop it again. */
+static void establish_and_drop(struct bgp_peer *peer)
+{
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	close(fd);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000) || st_state_is(peer, BGP_ST_ACTIVE, 10) ||
+		  st_state_is(peer, BGP_ST_CONNECT, 10));
+}
+
+/* %ADJCHANGE at notice level only with `bgp log-neighbor-changes` (FRR), otherwise only under
+ * `debug bgp neighbor-events`. */
+START_TEST(test_adjchange_follows_log_neighbor_changes)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+
+	log_ring_clear();
+	peer->bgp->log_neighbor_changes = false;
+	establish_and_drop(peer);
+	ck_assert(!st_logged("%ADJCHANGE", NULL, NULL));
+
+	bgp_peer_delete(peer);
+	peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	peer->bgp->log_neighbor_changes = true;
+	establish_and_drop(peer);
+	ck_assert(st_logged("%ADJCHANGE: neighbor 127.0.0.1 in vrf default Up", NULL, NULL));
+	ck_assert(st_logged("%ADJCHANGE: neighbor 127.0.0.1 in vrf default Down", NULL, NULL));
 }
 END_TEST
 
@@ -700,6 +739,7 @@ static Suite *fsm_suite(void)
 	tcase_add_checked_fixture(ts, setup, teardown);
 	tcase_set_timeout(ts, 30);
 	tcase_add_test(ts, test_establish_outgoing);
+	tcase_add_test(ts, test_adjchange_follows_log_neighbor_changes);
 	tcase_add_test(ts, test_hold_zero);
 	tcase_add_test(ts, test_configured_timers);
 	tcase_add_test(ts, test_update_sent_restarts_keepalive);

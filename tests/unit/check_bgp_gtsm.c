@@ -255,32 +255,6 @@ static int first_fd_with(int level, int name)
 	return -1;
 }
 
-/* ---- log ---- */
-
-struct log_find {
-	const char *needles[4];
-	bool found;
-};
-
-static void log_match(const char *line, void *arg)
-{
-	struct log_find *f = arg;
-
-	for (int i = 0; i < 4 && f->needles[i]; i++)
-		if (!strstr(line, f->needles[i]))
-			return;
-	f->found = true;
-}
-
-/* Was one message logged that contains all of a, b, c (NULLs ignored)? */
-static bool logged(const char *a, const char *b, const char *c)
-{
-	struct log_find f = { { a, b, c, NULL }, false };
-
-	log_ring_walk(log_match, &f);
-	return f.found;
-}
-
 /* ---- the speaker ---- */
 
 static struct vty *vty;
@@ -872,7 +846,7 @@ START_TEST(test_queued_before_rule_closed)
 	}
 	set_hops(peer, 1);
 	ck_assert(spk_closed(fd, 2000));
-	ck_assert(logged("127.0.0.1", "closed unread", NULL));
+	ck_assert(st_logged("127.0.0.1", "closed unread", NULL));
 	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ACTIVE);
 	close(fd);
 }
@@ -897,8 +871,8 @@ START_TEST(test_fail_closed_active)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_str_eq(hist(fd), "TTL=255 MINTTL=255!");
 	ck_assert_int_eq(primary(peer)->fd, -1);
-	ck_assert(logged("127.0.0.1: outgoing connection: socket", "closed before connect()",
-			 "IP_MINTTL 255 for peer 127.0.0.1: Operation not permitted (EPERM)"));
+	ck_assert(st_logged("127.0.0.1: outgoing connection: socket", "closed before connect()",
+			    "IP_MINTTL 255 for peer 127.0.0.1: Operation not permitted (EPERM)"));
 	ck_assert_int_lt(st_accept(lfd, 300), 0);
 	close(lfd);
 }
@@ -919,8 +893,8 @@ START_TEST(test_fail_closed_active_md5)
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
 	fd = first_fd_with(IPPROTO_TCP, TCP_MD5SIG);
 	ck_assert_str_eq(hist(fd), "MD5!");
-	ck_assert(logged("TCP_MD5SIG install key (10 bytes) for peer 127.0.0.1", "ENOMEM",
-			 "optmem_max"));
+	ck_assert(st_logged("TCP_MD5SIG install key (10 bytes) for peer 127.0.0.1", "ENOMEM",
+			    "optmem_max"));
 	ck_assert_int_lt(st_accept(lfd, 300), 0);
 	close(lfd);
 }
@@ -942,8 +916,8 @@ START_TEST(test_fail_closed_accepted)
 	ck_assert(spk_closed(fd, 2000));
 	afd = last_accepted();
 	ck_assert_str_eq(hist(afd), "accepted TTL=255 MINTTL=255!");
-	ck_assert(logged("incoming connection: socket", "closed before reading from it",
-			 "IP_MINTTL 255 for peer 127.0.0.1: Operation not permitted (EPERM)"));
+	ck_assert(st_logged("incoming connection: socket", "closed before reading from it",
+			    "IP_MINTTL 255 for peer 127.0.0.1: Operation not permitted (EPERM)"));
 	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ACTIVE);
 	close(fd);
 }
@@ -965,8 +939,9 @@ START_TEST(test_fail_closed_live_change)
 	ck_assert_uint_ne(bgp_session_state(peer), BGP_ST_ESTABLISHED);
 	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_SOCKET_ERROR);
 	ck_assert(spk_closed(rfd, 2000));
-	ck_assert(logged("ttl-security change on the Established connection", "connection closed",
-			 "IP_MINTTL 255 for peer 127.0.0.1: Invalid argument (EINVAL)"));
+	ck_assert(st_logged("ttl-security change on the Established connection",
+			    "connection closed",
+			    "IP_MINTTL 255 for peer 127.0.0.1: Invalid argument (EINVAL)"));
 	close(rfd);
 	close(lfd);
 }
@@ -986,9 +961,9 @@ START_TEST(test_fail_closed_listener_key)
 	set_password(peer, KEY);
 	ck_assert(peer->session->listener_md5_failed);
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000)); /* restarted by the password change */
-	ck_assert(logged("127.0.0.1:", "TCP_MD5SIG install key",
-			 "incoming connections from this "
-			 "neighbor are refused"));
+	ck_assert(st_logged("127.0.0.1:", "TCP_MD5SIG install key",
+			    "incoming connections from this "
+			    "neighbor are refused"));
 	out = run("show bgp neighbors 127.0.0.1");
 	st_text_has(out, "  TCP-MD5 at the listener: key missing, incoming connections refused\n");
 	st_json_has(run("show bgp neighbors 127.0.0.1 json"), "\"md5ListenerKey\":false");
@@ -997,8 +972,8 @@ START_TEST(test_fail_closed_listener_key)
 	ck_assert_int_ge(fd, 0);
 	/* ... and bgpd refuses it unread. */
 	ck_assert(spk_closed(fd, 2000));
-	ck_assert(
-		logged("incoming connection", "refused: the listener lacks its TCP-MD5 key", NULL));
+	ck_assert(st_logged("incoming connection", "refused: the listener lacks its TCP-MD5 key",
+			    NULL));
 	close(fd);
 	set_password(peer, KEY);
 	ck_assert(!peer->session->listener_md5_failed);
@@ -1043,8 +1018,9 @@ START_TEST(test_capability_refused)
 	st_pump(300);
 	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
 	ck_assert_int_lt(st_accept(lfd, 200), 0);
-	ck_assert(logged("127.0.0.1: session held down: this kernel lacks a minimum TTL for IPv4",
-			 NULL, NULL));
+	ck_assert(
+		st_logged("127.0.0.1: session held down: this kernel lacks a minimum TTL for IPv4",
+			  NULL, NULL));
 	sbuf_init(&why);
 	ck_assert_int_eq(bgp_security_check_all(bgp_get(), &why), -1);
 	ck_assert_ptr_nonnull(strstr(why.buf, "neighbor 127.0.0.1 (ttl-security) refused: this "

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_update.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "tests/unit/session_test.h"
 
 struct rib_calls rib_calls;
@@ -510,4 +512,27 @@ void st_json_has(const char *doc, const char *needle)
 void st_text_has(const char *doc, const char *needle)
 {
 	ck_assert_msg(strstr(doc, needle), "missing [%s] in:\n%s", needle, doc);
+}
+
+struct log_find {
+	const char *needles[4];
+	bool found;
+};
+
+static void log_match(const char *line, void *arg)
+{
+	struct log_find *f = arg;
+
+	for (int i = 0; i < 4 && f->needles[i]; i++)
+		if (!strstr(line, f->needles[i]))
+			return;
+	f->found = true;
+}
+
+bool st_logged(const char *a, const char *b, const char *c)
+{
+	struct log_find f = { { a, b, c, NULL }, false };
+
+	log_ring_walk(log_match, &f);
+	return f.found;
 }

@@ -62,4 +62,7 @@ char *st_json_compact(const char *s);
 void st_json_has(const char *doc, const char *needle);
 void st_text_has(const char *doc, const char *needle);
 
+/* Was one message logged (lib/log.h's ring) that contains all of a, b, c (NULLs ignored)? */
+bool st_logged(const char *a, const char *b, const char *c);
+
 #endif /* SKUA_TESTS_SESSION_TEST_H */
