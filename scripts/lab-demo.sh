@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: ISC
 #
 # The README's first command: install the dependencies, build skua, and run three skua bgpd
-# routers in network namespaces (a triangle, eBGP over IPv4 and IPv6, each announcing an IPv4
-# and an IPv6 network); print every router's summary and tables; tear everything down.
+# routers in network namespaces (a triangle, eBGP over IPv4 and IPv6, every session under GTSM
+# and TCP-MD5, each router announcing an IPv4 and an IPv6 network); print every router's
+# summary, tables and GTSM state; tear everything down.
 #
 #   sudo scripts/lab-demo.sh            # install, build, run, tear down
 #   sudo scripts/lab-demo.sh --hold     # ... and keep the lab up until Enter
@@ -21,7 +22,7 @@ for a in "$@"; do
 	case "$a" in
 	--hold) hold=(--hold) ;;
 	--no-build) build=no ;;
-	-h | --help) sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "lab-demo.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -36,10 +37,9 @@ bash scripts/install-deps.sh
 
 SHOW=("show ip bgp summary" "show bgp ipv4 unicast" "show bgp ipv6 unicast")
 
-# Session security: GTSM (ttl-security) and TCP-MD5 (password) arrive in the next issue.  The
-# demo will switch them on here: uncomment the `ttl-security hops 1` / `password` lines marked
-# in tests/lab/scenarios/demo/r*/bgpd.conf and add their show commands below, e.g.
-#   SHOW+=("show bgp gtsm")
+# Every session is protected by GTSM (ttl-security hops 1: the kernel drops segments from a
+# peer farther than one hop, the handshake included) and TCP-MD5 (password); doc/gtsm.md.
+SHOW+=("show bgp gtsm")
 
 PYTHONPATH=$top/tests/lab exec /usr/bin/python3 -m skualab up "$top/tests/lab/scenarios/demo" \
 	"${SHOW[@]/#/--show=}" "${hold[@]}"

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: ISC
 """The README's demo lab (scripts/lab-demo.sh) works: three skua routers in a triangle, every
-router has every network, its neighbours' over the direct session (AS path of length 1)."""
+router has every network, its neighbours' over the direct session (AS path of length 1), and
+every session runs under GTSM (minimum TTL 255 read back from the socket, listener protected)
+and TCP-MD5."""
 
 import pytest
 
@@ -33,3 +35,16 @@ def test_every_network_with_direct_path(lab, router):
                 return None
             lab.expect("%s: %s" % (router, prefix), lambda: lab[router].routes(afi), check,
                        timeout=lab.budget("routes", 45), needs=sessions)
+
+
+@pytest.mark.parametrize("router", list(AS))
+def test_sessions_protected(lab, router):
+    """`show bgp gtsm json`: every neighbor at hops 1 with TTL 255 both ways on its socket, an
+    MD5 key, the listener's handshake check in force; the kernel dropped nothing."""
+    peers = [lab.addr(router, p, v) for p in AS if p != router for v in (4, 6)]
+    want = {"neighbors": {a: {"hops": 1, "minTtlConfigured": 255, "minTtlSocket": 255,
+                              "sendTtlSocket": 255, "md5": True, "listenerProtected": True,
+                              "state": "Established"} for a in peers},
+            "kernelCounters": {"tcpMd5Failure": 0, "tcpMd5NotFound": 0}}
+    lab.expect("%s: show bgp gtsm" % router, lambda: lab[router].vtysh_json("show bgp gtsm json"),
+               want, timeout=lab.budget("gtsm", 30), needs={router: peers})
