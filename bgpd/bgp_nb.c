@@ -13,6 +13,7 @@
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/northbound_cli.h"
+#include "lib/plist_cli.h"
 #include "lib/system_cli.h"
 
 #define NBR BGP_XPATH "/neighbors/neighbor"
@@ -164,5 +165,6 @@ void bgp_config_init(void)
 	nb_cli_init();
 	system_cli_init(); /* first: it prints first */
 	nb_module_register(&bgp_nb_module);
+	plist_cli_init(); /* policy prints after router bgp, as in FRR */
 	bgp_cli_init();
 }

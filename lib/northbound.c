@@ -169,6 +169,11 @@ void nb_module_register(const struct nb_module_info *info)
 		/* libyang leaves priv to its users; FRR hangs its nb_node there too. */
 		((struct lysc_node *)(uintptr_t)snode)->priv = (void *)(uintptr_t)ni;
 	}
+	/* Another table for a module already registered (one module, callbacks in several
+	 * files): its place in the printing order is the first registration's. */
+	for (int i = 0; i < nb.nmodules; i++)
+		if (nb.lys[i] == mod)
+			return;
 	nb.modules[nb.nmodules] = info;
 	nb.lys[nb.nmodules] = mod;
 	nb.nmodules++;

@@ -120,7 +120,9 @@ struct nb_error {
 void nb_init(void);
 void nb_terminate(void);
 /* Load a YANG module and attach its callbacks. A table entry naming no schema node is a bug:
- * the daemon aborts with the path. Modules print in registration order. */
+ * the daemon aborts with the path. Modules print in registration order. A module may be
+ * registered with several tables (callbacks living in several files); it prints where it
+ * was first registered. */
 void nb_module_register(const struct nb_module_info *info);
 /* The registered modules, in registration (printing) order. */
 int nb_module_count(void);

@@ -370,7 +370,7 @@ static const char *const good_files[] = {
 	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
 	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
 	"good-json-defaults.json", "good-json-empty.json",  "good-frr.conf",
-	"good-frr-switches.conf",
+	"good-frr-switches.conf",  "good-prefix-list.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -432,6 +432,11 @@ static const char *const bad_files[] = {
 	"bad-json-prefix.json",
 	"bad-json-hostname.json",
 	"bad-frr-defaults.conf",
+	"bad-plist-le-short.conf",
+	"bad-plist-ge-gt-le.conf",
+	"bad-plist-ge-range.conf",
+	"bad-plist-description-long.conf",
+	"bad-json-plist-family.json",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
