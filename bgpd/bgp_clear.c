@@ -20,6 +20,7 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
@@ -28,10 +29,6 @@
 #include "lib/vty.h"
 
 #define CLEAR_STR "Reset functions\n"
-#define IP_STR "IP information\n"
-#define BGP_STR "BGP information\n"
-#define AF_STR "Address Family\n"
-#define SAFI_STR "Address Family modifier\n"
 #define ALL_STR "Clear all peers\n"
 #define PEER_STR "BGP neighbor address to clear\n"
 #define SOFT_STR "Soft reconfig inbound and outbound updates\n"

@@ -18,7 +18,6 @@
 #include "lib/vty.h"
 #include "lib/yang.h"
 
-#define NO_STR "Negate a command or set its defaults\n"
 #define NEIGHBOR_CMD "neighbor <A.B.C.D|X:X::X:X>$peer"
 #define NEIGHBOR_STR                \
 	"Specify neighbor router\n" \

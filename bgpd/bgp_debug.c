@@ -6,13 +6,12 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_log.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 
 #define DEBUG_STR "Debugging functions\n"
-#define BGP_STR "BGP information\n"
-#define NO_STR "Negate a command or set its defaults\n"
 #define NEIGHBOR_EVENTS_STR "BGP Neighbor Events\n"
 #define UPDATES_STR "BGP updates\n"
 #define IN_STR "Inbound updates\n"

@@ -8,15 +8,13 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 
-#define SHOW_STR "Show running system information\n"
-#define BGP_STR "BGP information\n"
 #define GTSM_STR "TTL security (GTSM, RFC 5082) and TCP-MD5 of every neighbor\n"
-#define JSON_STR "JavaScript Object Notation\n"
 
 static const char *cover_str(enum bgp_listener_cover c)
 {

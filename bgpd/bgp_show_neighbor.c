@@ -14,16 +14,11 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 
-#define SHOW_STR "Show running system information\n"
-#define IP_STR "IP information\n"
-#define BGP_STR "BGP information\n"
-#define JSON_STR "JavaScript Object Notation\n"
-#define AF_STR "Address Family\n"
-#define SAFI_STR "Address Family modifier\n"
 #define SUMMARY_STR "Summary of BGP neighbor status\n"
 #define NEIGHBORS_STR "Detailed information on TCP and BGP neighbor connections\n"
 #define PEER_STR "Neighbor to display information about\n"

@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_adj_out.h"
 #include "bgpd/bgp_decision.h"
 #include "bgpd/bgp_route_out.h"
@@ -409,12 +410,6 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 	return CMD_SUCCESS;
 }
 
-#define SHOW_STR "Show running system information\n"
-#define IP_STR "IP information\n"
-#define BGP_STR "BGP information\n"
-#define JSON_STR "JavaScript Object Notation\n"
-#define AF_STR "Address Family\n"
-#define SAFI_STR "Address Family modifier\n"
 #define NET_STR "Network in the BGP routing table to display\n"
 
 DEFCMD(show_ip_bgp, "show ip bgp [json]", SHOW_STR IP_STR BGP_STR JSON_STR)

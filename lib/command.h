@@ -31,6 +31,13 @@
 
 struct vty;
 
+/* Help strings many commands share (FRR's wording, lib/command.h). */
+#define SHOW_STR "Show running system information\n"
+#define NO_STR "Negate a command or set its defaults\n"
+#define IP_STR "IP information\n"
+#define IPV6_STR "IPv6 information\n"
+#define JSON_STR "JavaScript Object Notation\n"
+
 /* Nodes: the modes of the CLI. Prompts are printf formats taking the hostname. */
 enum node_type {
 	VIEW_NODE = 0, /* r1> */

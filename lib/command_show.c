@@ -19,9 +19,6 @@
 #include "lib/memory.h"
 #include "lib/vty.h"
 
-#define SHOW_STR "Show running system information\n"
-#define JSON_STR "JavaScript Object Notation\n"
-
 /* The name the daemon runs under ("bgpd"), for the headings FRR prints. */
 static const char *daemon_name(void)
 {

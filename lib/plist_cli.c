@@ -260,9 +260,6 @@ static int plist_description(struct vty *vty, const struct cmd_args *args, int f
 
 /* ---- the commands ------------------------------------------------------------------------ */
 
-#define NO_STR "Negate a command or set its defaults\n"
-#define IP_STR "IP information\n"
-#define IPV6_STR "IPv6 information\n"
 #define PLIST_STR "Build a prefix list\n"
 #define PLIST_NAME_STR "Name of a prefix list\n"
 #define SEQ_STR                         \

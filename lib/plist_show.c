@@ -210,10 +210,6 @@ static int show_entries(struct vty *vty, const struct cmd_args *args, int family
 	return CMD_SUCCESS;
 }
 
-#define SHOW_STR "Show running system information\n"
-#define IP_STR "IP information\n"
-#define IPV6_STR "IPv6 information\n"
-#define JSON_STR "JavaScript Object Notation\n"
 #define PLIST_STR "List prefix-list entries\n"
 #define PLIST_NAME_STR "Name of a prefix list\n"
 #define MODE_STR                    \
