@@ -56,6 +56,7 @@
 #include "bgpd/bgp_adj_out.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_update.h"
 #include "lib/log.h"
 #include "lib/table.h"
@@ -407,6 +408,20 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 	return true;
 }
 
+/* The session's outbound prefix list (neighbor X prefix-list NAME out). Applied before the
+ * attribute cache below, which is per attribute set: this decision is per prefix. */
+static bool export_policy_permits(const struct rib_src *to, enum bgp_af af,
+				  const struct bgp_dest *dest)
+{
+	struct prefix_list *pl = bgp_peer_plist(to->peer, af, BGP_DIR_OUT);
+	struct prefix p;
+
+	if (!pl)
+		return true;
+	bgp_dest_prefix(dest, af, &p);
+	return prefix_list_apply(pl, &p) == PREFIX_PERMIT;
+}
+
 /* Our address on the session as the next hop for af; false when there is none we can use.
  * ex: the template's own extras block (bgp_attr_set_mp_nh()). */
 static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_attr *t,
@@ -544,6 +559,8 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	from = rib_src_get(rib, best->src);
 	/* A best path of a session that went down is being removed: send nothing for it. */
 	if (!from || !from->up || !export_permitted(to, from, best->attr))
+		return NULL;
+	if (to->peer && !export_policy_permits(to, af, dest))
 		return NULL;
 	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
 	e = &to->cache->e[cache_index(best->attr, kind)];

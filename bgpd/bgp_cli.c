@@ -587,6 +587,39 @@ DEFCMD(no_neighbor_activate, "no " NEIGHBOR_CMD " activate",
 	return activate_edit(vty, args, af_name_of_node(vty), false);
 }
 
+/* neighbor X prefix-list NAME <in|out>, in the address family of the node. */
+static int prefix_list_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	const char *name = cmd_arg(args, "name");
+	char leaf[96];
+
+	if (name && strchr(name, '\'')) {
+		vty_out(vty, "%% A prefix-list name cannot contain a quote (')\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/filter-config/%s", af,
+		 strcmp(cmd_arg(args, "dir"), "in") == 0 ? "plist-import" : "plist-export");
+	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY, no ? NULL : name);
+}
+
+#define PREFIX_LIST_HELP                         \
+	"Filter updates to/from this neighbor\n" \
+	"Name of a prefix list\n"                \
+	"Filter incoming updates\n"              \
+	"Filter outgoing updates\n"
+
+DEFCMD(neighbor_prefix_list, NEIGHBOR_CMD " prefix-list WORD$name <in|out>$dir",
+       NEIGHBOR_STR PREFIX_LIST_HELP)
+{
+	return prefix_list_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_prefix_list, "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in|out>$dir",
+       NO_STR NEIGHBOR_STR PREFIX_LIST_HELP)
+{
+	return prefix_list_edit(vty, args, af_name_of_node(vty), true);
+}
+
 /*
  * Quagga wrote IPv4 unicast settings at the router level. Accepted, hidden, and printed back
  * in FRR's form inside `address-family ipv4 unicast`.
@@ -611,7 +644,21 @@ static int quagga_no_network(struct vty *vty, const struct cmd_args *args)
 	return network_edit(vty, args, BGP_AF_IPV4_XPATH, true);
 }
 
+static int quagga_prefix_list(struct vty *vty, const struct cmd_args *args)
+{
+	return prefix_list_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_prefix_list(struct vty *vty, const struct cmd_args *args)
+{
+	return prefix_list_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " prefix-list WORD$name <in|out>$dir", NEIGHBOR_STR PREFIX_LIST_HELP,
+	  quagga_prefix_list, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in|out>$dir",
+	  NO_STR NEIGHBOR_STR PREFIX_LIST_HELP, quagga_no_prefix_list, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " activate", NEIGHBOR_STR "Enable the Address Family for this Neighbor\n",
 	  quagga_activate, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " activate",
@@ -677,4 +724,8 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_activate_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_activate_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_activate_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_prefix_list_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_prefix_list_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_prefix_list_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_prefix_list_cmd);
 }

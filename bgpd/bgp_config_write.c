@@ -242,6 +242,19 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		else if (!on && dflt_on)
 			sbuf_printf(&body, "  no neighbor %s activate\n", nbr_addr(v[i]));
 	}
+	/* Then the filters, per neighbor, in FRR's order (prefix-list in, out). */
+	for (uint32_t i = 0; i < n; i++) {
+		const char *in = yang_dnode_get_string(
+			v[i], "afi-safis/%s/filter-config/plist-import", name);
+		const char *out_name = yang_dnode_get_string(
+			v[i], "afi-safis/%s/filter-config/plist-export", name);
+
+		if (in)
+			sbuf_printf(&body, "  neighbor %s prefix-list %s in\n", nbr_addr(v[i]), in);
+		if (out_name)
+			sbuf_printf(&body, "  neighbor %s prefix-list %s out\n", nbr_addr(v[i]),
+				    out_name);
+	}
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 
 	if (body.len) {

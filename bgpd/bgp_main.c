@@ -25,6 +25,7 @@
 #include "bgpd/bgp_config.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_security.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "bgpd/bgp_show_route.h"
@@ -297,6 +298,7 @@ int main(int argc, char **argv)
 	bgp_show_neighbor_init();
 	bgp_debug_init();
 	bgp_clear_init();
+	bgp_policy_init(); /* routes re-evaluated when a prefix list changes */
 
 	/* What the kernel can enforce, before any configuration asks for it (fail closed); also
 	 * for -C, so that a check refuses what a real start would refuse. */

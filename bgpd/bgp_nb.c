@@ -142,6 +142,26 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_af_enabled_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/plist-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/plist-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/plist-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/plist-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
 		/* Printed by the instance's cli_show_end, inside the address-family blocks. */
 		.xpath = BGP_AF_IPV4_XPATH "/network",
 		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },

@@ -53,6 +53,8 @@ void bgp_nb_neighbor_update_source_apply_finish(struct nb_cb_args *args);
 void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
 

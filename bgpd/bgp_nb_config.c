@@ -59,6 +59,9 @@ static void peer_conf_strings_free(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
 }
 
 /* PREPARE copies the string; APPLY installs it in *field; ABORT drops the copy. */
@@ -513,6 +516,63 @@ int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args)
 int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args)
 {
 	return af_activation_set(args, BGP_AF_ACT_DEFAULT);
+}
+
+/* ---- filters ------------------------------------------------------------------------- */
+
+static enum bgp_dir nb_dir(const struct lyd_node *dnode)
+{
+	return strcmp(dnode->schema->name, "plist-export") == 0 ? BGP_DIR_OUT : BGP_DIR_IN;
+}
+
+/* neighbor X prefix-list NAME in|out: the name (copied in PREPARE), then re-evaluation. */
+int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+	enum bgp_dir dir;
+	char **field;
+
+	switch (args->event) {
+	case NB_EV_VALIDATE:
+		return NB_OK;
+	case NB_EV_PREPARE:
+		*args->resource = XSTRDUP(MTYPE_BGP_PEER_CONF, lyd_get_value(args->dnode));
+		return NB_OK;
+	case NB_EV_ABORT:
+		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
+		return NB_OK;
+	case NB_EV_APPLY:
+		break;
+	}
+	peer = nb_peer_apply(args->dnode);
+	if (!peer) {
+		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
+		return NB_OK;
+	}
+	af = nb_af(args->dnode);
+	dir = nb_dir(args->dnode);
+	field = &peer->conf.plist[af][dir];
+	XFREE(MTYPE_BGP_PEER_CONF, *field);
+	*field = *args->resource;
+	*args->resource = NULL;
+	bgp_policy_changed(peer, af, dir);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+	enum bgp_dir dir;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	dir = nb_dir(args->dnode);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
+	bgp_policy_changed(peer, af, dir);
+	return NB_OK;
 }
 
 /* ---- networks ------------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_adj_out.h"
 #include "bgpd/bgp_decision.h"
 #include "bgpd/bgp_log.h"
@@ -443,6 +444,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 	struct bgp_attr *stored = NULL;
+	struct prefix_list *plist;
 	bool stored_done = false;
 	uint32_t why = 0;
 	uint32_t now;
@@ -474,7 +476,15 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			stored = in_attr(rib, src, upd, &why);
 			stored_done = true;
 		}
+		plist = bgp_peer_plist(peer, af, BGP_DIR_IN);
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
+			if (stored && plist && prefix_list_apply(plist, &p) == PREFIX_DENY) {
+				/* Filtered: as if withdrawn, in case an earlier policy let it in.
+				 */
+				src->in_stats.filtered++;
+				rib_path_withdraw(rib, af, src, &p);
+				continue;
+			}
 			if (stored) {
 				rib_path_update(rib, af, src, &p, stored, now);
 				continue;

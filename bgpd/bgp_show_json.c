@@ -345,6 +345,12 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (!pv->af[af].activated)
 			continue;
 		json_object_open(w, bgp_af_json_name(af));
+		if (pv->peer->conf.plist[af][BGP_DIR_IN])
+			json_string(w, "incomingUpdatePrefixFilterList",
+				    pv->peer->conf.plist[af][BGP_DIR_IN]);
+		if (pv->peer->conf.plist[af][BGP_DIR_OUT])
+			json_string(w, "outgoingUpdatePrefixFilterList",
+				    pv->peer->conf.plist[af][BGP_DIR_OUT]);
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)
 			json_uint(w, "sentPrefixCounter", pv->af[af].sent);

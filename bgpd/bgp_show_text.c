@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "bgpd/bgp_show_neighbor.h"
+#include "lib/plist.h"
 #include "lib/vty.h"
 
 #define SUMMARY_HEADER                                                                        \
@@ -199,6 +200,20 @@ static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
 	vty_out(vty, "    Total:         %10u %10u\n\n", pv->total_sent, pv->total_rcvd);
 }
 
+/* FRR's filter lines; "*" marks a name that names no list (it then permits everything). */
+static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_af af)
+{
+	static const char *const what[BGP_DIR_MAX] = { "Incoming", "Outgoing" };
+
+	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+		const char *name = peer->conf.plist[af][dir];
+
+		if (name)
+			vty_out(vty, "  %s update prefix filter list is %s%s\n", what[dir],
+				prefix_list_lookup(bgp_af_family(af), name) ? "" : "*", name);
+	}
+}
+
 static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -287,6 +302,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (!pv->af[af].activated)
 			continue;
 		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
+		text_filters(vty, pv->peer, af);
 		if (pv->af[af].negotiated)
 			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,
 				pv->af[af].sent);

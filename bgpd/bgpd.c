@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"
@@ -159,6 +160,7 @@ void bgp_delete(struct bgp *bgp)
 			XFREE(MTYPE_BGP_NETWORK, n);
 		}
 	}
+	bgp_policy_fini(bgp);
 	rib_free(bgp->rib);
 	bgp->rib = NULL;
 	hash_free(bgp->peer_hash);
@@ -266,6 +268,9 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
 	XFREE(MTYPE_BGP_PEER, peer);
 }
 

@@ -56,6 +56,13 @@ enum bgp_remote_as_type {
 	BGP_REMOTE_AS_EXTERNAL,
 };
 
+/* The direction of a neighbor's policy. */
+enum bgp_dir {
+	BGP_DIR_IN = 0,
+	BGP_DIR_OUT,
+	BGP_DIR_MAX,
+};
+
 /* Per-AF activation as configured: DEFAULT follows `bgp default ipv4-unicast` for IPv4
  * unicast and means "off" for the others. */
 enum bgp_af_activation {
@@ -87,6 +94,9 @@ struct bgp_peer_config {
 	char *password;		   /* TCP-MD5 key, NULL = none */
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
+	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
+	 * list permits everything, as in FRR (bgpd/bgp_policy.c). */
+	char *plist[BGP_AF_MAX][BGP_DIR_MAX];
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */
@@ -112,6 +122,7 @@ struct bgp_peer {
 	char name[IPADDR_STRLEN];    /* the address as text, for log prefixes */
 	struct bgp_session *session; /* session side, owned by bgp_session.c */
 	struct rib_peer *rib;	     /* RIB side, owned by bgp_rib.c */
+	uint8_t policy_pending[BGP_AF_MAX]; /* 1 << enum bgp_dir: re-evaluation due */
 };
 
 TAILQ_HEAD(bgp_peer_list, bgp_peer);
@@ -143,7 +154,8 @@ struct bgp {
 	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
 	struct bgp_network_list networks[BGP_AF_MAX];
-	struct bgp_rib *rib; /* RIB side, owned by bgp_rib.c */
+	struct bgp_rib *rib;  /* RIB side, owned by bgp_rib.c */
+	struct ev *policy_ev; /* re-evaluation after policy changes (bgpd/bgp_policy.c) */
 	struct event_base *base;
 	int64_t created_epoch;
 };
@@ -161,6 +173,9 @@ struct bgp_peer *bgp_peer_lookup(struct bgp *bgp, const struct ipaddr *addr);
 struct bgp_peer *bgp_peer_create(struct bgp *bgp, const struct ipaddr *addr);
 void bgp_peer_delete(struct bgp_peer *peer); /* Cease to the peer, withdraw its routes, free */
 void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what);
+/* A neighbor's policy for af in direction dir changed (bgpd/bgp_policy.c): its routes are
+ * re-evaluated on the next loop turn, once however many changes a commit made. */
+void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir);
 /*
  * Can the running kernel (bgpd's start-up probe) enforce a neighbor's `password` (TCP-MD5) and
  * `ttl-security hops N` (GTSM, 0 = none) for a peer at addr? 0, or -1 with msg saying what is

@@ -150,6 +150,9 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	ck_assert_ptr_null(peer->conf.description);
 	ck_assert_ptr_null(peer->conf.password);
 	ck_assert_ptr_null(peer->conf.update_source_ifname);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+			ck_assert_ptr_null(peer->conf.plist[af][dir]);
 	sbuf_printf(&calls, "peer_delete %s\n", peer->name);
 	peer_free(peer);
 }
@@ -157,6 +160,15 @@ void bgp_peer_delete(struct bgp_peer *peer)
 void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 {
 	sbuf_printf(&calls, "peer_changed %s %s\n", peer->name, change_names[what]);
+}
+
+void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
+{
+	const char *name = peer->conf.plist[af][dir];
+
+	sbuf_printf(&calls, "policy_changed %s %s %s %s\n", peer->name,
+		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", dir == BGP_DIR_IN ? "in" : "out",
+		    name ? name : "-");
 }
 
 void bgp_router_id_changed(struct bgp *bgp)
@@ -370,7 +382,7 @@ static const char *const good_files[] = {
 	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
 	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
 	"good-json-defaults.json", "good-json-empty.json",  "good-frr.conf",
-	"good-frr-switches.conf",  "good-prefix-list.conf",
+	"good-frr-switches.conf",  "good-prefix-list.conf", "good-neighbor-prefix-list.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Re-evaluating routes after a policy change (see bgpd/bgp_policy.h): marks per peer, family
+ * and direction, acted on once per loop turn by a deferred task, so that a commit changing
+ * twenty entries of a list sends one ROUTE-REFRESH, not twenty.
+ */
+#include "lib/compat.h"
+
+#include <string.h>
+
+#include "bgpd/bgp_log.h"
+#include "bgpd/bgp_msg.h"
+#include "bgpd/bgp_policy.h"
+#include "lib/event.h"
+#include "lib/log.h"
+
+static void policy_run(int fd, short what, void *arg);
+
+void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
+{
+	struct bgp *bgp = peer->bgp;
+
+	if (!bgp || (unsigned)af >= BGP_AF_MAX)
+		return;
+	peer->policy_pending[af] |= (uint8_t)(1u << dir);
+	if (!bgp->policy_ev)
+		bgp->policy_ev =
+			event_defer_new(bgp->base ? bgp->base : bgp_event_base(), policy_run, bgp);
+	if (bgp->policy_ev)
+		event_defer(bgp->policy_ev);
+}
+
+static void reevaluate(struct bgp_peer *peer, enum bgp_af af, uint8_t pending)
+{
+	if (pending & (1u << BGP_DIR_IN)) {
+		/* The peer sends its routes again; they meet the new policy on the way in. When
+		 * it cannot, session_send_route_refresh() says so in the log. */
+		if (session_send_route_refresh(peer, af) == 0)
+			bgp_peer_info(peer,
+				      "inbound policy for %s changed: asked for a route refresh",
+				      bgp_af_text_name(af));
+	}
+	if (pending & (1u << BGP_DIR_OUT)) {
+		bgp_peer_info(peer, "outbound policy for %s changed: re-sending the table",
+			      bgp_af_text_name(af));
+		rib_route_refresh_received(peer, af);
+	}
+}
+
+static void policy_run(int fd, short what, void *arg)
+{
+	struct bgp *bgp = arg;
+	struct bgp_peer *peer;
+
+	(void)fd;
+	(void)what;
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		for (int af = 0; af < BGP_AF_MAX; af++) {
+			uint8_t pending = peer->policy_pending[af];
+
+			peer->policy_pending[af] = 0;
+			if (pending)
+				reevaluate(peer, (enum bgp_af)af, pending);
+		}
+	}
+}
+
+/* A prefix list changed: every neighbor naming it, in the family of the list. */
+static void plist_changed(int family, const char *name)
+{
+	struct bgp *bgp = bgp_get();
+	struct bgp_peer *peer;
+
+	if (!bgp)
+		return;
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		for (int af = 0; af < BGP_AF_MAX; af++) {
+			if (bgp_af_family((enum bgp_af)af) != family)
+				continue;
+			for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+				const char *n = peer->conf.plist[af][dir];
+
+				if (n && strcmp(n, name) == 0)
+					bgp_policy_changed(peer, (enum bgp_af)af,
+							   (enum bgp_dir)dir);
+			}
+		}
+	}
+}
+
+void bgp_policy_init(void)
+{
+	prefix_list_set_change_hook(plist_changed);
+}
+
+void bgp_policy_fini(struct bgp *bgp)
+{
+	event_free(bgp->policy_ev);
+	bgp->policy_ev = NULL;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * A neighbor's routing policy: what the RIB side applies to the routes it receives from a
+ * peer (in) and sends to it (out), and the re-evaluation that follows a change.
+ *
+ * Today that is `neighbor X prefix-list NAME in|out`. The lists are looked up by name each
+ * time a batch of routes is filtered (an UPDATE's prefixes, a batch of the Adj-RIB-Out), so a
+ * list created, changed or deleted after the neighbor statement takes effect without any
+ * pointer to keep valid; a name that names no list permits everything, as in FRR.
+ *
+ * Re-evaluation (bgp_policy.c): a changed neighbor statement, or a change to a list some
+ * neighbor names, marks (peer, family, direction); once per loop turn the marks are acted
+ * on: in -> ROUTE-REFRESH to the peer (RFC 2918) so its routes come again through the new
+ * policy; out -> the session's Adj-RIB-Out is walked again, sending what the policy now
+ * permits and withdrawing what it now denies. A peer without the route refresh capability
+ * keeps its routes filtered by the old inbound policy until the session restarts (logged),
+ * as in FRR without soft-reconfiguration inbound.
+ */
+#ifndef SKUA_BGP_POLICY_H
+#define SKUA_BGP_POLICY_H
+
+#include "bgpd/bgpd.h"
+#include "lib/plist.h"
+
+/* The prefix list a neighbor applies (NULL: none configured, or it names no list). */
+static inline struct prefix_list *bgp_peer_plist(const struct bgp_peer *peer, enum bgp_af af,
+						 enum bgp_dir dir)
+{
+	const char *name = peer->conf.plist[af][dir];
+
+	return name ? prefix_list_lookup(bgp_af_family(af), name) : NULL;
+}
+
+/* Watch the prefix lists (lib/plist.h change hook) for the neighbors that name them. */
+void bgp_policy_init(void);
+/* Drop the instance's pending re-evaluation (bgp_delete()). */
+void bgp_policy_fini(struct bgp *bgp);
+
+#endif /* SKUA_BGP_POLICY_H */

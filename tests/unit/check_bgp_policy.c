@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * A neighbor's prefix lists in the RIB (neighbor X prefix-list NAME in|out): what a peer's
+ * UPDATEs leave in the RIB and what other peers are sent, through the real RIB and fake
+ * peers; the re-walk after an outbound change withdraws what the list now denies and sends
+ * what it now permits; a name that names no list permits everything (FRR).
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "bgpd/bgp_rib.h"
+#include "lib/plist.h"
+#include "tests/unit/rib_test.h"
+
+#define V4 BGP_AF_IPV4_UNICAST
+#define V6 BGP_AF_IPV6_UNICAST
+#define RUN_ALL 100000
+
+static struct bgp *bgp;
+static struct fake_peer *from, *to;
+
+static void setup(void)
+{
+	bgp = fake_bgp_new(65001, "192.0.2.1");
+	from = fake_peer_new(bgp, "192.0.2.2", 65002, "192.0.2.1", "198.51.100.2");
+	to = fake_peer_new(bgp, "192.0.2.6", 65003, "192.0.2.5", "198.51.100.3");
+	fake_peer_up(from);
+	fake_peer_up(to);
+	fake_run(bgp, RUN_ALL);
+}
+
+static void teardown(void)
+{
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+			free(from->peer.conf.plist[af][dir]);
+			free(to->peer.conf.plist[af][dir]);
+			from->peer.conf.plist[af][dir] = to->peer.conf.plist[af][dir] = NULL;
+		}
+	fake_peer_free(from);
+	fake_peer_free(to);
+	fake_bgp_free(bgp);
+	prefix_list_reset();
+	ck_assert_uint_eq(rib_mem_allocs(), 0);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+}
+
+static void use_list(struct fake_peer *fp, enum bgp_af af, enum bgp_dir dir, const char *name)
+{
+	free(fp->peer.conf.plist[af][dir]);
+	fp->peer.conf.plist[af][dir] = name ? strdup(name) : NULL;
+}
+
+static void add_entry(int family, const char *list, uint32_t seq, enum prefix_list_action a,
+		      const char *prefix, uint8_t ge, uint8_t le)
+{
+	struct prefix_list_entry e = { .seq = seq, .action = a, .ge = ge, .le = le };
+
+	e.p = tpfx(prefix);
+	prefix_list_entry_set(prefix_list_get(family, list), &e);
+}
+
+/* from announces 198.51.100.0/24 split in /26s plus 203.0.113.0/24, and 2001:db8::/48s. */
+static void announce_all(void)
+{
+	struct bgp_attr t;
+	struct prefix p4[5] = { tpfx("198.51.100.0/26"), tpfx("198.51.100.64/26"),
+				tpfx("198.51.100.128/26"), tpfx("198.51.100.192/26"),
+				tpfx("203.0.113.0/24") };
+	struct prefix p6[2] = { tpfx("2001:db8:1::/48"), tpfx("2001:db8:2::/48") };
+
+	tmpl_init(&t, "65002", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, p4, 5);
+	tmpl_release(&t);
+	tmpl_init(&t, "65002", "2001:db8:ffff::2", BGP_ORIGIN_IGP);
+	fake_announce(from, V6, &t, p6, 2);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_inbound_list_filters_received_routes)
+{
+	/* Only the /26s of 198.51.100.0/24 in, except .128/26; IPv6 has no list. */
+	add_entry(AF_INET, "IN", 5, PREFIX_DENY, "198.51.100.128/26", 0, 0);
+	add_entry(AF_INET, "IN", 10, PREFIX_PERMIT, "198.51.100.0/24", 26, 26);
+	use_list(from, V4, BGP_DIR_IN, "IN");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 3);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 2);
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.128/26")); /* seq 5 denies */
+	ck_assert_ptr_null(fake_adj(to, "203.0.113.0/24"));    /* implicit deny */
+	ck_assert_ptr_nonnull(fake_adj(to, "2001:db8:1::/48"));
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.filtered, 2);
+}
+END_TEST
+
+START_TEST(test_inbound_list_change_then_resend)
+{
+	/* Routes in with no list; then a list denying 203.0.113.0/24: the peer's next
+	 * announcement (what a ROUTE-REFRESH brings) takes the stored path out. */
+	announce_all();
+	ck_assert_ptr_nonnull(fake_adj(to, "203.0.113.0/24"));
+	add_entry(AF_INET, "IN", 5, PREFIX_DENY, "203.0.113.0/24", 0, 0);
+	add_entry(AF_INET, "IN", 10, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "IN");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 4);
+	ck_assert_ptr_null(fake_adj(to, "203.0.113.0/24")); /* withdrawn from `to` */
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.64/26"));
+}
+END_TEST
+
+START_TEST(test_outbound_list_and_rewalk)
+{
+	/* to gets only 203.0.113.0/24 over IPv4. */
+	add_entry(AF_INET, "OUT", 5, PREFIX_PERMIT, "203.0.113.0/24", 0, 0);
+	use_list(to, V4, BGP_DIR_OUT, "OUT");
+	announce_all();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 1);
+	ck_assert_ptr_nonnull(fake_adj(to, "203.0.113.0/24"));
+	ck_assert_uint_eq(fake_adj_count(to, V6), 2);
+	ck_assert_uint_eq(rib_peer_sent(&to->peer, V4), 1);
+
+	/* The list changes to the opposite; the re-walk (what bgp_policy.c asks for) sends the
+	 * four /26s and withdraws 203.0.113.0/24. */
+	prefix_list_entry_delete(prefix_list_lookup(AF_INET, "OUT"), 5);
+	add_entry(AF_INET, "OUT", 5, PREFIX_PERMIT, "198.51.100.0/24", 25, 32);
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 4);
+	ck_assert_ptr_null(fake_adj(to, "203.0.113.0/24"));
+	ck_assert_uint_eq(rib_peer_sent(&to->peer, V4), 4);
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+
+	/* The list is deleted: the name names nothing, everything goes out (FRR). */
+	prefix_list_delete(prefix_list_lookup(AF_INET, "OUT"));
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+}
+END_TEST
+
+START_TEST(test_empty_list_permits_everything)
+{
+	prefix_list_get(AF_INET, "EMPTY");
+	use_list(from, V4, BGP_DIR_IN, "EMPTY");
+	use_list(to, V4, BGP_DIR_OUT, "MISSING");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bgp_policy");
+	TCase *tc = tcase_create("prefix-list");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_inbound_list_filters_received_routes);
+	tcase_add_test(tc, test_inbound_list_change_then_resend);
+	tcase_add_test(tc, test_outbound_list_and_rewalk);
+	tcase_add_test(tc, test_empty_list_permits_everything);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
