@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bgpd/bgp_closer.h"
 #include "bgpd/bgp_fsm.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
@@ -186,32 +187,12 @@ static void conn_init(struct bgp_session *s, struct bgp_conn *c)
 	c->keepalive_timer = event_timer_new(base, keepalive_timer_cb, c);
 }
 
-/*
- * Read what the peer still sent before closing, so that close() ends with a FIN rather than a
- * RST (Linux resets a connection closed with unread data, and a RST may overtake the
- * NOTIFICATION we just wrote). Bounded: a few non-blocking reads.
- */
-static void conn_drain_close(int fd)
-{
-	char buf[4096];
-	int i;
-
-	shutdown(fd, SHUT_WR);
-	for (i = 0; i < 16; i++) {
-		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-
-		if (n <= 0)
-			break;
-	}
-	close(fd);
-}
-
 void bgp_conn_close(struct bgp_conn *c)
 {
 	bgp_conn_connect_cancel(c);
 	bgp_conn_io_stop(c);
 	if (c->fd >= 0) {
-		conn_drain_close(c->fd);
+		bgp_closer_close(c->fd);
 		c->fd = -1;
 	}
 	event_del(c->hold_timer);
@@ -460,7 +441,7 @@ void bgp_session_accept(struct bgp_peer *peer, int fd)
 		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer,
 			       "incoming connection refused: session is Idle%s",
 			       peer->conf.shutdown ? " (Admin)" : "");
-		conn_drain_close(fd);
+		bgp_closer_close(fd);
 		return;
 	}
 	if (c->state == BGP_ST_CONNECT || c->state == BGP_ST_ACTIVE) {
@@ -478,7 +459,7 @@ void bgp_session_accept(struct bgp_peer *peer, int fd)
 	/* OpenSent or later: track it as a second connection until its OPEN (RFC 4271 6.8). */
 	if (other->state != BGP_ST_IDLE) {
 		bgp_peer_info(peer, "incoming connection refused: already tracking a second one");
-		conn_drain_close(fd);
+		bgp_closer_close(fd);
 		return;
 	}
 	bgp_conn_close(other);

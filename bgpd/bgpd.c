@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_closer.h"
 #include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
@@ -154,6 +155,7 @@ void bgp_delete(struct bgp *bgp)
 		return;
 	while ((peer = TAILQ_FIRST(&bgp->peers)))
 		bgp_peer_delete(peer);
+	bgp_closer_flush(); /* their connections are gone with them */
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		while ((n = TAILQ_FIRST(&bgp->networks[af]))) {
 			TAILQ_REMOVE(&bgp->networks[af], n, entry);

@@ -328,10 +328,33 @@ class SkuaBgpd(VtyshDaemon):
         self.sock = os.path.join(self.rundir, "bgpd.vty")
         self.remove_stale("bgpd.vty", "bgpd.pid")
         # Never -d (daemonize): the lab holds the foreground process's PID.
-        self.spawn("bgpd", [self.bgpd_path(), "-f", conf, "--vty-socket", self.sock,
-                            "-i", os.path.join(self.rundir, "bgpd.pid")])
+        self.spawn("bgpd", self.strace_argv() + [
+            self.bgpd_path(), "-f", conf, "--vty-socket", self.sock,
+            "-i", os.path.join(self.rundir, "bgpd.pid")])
         wait_for("%s bgpd vty socket %s" % (self.name, self.sock),
                  lambda: os.path.exists(self.sock), 15, self.procs)
+
+    # `strace = true`: the calls traced.  recvfrom is recv(): it shows that an accepted
+    # socket is secured before it is first read.
+    STRACE_CALLS = "socket,setsockopt,connect,listen,accept,accept4,close,recvfrom"
+
+    def strace_argv(self):
+        """topology.toml `strace = true`: run bgpd under strace, its trace of the socket calls
+        in <rundir>/strace.txt (self.strace_path).  `strace = ["-e", "inject=..."]` adds those
+        arguments (fault injection).  The Process the lab holds is then strace's: stopping it
+        signals the whole group, bgpd included; bgpd_pid() is bgpd's own pid."""
+        opt = self.router.options.get("strace", False)
+        if not opt:
+            return []
+        extra = [] if opt is True else [str(a) for a in opt]
+        self.strace_path = os.path.join(self.rundir, "strace.txt")
+        return (["strace", "-f", "-o", self.strace_path, "-e", "trace=" + self.STRACE_CALLS]
+                + extra + ["--"])
+
+    def bgpd_pid(self):
+        """bgpd's pid from its pid file (under strace, procs[0].pid is strace's)."""
+        with open(os.path.join(self.rundir, "bgpd.pid")) as f:
+            return int(f.read().split()[0])
 
     def sanitizer_reports(self):
         """Lines where ASan/UBSan/LSan spoke in this bgpd's log (a sanitizer build)."""

@@ -80,10 +80,14 @@ class Capture:
         # -U with -w writes each packet as it comes: SIGTERM (Process.stop) loses nothing.
         argv = self.netns.exec_argv(["tcpdump", "-i", self.ifname, "-n", "-U", "-s", "200",
                                      "--immediate-mode", "-w", self.path, self.bpf])
+        # The log is appended to: a capture of the same name earlier in this lab wrote its
+        # own "listening on"; only what this tcpdump writes counts.
+        start = os.path.getsize(self.log) if os.path.exists(self.log) else 0
         self.proc = Process("tcpdump/%s" % self.ifname, argv, self.log)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and self.proc.alive():
             with open(self.log) as f:
+                f.seek(start)
                 if "listening on" in f.read():
                     return self
             time.sleep(0.05)

@@ -8,6 +8,7 @@
     loopback = ["192.0.2.101/32"]   # optional, added to lo
     autostart = true        # optional; false = the test starts it with lab.start("r1")
     zebra = true            # frr only: run zebra next to bgpd (default true, see doc/lab.md)
+    strace = true           # skua only: bgpd under strace (a list adds strace arguments)
     forwarding = true       # optional: the namespace forwards IPv4 and IPv6 (a transit router)
     routes = ["203.0.113.0/24 via 198.51.100.1"]   # optional static routes, documentation only
 
