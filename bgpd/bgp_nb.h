@@ -54,6 +54,8 @@ void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args);
+int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
+			 size_t xpathlen);
 int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);

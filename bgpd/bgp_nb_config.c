@@ -132,6 +132,45 @@ static int security_validate(struct nb_cb_args *args, bool password, unsigned tt
 	return NB_ERR;
 }
 
+/*
+ * The whole candidate: every GTSM neighbor must fit in the listeners' rule programs. Checked
+ * per commit rather than per leaf (one count of all the rules, not one per neighbor), so a
+ * file with thousands of GTSM neighbors is checked once.
+ */
+int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
+			 size_t xpathlen)
+{
+	struct ly_set *set = NULL;
+	struct bgp_gtsm_rule *rules;
+	size_t n = 0;
+	int ret = NB_OK;
+
+	if (!tree ||
+	    lyd_find_xpath(tree, BGP_XPATH "/neighbors/neighbor[ttl-security]", &set) !=
+		    LY_SUCCESS ||
+	    !set->count) {
+		ly_set_free(set, NULL);
+		return NB_OK;
+	}
+	rules = XCALLOC(MTYPE_BGP_PEER_CONF, set->count * sizeof(*rules));
+	for (uint32_t i = 0; i < set->count; i++) {
+		const char *addr = yang_dnode_get_string(set->dnodes[i], "remote-address");
+
+		if (!addr || ipaddr_from_str(&rules[n].addr, addr) < 0)
+			continue;
+		rules[n].hops = (unsigned)yang_dnode_get_uint(set->dnodes[i], 0, "ttl-security");
+		n++;
+	}
+	if (bgp_gtsm_rules_check(rules, n, errmsg, errlen) < 0) {
+		/* The last one is where the configuration went over. */
+		yang_dnode_path(set->dnodes[set->count - 1], xpath, xpathlen);
+		ret = NB_ERR;
+	}
+	XFREE(MTYPE_BGP_PEER_CONF, rules);
+	ly_set_free(set, NULL);
+	return ret;
+}
+
 /* ---- the instance --------------------------------------------------------------------- */
 
 int bgp_nb_instance_create(struct nb_cb_args *args)

@@ -117,6 +117,42 @@ int bgp_peer_security_check(const struct ipaddr *addr, bool password, unsigned t
 	return -1;
 }
 
+int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg, size_t size)
+{
+	static const unsigned families[] = { KERNEL_GTSM_FILTER_V4, KERNEL_GTSM_FILTER_V6 };
+	struct kernel_gtsm_peer *peers;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	peers = XCALLOC(MTYPE_BGP_PEER_CONF, n * sizeof(*peers));
+	for (size_t i = 0; i < n; i++) {
+		peers[i].addr = rules[i].addr;
+		peers[i].min_ttl = (uint8_t)kernel_gtsm_min_for_hops((int)rules[i].hops);
+	}
+	for (size_t f = 0; f < array_size(families) && ret == 0; f++) {
+		struct kernel_sec_err err;
+		size_t count = 0;
+		int len;
+
+		memset(&err, 0, sizeof(err));
+		len = kernel_gtsm_filter_build(peers, n, families[f], NULL, &err);
+		if (len >= 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count += (rules[i].addr.family == AF_INET) == (f == 0);
+		snprintf(msg, size,
+			 "too many GTSM neighbors for the listener: %zu %s neighbors with "
+			 "ttl-security do not fit in its rule program (%s); the guaranteed "
+			 "capacity is 313 neighbors in any mix, up to 4,005 IPv4 neighbors sharing "
+			 "one hops value (doc/gtsm.md, Limits)",
+			 count, f == 0 ? "IPv4" : "IPv6", err.msg[0] ? err.msg : strerror(-len));
+		ret = -1;
+	}
+	XFREE(MTYPE_BGP_PEER_CONF, peers);
+	return ret;
+}
+
 int bgp_security_check_all(const struct bgp *bgp, struct sbuf *why)
 {
 	const struct bgp_peer *peer;

@@ -589,6 +589,9 @@ void bgp_session_up(struct bgp_conn *c)
 	s->holdtime = c->holdtime;
 	s->keepalive = c->keepalive;
 	s->established = true;
+	/* A reason recorded on this connection before it got here (e.g. while it lost a
+	 * collision race) is not why the session will go down. */
+	c->down_reason = BGP_DOWN_NONE;
 	s->established_count++;
 	s->uptime_ms = monotime_ms();
 	s->uptime_epoch = wallclock_s();

@@ -334,8 +334,10 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 		/*
 		 * Hitless (RFC 5082 has nothing to negotiate): the listeners' rules first, so that
 		 * a new connection's handshake meets the new minimum, then every open socket of
-		 * the peer, the Established one and a colliding or connecting one alike. Operators
-		 * enable GTSM on both ends within one hold time and the session never drops.
+		 * the peer, the Established one and a colliding or connecting one alike. Between
+		 * the two ends' changes one side drops the other's segments and TCP backs off, so
+		 * operators change the second end within (hold time - keepalive) / 2 (doc/gtsm.md
+		 * section 4 has the measurements).
 		 */
 		bgp_network_peer_gtsm(peer);
 		bgp_session_gtsm_live(peer);

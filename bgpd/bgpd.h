@@ -185,6 +185,19 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 int bgp_peer_security_check(const struct ipaddr *addr, bool password, unsigned ttl_security_hops,
 			    char *msg, size_t size);
 
+/* One GTSM neighbor as the listeners' rules see it. */
+struct bgp_gtsm_rule {
+	struct ipaddr addr;
+	unsigned hops; /* 1..254 */
+};
+/*
+ * Do the listeners' GTSM programs hold these rules (one program per family, at most 4,096
+ * classic BPF instructions each; doc/gtsm-kernel.md "Limits")? 0, or -1 with msg saying how
+ * far over the limit it is and what to do. For the northbound's whole-tree validation, so
+ * that a configuration the listener could not enforce is refused, not left stale.
+ */
+int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg, size_t size);
+
 /* Effective values (configured or inherited from the instance / defaults). */
 bool bgp_peer_is_ebgp(const struct bgp_peer *peer); /* needs the remote AS (learned for external) */
 uint32_t bgp_peer_remote_as_expected(const struct bgp_peer *peer); /* 0 = any (external/internal) */

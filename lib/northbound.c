@@ -904,9 +904,18 @@ static void change_error(const struct nb_change *ch, const char *cbmsg, enum nb_
 	err->validation = ev == NB_EV_VALIDATE;
 }
 
-static int txn_validate(struct nb_txn *t, struct nb_error *err)
+/* Did the transaction change anything of module m? */
+static bool txn_touches(const struct nb_txn *t, const struct lys_module *m)
 {
-	char msg[512];
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].dnode->schema->module == m)
+			return true;
+	return false;
+}
+
+static int txn_validate(struct nb_txn *t, const struct lyd_node *tree, struct nb_error *err)
+{
+	char msg[sizeof(err->msg)];
 
 	for (size_t i = 0; i < t->n; i++) {
 		msg[0] = '\0';
@@ -915,12 +924,26 @@ static int txn_validate(struct nb_txn *t, struct nb_error *err)
 			return -1;
 		}
 	}
+	for (int m = 0; m < nb.nmodules; m++) {
+		const struct nb_module_info *info = nb.modules[m];
+
+		if (!info->validate_tree || !txn_touches(t, nb.lys[m]))
+			continue;
+		msg[0] = err->xpath[0] = '\0';
+		if (info->validate_tree(tree, msg, sizeof(msg), err->xpath, sizeof(err->xpath)) !=
+		    NB_OK) {
+			snprintf(err->msg, sizeof(err->msg), "%s",
+				 msg[0] ? msg : "the configuration was refused");
+			err->validation = true;
+			return -1;
+		}
+	}
 	return 0;
 }
 
 static int txn_prepare(struct nb_txn *t, struct nb_error *err)
 {
-	char msg[512];
+	char msg[sizeof(err->msg)];
 
 	for (size_t i = 0; i < t->n; i++) {
 		msg[0] = '\0';
@@ -992,7 +1015,7 @@ int nb_candidate_validate(struct nb_candidate *c, struct nb_error *err)
 		return -1;
 	if (txn_build(&t, c, err) < 0)
 		return -1;
-	ret = txn_validate(&t, err);
+	ret = txn_validate(&t, c->tree, err);
 	txn_free(&t);
 	return ret;
 }
@@ -1128,7 +1151,7 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 		return -1;
 	if (txn_build(&t, c, err) < 0)
 		return -1;
-	if (txn_validate(&t, err) < 0 || txn_prepare(&t, err) < 0) {
+	if (txn_validate(&t, c->tree, err) < 0 || txn_prepare(&t, err) < 0) {
 		txn_free(&t);
 		return -1;
 	}

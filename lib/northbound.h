@@ -96,6 +96,13 @@ struct nb_node_info {
 struct nb_module_info {
 	const char *name;		  /* the YANG module */
 	const struct nb_node_info *nodes; /* ends with an entry whose xpath is NULL */
+	/* Constraints over the whole candidate that the model cannot state (resource limits,
+	 * such as how many GTSM rules a listener program holds): called once per validation
+	 * in which this module changed, after the node callbacks, with the candidate tree.
+	 * NB_OK, or NB_ERR with errmsg (operator language) and xpath (the node at fault, or
+	 * ""). Optional. */
+	int (*validate_tree)(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
+			     size_t xpathlen);
 };
 
 /*
@@ -105,7 +112,7 @@ struct nb_module_info {
  * resource failed (PREPARE) or another session committed in between.
  */
 struct nb_error {
-	char msg[512];
+	char msg[1024];
 	char xpath[1024];
 	bool validation;
 	/* From libyang's parsers (JSON files): the line it reported (0: none); value_error: a

@@ -1097,6 +1097,41 @@ START_TEST(test_show_text_and_json)
 }
 END_TEST
 
+/* The capacity check the northbound runs on the whole candidate (bgp_nb_validate_tree()):
+ * the figures of doc/gtsm-kernel.md "Limits" hold, one more is refused with the count. */
+START_TEST(test_rules_capacity)
+{
+	static struct bgp_gtsm_rule rules[4100];
+	char msg[512];
+
+	/* 313 IPv6 neighbors, each in its own /96: the guaranteed capacity in any mix. */
+	for (int i = 0; i < 314; i++) {
+		char a[64];
+
+		snprintf(a, sizeof(a), "2001:db8:%x:%x::1", i / 16, i % 16 + 1);
+		ck_assert_int_eq(ipaddr_from_str(&rules[i].addr, a), 0);
+		rules[i].hops = 1 + (unsigned)(i % 200);
+	}
+	ck_assert_int_eq(bgp_gtsm_rules_check(rules, 313, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(bgp_gtsm_rules_check(rules, 314, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "314 IPv6 neighbors"));
+	ck_assert_ptr_nonnull(strstr(msg, "doc/gtsm.md"));
+
+	/* 4,005 IPv4 neighbors sharing one hops value fit; 4,006 do not. */
+	for (int i = 0; i < 4006; i++) {
+		char a[32];
+
+		snprintf(a, sizeof(a), "10.%d.%d.%d", i / 65536, (i / 256) % 256, i % 256 + 0);
+		ck_assert_int_eq(ipaddr_from_str(&rules[i].addr, a), 0);
+		rules[i].hops = 1;
+	}
+	ck_assert_int_eq(bgp_gtsm_rules_check(rules, 4005, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(bgp_gtsm_rules_check(rules, 4006, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "4006 IPv4 neighbors"));
+	ck_assert_int_eq(bgp_gtsm_rules_check(rules, 0, msg, sizeof(msg)), 0);
+}
+END_TEST
+
 static Suite *gtsm_suite(void)
 {
 	Suite *s = suite_create("bgp_gtsm");
@@ -1132,6 +1167,7 @@ static Suite *gtsm_suite(void)
 	tcase_add_test(closed, test_fail_closed_listener_key);
 	tcase_add_test(closed, test_capability_refused);
 	tcase_add_test(show, test_show_text_and_json);
+	tcase_add_test(show, test_rules_capacity);
 	return s;
 }
 

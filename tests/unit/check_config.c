@@ -171,6 +171,22 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 		    name ? name : "-");
 }
 
+/* The listeners' rule capacity, as a double: at most 8 GTSM neighbors per family here, so
+ * that a sample file shows the refusal (the real count is tested in check_bgp_gtsm). */
+#define TEST_GTSM_CAPACITY 8
+int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg, size_t size)
+{
+	size_t v4 = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v4 += rules[i].addr.family == AF_INET;
+	if (v4 <= TEST_GTSM_CAPACITY && n - v4 <= TEST_GTSM_CAPACITY)
+		return 0;
+	snprintf(msg, size, "too many GTSM neighbors for the listener: %zu IPv4, %zu IPv6", v4,
+		 n - v4);
+	return -1;
+}
+
 void bgp_router_id_changed(struct bgp *bgp)
 {
 	char buf[INET_ADDRSTRLEN];
@@ -449,6 +465,7 @@ static const char *const bad_files[] = {
 	"bad-plist-ge-range.conf",
 	"bad-plist-description-long.conf",
 	"bad-json-plist-family.json",
+	"bad-gtsm-too-many.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
