@@ -48,9 +48,12 @@ def softirq_seconds():
 
 def forge(netns, timeout=120, **options):
     """Send forged segments from `netns` (see forge.py for the options, given as keywords:
-    src=, dst=, ttl=, flags=, count=, rate=, seq=, ack=, payload=, sport=, duration=).
-    Returns forge.py's report {"sent", "seconds"}."""
+    src=, dst=, ttl=, flags=, count=, rate=, seq=, seq_step=, ack=, payload=, sport=,
+    duration=; or streams=[{...}, ...] for several streams taking turns).
+    Returns forge.py's report {"sent", "per_stream", "seconds"}."""
     argv = ["/usr/bin/python3", FORGE]
+    for s in options.pop("streams", []):
+        argv += ["--stream", json.dumps(s)]
     for key, value in options.items():
         flag = "--" + key.replace("_", "-")
         if value is True:

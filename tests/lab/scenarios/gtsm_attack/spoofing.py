@@ -4,8 +4,7 @@
 The attacker is given the best knowledge possible: a capture of the real session (ports, the
 sequence number the DUT expects next, the acknowledgement it last got).  It forges with
 skualab.probes.forge; this module reads the captures (with their timestamps, which
-probes.Capture.packets() drops) and runs flood.py (forge.py is too slow to start for a
-flood of thousands of distinct segments).
+probes.Capture.packets() drops) and drives the floods.
 """
 
 import ipaddress
@@ -14,7 +13,6 @@ import os
 
 from skualab import probes
 
-FLOOD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flood.py")
 KEEPALIVE = 19  # bytes on the wire; an idle session carries nothing else
 
 
@@ -115,13 +113,10 @@ def forge_at(netns, live, count, ttl, flags, payload=0):
 
 
 def flood(netns, streams, rate, duration):
-    """Run flood.py in `netns`: `streams` (dicts, see flood.py) taking turns at `rate`
-    segments per second in total for `duration` seconds.  Returns its report."""
-    argv = ["/usr/bin/python3", FLOOD, "--rate", str(rate), "--duration", str(duration)]
-    for s in streams:
-        argv += ["--stream", json.dumps(s)]
-    out = netns.exec(argv, timeout=duration + 30)
-    return json.loads(out.strip().splitlines()[-1])
+    """`streams` (dicts, see skualab/forge.py) taking turns at `rate` segments per second in
+    total for `duration` seconds, from `netns`.  Returns forge.py's report."""
+    return probes.forge(netns, timeout=duration + 30, streams=streams, rate=rate,
+                        duration=duration)
 
 
 def record(lab, key, value):
