@@ -369,14 +369,21 @@ struct adj_out_cache {
 	struct adj_out_cache_ent e[ADJ_CACHE_SIZE];
 };
 
-static void cache_free(struct rib_src *src)
+/* Forget every exported set (the policy that made them changed). */
+static void cache_clear(struct rib_src *src)
 {
 	if (!src->cache)
 		return;
 	for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
 		bgp_attr_unref(src->cache->e[i].in);
 		bgp_attr_unref(src->cache->e[i].out);
+		src->cache->e[i].in = src->cache->e[i].out = NULL;
 	}
+}
+
+static void cache_free(struct rib_src *src)
+{
+	cache_clear(src);
 	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
 }
 
@@ -565,7 +572,13 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
 	e = &to->cache->e[cache_index(best->attr, kind)];
 	if (e->in != best->attr || e->kind != kind) {
-		struct bgp_attr *out = export_attr_make(rib, to, from, af, best->attr);
+		/* The filter-list decides on the stored set's AS path: per attribute set, so it
+		 * is cached with the exported set (the cache is emptied when policy changes). */
+		bool as_ok = !to->peer ||
+			     aspath_list_permits(bgp_peer_aspath_list(to->peer, af, BGP_DIR_OUT),
+						 best->attr->aspath);
+		struct bgp_attr *out =
+			as_ok ? export_attr_make(rib, to, from, af, best->attr) : NULL;
 
 		bgp_attr_unref(e->in);
 		bgp_attr_unref(e->out);
@@ -1063,7 +1076,9 @@ void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
 	if (out->mode == RIB_OUT_OFF)
 		return;
 	/* Walk again; the journal is read on from where this session stood, so nothing that
-	 * changed meanwhile is lost (the walk skips what the journal will bring). */
+	 * changed meanwhile is lost (the walk skips what the journal will bring). What the
+	 * session's policy made of each attribute set is computed afresh. */
+	cache_clear(src);
 	out->mode = RIB_OUT_WALK;
 	out->walk_started = false;
 	rib_work_schedule(rib);

@@ -587,19 +587,31 @@ DEFCMD(no_neighbor_activate, "no " NEIGHBOR_CMD " activate",
 	return activate_edit(vty, args, af_name_of_node(vty), false);
 }
 
-/* neighbor X prefix-list NAME <in|out>, in the address family of the node. */
-static int prefix_list_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+/* neighbor X prefix-list|filter-list NAME <in|out>, in the address family of the node;
+ * kind is "plist" or "filter-list" (the leaf names' stem). */
+static int filter_edit(struct vty *vty, const struct cmd_args *args, const char *af,
+		       const char *kind, bool no)
 {
 	const char *name = cmd_arg(args, "name");
 	char leaf[96];
 
 	if (name && strchr(name, '\'')) {
-		vty_out(vty, "%% A prefix-list name cannot contain a quote (')\n");
+		vty_out(vty, "%% A list name cannot contain a quote (')\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	snprintf(leaf, sizeof(leaf), "afi-safis/%s/filter-config/%s", af,
-		 strcmp(cmd_arg(args, "dir"), "in") == 0 ? "plist-import" : "plist-export");
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/filter-config/%s-%s", af, kind,
+		 strcmp(cmd_arg(args, "dir"), "in") == 0 ? "import" : "export");
 	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY, no ? NULL : name);
+}
+
+static int prefix_list_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	return filter_edit(vty, args, af, "plist", no);
+}
+
+static int filter_list_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	return filter_edit(vty, args, af, "filter-list", no);
 }
 
 #define PREFIX_LIST_HELP                         \
@@ -618,6 +630,24 @@ DEFCMD(no_neighbor_prefix_list, "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in
        NO_STR NEIGHBOR_STR PREFIX_LIST_HELP)
 {
 	return prefix_list_edit(vty, args, af_name_of_node(vty), true);
+}
+
+#define FILTER_LIST_HELP             \
+	"Establish BGP filters\n"    \
+	"AS path access-list name\n" \
+	"Filter incoming routes\n"   \
+	"Filter outgoing routes\n"
+
+DEFCMD(neighbor_filter_list, NEIGHBOR_CMD " filter-list WORD$name <in|out>$dir",
+       NEIGHBOR_STR FILTER_LIST_HELP)
+{
+	return filter_list_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_filter_list, "no " NEIGHBOR_CMD " filter-list [WORD$name] <in|out>$dir",
+       NO_STR NEIGHBOR_STR FILTER_LIST_HELP)
+{
+	return filter_list_edit(vty, args, af_name_of_node(vty), true);
 }
 
 /*
@@ -654,7 +684,21 @@ static int quagga_no_prefix_list(struct vty *vty, const struct cmd_args *args)
 	return prefix_list_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_filter_list(struct vty *vty, const struct cmd_args *args)
+{
+	return filter_list_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_filter_list(struct vty *vty, const struct cmd_args *args)
+{
+	return filter_list_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " filter-list WORD$name <in|out>$dir", NEIGHBOR_STR FILTER_LIST_HELP,
+	  quagga_filter_list, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " filter-list [WORD$name] <in|out>$dir",
+	  NO_STR NEIGHBOR_STR FILTER_LIST_HELP, quagga_no_filter_list, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " prefix-list WORD$name <in|out>$dir", NEIGHBOR_STR PREFIX_LIST_HELP,
 	  quagga_prefix_list, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in|out>$dir",
@@ -728,4 +772,8 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_prefix_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_prefix_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_prefix_list_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_filter_list_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_filter_list_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_filter_list_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_filter_list_cmd);
 }

@@ -4,10 +4,13 @@
 #define SKUA_BGP_CONFIG_H
 
 /*
- * Register the skua-system and skua-bgp models with their callbacks and printers, install the
- * system and bgpd configuration commands and `show running-config [json]` / `write terminal`.
- * Call after cmd_init() and nb_init(); then nb_config_load_file() (lib/northbound.h).
+ * Register the skua-system, skua-bgp and skua-policy models with their callbacks and printers,
+ * install the system and bgpd configuration commands and `show running-config [json]` / `write
+ * terminal`. Call after cmd_init() and nb_init(); then nb_config_load_file() (lib/northbound.h).
  */
 void bgp_config_init(void);
+/* `bgp as-path access-list` and `show bgp as-path-access-list` (bgpd/bgp_aspath_list_cli.c);
+ * called by bgp_config_init(). */
+void bgp_aspath_list_cli_init(void);
 
 #endif /* SKUA_BGP_CONFIG_H */

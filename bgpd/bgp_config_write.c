@@ -242,18 +242,24 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		else if (!on && dflt_on)
 			sbuf_printf(&body, "  no neighbor %s activate\n", nbr_addr(v[i]));
 	}
-	/* Then the filters, per neighbor, in FRR's order (prefix-list in, out). */
+	/* Then the filters, per neighbor, in FRR's order: prefix-list in, out, filter-list in,
+	 * out. */
 	for (uint32_t i = 0; i < n; i++) {
-		const char *in = yang_dnode_get_string(
-			v[i], "afi-safis/%s/filter-config/plist-import", name);
-		const char *out_name = yang_dnode_get_string(
-			v[i], "afi-safis/%s/filter-config/plist-export", name);
+		static const char *const leaves[][2] = {
+			{ "plist-import", "prefix-list" },
+			{ "plist-export", "prefix-list" },
+			{ "filter-list-import", "filter-list" },
+			{ "filter-list-export", "filter-list" },
+		};
 
-		if (in)
-			sbuf_printf(&body, "  neighbor %s prefix-list %s in\n", nbr_addr(v[i]), in);
-		if (out_name)
-			sbuf_printf(&body, "  neighbor %s prefix-list %s out\n", nbr_addr(v[i]),
-				    out_name);
+		for (size_t k = 0; k < array_size(leaves); k++) {
+			const char *list = yang_dnode_get_string(
+				v[i], "afi-safis/%s/filter-config/%s", name, leaves[k][0]);
+
+			if (list)
+				sbuf_printf(&body, "  neighbor %s %s %s %s\n", nbr_addr(v[i]),
+					    leaves[k][1], list, k % 2 ? "out" : "in");
+		}
 	}
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 

@@ -147,7 +147,17 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/filter-list-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/plist-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/filter-list-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
@@ -157,7 +167,17 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/filter-list-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/plist-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/filter-list-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
@@ -187,5 +207,6 @@ void bgp_config_init(void)
 	system_cli_init(); /* first: it prints first */
 	nb_module_register(&bgp_nb_module);
 	plist_cli_init(); /* policy prints after router bgp, as in FRR */
+	bgp_aspath_list_cli_init();
 	bgp_cli_init();
 }

@@ -60,8 +60,10 @@ static void peer_conf_strings_free(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
+		}
 }
 
 /* PREPARE copies the string; APPLY installs it in *field; ABORT drops the copy. */
@@ -561,10 +563,22 @@ int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args)
 
 static enum bgp_dir nb_dir(const struct lyd_node *dnode)
 {
-	return strcmp(dnode->schema->name, "plist-export") == 0 ? BGP_DIR_OUT : BGP_DIR_IN;
+	return strstr(dnode->schema->name, "-export") ? BGP_DIR_OUT : BGP_DIR_IN;
 }
 
-/* neighbor X prefix-list NAME in|out: the name (copied in PREPARE), then re-evaluation. */
+/* The configuration field a filter leaf sets: plist-* or filter-list-*. */
+static char **filter_field(struct bgp_peer *peer, const struct lyd_node *dnode)
+{
+	enum bgp_af af = nb_af(dnode);
+	enum bgp_dir dir = nb_dir(dnode);
+
+	if (strncmp(dnode->schema->name, "filter-list-", 12) == 0)
+		return &peer->conf.aspath_list[af][dir];
+	return &peer->conf.plist[af][dir];
+}
+
+/* neighbor X prefix-list|filter-list NAME in|out: the name (copied in PREPARE), then
+ * re-evaluation. */
 int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args)
 {
 	struct bgp_peer *peer;
@@ -591,7 +605,7 @@ int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args)
 	}
 	af = nb_af(args->dnode);
 	dir = nb_dir(args->dnode);
-	field = &peer->conf.plist[af][dir];
+	field = filter_field(peer, args->dnode);
 	XFREE(MTYPE_BGP_PEER_CONF, *field);
 	*field = *args->resource;
 	*args->resource = NULL;
@@ -609,7 +623,7 @@ int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args)
 		return NB_OK;
 	af = nb_af(args->dnode);
 	dir = nb_dir(args->dnode);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
+	XFREE(MTYPE_BGP_PEER_CONF, *filter_field(peer, args->dnode));
 	bgp_policy_changed(peer, af, dir);
 	return NB_OK;
 }

@@ -88,9 +88,29 @@ static void plist_changed(int family, const char *name)
 	}
 }
 
+/* An AS path access list changed: every neighbor naming it in a filter-list. */
+static void aspath_changed(const char *name)
+{
+	struct bgp *bgp = bgp_get();
+	struct bgp_peer *peer;
+
+	if (!bgp)
+		return;
+	TAILQ_FOREACH (peer, &bgp->peers, entry)
+		for (int af = 0; af < BGP_AF_MAX; af++)
+			for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+				const char *n = peer->conf.aspath_list[af][dir];
+
+				if (n && strcmp(n, name) == 0)
+					bgp_policy_changed(peer, (enum bgp_af)af,
+							   (enum bgp_dir)dir);
+			}
+}
+
 void bgp_policy_init(void)
 {
 	prefix_list_set_change_hook(plist_changed);
+	aspath_list_set_change_hook(aspath_changed);
 }
 
 void bgp_policy_fini(struct bgp *bgp)

@@ -3,7 +3,8 @@
  * A neighbor's routing policy: what the RIB side applies to the routes it receives from a
  * peer (in) and sends to it (out), and the re-evaluation that follows a change.
  *
- * Today that is `neighbor X prefix-list NAME in|out`. The lists are looked up by name each
+ * Today that is `neighbor X prefix-list NAME in|out` and `neighbor X filter-list NAME in|out`
+ * (an AS path access list, bgpd/bgp_aspath_list.h). The lists are looked up by name each
  * time a batch of routes is filtered (an UPDATE's prefixes, a batch of the Adj-RIB-Out), so a
  * list created, changed or deleted after the neighbor statement takes effect without any
  * pointer to keep valid; a name that names no list permits everything, as in FRR.
@@ -19,6 +20,7 @@
 #ifndef SKUA_BGP_POLICY_H
 #define SKUA_BGP_POLICY_H
 
+#include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgpd.h"
 #include "lib/plist.h"
 
@@ -29,6 +31,15 @@ static inline struct prefix_list *bgp_peer_plist(const struct bgp_peer *peer, en
 	const char *name = peer->conf.plist[af][dir];
 
 	return name ? prefix_list_lookup(bgp_af_family(af), name) : NULL;
+}
+
+/* The AS path access list a neighbor applies (filter-list; NULL: none, or no such list). */
+static inline struct aspath_list *bgp_peer_aspath_list(const struct bgp_peer *peer, enum bgp_af af,
+						       enum bgp_dir dir)
+{
+	const char *name = peer->conf.aspath_list[af][dir];
+
+	return name ? aspath_list_lookup(name) : NULL;
 }
 
 /* Watch the prefix lists (lib/plist.h change hook) for the neighbors that name them. */

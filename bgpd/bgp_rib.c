@@ -445,7 +445,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 	struct bgp_attr *stored = NULL;
 	struct prefix_list *plist;
-	bool stored_done = false;
+	bool stored_done = false, aspath_denied;
 	uint32_t why = 0;
 	uint32_t now;
 	struct prefix p;
@@ -477,8 +477,13 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			stored_done = true;
 		}
 		plist = bgp_peer_plist(peer, af, BGP_DIR_IN);
+		/* The AS path is the same for every prefix of the UPDATE: one decision. */
+		aspath_denied =
+			stored && !aspath_list_permits(bgp_peer_aspath_list(peer, af, BGP_DIR_IN),
+						       stored->aspath);
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
-			if (stored && plist && prefix_list_apply(plist, &p) == PREFIX_DENY) {
+			if (stored && (aspath_denied ||
+				       (plist && prefix_list_apply(plist, &p) == PREFIX_DENY))) {
 				/* Filtered: as if withdrawn, in case an earlier policy let it in.
 				 */
 				src->in_stats.filtered++;

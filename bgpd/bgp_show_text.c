@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "bgpd/bgp_show_neighbor.h"
+#include "bgpd/bgp_aspath_list.h"
 #include "lib/plist.h"
 #include "lib/vty.h"
 
@@ -211,6 +212,13 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 		if (name)
 			vty_out(vty, "  %s update prefix filter list is %s%s\n", what[dir],
 				prefix_list_lookup(bgp_af_family(af), name) ? "" : "*", name);
+	}
+	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+		const char *name = peer->conf.aspath_list[af][dir];
+
+		if (name)
+			vty_out(vty, "  %s update AS path filter list is %s%s\n", what[dir],
+				aspath_list_lookup(name) ? "" : "*", name);
 	}
 }
 

@@ -271,8 +271,10 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
+		}
 	XFREE(MTYPE_BGP_PEER, peer);
 }
 

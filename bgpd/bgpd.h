@@ -97,6 +97,8 @@ struct bgp_peer_config {
 	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
 	 * list permits everything, as in FRR (bgpd/bgp_policy.c). */
 	char *plist[BGP_AF_MAX][BGP_DIR_MAX];
+	/* neighbor X filter-list NAME <in|out> (an AS path access list); NULL = none. */
+	char *aspath_list[BGP_AF_MAX][BGP_DIR_MAX];
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */

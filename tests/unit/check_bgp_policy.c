@@ -3,7 +3,9 @@
  * A neighbor's prefix lists in the RIB (neighbor X prefix-list NAME in|out): what a peer's
  * UPDATEs leave in the RIB and what other peers are sent, through the real RIB and fake
  * peers; the re-walk after an outbound change withdraws what the list now denies and sends
- * what it now permits; a name that names no list permits everything (FRR).
+ * what it now permits; a name that names no list permits everything (FRR). The same for
+ * `neighbor X filter-list NAME in|out` (AS path access lists), whose outbound decision is
+ * cached per attribute set and must be recomputed after a change.
  */
 #include "lib/compat.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "bgpd/bgp_rib.h"
+#include "bgpd/bgp_aspath_list.h"
 #include "lib/plist.h"
 #include "tests/unit/rib_test.h"
 
@@ -37,12 +40,17 @@ static void teardown(void)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			free(from->peer.conf.plist[af][dir]);
 			free(to->peer.conf.plist[af][dir]);
+			free(from->peer.conf.aspath_list[af][dir]);
+			free(to->peer.conf.aspath_list[af][dir]);
 			from->peer.conf.plist[af][dir] = to->peer.conf.plist[af][dir] = NULL;
+			from->peer.conf.aspath_list[af][dir] = NULL;
+			to->peer.conf.aspath_list[af][dir] = NULL;
 		}
 	fake_peer_free(from);
 	fake_peer_free(to);
 	fake_bgp_free(bgp);
 	prefix_list_reset();
+	aspath_list_reset();
 	ck_assert_uint_eq(rib_mem_allocs(), 0);
 	ck_assert_uint_eq(bgp_attr_count(), 0);
 }
@@ -154,6 +162,58 @@ START_TEST(test_empty_list_permits_everything)
 }
 END_TEST
 
+static void use_aspath_list(struct fake_peer *fp, enum bgp_dir dir, const char *name)
+{
+	free(fp->peer.conf.aspath_list[V4][dir]);
+	fp->peer.conf.aspath_list[V4][dir] = strdup(name);
+}
+
+/* Two UPDATEs: 198.51.100.0/26 via 65010, 198.51.100.64/26 via 65666 (both behind 65002). */
+static void announce_two_paths(void)
+{
+	struct bgp_attr t;
+	struct prefix a = tpfx("198.51.100.0/26"), b = tpfx("198.51.100.64/26");
+
+	tmpl_init(&t, "65002 65010", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &a, 1);
+	tmpl_release(&t);
+	tmpl_init(&t, "65002 65666", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &b, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_filter_list_in)
+{
+	ck_assert_int_eq(aspath_list_entry_set("NO-666", 5, false, "_65666_"), 0);
+	ck_assert_int_eq(aspath_list_entry_set("NO-666", 10, true, ".*"), 0);
+	use_aspath_list(from, BGP_DIR_IN, "NO-666");
+	announce_two_paths();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 1);
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.64/26"));
+}
+END_TEST
+
+START_TEST(test_filter_list_out_cached_then_changed)
+{
+	ck_assert_int_eq(aspath_list_entry_set("ONLY-10", 5, true, "_65010$"), 0);
+	use_aspath_list(to, BGP_DIR_OUT, "ONLY-10");
+	announce_two_paths();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 1);
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+
+	/* The list now selects the other origin: the cached decisions must not survive. */
+	ck_assert_int_eq(aspath_list_entry_set("ONLY-10", 5, true, "_65666$"), 0);
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 1);
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.64/26"));
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_policy");
@@ -166,6 +226,8 @@ int main(void)
 	tcase_add_test(tc, test_inbound_list_change_then_resend);
 	tcase_add_test(tc, test_outbound_list_and_rewalk);
 	tcase_add_test(tc, test_empty_list_permits_everything);
+	tcase_add_test(tc, test_filter_list_in);
+	tcase_add_test(tc, test_filter_list_out_cached_then_changed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

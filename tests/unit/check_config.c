@@ -466,6 +466,7 @@ static const char *const bad_files[] = {
 	"bad-plist-description-long.conf",
 	"bad-json-plist-family.json",
 	"bad-gtsm-too-many.conf",
+	"bad-aspath-regex.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * AS path access lists (see bgpd/bgp_aspath_list.h): a name-sorted array of lists, each an
+ * array of entries sorted by seq holding the operator's text and its compiled form.
+ */
+#include "lib/compat.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_attr.h"
+
+DEFINE_MTYPE(BGP_ASPATH_LIST, "AS path access list");
+
+struct aspath_entry {
+	uint32_t seq;
+	bool permit;
+	char *regex; /* as the operator wrote it */
+	regex_t re;  /* compiled, `_` expanded */
+	uint64_t hits;
+};
+
+struct aspath_list {
+	char *name;
+	struct aspath_entry *e; /* sorted by seq */
+	uint32_t n, alloc;
+};
+
+static struct aspath_list **lists; /* sorted by name */
+static uint32_t nlists, alists;
+static aspath_list_hook_fn change_hook;
+
+void aspath_list_set_change_hook(aspath_list_hook_fn fn)
+{
+	change_hook = fn;
+}
+
+/* FRR's `_`: a separator of the AS path text, or either end of it. */
+#define UNDERSCORE "(^|[,{}() ]|$)"
+
+static char *expand(const char *regex)
+{
+	size_t n = 1;
+	char *out, *o;
+
+	for (const char *p = regex; *p; p++)
+		n += *p == '_' ? sizeof(UNDERSCORE) - 1 : 1;
+	o = out = XCALLOC(MTYPE_BGP_ASPATH_LIST, n);
+	for (const char *p = regex; *p; p++) {
+		if (*p == '_') {
+			memcpy(o, UNDERSCORE, sizeof(UNDERSCORE) - 1);
+			o += sizeof(UNDERSCORE) - 1;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int compile(regex_t *re, const char *regex, char *err, size_t errlen)
+{
+	char *x = expand(regex);
+	int r = regcomp(re, x, REG_EXTENDED | REG_NOSUB);
+
+	XFREE(MTYPE_BGP_ASPATH_LIST, x);
+	if (r == 0)
+		return 0;
+	if (err && errlen) {
+		char why[128];
+
+		regerror(r, re, why, sizeof(why));
+		snprintf(err, errlen, "Invalid regular expression %s: %s", regex, why);
+	}
+	return -1;
+}
+
+int aspath_regex_check(const char *regex, char *err, size_t errlen)
+{
+	regex_t re;
+
+	if (compile(&re, regex, err, errlen) < 0)
+		return -1;
+	regfree(&re);
+	return 0;
+}
+
+static uint32_t list_search(const char *name, bool *found)
+{
+	uint32_t lo = 0, hi = nlists;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(lists[mid]->name, name);
+
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+struct aspath_list *aspath_list_lookup(const char *name)
+{
+	bool found;
+	uint32_t i = list_search(name, &found);
+
+	return found ? lists[i] : NULL;
+}
+
+static void entry_free(struct aspath_entry *e)
+{
+	regfree(&e->re);
+	XFREE(MTYPE_BGP_ASPATH_LIST, e->regex);
+}
+
+static void list_free(struct aspath_list *l)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		entry_free(&l->e[i]);
+	XFREE(MTYPE_BGP_ASPATH_LIST, l->e);
+	XFREE(MTYPE_BGP_ASPATH_LIST, l->name);
+	XFREE(MTYPE_BGP_ASPATH_LIST, l);
+}
+
+static void changed(const char *name)
+{
+	if (change_hook)
+		change_hook(name);
+}
+
+int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const char *regex)
+{
+	struct aspath_entry e = { .seq = seq, .permit = permit };
+	struct aspath_list *l;
+	bool found;
+	uint32_t i;
+
+	if (compile(&e.re, regex, NULL, 0) < 0)
+		return -1;
+	e.regex = XSTRDUP(MTYPE_BGP_ASPATH_LIST, regex);
+	i = list_search(name, &found);
+	if (!found) {
+		if (nlists == alists) {
+			alists = alists ? alists * 2 : 8;
+			lists = XREALLOC(MTYPE_BGP_ASPATH_LIST, lists, alists * sizeof(*lists));
+		}
+		memmove(&lists[i + 1], &lists[i], (nlists - i) * sizeof(*lists));
+		l = lists[i] = XCALLOC(MTYPE_BGP_ASPATH_LIST, sizeof(*l));
+		l->name = XSTRDUP(MTYPE_BGP_ASPATH_LIST, name);
+		nlists++;
+	}
+	l = lists[i];
+	for (i = 0; i < l->n && l->e[i].seq < seq; i++)
+		;
+	if (i < l->n && l->e[i].seq == seq) {
+		entry_free(&l->e[i]);
+	} else {
+		if (l->n == l->alloc) {
+			l->alloc = l->alloc ? l->alloc * 2 : 4;
+			l->e = XREALLOC(MTYPE_BGP_ASPATH_LIST, l->e, l->alloc * sizeof(*l->e));
+		}
+		memmove(&l->e[i + 1], &l->e[i], (l->n - i) * sizeof(*l->e));
+		l->n++;
+	}
+	l->e[i] = e;
+	changed(name);
+	return 0;
+}
+
+void aspath_list_delete(const char *name)
+{
+	bool found;
+	uint32_t i = list_search(name, &found);
+
+	if (!found)
+		return;
+	list_free(lists[i]);
+	memmove(&lists[i], &lists[i + 1], (nlists - i - 1) * sizeof(*lists));
+	nlists--;
+	changed(name);
+}
+
+void aspath_list_entry_delete(const char *name, uint32_t seq)
+{
+	struct aspath_list *l = aspath_list_lookup(name);
+
+	if (!l)
+		return;
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (l->e[i].seq != seq)
+			continue;
+		entry_free(&l->e[i]);
+		memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(*l->e));
+		l->n--;
+		if (l->n == 0)
+			aspath_list_delete(name); /* tells the hook */
+		else
+			changed(name);
+		return;
+	}
+}
+
+bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path)
+{
+	char small[1024], *text = small;
+	size_t need;
+	bool permit = false;
+
+	if (!l)
+		return true;
+	/* At most 11 characters per AS number (10 digits and a separator) plus brackets. */
+	need = path ? (size_t)path->len / 4 * 11 + (size_t)path->len + 16 : 1;
+	if (need > sizeof(small))
+		text = XMALLOC(MTYPE_BGP_ASPATH_LIST, need);
+	bgp_aspath_to_str(path, text, need > sizeof(small) ? need : sizeof(small));
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (regexec(&l->e[i].re, text, 0, NULL, 0) == 0) {
+			l->e[i].hits++;
+			permit = l->e[i].permit;
+			break;
+		}
+	}
+	if (text != small)
+		XFREE(MTYPE_BGP_ASPATH_LIST, text);
+	return permit;
+}
+
+void aspath_list_walk(const char *only, aspath_list_entry_cb cb, void *arg)
+{
+	for (uint32_t i = 0; i < nlists; i++) {
+		const struct aspath_list *l = lists[i];
+
+		if (only && strcmp(only, l->name) != 0)
+			continue;
+		for (uint32_t k = 0; k < l->n; k++)
+			cb(l->name, l->e[k].seq, l->e[k].permit, l->e[k].regex, l->e[k].hits, arg);
+	}
+}
+
+void aspath_list_reset(void)
+{
+	for (uint32_t i = 0; i < nlists; i++)
+		list_free(lists[i]);
+	XFREE(MTYPE_BGP_ASPATH_LIST, lists);
+	nlists = alists = 0;
+}

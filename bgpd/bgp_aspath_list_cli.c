@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * AS path access lists on the CLI and in the northbound (skua-policy's as-path-list):
+ *
+ *   bgp as-path access-list NAME [seq N] <permit|deny> REGEX
+ *   no bgp as-path access-list NAME [seq N] <permit|deny> REGEX
+ *   no bgp as-path access-list NAME
+ *   show bgp as-path-access-list [NAME] [json]
+ *
+ * As in FRR: an entry without seq gets the next multiple of 5, and the same entry is not
+ * added twice; `no` with the entry's text removes it, a list goes with its last entry. The
+ * expression is compiled in VALIDATE, so a list never holds one that does not compile and a
+ * file with a bad one is refused with its line. Printed after the prefix lists:
+ *
+ *   bgp as-path access-list CUST seq 5 permit ^65010_
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_cli_help.h"
+#include "bgpd/bgp_config.h"
+#include "lib/command.h"
+#include "lib/json.h"
+#include "lib/northbound.h"
+#include "lib/northbound_cli.h"
+#include "lib/plist_cli.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+#define ASL_XPATH POLICY_XPATH "/as-path-list"
+#define XPATH_MAX 512
+#define SEQ_STEP 5
+
+/* ---- callbacks --------------------------------------------------------------------------- */
+
+static int asl_entry_regex_modify(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_VALIDATE &&
+	    aspath_regex_check(lyd_get_value(args->dnode), args->errmsg, args->errmsg_len) < 0)
+		return NB_ERR;
+	return NB_OK;
+}
+
+static void asl_entry_apply_finish(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(args->dnode);
+	const char *action = yang_dnode_get_string(args->dnode, "action");
+	const char *regex = yang_dnode_get_string(args->dnode, "regex");
+
+	if (!regex || !action)
+		return;
+	/* Compiled in VALIDATE already: it cannot fail here. */
+	aspath_list_entry_set(yang_dnode_get_string(list, "name"),
+			      (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"),
+			      strcmp(action, "permit") == 0, regex);
+}
+
+static int asl_entry_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		aspath_list_entry_delete(yang_dnode_get_string(lyd_parent(args->dnode), "name"),
+					 (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"));
+	return NB_OK;
+}
+
+static int asl_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		aspath_list_delete(yang_dnode_get_string(args->dnode, "name"));
+	return NB_OK;
+}
+
+/* ---- running-config ----------------------------------------------------------------------- */
+
+/* FRR closes the prefix lists with "!" before the AS path lists: the first AS path list
+ * prints it when prefix lists came before. */
+static void asl_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const char *name = yang_dnode_get_string(dnode, "name");
+	bool plists = false;
+
+	for (const struct lyd_node *s = lyd_first_sibling(dnode); s; s = s->next) {
+		if (s->schema == dnode->schema) {
+			if (s != dnode && strcmp(yang_dnode_get_string(s, "name"), name) < 0)
+				return; /* not the first AS path list */
+		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
+			plists = true;
+		}
+	}
+	if (plists)
+		sbuf_puts(out, "!\n");
+}
+
+static int asl_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	return strcmp(yang_dnode_get_string(a, "name"), yang_dnode_get_string(b, "name"));
+}
+
+static void asl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, "bgp as-path access-list %s seq %" PRIu64 " %s %s\n",
+		    yang_dnode_get_string(lyd_parent(dnode), "name"),
+		    yang_dnode_get_uint(dnode, 0, "seq"), yang_dnode_get_string(dnode, "action"),
+		    yang_dnode_get_string(dnode, "regex"));
+}
+
+static int asl_entry_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	uint64_t sa = yang_dnode_get_uint(a, 0, "seq"), sb = yang_dnode_get_uint(b, 0, "seq");
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+static const struct nb_node_info asl_nb_nodes[] = {
+	{
+		.xpath = ASL_XPATH,
+		.cbs = { .destroy = asl_destroy, .cli_show = asl_show, .cli_cmp = asl_cmp },
+	},
+	{
+		.xpath = ASL_XPATH "/entry",
+		.cbs = { .destroy = asl_entry_destroy,
+			 .apply_finish = asl_entry_apply_finish,
+			 .cli_show = asl_entry_show,
+			 .cli_cmp = asl_entry_cmp },
+	},
+	{
+		.xpath = ASL_XPATH "/entry/regex",
+		.cbs = { .modify = asl_entry_regex_modify },
+	},
+	{ .xpath = NULL },
+};
+
+static const struct nb_module_info asl_nb_module = {
+	.name = "skua-policy",
+	.nodes = asl_nb_nodes,
+};
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+/* The entry of list `list` (a node of the tree this vty edits) saying action + regex. */
+static const struct lyd_node *entry_find(const struct lyd_node *list, const char *action,
+					 const char *regex, uint64_t *max_seq, size_t *count)
+{
+	const struct lyd_node *found = NULL;
+
+	*max_seq = 0;
+	*count = 0;
+	for (const struct lyd_node *n = list ? lyd_child(list) : NULL; n; n = n->next) {
+		uint64_t seq;
+
+		if (strcmp(n->schema->name, "entry") != 0)
+			continue;
+		seq = yang_dnode_get_uint(n, 0, "seq");
+		if (seq > *max_seq)
+			*max_seq = seq;
+		(*count)++;
+		if (!found && action && strcmp(yang_dnode_get_string(n, "action"), action) == 0 &&
+		    strcmp(yang_dnode_get_string(n, "regex"), regex) == 0)
+			found = n;
+	}
+	return found;
+}
+
+static bool name_usable(struct vty *vty, const char *name)
+{
+	if (strchr(name, '\'')) {
+		vty_out(vty, "%% An AS path access list name cannot contain a quote (')\n");
+		return false;
+	}
+	return true;
+}
+
+static int asl_entry_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	const char *name = cmd_arg(args, "name"), *action = cmd_arg(args, "action");
+	const char *regex = cmd_arg(args, "LINE...");
+	char list[XPATH_MAX], xp[XPATH_MAX + 64], seqbuf[16];
+	const struct lyd_node *list_node, *found;
+	uint64_t max_seq, seq;
+	size_t count;
+
+	if (!name_usable(vty, name))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(list, sizeof(list), ASL_XPATH "[name='%s']", name);
+	list_node = nb_cli_get(vty, "%s", list);
+	found = entry_find(list_node, action, regex, &max_seq, &count);
+	if (no) {
+		if (cmd_has(args, "seq")) {
+			seq = cmd_arg_u64(args, "seq", 0);
+			if (!nb_cli_exists(vty, "%s/entry[seq='%" PRIu64 "']", list, seq))
+				return CMD_SUCCESS;
+		} else if (found) {
+			seq = yang_dnode_get_uint(found, 0, "seq");
+		} else if (action) {
+			vty_out(vty, "%% Could not find entry in as-path access list %s\n", name);
+			return CMD_WARNING_CONFIG_FAILED;
+		} else {
+			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
+			return nb_cli_apply_changes(vty, NULL);
+		}
+		if (count <= 1)
+			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
+		else {
+			snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
+			nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+		}
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	if (cmd_has(args, "seq"))
+		seq = cmd_arg_u64(args, "seq", 0);
+	else if (found)
+		return CMD_SUCCESS; /* already there (FRR adds it once) */
+	else
+		seq = count ? (max_seq / SEQ_STEP + 1) * SEQ_STEP : SEQ_STEP;
+	if (seq > UINT32_MAX) {
+		vty_out(vty, "%% No sequence number left in as-path access list %s: give one\n",
+			name);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(seqbuf, sizeof(seqbuf), "%" PRIu64, seq);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']", list, seqbuf);
+	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+	nb_cli_enqueue_change(vty, xp, NB_OP_CREATE, NULL);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']/action", list, seqbuf);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, action);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']/regex", list, seqbuf);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, regex);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define ASL_STR                                       \
+	BGP_STR "BGP autonomous system path filter\n" \
+		"Specify an access list name\n"       \
+		"Regular expression access list name\n"
+#define ASL_ENTRY_HELP                  \
+	"Sequence number of an entry\n" \
+	"Sequence number\n"             \
+	"Specify packets to reject\n"   \
+	"Specify packets to forward\n"  \
+	"A regular-expression (1234567890_^|[,{}() ]$*+.?-\\) to match the BGP AS paths\n"
+
+DEFCMD(bgp_as_path_access_list,
+       "bgp as-path access-list WORD$name [seq (0-4294967295)$seq] <deny|permit>$action LINE...",
+       ASL_STR ASL_ENTRY_HELP)
+{
+	return asl_entry_edit(vty, args, false);
+}
+
+DEFCMD(no_bgp_as_path_access_list,
+       "no bgp as-path access-list WORD$name [seq (0-4294967295)$seq] <deny|permit>$action "
+       "LINE...",
+       NO_STR ASL_STR ASL_ENTRY_HELP)
+{
+	return asl_entry_edit(vty, args, true);
+}
+
+DEFCMD(no_bgp_as_path_access_list_all, "no bgp as-path access-list WORD$name", NO_STR ASL_STR)
+{
+	return asl_entry_edit(vty, args, true);
+}
+
+/* ---- show -------------------------------------------------------------------------------- */
+
+struct show_ctx {
+	struct vty *vty;
+	struct json_writer *w;
+	const char *open; /* the list being printed */
+};
+
+static void show_entry(const char *list, uint32_t seq, bool permit, const char *regex,
+		       uint64_t hits, void *arg)
+{
+	struct show_ctx *c = arg;
+
+	if (!c->open || strcmp(c->open, list) != 0) {
+		if (c->w) {
+			if (c->open) {
+				json_array_close(c->w);
+				json_object_close(c->w);
+			}
+			json_object_open(c->w, list);
+			json_array_open(c->w, "entries");
+		} else {
+			vty_out(c->vty, "AS path access list %s\n", list);
+		}
+		c->open = list;
+	}
+	if (c->w) {
+		json_object_open(c->w, NULL);
+		json_uint(c->w, "sequenceNumber", seq);
+		json_string(c->w, "type", permit ? "permit" : "deny");
+		json_string(c->w, "regExp", regex);
+		json_uint(c->w, "hitCount", hits);
+		json_object_close(c->w);
+	} else {
+		vty_out(c->vty, "    seq %" PRIu32 " %s %s\n", seq, permit ? "permit" : "deny",
+			regex);
+	}
+}
+
+DEFCMD(show_bgp_as_path_access_list, "show bgp as-path-access-list [WORD$name] [json]",
+       SHOW_STR BGP_STR "List AS path access lists\n"
+			"AS path access list name\n" JSON_STR)
+{
+	const char *name = cmd_arg(args, "name");
+	struct json_writer w;
+	struct show_ctx c = { .vty = vty };
+
+	if (name && !aspath_list_lookup(name)) {
+		vty_out(vty,
+			cmd_has(args, "json") ? "{}\n" : "%% Can't find AS path access list\n");
+		return CMD_WARNING;
+	}
+	if (cmd_has(args, "json")) {
+		c.w = &w;
+		json_init(&w, &vty->out, true);
+		json_object_open(&w, NULL);
+	}
+	aspath_list_walk(name, show_entry, &c);
+	if (c.w) {
+		if (c.open) {
+			json_array_close(&w);
+			json_object_close(&w);
+		}
+		json_object_close(&w);
+		json_end(&w);
+	}
+	return CMD_SUCCESS;
+}
+
+void bgp_aspath_list_cli_init(void)
+{
+	nb_module_register(&asl_nb_module);
+	cmd_install(CONFIG_NODE, &bgp_as_path_access_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_as_path_access_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_as_path_access_list_all_cmd);
+	cmd_install(VIEW_NODE, &show_bgp_as_path_access_list_cmd);
+}
