@@ -57,6 +57,7 @@
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_policy.h"
+#include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_update.h"
 #include "lib/log.h"
 #include "lib/table.h"
@@ -544,6 +545,36 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	return out;
 }
 
+/*
+ * Through the session's outbound route-map: its decision depends on the prefix (match ip
+ * address prefix-list), so it is made per prefix, past the per-attribute cache. The
+ * filter-list still judges the stored path first, as in FRR.
+ */
+static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *to,
+					   const struct rib_src *from, enum bgp_af af,
+					   const struct bgp_dest *dest,
+					   const struct bgp_attr *stored)
+{
+	struct bgp_attr t = *stored, *mapped, *out;
+	struct bgp_aspath *prepended;
+	struct prefix p;
+
+	if (!aspath_list_permits(bgp_peer_aspath_list(to->peer, af, BGP_DIR_OUT), stored->aspath))
+		return NULL;
+	bgp_dest_prefix(dest, af, &p);
+	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &prepended)) {
+		if (prepended)
+			bgp_aspath_unref(prepended);
+		return NULL;
+	}
+	mapped = bgp_attr_intern(&t);
+	if (prepended)
+		bgp_aspath_unref(prepended);
+	out = export_attr_make(rib, to, from, af, mapped);
+	bgp_attr_unref(mapped);
+	return out;
+}
+
 static inline uint32_t cache_index(const void *p, uint32_t kind)
 {
 	uint64_t h = ((uintptr_t)p >> 4) ^ ((uint64_t)kind << 40);
@@ -569,6 +600,8 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 		return NULL;
 	if (to->peer && !export_policy_permits(to, af, dest))
 		return NULL;
+	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
+		return export_attr_mapped(rib, to, from, af, dest, best->attr);
 	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
 	e = &to->cache->e[cache_index(best->attr, kind)];
 	if (e->in != best->attr || e->kind != kind) {

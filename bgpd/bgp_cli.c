@@ -614,6 +614,11 @@ static int filter_list_edit(struct vty *vty, const struct cmd_args *args, const 
 	return filter_edit(vty, args, af, "filter-list", no);
 }
 
+static int route_map_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	return filter_edit(vty, args, af, "route-map", no);
+}
+
 #define PREFIX_LIST_HELP                         \
 	"Filter updates to/from this neighbor\n" \
 	"Name of a prefix list\n"                \
@@ -637,6 +642,24 @@ DEFCMD(no_neighbor_prefix_list, "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in
 	"AS path access-list name\n" \
 	"Filter incoming routes\n"   \
 	"Filter outgoing routes\n"
+
+#define ROUTE_MAP_HELP                   \
+	"Apply route map to neighbor\n"  \
+	"Name of route map\n"            \
+	"Apply map to incoming routes\n" \
+	"Apply map to outbound routes\n"
+
+DEFCMD(neighbor_route_map, NEIGHBOR_CMD " route-map WORD$name <in|out>$dir",
+       NEIGHBOR_STR ROUTE_MAP_HELP)
+{
+	return route_map_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_route_map, "no " NEIGHBOR_CMD " route-map [WORD$name] <in|out>$dir",
+       NO_STR NEIGHBOR_STR ROUTE_MAP_HELP)
+{
+	return route_map_edit(vty, args, af_name_of_node(vty), true);
+}
 
 DEFCMD(neighbor_filter_list, NEIGHBOR_CMD " filter-list WORD$name <in|out>$dir",
        NEIGHBOR_STR FILTER_LIST_HELP)
@@ -694,7 +717,21 @@ static int quagga_no_filter_list(struct vty *vty, const struct cmd_args *args)
 	return filter_list_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_route_map(struct vty *vty, const struct cmd_args *args)
+{
+	return route_map_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_route_map(struct vty *vty, const struct cmd_args *args)
+{
+	return route_map_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " route-map WORD$name <in|out>$dir", NEIGHBOR_STR ROUTE_MAP_HELP,
+	  quagga_route_map, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " route-map [WORD$name] <in|out>$dir",
+	  NO_STR NEIGHBOR_STR ROUTE_MAP_HELP, quagga_no_route_map, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " filter-list WORD$name <in|out>$dir", NEIGHBOR_STR FILTER_LIST_HELP,
 	  quagga_filter_list, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " filter-list [WORD$name] <in|out>$dir",
@@ -776,4 +813,8 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_filter_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_filter_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_filter_list_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_route_map_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_route_map_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_route_map_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_route_map_cmd);
 }

@@ -12,5 +12,7 @@ void bgp_config_init(void);
 /* `bgp as-path access-list` and `show bgp as-path-access-list` (bgpd/bgp_aspath_list_cli.c);
  * called by bgp_config_init(). */
 void bgp_aspath_list_cli_init(void);
+/* `route-map` and its mode, `show route-map` (bgpd/bgp_routemap_cli.c). */
+void bgp_routemap_cli_init(void);
 
 #endif /* SKUA_BGP_CONFIG_H */

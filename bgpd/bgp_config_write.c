@@ -242,12 +242,14 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		else if (!on && dflt_on)
 			sbuf_printf(&body, "  no neighbor %s activate\n", nbr_addr(v[i]));
 	}
-	/* Then the filters, per neighbor, in FRR's order: prefix-list in, out, filter-list in,
-	 * out. */
+	/* Then the filters, per neighbor, in FRR's order: prefix-list, route-map, filter-list,
+	 * each in then out. */
 	for (uint32_t i = 0; i < n; i++) {
 		static const char *const leaves[][2] = {
 			{ "plist-import", "prefix-list" },
 			{ "plist-export", "prefix-list" },
+			{ "route-map-import", "route-map" },
+			{ "route-map-export", "route-map" },
 			{ "filter-list-import", "filter-list" },
 			{ "filter-list-export", "filter-list" },
 		};

@@ -152,12 +152,22 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/route-map-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/plist-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/filter-list-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/route-map-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
@@ -172,12 +182,22 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/route-map-import",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/plist-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/filter-list-export",
+		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
+			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/route-map-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
@@ -208,5 +228,6 @@ void bgp_config_init(void)
 	nb_module_register(&bgp_nb_module);
 	plist_cli_init(); /* policy prints after router bgp, as in FRR */
 	bgp_aspath_list_cli_init();
+	bgp_routemap_cli_init();
 	bgp_cli_init();
 }

@@ -63,6 +63,7 @@ static void peer_conf_strings_free(struct bgp_peer *peer)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.rmap[af][dir]);
 		}
 }
 
@@ -574,6 +575,8 @@ static char **filter_field(struct bgp_peer *peer, const struct lyd_node *dnode)
 
 	if (strncmp(dnode->schema->name, "filter-list-", 12) == 0)
 		return &peer->conf.aspath_list[af][dir];
+	if (strncmp(dnode->schema->name, "route-map-", 10) == 0)
+		return &peer->conf.rmap[af][dir];
 	return &peer->conf.plist[af][dir];
 }
 

@@ -11,6 +11,7 @@
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_policy.h"
+#include "bgpd/bgp_routemap.h"
 #include "lib/event.h"
 #include "lib/log.h"
 
@@ -65,6 +66,20 @@ static void policy_run(int fd, short what, void *arg)
 	}
 }
 
+/* Every neighbor with a route-map in af/dir: a list or route-map it may use changed. The
+ * route-maps are not followed to the lists they name; re-evaluating a few more is cheap. */
+static void rmap_users_changed(struct bgp *bgp)
+{
+	struct bgp_peer *peer;
+
+	TAILQ_FOREACH (peer, &bgp->peers, entry)
+		for (int af = 0; af < BGP_AF_MAX; af++)
+			for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+				if (peer->conf.rmap[af][dir])
+					bgp_policy_changed(peer, (enum bgp_af)af,
+							   (enum bgp_dir)dir);
+}
+
 /* A prefix list changed: every neighbor naming it, in the family of the list. */
 static void plist_changed(int family, const char *name)
 {
@@ -73,6 +88,7 @@ static void plist_changed(int family, const char *name)
 
 	if (!bgp)
 		return;
+	rmap_users_changed(bgp);
 	TAILQ_FOREACH (peer, &bgp->peers, entry) {
 		for (int af = 0; af < BGP_AF_MAX; af++) {
 			if (bgp_af_family((enum bgp_af)af) != family)
@@ -96,6 +112,7 @@ static void aspath_changed(const char *name)
 
 	if (!bgp)
 		return;
+	rmap_users_changed(bgp);
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
 		for (int af = 0; af < BGP_AF_MAX; af++)
 			for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
@@ -107,10 +124,22 @@ static void aspath_changed(const char *name)
 			}
 }
 
+/* A route-map changed: every neighbor naming it (the route-maps calling it are not followed,
+ * as for the lists). */
+static void rmap_changed(const char *name)
+{
+	struct bgp *bgp = bgp_get();
+
+	if (bgp)
+		rmap_users_changed(bgp);
+	(void)name;
+}
+
 void bgp_policy_init(void)
 {
 	prefix_list_set_change_hook(plist_changed);
 	aspath_list_set_change_hook(aspath_changed);
+	route_map_set_change_hook(rmap_changed);
 }
 
 void bgp_policy_fini(struct bgp *bgp)

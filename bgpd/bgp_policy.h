@@ -3,8 +3,9 @@
  * A neighbor's routing policy: what the RIB side applies to the routes it receives from a
  * peer (in) and sends to it (out), and the re-evaluation that follows a change.
  *
- * Today that is `neighbor X prefix-list NAME in|out` and `neighbor X filter-list NAME in|out`
- * (an AS path access list, bgpd/bgp_aspath_list.h). The lists are looked up by name each
+ * Today that is `neighbor X prefix-list NAME in|out`, `neighbor X filter-list NAME in|out`
+ * (an AS path access list, bgpd/bgp_aspath_list.h) and `neighbor X route-map NAME in|out`
+ * (bgpd/bgp_routemap.h), applied in that order. The lists are looked up by name each
  * time a batch of routes is filtered (an UPDATE's prefixes, a batch of the Adj-RIB-Out), so a
  * list created, changed or deleted after the neighbor statement takes effect without any
  * pointer to keep valid; a name that names no list permits everything, as in FRR.

@@ -12,6 +12,7 @@
 #include "lib/compat.h"
 
 #include "bgpd/bgp_policy.h"
+#include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_adj_out.h"
 #include "bgpd/bgp_decision.h"
 #include "bgpd/bgp_log.h"
@@ -439,12 +440,36 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	return bgp_attr_ref((struct bgp_attr *)attr);
 }
 
+/* A received path through the neighbor's inbound route-map: stored with its set statements,
+ * or withdrawn (filtered) when denied. */
+static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
+				   const struct prefix *p, const struct bgp_attr *stored,
+				   const char *rmap, uint32_t now)
+{
+	struct bgp_attr t = *stored, *mapped;
+	struct bgp_aspath *prepended;
+
+	if (!route_map_apply(rmap, p, &t, &prepended)) {
+		if (prepended)
+			bgp_aspath_unref(prepended);
+		src->in_stats.filtered++;
+		rib_path_withdraw(rib, af, src, p);
+		return;
+	}
+	mapped = bgp_attr_intern(&t);
+	if (prepended)
+		bgp_aspath_unref(prepended);
+	rib_path_update(rib, af, src, p, mapped, now);
+	bgp_attr_unref(mapped);
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 	struct bgp_attr *stored = NULL;
 	struct prefix_list *plist;
+	const char *rmap;
 	bool stored_done = false, aspath_denied;
 	uint32_t why = 0;
 	uint32_t now;
@@ -481,6 +506,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		aspath_denied =
 			stored && !aspath_list_permits(bgp_peer_aspath_list(peer, af, BGP_DIR_IN),
 						       stored->aspath);
+		rmap = peer->conf.rmap[af][BGP_DIR_IN];
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
 			if (stored && (aspath_denied ||
 				       (plist && prefix_list_apply(plist, &p) == PREFIX_DENY))) {
@@ -488,6 +514,10 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 				 */
 				src->in_stats.filtered++;
 				rib_path_withdraw(rib, af, src, &p);
+				continue;
+			}
+			if (stored && rmap) {
+				rib_path_update_mapped(rib, af, src, &p, stored, rmap, now);
 				continue;
 			}
 			if (stored) {

@@ -351,6 +351,12 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (pv->peer->conf.plist[af][BGP_DIR_OUT])
 			json_string(w, "outgoingUpdatePrefixFilterList",
 				    pv->peer->conf.plist[af][BGP_DIR_OUT]);
+		if (pv->peer->conf.rmap[af][BGP_DIR_IN])
+			json_string(w, "routeMapForIncomingAdvertisements",
+				    pv->peer->conf.rmap[af][BGP_DIR_IN]);
+		if (pv->peer->conf.rmap[af][BGP_DIR_OUT])
+			json_string(w, "routeMapForOutgoingAdvertisements",
+				    pv->peer->conf.rmap[af][BGP_DIR_OUT]);
 		if (pv->peer->conf.aspath_list[af][BGP_DIR_IN])
 			json_string(w, "incomingUpdateAsPathFilterList",
 				    pv->peer->conf.aspath_list[af][BGP_DIR_IN]);

@@ -7,6 +7,7 @@
 
 #include "bgpd/bgp_show_neighbor.h"
 #include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_routemap.h"
 #include "lib/plist.h"
 #include "lib/vty.h"
 
@@ -212,6 +213,14 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 		if (name)
 			vty_out(vty, "  %s update prefix filter list is %s%s\n", what[dir],
 				prefix_list_lookup(bgp_af_family(af), name) ? "" : "*", name);
+	}
+	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+		const char *name = peer->conf.rmap[af][dir];
+
+		if (name)
+			vty_out(vty, "  Route map for %s advertisements is %s%s\n",
+				dir == BGP_DIR_IN ? "incoming" : "outgoing",
+				route_map_lookup(name) ? "" : "*", name);
 	}
 	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 		const char *name = peer->conf.aspath_list[af][dir];

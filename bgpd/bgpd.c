@@ -274,6 +274,7 @@ void bgp_peer_delete(struct bgp_peer *peer)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.rmap[af][dir]);
 		}
 	XFREE(MTYPE_BGP_PEER, peer);
 }

@@ -99,6 +99,8 @@ struct bgp_peer_config {
 	char *plist[BGP_AF_MAX][BGP_DIR_MAX];
 	/* neighbor X filter-list NAME <in|out> (an AS path access list); NULL = none. */
 	char *aspath_list[BGP_AF_MAX][BGP_DIR_MAX];
+	/* neighbor X route-map NAME <in|out>; NULL = none (a missing route-map denies). */
+	char *rmap[BGP_AF_MAX][BGP_DIR_MAX];
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */

@@ -46,6 +46,7 @@ enum node_type {
 	BGP_NODE,      /* r1(config-router)# */
 	BGP_IPV4_NODE, /* r1(config-router-af)# */
 	BGP_IPV6_NODE, /* r1(config-router-af)# */
+	RMAP_NODE,     /* r1(config-route-map)# */
 	NODE_TYPE_MAX,
 };
 

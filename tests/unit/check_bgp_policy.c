@@ -14,7 +14,9 @@
 
 #include "bgpd/bgp_rib.h"
 #include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_routemap.h"
 #include "lib/plist.h"
+#include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST
@@ -42,6 +44,9 @@ static void teardown(void)
 			free(to->peer.conf.plist[af][dir]);
 			free(from->peer.conf.aspath_list[af][dir]);
 			free(to->peer.conf.aspath_list[af][dir]);
+			free(from->peer.conf.rmap[af][dir]);
+			free(to->peer.conf.rmap[af][dir]);
+			from->peer.conf.rmap[af][dir] = to->peer.conf.rmap[af][dir] = NULL;
 			from->peer.conf.plist[af][dir] = to->peer.conf.plist[af][dir] = NULL;
 			from->peer.conf.aspath_list[af][dir] = NULL;
 			to->peer.conf.aspath_list[af][dir] = NULL;
@@ -51,6 +56,7 @@ static void teardown(void)
 	fake_bgp_free(bgp);
 	prefix_list_reset();
 	aspath_list_reset();
+	route_map_reset();
 	ck_assert_uint_eq(rib_mem_allocs(), 0);
 	ck_assert_uint_eq(bgp_attr_count(), 0);
 }
@@ -214,6 +220,69 @@ START_TEST(test_filter_list_out_cached_then_changed)
 }
 END_TEST
 
+static void use_route_map(struct fake_peer *fp, enum bgp_dir dir, const char *name)
+{
+	free(fp->peer.conf.rmap[V4][dir]);
+	fp->peer.conf.rmap[V4][dir] = strdup(name);
+}
+
+START_TEST(test_route_map_in_sets_and_denies)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false };
+	const struct bgp_attr *a;
+	const struct bgp_dest *d;
+	struct prefix p;
+
+	/* Deny what comes through 65666, raise MED on the rest. */
+	ck_assert_int_eq(aspath_list_entry_set("VIA-666", 5, true, "_65666_"), 0);
+	e.match_aspath = XSTRDUP(MTYPE_BGP_ROUTEMAP, "VIA-666");
+	route_map_entry_set("IN", &e);
+	e = (struct rmap_entry){ .seq = 20, .permit = true, .med_set = true, .med = 77 };
+	route_map_entry_set("IN", &e);
+	use_route_map(from, BGP_DIR_IN, "IN");
+	announce_two_paths();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 1);
+	/* The stored path carries the set MED (not sent on to another AS, RFC 4271 5.1.4). */
+	p = tpfx("198.51.100.0/26");
+	d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+	ck_assert_ptr_nonnull(d);
+	a = d->paths->attr;
+	ck_assert(a->present & ATTR_BIT(BGP_ATTR_MED));
+	ck_assert_uint_eq(a->med, 77);
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.64/26"));
+}
+END_TEST
+
+START_TEST(test_route_map_out_per_prefix_and_missing)
+{
+	struct rmap_entry e = { .seq = 10, .permit = true };
+	const struct bgp_attr *a;
+	char path[64];
+
+	/* Prepend twice towards `to`, only for 198.51.100.64/26. */
+	add_entry(AF_INET, "ONE", 5, PREFIX_PERMIT, "198.51.100.64/26", 0, 0);
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "ONE");
+	e.prepend = XCALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	e.prepend[0] = 65001;
+	e.nprepend = 1;
+	route_map_entry_set("OUT", &e);
+	use_route_map(to, BGP_DIR_OUT, "OUT");
+	announce_two_paths();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 1); /* the other prefix: implicit deny */
+	a = fake_adj(to, "198.51.100.64/26");
+	ck_assert_ptr_nonnull(a);
+	bgp_aspath_to_str(a->aspath, path, sizeof(path));
+	ck_assert_str_eq(path, "65001 65001 65002 65666"); /* ours on export, then the set */
+
+	/* A route-map name that names nothing denies everything (FRR). */
+	use_route_map(to, BGP_DIR_OUT, "NOT-DEFINED");
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_policy");
@@ -228,6 +297,8 @@ int main(void)
 	tcase_add_test(tc, test_empty_list_permits_everything);
 	tcase_add_test(tc, test_filter_list_in);
 	tcase_add_test(tc, test_filter_list_out_cached_then_changed);
+	tcase_add_test(tc, test_route_map_in_sets_and_denies);
+	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

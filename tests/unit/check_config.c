@@ -467,6 +467,8 @@ static const char *const bad_files[] = {
 	"bad-json-plist-family.json",
 	"bad-gtsm-too-many.conf",
 	"bad-aspath-regex.conf",
+	"bad-rmap-goto-back.conf",
+	"bad-rmap-local-pref.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */

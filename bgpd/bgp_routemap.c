@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Route-maps (see bgpd/bgp_routemap.h): a name-sorted array of maps, each an array of entries
+ * sorted by seq; the evaluation follows FRR's route_map_apply() for what skua supports.
+ */
+#include "lib/compat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_attr.h"
+#include "bgpd/bgp_routemap.h"
+#include "lib/plist.h"
+
+DEFINE_MTYPE(BGP_ROUTEMAP, "Route-map");
+
+struct route_map {
+	char *name;
+	struct rmap_entry *e; /* sorted by seq */
+	uint32_t n, alloc;
+};
+
+static struct route_map **maps; /* sorted by name */
+static uint32_t nmaps, amaps;
+static route_map_hook_fn change_hook;
+
+void route_map_set_change_hook(route_map_hook_fn fn)
+{
+	change_hook = fn;
+}
+
+static void changed(const char *name)
+{
+	if (change_hook)
+		change_hook(name);
+}
+
+static uint32_t map_search(const char *name, bool *found)
+{
+	uint32_t lo = 0, hi = nmaps;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(maps[mid]->name, name);
+
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+struct route_map *route_map_lookup(const char *name)
+{
+	bool found;
+	uint32_t i = map_search(name, &found);
+
+	return found ? maps[i] : NULL;
+}
+
+void route_map_entry_free(struct rmap_entry *e)
+{
+	XFREE(MTYPE_BGP_ROUTEMAP, e->call);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->description);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist4);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist6);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
+}
+
+static void map_free(struct route_map *m)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		route_map_entry_free(&m->e[i]);
+	XFREE(MTYPE_BGP_ROUTEMAP, m->e);
+	XFREE(MTYPE_BGP_ROUTEMAP, m->name);
+	XFREE(MTYPE_BGP_ROUTEMAP, m);
+}
+
+void route_map_entry_set(const char *name, struct rmap_entry *e)
+{
+	struct route_map *m;
+	bool found;
+	uint32_t i = map_search(name, &found);
+
+	if (!found) {
+		if (nmaps == amaps) {
+			amaps = amaps ? amaps * 2 : 8;
+			maps = XREALLOC(MTYPE_BGP_ROUTEMAP, maps, amaps * sizeof(*maps));
+		}
+		memmove(&maps[i + 1], &maps[i], (nmaps - i) * sizeof(*maps));
+		maps[i] = XCALLOC(MTYPE_BGP_ROUTEMAP, sizeof(*maps[i]));
+		maps[i]->name = XSTRDUP(MTYPE_BGP_ROUTEMAP, name);
+		nmaps++;
+	}
+	m = maps[i];
+	for (i = 0; i < m->n && m->e[i].seq < e->seq; i++)
+		;
+	if (i < m->n && m->e[i].seq == e->seq) {
+		route_map_entry_free(&m->e[i]);
+	} else {
+		if (m->n == m->alloc) {
+			m->alloc = m->alloc ? m->alloc * 2 : 4;
+			m->e = XREALLOC(MTYPE_BGP_ROUTEMAP, m->e, m->alloc * sizeof(*m->e));
+		}
+		memmove(&m->e[i + 1], &m->e[i], (m->n - i) * sizeof(*m->e));
+		m->n++;
+	}
+	m->e[i] = *e;
+	memset(e, 0, sizeof(*e)); /* taken over */
+	changed(name);
+}
+
+void route_map_delete(const char *name)
+{
+	bool found;
+	uint32_t i = map_search(name, &found);
+
+	if (!found)
+		return;
+	map_free(maps[i]);
+	memmove(&maps[i], &maps[i + 1], (nmaps - i - 1) * sizeof(*maps));
+	nmaps--;
+	changed(name);
+}
+
+void route_map_entry_delete(const char *name, uint16_t seq)
+{
+	struct route_map *m = route_map_lookup(name);
+
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->n; i++) {
+		if (m->e[i].seq != seq)
+			continue;
+		route_map_entry_free(&m->e[i]);
+		memmove(&m->e[i], &m->e[i + 1], (m->n - i - 1) * sizeof(*m->e));
+		m->n--;
+		changed(name);
+		return;
+	}
+}
+
+/* ---- evaluation ---- */
+
+static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
+			  const struct bgp_attr *a)
+{
+	if (e->match_plist4) {
+		struct prefix_list *pl = prefix_list_lookup(AF_INET, e->match_plist4);
+
+		if (!pl || p->family != AF_INET || prefix_list_apply(pl, p) != PREFIX_PERMIT)
+			return false;
+	}
+	if (e->match_plist6) {
+		struct prefix_list *pl = prefix_list_lookup(AF_INET6, e->match_plist6);
+
+		if (!pl || p->family != AF_INET6 || prefix_list_apply(pl, p) != PREFIX_PERMIT)
+			return false;
+	}
+	if (e->match_aspath) {
+		struct aspath_list *l = aspath_list_lookup(e->match_aspath);
+
+		if (!l || !aspath_list_permits(l, a->aspath))
+			return false;
+	}
+	if (e->match_metric_set) {
+		uint32_t med = (a->present & ATTR_BIT(BGP_ATTR_MED)) ? a->med : 0;
+
+		if (med != e->match_metric)
+			return false;
+	}
+	return true;
+}
+
+static uint32_t arith(uint32_t cur, enum rmap_arith op, uint32_t v)
+{
+	uint64_t r;
+
+	switch (op) {
+	case RMAP_ADD:
+		r = (uint64_t)cur + v;
+		return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r; /* FRR saturates */
+	case RMAP_SUB:
+		return cur > v ? cur - v : 0;
+	case RMAP_SET_VALUE:
+		break;
+	}
+	return v;
+}
+
+static void entry_set(const struct rmap_entry *e, struct bgp_attr *t,
+		      struct bgp_aspath **new_aspath)
+{
+	if (e->lp_set) {
+		uint32_t cur = (t->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)) ? t->local_pref : 100;
+
+		t->local_pref = arith(cur, e->lp_op, e->lp);
+		t->present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+	}
+	if (e->med_set) {
+		uint32_t cur = (t->present & ATTR_BIT(BGP_ATTR_MED)) ? t->med : 0;
+
+		t->med = arith(cur, e->med_op, e->med);
+		t->present |= ATTR_BIT(BGP_ATTR_MED);
+	}
+	if (e->weight_set)
+		t->weight = e->weight;
+	if (e->nexthop_set) {
+		t->nexthop = e->nexthop;
+		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+	}
+	/* Prepended in the order written: the first number ends up leftmost. */
+	for (uint32_t k = e->nprepend; k-- > 0;) {
+		struct bgp_aspath *np = bgp_aspath_prepend(t->aspath, e->prepend[k]);
+
+		if (*new_aspath)
+			bgp_aspath_unref(*new_aspath);
+		*new_aspath = np;
+		t->aspath = np;
+	}
+}
+
+static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
+			struct bgp_aspath **new_aspath, int depth)
+{
+	struct route_map *m = route_map_lookup(name);
+	bool permitted = false;
+	uint32_t i = 0;
+
+	if (!m || depth > RMAP_CALL_DEPTH)
+		return false;
+	while (i < m->n) {
+		struct rmap_entry *e = &m->e[i];
+
+		if (!entry_matches(e, p, t)) {
+			i++;
+			continue;
+		}
+		e->hits++;
+		if (!e->permit)
+			return false;
+		entry_set(e, t, new_aspath);
+		if (e->call && !apply_depth(e->call, p, t, new_aspath, depth + 1))
+			return false;
+		permitted = true;
+		if (e->on_match == RMAP_EXIT)
+			return true;
+		if (e->on_match == RMAP_NEXT) {
+			i++;
+			continue;
+		}
+		for (i++; i < m->n && m->e[i].seq < e->goto_seq; i++)
+			;
+	}
+	return permitted;
+}
+
+bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
+		     struct bgp_aspath **new_aspath)
+{
+	*new_aspath = NULL;
+	return apply_depth(name, p, t, new_aspath, 0);
+}
+
+void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)
+{
+	for (uint32_t i = 0; i < nmaps; i++) {
+		if (only && strcmp(only, maps[i]->name) != 0)
+			continue;
+		for (uint32_t k = 0; k < maps[i]->n; k++)
+			cb(maps[i]->name, &maps[i]->e[k], arg);
+	}
+}
+
+void route_map_reset(void)
+{
+	for (uint32_t i = 0; i < nmaps; i++)
+		map_free(maps[i]);
+	XFREE(MTYPE_BGP_ROUTEMAP, maps);
+	nmaps = amaps = 0;
+}

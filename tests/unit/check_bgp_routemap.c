@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Route-maps (bgpd/bgp_routemap.c) against FRR's rules: deny, permit with set statements,
+ * implicit deny, on-match next and goto, call (and a call loop), match statements naming
+ * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_attr.h"
+#include "bgpd/bgp_routemap.h"
+#include "lib/plist.h"
+
+static struct bgp_attr base;
+
+static void setup(void)
+{
+	memset(&base, 0, sizeof(base));
+	base.aspath = bgp_aspath_from_str("65002 65010");
+	base.present = ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) |
+		       ATTR_BIT(BGP_ATTR_NEXT_HOP);
+	inet_pton(AF_INET, "192.0.2.2", &base.nexthop);
+}
+
+static void teardown(void)
+{
+	bgp_aspath_unref(base.aspath);
+	route_map_reset();
+	prefix_list_reset();
+	aspath_list_reset();
+	ck_assert_uint_eq(MTYPE_BGP_ROUTEMAP->allocated, 0);
+}
+
+static struct rmap_entry E(uint16_t seq, bool permit) {
+	struct rmap_entry e = { .seq = seq, .permit = permit };
+
+	return e;
+}
+
+static char *
+S(const char *s)
+{
+	return XSTRDUP(MTYPE_BGP_ROUTEMAP, s);
+}
+
+/* Run map on prefix s with a copy of base; returns the verdict, *out the result. */
+static bool run(const char *map, const char *s, struct bgp_attr *out, char *path, size_t size)
+{
+	struct prefix p;
+	struct bgp_aspath *np;
+	bool r;
+
+	ck_assert_int_eq(prefix_from_str(&p, s, false), 0);
+	*out = base;
+	r = route_map_apply(map, &p, out, &np);
+	if (path)
+		bgp_aspath_to_str(out->aspath, path, size);
+	if (np)
+		bgp_aspath_unref(np);
+	return r;
+}
+
+START_TEST(test_deny_permit_implicit)
+{
+	struct rmap_entry e = E(10, false);
+	struct prefix_list_entry pe = { .seq = 5, .action = PREFIX_PERMIT, .le = 32 };
+	struct bgp_attr out;
+
+	prefix_from_str(&pe.p, "10.0.0.0/8", false);
+	prefix_list_entry_set(prefix_list_get(AF_INET, "TEN"), &pe);
+	e.match_plist4 = S("TEN");
+	route_map_entry_set("M", &e);
+	e = E(20, true);
+	e.match_metric_set = true;
+	e.match_metric = 0; /* no MED counts as 0 */
+	e.lp_set = true;
+	e.lp = 300;
+	route_map_entry_set("M", &e);
+
+	ck_assert(!run("M", "10.1.0.0/16", &out, NULL, 0)); /* seq 10 denies */
+	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.local_pref, 300);
+	ck_assert(out.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF));
+	base.present |= ATTR_BIT(BGP_ATTR_MED);
+	base.med = 5;
+	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));	/* metric 5: implicit deny */
+	ck_assert(!run("NOPE", "192.0.2.0/24", &out, NULL, 0)); /* no such map: deny */
+}
+END_TEST
+
+START_TEST(test_missing_lists_match_nothing)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.match_plist4 = S("MISSING");
+	route_map_entry_set("M", &e);
+	e = E(20, true);
+	e.match_aspath = S("MISSING-TOO");
+	route_map_entry_set("M", &e);
+	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));
+	/* An IPv4 prefix list never matches an IPv6 route. */
+	e = E(5, true);
+	e.match_plist6 = S("V6");
+	route_map_entry_set("N", &e);
+	prefix_list_get(AF_INET6, "V6");
+	ck_assert(!run("N", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert(run("N", "2001:db8::/32", &out, NULL, 0)); /* an empty list permits */
+}
+END_TEST
+
+START_TEST(test_on_match_next_goto_and_call)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+	char path[128];
+
+	e.med_set = true;
+	e.med = 10;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("M", &e);
+	e = E(20, true);
+	e.med_set = true;
+	e.med_op = RMAP_ADD;
+	e.med = 5;
+	e.on_match = RMAP_GOTO;
+	e.goto_seq = 35;
+	route_map_entry_set("M", &e);
+	e = E(30, false); /* skipped by the goto */
+	route_map_entry_set("M", &e);
+	e = E(40, true);
+	e.weight_set = true;
+	e.weight = 7;
+	e.call = S("PREPEND");
+	route_map_entry_set("M", &e);
+	e = E(5, true);
+	e.prepend = XCALLOC(MTYPE_BGP_ROUTEMAP, 2 * sizeof(uint32_t));
+	e.prepend[0] = 65001;
+	e.prepend[1] = 65009;
+	e.nprepend = 2;
+	route_map_entry_set("PREPEND", &e);
+
+	ck_assert(run("M", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_uint_eq(out.med, 15);
+	ck_assert_uint_eq(out.weight, 7);
+	ck_assert_str_eq(path, "65001 65009 65002 65010"); /* in the order written */
+
+	/* A call that denies makes the entry deny. */
+	route_map_entry_delete("PREPEND", 5);
+	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
+START_TEST(test_next_falls_off_end_permits)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.lp_set = true;
+	e.lp = 50;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.local_pref, 50);
+}
+END_TEST
+
+START_TEST(test_arithmetic_saturates)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.lp_set = true;
+	e.lp_op = RMAP_SUB;
+	e.lp = 1000; /* from the default 100: 0, not a wrap */
+	e.med_set = true;
+	e.med_op = RMAP_ADD;
+	e.med = 4294967295u;
+	route_map_entry_set("M", &e);
+	base.present |= ATTR_BIT(BGP_ATTR_MED);
+	base.med = 10;
+	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.local_pref, 0);
+	ck_assert_uint_eq(out.med, 4294967295u);
+}
+END_TEST
+
+START_TEST(test_call_loop_denies)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.call = S("B");
+	route_map_entry_set("A", &e);
+	e = E(10, true);
+	e.call = S("A");
+	route_map_entry_set("B", &e);
+	ck_assert(!run("A", "192.0.2.0/24", &out, NULL, 0)); /* bounded, then denied */
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bgp_routemap");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_deny_permit_implicit);
+	tcase_add_test(tc, test_missing_lists_match_nothing);
+	tcase_add_test(tc, test_on_match_next_goto_and_call);
+	tcase_add_test(tc, test_next_falls_off_end_permits);
+	tcase_add_test(tc, test_arithmetic_saturates);
+	tcase_add_test(tc, test_call_loop_denies);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
