@@ -556,20 +556,18 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 					   const struct bgp_attr *stored)
 {
 	struct bgp_attr t = *stored, *mapped, *out;
-	struct bgp_aspath *prepended;
+	struct rmap_refs refs;
 	struct prefix p;
 
 	if (!aspath_list_permits(bgp_peer_aspath_list(to->peer, af, BGP_DIR_OUT), stored->aspath))
 		return NULL;
 	bgp_dest_prefix(dest, af, &p);
-	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &prepended)) {
-		if (prepended)
-			bgp_aspath_unref(prepended);
+	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs)) {
+		route_map_refs_release(&refs);
 		return NULL;
 	}
 	mapped = bgp_attr_intern(&t);
-	if (prepended)
-		bgp_aspath_unref(prepended);
+	route_map_refs_release(&refs);
 	out = export_attr_make(rib, to, from, af, mapped);
 	bgp_attr_unref(mapped);
 	return out;

@@ -61,7 +61,7 @@ static char *expand(const char *regex)
 	return out;
 }
 
-static int compile(regex_t *re, const char *regex, char *err, size_t errlen)
+int bgp_regex_compile(regex_t *re, const char *regex, char *err, size_t errlen)
 {
 	char *x = expand(regex);
 	int r = regcomp(re, x, REG_EXTENDED | REG_NOSUB);
@@ -82,7 +82,7 @@ int aspath_regex_check(const char *regex, char *err, size_t errlen)
 {
 	regex_t re;
 
-	if (compile(&re, regex, err, errlen) < 0)
+	if (bgp_regex_compile(&re, regex, err, errlen) < 0)
 		return -1;
 	regfree(&re);
 	return 0;
@@ -145,7 +145,7 @@ int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const cha
 	bool found;
 	uint32_t i;
 
-	if (compile(&e.re, regex, NULL, 0) < 0)
+	if (bgp_regex_compile(&e.re, regex, NULL, 0) < 0)
 		return -1;
 	e.regex = XSTRDUP(MTYPE_BGP_ASPATH_LIST, regex);
 	i = list_search(name, &found);

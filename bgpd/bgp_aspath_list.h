@@ -13,6 +13,7 @@
 #ifndef SKUA_BGP_ASPATH_LIST_H
 #define SKUA_BGP_ASPATH_LIST_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,11 @@ DECLARE_MTYPE(BGP_ASPATH_LIST);
 
 struct bgp_aspath;
 struct aspath_list;
+
+/* regcomp(3) of a BGP regular expression: POSIX extended, FRR's `_` expanded, no
+ * subexpression reports (what AS path and expanded community lists use). 0, or -1 with
+ * "Invalid regular expression R: why" in err (may be NULL). */
+int bgp_regex_compile(regex_t *re, const char *regex, char *err, size_t errlen);
 
 /* Compile regex (FRR's `_` included); 0, or -1 with why in err (for the northbound's
  * VALIDATE: a list never holds an expression that does not compile). */

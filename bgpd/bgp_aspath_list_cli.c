@@ -75,8 +75,8 @@ static int asl_destroy(struct nb_cb_args *args)
 
 /* ---- running-config ----------------------------------------------------------------------- */
 
-/* FRR closes the prefix lists with "!" before the AS path lists: the first AS path list
- * prints it when prefix lists came before. */
+/* FRR closes the prefix lists with "!" before the community and AS path lists: the first
+ * AS path list prints it when prefix lists came before and no community list did. */
 static void asl_show(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const char *name = yang_dnode_get_string(dnode, "name");
@@ -86,6 +86,8 @@ static void asl_show(struct sbuf *out, const struct lyd_node *dnode)
 		if (s->schema == dnode->schema) {
 			if (s != dnode && strcmp(yang_dnode_get_string(s, "name"), name) < 0)
 				return; /* not the first AS path list */
+		} else if (strcmp(s->schema->name, "community-list") == 0) {
+			return; /* the community lists opened the block */
 		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
 			plists = true;
 		}

@@ -14,5 +14,7 @@ void bgp_config_init(void);
 void bgp_aspath_list_cli_init(void);
 /* `route-map` and its mode, `show route-map` (bgpd/bgp_routemap_cli.c). */
 void bgp_routemap_cli_init(void);
+/* `bgp community-list` and `show bgp community-list` (bgpd/bgp_clist_cli.c). */
+void bgp_clist_cli_init(void);
 
 #endif /* SKUA_BGP_CONFIG_H */

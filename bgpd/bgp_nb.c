@@ -227,6 +227,7 @@ void bgp_config_init(void)
 	system_cli_init(); /* first: it prints first */
 	nb_module_register(&bgp_nb_module);
 	plist_cli_init(); /* policy prints after router bgp, as in FRR */
+	bgp_clist_cli_init();
 	bgp_aspath_list_cli_init();
 	bgp_routemap_cli_init();
 	bgp_cli_init();

@@ -10,6 +10,7 @@
 
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
+#include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/event.h"
@@ -140,6 +141,7 @@ void bgp_policy_init(void)
 	prefix_list_set_change_hook(plist_changed);
 	aspath_list_set_change_hook(aspath_changed);
 	route_map_set_change_hook(rmap_changed);
+	community_list_set_change_hook(rmap_changed); /* only route-maps use them */
 }
 
 void bgp_policy_fini(struct bgp *bgp)

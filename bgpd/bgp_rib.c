@@ -447,18 +447,16 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 				   const char *rmap, uint32_t now)
 {
 	struct bgp_attr t = *stored, *mapped;
-	struct bgp_aspath *prepended;
+	struct rmap_refs refs;
 
-	if (!route_map_apply(rmap, p, &t, &prepended)) {
-		if (prepended)
-			bgp_aspath_unref(prepended);
+	if (!route_map_apply(rmap, p, &t, &refs)) {
+		route_map_refs_release(&refs);
 		src->in_stats.filtered++;
 		rib_path_withdraw(rib, af, src, p);
 		return;
 	}
 	mapped = bgp_attr_intern(&t);
-	if (prepended)
-		bgp_aspath_unref(prepended);
+	route_map_refs_release(&refs);
 	rib_path_update(rib, af, src, p, mapped, now);
 	bgp_attr_unref(mapped);
 }

@@ -10,6 +10,7 @@
 
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_attr.h"
+#include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/plist.h"
 
@@ -72,7 +73,9 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist4);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist6);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->comm);
 }
 
 static void map_free(struct route_map *m)
@@ -171,6 +174,9 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 		if (!l || !aspath_list_permits(l, a->aspath))
 			return false;
 	}
+	if (e->match_clist && !community_list_permits(community_list_lookup(e->match_clist),
+						      a->communities, e->match_clist_exact))
+		return false;
 	if (e->match_metric_set) {
 		uint32_t med = (a->present & ATTR_BIT(BGP_ATTR_MED)) ? a->med : 0;
 
@@ -196,8 +202,53 @@ static uint32_t arith(uint32_t cur, enum rmap_arith op, uint32_t v)
 	return v;
 }
 
-static void entry_set(const struct rmap_entry *e, struct bgp_attr *t,
-		      struct bgp_aspath **new_aspath)
+void route_map_refs_release(struct rmap_refs *r)
+{
+	if (r->aspath)
+		bgp_aspath_unref(r->aspath);
+	if (r->communities)
+		bgp_u32list_unref(r->communities);
+	r->aspath = NULL;
+	r->communities = NULL;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* set community: replace, add to (additive) or remove the route's COMMUNITIES. */
+static void set_communities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	uint32_t have = (!e->comm_additive || !t->communities) ? 0 : t->communities->count;
+	uint32_t n = 0, *v;
+	struct bgp_u32list *l = NULL;
+
+	if (!e->comm_none) {
+		v = XMALLOC(MTYPE_BGP_ROUTEMAP, ((size_t)have + e->ncomm + 1) * sizeof(*v));
+		if (have)
+			memcpy(v, t->communities->val, have * sizeof(*v));
+		memcpy(v + have, e->comm, e->ncomm * sizeof(*v));
+		qsort(v, have + e->ncomm, sizeof(*v), u32_cmp);
+		for (uint32_t i = 0; i < have + e->ncomm; i++)
+			if (!n || v[n - 1] != v[i])
+				v[n++] = v[i];
+		l = n ? bgp_u32list_intern(v, n) : NULL;
+		XFREE(MTYPE_BGP_ROUTEMAP, v);
+	}
+	if (refs->communities)
+		bgp_u32list_unref(refs->communities);
+	refs->communities = l;
+	t->communities = l;
+	if (l)
+		t->present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	else
+		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+}
+
+static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
 {
 	if (e->lp_set) {
 		uint32_t cur = (t->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)) ? t->local_pref : 100;
@@ -221,15 +272,17 @@ static void entry_set(const struct rmap_entry *e, struct bgp_attr *t,
 	for (uint32_t k = e->nprepend; k-- > 0;) {
 		struct bgp_aspath *np = bgp_aspath_prepend(t->aspath, e->prepend[k]);
 
-		if (*new_aspath)
-			bgp_aspath_unref(*new_aspath);
-		*new_aspath = np;
+		if (refs->aspath)
+			bgp_aspath_unref(refs->aspath);
+		refs->aspath = np;
 		t->aspath = np;
 	}
+	if (e->comm_set)
+		set_communities(e, t, refs);
 }
 
 static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
-			struct bgp_aspath **new_aspath, int depth)
+			struct rmap_refs *refs, int depth)
 {
 	struct route_map *m = route_map_lookup(name);
 	bool permitted = false;
@@ -247,8 +300,8 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		e->hits++;
 		if (!e->permit)
 			return false;
-		entry_set(e, t, new_aspath);
-		if (e->call && !apply_depth(e->call, p, t, new_aspath, depth + 1))
+		entry_set(e, t, refs);
+		if (e->call && !apply_depth(e->call, p, t, refs, depth + 1))
 			return false;
 		permitted = true;
 		if (e->on_match == RMAP_EXIT)
@@ -264,10 +317,11 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 }
 
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
-		     struct bgp_aspath **new_aspath)
+		     struct rmap_refs *refs)
 {
-	*new_aspath = NULL;
-	return apply_depth(name, p, t, new_aspath, 0);
+	refs->aspath = NULL;
+	refs->communities = NULL;
+	return apply_depth(name, p, t, refs, 0);
 }
 
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)

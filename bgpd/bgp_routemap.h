@@ -11,9 +11,11 @@
  *   Falling off the end without a decision denies, except after a permit entry sent us on with
  *   on-match, which then accepts (the sets stay applied).
  * - Match statements: `match ip address prefix-list`, `match ipv6 address prefix-list`,
- *   `match as-path`, `match metric`. A list that does not exist matches nothing.
+ *   `match as-path`, `match metric`, `match community NAME [exact-match]`. A list that does
+ *   not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
- *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`.
+ *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`,
+ *   `set community AA:NN... [additive]` / `set community none`.
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -32,7 +34,17 @@ DECLARE_MTYPE(BGP_ROUTEMAP);
 
 struct bgp_aspath;
 struct bgp_attr;
+struct bgp_u32list;
 struct route_map;
+
+/* What a route-map put into a template that the template does not own: new interned AS
+ * path and community list references, released by route_map_refs_release() once the
+ * template has been interned (the interned set holds its own references). */
+struct rmap_refs {
+	struct bgp_aspath *aspath;
+	struct bgp_u32list *communities;
+};
+void route_map_refs_release(struct rmap_refs *r);
 
 #define RMAP_CALL_DEPTH 10 /* call nesting, against loops (FRR refuses deeper) */
 
@@ -60,6 +72,8 @@ struct rmap_entry {
 	char *match_plist4, *match_plist6, *match_aspath;
 	bool match_metric_set;
 	uint32_t match_metric;
+	char *match_clist; /* match community NAME */
+	bool match_clist_exact;
 	/* set */
 	bool lp_set, med_set, weight_set, nexthop_set;
 	enum rmap_arith lp_op, med_op;
@@ -67,6 +81,11 @@ struct rmap_entry {
 	struct in_addr nexthop;
 	uint32_t *prepend; /* AS numbers, in the order given */
 	uint32_t nprepend;
+	bool comm_set;	/* set community ... */
+	bool comm_none; /* set community none */
+	bool comm_additive;
+	uint32_t *comm; /* sorted, without duplicates */
+	uint32_t ncomm;
 	uint64_t hits;
 };
 
@@ -78,12 +97,12 @@ void route_map_delete(const char *name);
 
 /*
  * Run the route-map named `name` on prefix p with attributes *t (a template: the caller
- * interns it afterwards). true: permitted, *t carries the set statements' changes. A
- * template's AS path replaced by a prepend is a new reference stored in *new_aspath (NULL when
- * unchanged): the caller releases it after interning. A name that names no route-map denies.
+ * interns it afterwards). true: permitted, *t carries the set statements' changes; the new
+ * references they made are in *refs (always to be released, permitted or not). A name that
+ * names no route-map denies.
  */
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
-		     struct bgp_aspath **new_aspath);
+		     struct rmap_refs *refs);
 
 /* Walk for show and printing: maps in name order, entries in seq order. */
 typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);

@@ -26,6 +26,7 @@
 
 #include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/command.h"
 #include "lib/northbound.h"
@@ -82,6 +83,68 @@ static void prepend_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
 	}
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* set community: "none", or communities (parsed by VALIDATE already), sorted, no duplicate. */
+static void communities_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+{
+	const char *s = yang_dnode_get_string(dnode, "set/community");
+	char *copy, *save = NULL;
+	uint32_t n = 1;
+
+	if (!s)
+		return;
+	e->comm_set = true;
+	e->comm_additive = yang_dnode_exists(dnode, "set/community-additive");
+	if (strcmp(s, "none") == 0) {
+		e->comm_none = true;
+		return;
+	}
+	for (const char *p = s; *p; p++)
+		n += *p == ' ';
+	e->comm = XCALLOC(MTYPE_BGP_ROUTEMAP, n * sizeof(*e->comm));
+	copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, s);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (bgp_community_from_str(w, &e->comm[e->ncomm]) == 0)
+			e->ncomm++;
+	XFREE(MTYPE_BGP_ROUTEMAP, copy);
+	qsort(e->comm, e->ncomm, sizeof(*e->comm), u32_cmp);
+	n = 0;
+	for (uint32_t i = 0; i < e->ncomm; i++)
+		if (!n || e->comm[n - 1] != e->comm[i])
+			e->comm[n++] = e->comm[i];
+	e->ncomm = n;
+}
+
+/* VALIDATE of set community: every word a community, or the single word none. */
+static int set_community_modify(struct nb_cb_args *args)
+{
+	const char *s = lyd_get_value(args->dnode);
+	char *copy, *save = NULL;
+	int ret = NB_OK;
+
+	if (args->event != NB_EV_VALIDATE || strcmp(s, "none") == 0)
+		return NB_OK;
+	copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, s);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		uint32_t c;
+
+		if (bgp_community_from_str(w, &c) < 0) {
+			snprintf(args->errmsg, args->errmsg_len,
+				 "Malformed communities attribute: %s", w);
+			ret = NB_ERR;
+			break;
+		}
+	}
+	XFREE(MTYPE_BGP_ROUTEMAP, copy);
+	return ret;
+}
+
 static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *action = yang_dnode_get_string(dnode, "action");
@@ -109,6 +172,9 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->weight = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/weight");
 	e->nexthop_set = nh && inet_pton(AF_INET, nh, &e->nexthop) == 1;
 	prepend_leaf(dnode, e);
+	e->match_clist = dup_leaf(dnode, "match/community");
+	e->match_clist_exact = yang_dnode_exists(dnode, "match/community-exact");
+	communities_leaf(dnode, e);
 }
 
 static void rmap_entry_apply_finish(struct nb_cb_args *args)
@@ -182,8 +248,15 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match as-path %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/metric")))
 		sbuf_printf(out, " match metric %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/community")))
+		sbuf_printf(out, " match community %s%s\n", v,
+			    yang_dnode_exists(dnode, "match/community-exact") ? " exact-match"
+									      : "");
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
 		sbuf_printf(out, " set as-path prepend %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/community")))
+		sbuf_printf(out, " set community %s%s\n", v,
+			    yang_dnode_exists(dnode, "set/community-additive") ? " additive" : "");
 	if ((v = yang_dnode_get_string(dnode, "set/ip-next-hop")))
 		sbuf_printf(out, " set ip next-hop %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/local-preference")))
@@ -217,6 +290,10 @@ static const struct nb_node_info rmap_nb_nodes[] = {
 	{
 		.xpath = RMAP_XPATH,
 		.cbs = { .destroy = rmap_destroy, .cli_cmp = rmap_cmp },
+	},
+	{
+		.xpath = RMAP_XPATH "/entry/set/community",
+		.cbs = { .modify = set_community_modify },
 	},
 	{
 		.xpath = RMAP_XPATH "/entry",
@@ -383,6 +460,68 @@ DEFCMD(no_match_metric, "no match metric [(0-4294967295)]",
 	return stmt_edit(vty, "match/metric", NULL, true);
 }
 
+DEFCMD(match_community, "match community WORD [exact-match]",
+       MATCH_STR "Match BGP community list\n"
+		 "Community-list name\n"
+		 "Do exact matching of communities\n")
+{
+	char xp[XPATH_MAX + 64];
+
+	if (!name_usable(vty, word(args)))
+		return CMD_WARNING_CONFIG_FAILED;
+	/* The name and the flag are one statement: both in one commit. */
+	snprintf(xp, sizeof(xp), "%s/match/community", vty->xpath[vty->xpath_index - 1]);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, word(args));
+	return stmt_edit(vty, "match/community-exact", NULL, !cmd_has(args, "exact-match"));
+}
+
+DEFCMD(no_match_community, "no match community [WORD [exact-match]]",
+       NO_STR MATCH_STR "Match BGP community list\n"
+			"Community-list name\n"
+			"Do exact matching of communities\n")
+{
+	char xp[XPATH_MAX + 64];
+
+	snprintf(xp, sizeof(xp), "%s/match/community-exact", vty->xpath[vty->xpath_index - 1]);
+	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+	return stmt_edit(vty, "match/community", NULL, true);
+}
+
+/* set community AA:NN... [additive] | set community none: "additive" is the last word. */
+DEFCMD(set_community, "set community LINE...",
+       SET_STR "BGP community attribute\n"
+	       "Communities (AA:NN, well-known names) [additive], or none\n")
+{
+	char text[1100], xp[XPATH_MAX + 64];
+	size_t len;
+	bool additive = false;
+
+	snprintf(text, sizeof(text), "%s", cmd_arg(args, "LINE..."));
+	len = strlen(text);
+	if (len > 9 && strcmp(text + len - 9, " additive") == 0) {
+		text[len - 9] = '\0';
+		additive = true;
+	}
+	snprintf(xp, sizeof(xp), "%s/set/community-additive", vty->xpath[vty->xpath_index - 1]);
+	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+	snprintf(xp, sizeof(xp), "%s/set/community", vty->xpath[vty->xpath_index - 1]);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, text);
+	if (additive)
+		return stmt_edit(vty, "set/community-additive", NULL, false);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_set_community, "no set community [LINE...]",
+       NO_STR SET_STR "BGP community attribute\n"
+		      "Communities\n")
+{
+	char xp[XPATH_MAX + 64];
+
+	snprintf(xp, sizeof(xp), "%s/set/community-additive", vty->xpath[vty->xpath_index - 1]);
+	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+	return stmt_edit(vty, "set/community", NULL, true);
+}
+
 DEFCMD(set_local_pref, "set local-preference WORD",
        SET_STR "BGP local preference path attribute\n"
 	       "Preference value (0-4294967295), or +N / -N to add or subtract\n")
@@ -539,6 +678,9 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 		vty_out(vty, "    as-path %s\n", e->match_aspath);
 	if (e->match_metric_set)
 		vty_out(vty, "    metric %u\n", e->match_metric);
+	if (e->match_clist)
+		vty_out(vty, "    community %s%s\n", e->match_clist,
+			e->match_clist_exact ? " exact-match" : "");
 	vty_out(vty, "  Set clauses:\n");
 	if (e->nprepend) {
 		vty_out(vty, "    as-path prepend");
@@ -563,6 +705,17 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 			e->med);
 	if (e->weight_set)
 		vty_out(vty, "    weight %u\n", e->weight);
+	if (e->comm_set) {
+		vty_out(vty, "    community");
+		if (e->comm_none)
+			vty_out(vty, " none");
+		for (uint32_t i = 0; i < e->ncomm; i++) {
+			char cbuf[32];
+
+			vty_out(vty, " %s", bgp_community_str(e->comm[i], cbuf, sizeof(cbuf)));
+		}
+		vty_out(vty, "%s\n", e->comm_additive ? " additive" : "");
+	}
 	vty_out(vty, "  Call clause:\n");
 	if (e->call)
 		vty_out(vty, "    Call %s\n", e->call);
@@ -602,7 +755,8 @@ void bgp_routemap_cli_init(void)
 		&no_set_prepend_cmd,	  &set_nexthop_cmd,	  &no_set_nexthop_cmd,
 		&rmap_call_cmd,		  &no_rmap_call_cmd,	  &rmap_on_match_next_cmd,
 		&rmap_on_match_goto_cmd,  &no_rmap_on_match_cmd,  &rmap_description_cmd,
-		&no_rmap_description_cmd,
+		&no_rmap_description_cmd, &match_community_cmd,	  &no_match_community_cmd,
+		&set_community_cmd,	  &no_set_community_cmd,
 	};
 
 	nb_module_register(&rmap_nb_module);

@@ -13,6 +13,8 @@
 
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_attr.h"
+#include "bgpd/bgp_clist.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/plist.h"
 
@@ -33,6 +35,7 @@ static void teardown(void)
 	route_map_reset();
 	prefix_list_reset();
 	aspath_list_reset();
+	community_list_reset();
 	ck_assert_uint_eq(MTYPE_BGP_ROUTEMAP->allocated, 0);
 }
 
@@ -52,16 +55,15 @@ S(const char *s)
 static bool run(const char *map, const char *s, struct bgp_attr *out, char *path, size_t size)
 {
 	struct prefix p;
-	struct bgp_aspath *np;
+	struct rmap_refs refs;
 	bool r;
 
 	ck_assert_int_eq(prefix_from_str(&p, s, false), 0);
 	*out = base;
-	r = route_map_apply(map, &p, out, &np);
+	r = route_map_apply(map, &p, out, &refs);
 	if (path)
 		bgp_aspath_to_str(out->aspath, path, size);
-	if (np)
-		bgp_aspath_unref(np);
+	route_map_refs_release(&refs);
 	return r;
 }
 
@@ -204,6 +206,69 @@ START_TEST(test_call_loop_denies)
 }
 END_TEST
 
+/* Run map on a route carrying communities `have` (text); the result's communities as text
+ * in *out ("-" when denied). */
+static void run_comms(const char *map, const char *have, char *out, size_t size)
+{
+	uint32_t v[8], n = 0;
+	char copy[128], *save = NULL;
+	struct bgp_attr t = base;
+	struct bgp_u32list *in;
+	struct rmap_refs refs;
+	struct prefix p;
+
+	snprintf(copy, sizeof(copy), "%s", have);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		ck_assert_int_eq(bgp_community_from_str(w, &v[n++]), 0);
+	in = n ? bgp_u32list_intern(v, n) : NULL;
+	t.communities = in;
+	prefix_from_str(&p, "192.0.2.0/24", false);
+	out[0] = '\0';
+	if (!route_map_apply(map, &p, &t, &refs))
+		snprintf(out, size, "-");
+	else if (t.communities)
+		bgp_u32list_community_str(t.communities, out, size);
+	route_map_refs_release(&refs);
+	if (in)
+		bgp_u32list_unref(in);
+}
+
+START_TEST(test_match_and_set_community)
+{
+	struct rmap_entry e = E(10, true);
+	char out[128];
+
+	ck_assert_int_eq(community_list_entry_set("TAG", false, 5, true, "65001:666"), 0);
+	e.match_clist = S("TAG");
+	e.comm_set = true;
+	e.comm_additive = true;
+	e.comm = XCALLOC(MTYPE_BGP_ROUTEMAP, 2 * sizeof(uint32_t));
+	bgp_community_from_str("no-export", &e.comm[1]);
+	bgp_community_from_str("65001:2", &e.comm[0]);
+	e.ncomm = 2;
+	route_map_entry_set("M", &e);
+	e = E(20, true);
+	e.comm_set = true;
+	e.comm_none = true;
+	route_map_entry_set("M", &e);
+
+	run_comms("M", "65001:666 65001:2", out, sizeof(out));
+	ck_assert_str_eq(out, "65001:2 65001:666 no-export"); /* added, sorted, no duplicate */
+	run_comms("M", "65009:1", out, sizeof(out));
+	ck_assert_str_eq(out, ""); /* seq 20: none */
+
+	/* Replace (not additive). */
+	e = E(5, true);
+	e.comm_set = true;
+	e.comm = XCALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	bgp_community_from_str("65001:9", &e.comm[0]);
+	e.ncomm = 1;
+	route_map_entry_set("R", &e);
+	run_comms("R", "65001:666 65001:2", out, sizeof(out));
+	ck_assert_str_eq(out, "65001:9");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_routemap");
@@ -218,6 +283,7 @@ int main(void)
 	tcase_add_test(tc, test_next_falls_off_end_permits);
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
+	tcase_add_test(tc, test_match_and_set_community);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

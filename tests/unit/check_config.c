@@ -469,6 +469,8 @@ static const char *const bad_files[] = {
 	"bad-aspath-regex.conf",
 	"bad-rmap-goto-back.conf",
 	"bad-rmap-local-pref.conf",
+	"bad-clist-type-change.conf",
+	"bad-rmap-community.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Community lists (`bgp community-list standard|expanded NAME [seq N] <permit|deny> ...`),
+ * FRR's semantics:
+ *
+ * - standard: an entry lists communities ("65001:100", well-known names, `internet`); it
+ *   matches a route whose COMMUNITIES include every one of them (`internet` alone matches
+ *   any route). With `exact-match` (route-map `match community NAME exact-match`) the route's
+ *   communities must be exactly the entry's.
+ * - expanded: an entry holds a POSIX extended regular expression matched against the
+ *   route's communities written as FRR writes them ("65001:100 no-export"); `_` as in AS
+ *   path lists.
+ * - Entries are tried in sequence order; the first that matches decides; no match denies.
+ *   A route-map naming a list that does not exist matches nothing.
+ */
+#ifndef SKUA_BGP_CLIST_H
+#define SKUA_BGP_CLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/memory.h"
+
+DECLARE_MTYPE(BGP_CLIST);
+
+struct bgp_u32list;
+struct community_list;
+
+/* Check an entry's text before it is configured: standard, every word a community; expanded,
+ * an expression that compiles. 0, or -1 with why in err. */
+int community_list_entry_check(bool expanded, const char *text, char *err, size_t errlen);
+
+struct community_list *community_list_lookup(const char *name);
+/* Add or replace entry seq (text as checked above); the list is created with its type.
+ * -1 if the text does not parse after all, or the list exists with the other type. */
+int community_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
+			     const char *text);
+void community_list_entry_delete(const char *name, uint32_t seq);
+void community_list_delete(const char *name);
+
+/* Does the list permit a route with these communities (NULL: none)? exact: `exact-match`. */
+bool community_list_permits(struct community_list *l, const struct bgp_u32list *comms, bool exact);
+
+typedef void (*community_list_entry_cb)(const char *list, bool expanded, uint32_t seq, bool permit,
+					const char *text, uint64_t hits, void *arg);
+void community_list_walk(const char *only, community_list_entry_cb cb, void *arg);
+
+typedef void (*community_list_hook_fn)(const char *name);
+void community_list_set_change_hook(community_list_hook_fn fn);
+
+void community_list_reset(void);
+
+#endif /* SKUA_BGP_CLIST_H */

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Community lists on the CLI and in the northbound (skua-policy's community-list):
+ *
+ *   bgp community-list <standard|expanded> NAME [seq N] <permit|deny> ...
+ *   no bgp community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
+ *   show bgp community-list [NAME]
+ *
+ * As in FRR: an entry without seq gets the next multiple of 5 and the same entry is not added
+ * twice; a list goes with its last entry; a standard entry's words must be communities and an
+ * expanded entry's expression must compile (checked in VALIDATE, with the line of a file).
+ * Printed after the prefix lists, in one block with the AS path lists:
+ *
+ *   bgp community-list standard NO-EXPORT-TAG seq 5 permit 65001:666
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "bgpd/bgp_cli_help.h"
+#include "bgpd/bgp_clist.h"
+#include "bgpd/bgp_config.h"
+#include "lib/command.h"
+#include "lib/northbound.h"
+#include "lib/northbound_cli.h"
+#include "lib/plist_cli.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+#define CL_XPATH POLICY_XPATH "/community-list"
+#define XPATH_MAX 512
+#define SEQ_STEP 5
+
+static bool is_expanded(const struct lyd_node *list)
+{
+	const char *type = yang_dnode_get_string(list, "type");
+
+	return type && strcmp(type, "expanded") == 0;
+}
+
+/* ---- callbacks --------------------------------------------------------------------------- */
+
+static int cl_entry_text_modify(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(lyd_parent(args->dnode));
+
+	if (args->event == NB_EV_VALIDATE &&
+	    community_list_entry_check(is_expanded(list), lyd_get_value(args->dnode), args->errmsg,
+				       args->errmsg_len) < 0)
+		return NB_ERR;
+	return NB_OK;
+}
+
+/* The type of an existing list cannot change under its entries: FRR refuses it too. */
+static int cl_type_modify(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_VALIDATE && args->old_dnode) {
+		snprintf(args->errmsg, args->errmsg_len,
+			 "community list %s is %s: remove it first to make it %s",
+			 yang_dnode_get_string(lyd_parent(args->dnode), "name"),
+			 lyd_get_value(args->old_dnode), lyd_get_value(args->dnode));
+		return NB_ERR;
+	}
+	return NB_OK;
+}
+
+static void cl_entry_apply_finish(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(args->dnode);
+	const char *action = yang_dnode_get_string(args->dnode, "action");
+	const char *text = yang_dnode_get_string(args->dnode, "text");
+
+	if (!action || !text)
+		return;
+	community_list_entry_set(yang_dnode_get_string(list, "name"), is_expanded(list),
+				 (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"),
+				 strcmp(action, "permit") == 0, text);
+}
+
+static int cl_entry_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		community_list_entry_delete(yang_dnode_get_string(lyd_parent(args->dnode), "name"),
+					    (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"));
+	return NB_OK;
+}
+
+static int cl_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		community_list_delete(yang_dnode_get_string(args->dnode, "name"));
+	return NB_OK;
+}
+
+/* ---- running-config ---------------------------------------------------------------------- */
+
+/* The first community list closes the prefix lists with "!" (FRR's layout). */
+static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const char *name = yang_dnode_get_string(dnode, "name");
+	bool plists = false;
+
+	for (const struct lyd_node *s = lyd_first_sibling(dnode); s; s = s->next) {
+		if (s->schema == dnode->schema) {
+			if (s != dnode && strcmp(yang_dnode_get_string(s, "name"), name) < 0)
+				return;
+		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
+			plists = true;
+		}
+	}
+	if (plists)
+		sbuf_puts(out, "!\n");
+}
+
+static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	return strcmp(yang_dnode_get_string(a, "name"), yang_dnode_get_string(b, "name"));
+}
+
+static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const struct lyd_node *list = lyd_parent(dnode);
+
+	sbuf_printf(out, "bgp community-list %s %s seq %" PRIu64 " %s %s\n",
+		    is_expanded(list) ? "expanded" : "standard",
+		    yang_dnode_get_string(list, "name"), yang_dnode_get_uint(dnode, 0, "seq"),
+		    yang_dnode_get_string(dnode, "action"), yang_dnode_get_string(dnode, "text"));
+}
+
+static int cl_entry_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	uint64_t sa = yang_dnode_get_uint(a, 0, "seq"), sb = yang_dnode_get_uint(b, 0, "seq");
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+static const struct nb_node_info cl_nb_nodes[] = {
+	{
+		.xpath = CL_XPATH,
+		.cbs = { .destroy = cl_destroy, .cli_show = cl_show, .cli_cmp = cl_cmp },
+	},
+	{
+		.xpath = CL_XPATH "/type",
+		.cbs = { .modify = cl_type_modify },
+	},
+	{
+		.xpath = CL_XPATH "/entry",
+		.cbs = { .destroy = cl_entry_destroy,
+			 .apply_finish = cl_entry_apply_finish,
+			 .cli_show = cl_entry_show,
+			 .cli_cmp = cl_entry_cmp },
+	},
+	{
+		.xpath = CL_XPATH "/entry/text",
+		.cbs = { .modify = cl_entry_text_modify },
+	},
+	{ .xpath = NULL },
+};
+
+static const struct nb_module_info cl_nb_module = {
+	.name = "skua-policy",
+	.nodes = cl_nb_nodes,
+};
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+static int cl_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	const char *name = cmd_arg(args, "name"), *action = cmd_arg(args, "action");
+	const char *text = cmd_arg(args, "LINE..."), *type = cmd_arg(args, "type");
+	char list[XPATH_MAX], xp[XPATH_MAX + 64];
+	const struct lyd_node *list_node, *found = NULL;
+	uint64_t max_seq = 0, seq;
+	size_t count = 0;
+
+	if (strchr(name, '\'')) {
+		vty_out(vty, "%% A community list name cannot contain a quote (')\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(list, sizeof(list), CL_XPATH "[name='%s']", name);
+	list_node = nb_cli_get(vty, "%s", list);
+	for (const struct lyd_node *n = list_node ? lyd_child(list_node) : NULL; n; n = n->next) {
+		if (strcmp(n->schema->name, "entry") != 0)
+			continue;
+		seq = yang_dnode_get_uint(n, 0, "seq");
+		max_seq = seq > max_seq ? seq : max_seq;
+		count++;
+		if (!found && action && strcmp(yang_dnode_get_string(n, "action"), action) == 0 &&
+		    strcmp(yang_dnode_get_string(n, "text"), text) == 0)
+			found = n;
+	}
+	if (list_node && type && strcmp(yang_dnode_get_string(list_node, "type"), type) != 0) {
+		vty_out(vty, "%% community list %s is %s: remove it first to make it %s\n", name,
+			yang_dnode_get_string(list_node, "type"), type);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (no) {
+		if (!list_node)
+			return CMD_SUCCESS;
+		if (cmd_has(args, "seq"))
+			seq = cmd_arg_u64(args, "seq", 0);
+		else if (found)
+			seq = yang_dnode_get_uint(found, 0, "seq");
+		else if (action) {
+			vty_out(vty, "%% Could not find entry in community list %s\n", name);
+			return CMD_WARNING_CONFIG_FAILED;
+		} else {
+			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
+			return nb_cli_apply_changes(vty, NULL);
+		}
+		if (count <= 1) {
+			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
+		} else {
+			snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
+			nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+		}
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	if (cmd_has(args, "seq"))
+		seq = cmd_arg_u64(args, "seq", 0);
+	else if (found)
+		return CMD_SUCCESS; /* FRR adds it once */
+	else
+		seq = count ? (max_seq / SEQ_STEP + 1) * SEQ_STEP : SEQ_STEP;
+	if (seq > UINT32_MAX) {
+		vty_out(vty, "%% No sequence number left in community list %s: give one\n", name);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(xp, sizeof(xp), "%s/type", list);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, type);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
+	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+	nb_cli_enqueue_change(vty, xp, NB_OP_CREATE, NULL);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']/action", list, seq);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, action);
+	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']/text", list, seq);
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, text);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define CL_STR                                           \
+	BGP_STR "Add a community list entry\n"           \
+		"Add a standard community-list entry\n"  \
+		"Add an expanded community-list entry\n" \
+		"Community list name\n"
+#define CL_ENTRY_HELP                   \
+	"Sequence number of an entry\n" \
+	"Sequence number\n"             \
+	"Specify community to reject\n" \
+	"Specify community to accept\n" \
+	"Communities (AA:NN or well-known names), or a regular expression\n"
+
+DEFCMD(bgp_community_list,
+       "bgp community-list <standard|expanded>$type WORD$name [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       CL_STR CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false);
+}
+
+DEFCMD(no_bgp_community_list,
+       "no bgp community-list <standard|expanded>$type WORD$name [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR CL_STR CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true);
+}
+
+struct show_ctx {
+	struct vty *vty;
+	const char *open;
+};
+
+static void show_entry(const char *list, bool expanded, uint32_t seq, bool permit, const char *text,
+		       uint64_t hits, void *arg)
+{
+	struct show_ctx *c = arg;
+
+	if (!c->open || strcmp(c->open, list) != 0) {
+		vty_out(c->vty, "Community %s list %s\n",
+			expanded ? "(expanded) access" : "standard", list);
+		c->open = list;
+	}
+	vty_out(c->vty, "    seq %" PRIu32 " %s %s (hit count: %" PRIu64 ")\n", seq,
+		permit ? "permit" : "deny", text, hits);
+}
+
+DEFCMD(show_bgp_community_list, "show bgp community-list [WORD$name]",
+       SHOW_STR BGP_STR "List community-list\n"
+			"Community list name\n")
+{
+	struct show_ctx c = { .vty = vty };
+	const char *name = cmd_arg(args, "name");
+
+	if (name && !community_list_lookup(name)) {
+		vty_out(vty, "%% Can't find community-list\n");
+		return CMD_WARNING;
+	}
+	community_list_walk(name, show_entry, &c);
+	return CMD_SUCCESS;
+}
+
+void bgp_clist_cli_init(void)
+{
+	nb_module_register(&cl_nb_module);
+	cmd_install(CONFIG_NODE, &bgp_community_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_community_list_cmd);
+	cmd_install(VIEW_NODE, &show_bgp_community_list_cmd);
+}
