@@ -421,13 +421,12 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 static bool export_policy_permits(const struct rib_src *to, enum bgp_af af,
 				  const struct bgp_dest *dest)
 {
-	struct prefix_list *pl = bgp_peer_plist(to->peer, af, BGP_DIR_OUT);
 	struct prefix p;
 
-	if (!pl)
+	if (!to->peer->conf.plist[af][BGP_DIR_OUT])
 		return true;
 	bgp_dest_prefix(dest, af, &p);
-	return prefix_list_apply(pl, &p) == PREFIX_PERMIT;
+	return bgp_peer_plist_permits(to->peer, af, BGP_DIR_OUT, &p);
 }
 
 /* Our address on the session as the next hop for af; false when there is none we can use.
@@ -559,7 +558,7 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 	struct rmap_refs refs;
 	struct prefix p;
 
-	if (!aspath_list_permits(bgp_peer_aspath_list(to->peer, af, BGP_DIR_OUT), stored->aspath))
+	if (!bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, stored->aspath))
 		return NULL;
 	bgp_dest_prefix(dest, af, &p);
 	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs)) {
@@ -606,8 +605,7 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 		/* The filter-list decides on the stored set's AS path: per attribute set, so it
 		 * is cached with the exported set (the cache is emptied when policy changes). */
 		bool as_ok = !to->peer ||
-			     aspath_list_permits(bgp_peer_aspath_list(to->peer, af, BGP_DIR_OUT),
-						 best->attr->aspath);
+			     bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, best->attr->aspath);
 		struct bgp_attr *out =
 			as_ok ? export_attr_make(rib, to, from, af, best->attr) : NULL;
 

@@ -12,6 +12,7 @@
 
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_attr.h"
+#include "lib/name_index.h"
 
 DEFINE_MTYPE(BGP_ASPATH_LIST, "AS path access list");
 
@@ -29,8 +30,7 @@ struct aspath_list {
 	uint32_t n, alloc;
 };
 
-static struct aspath_list **lists; /* sorted by name */
-static uint32_t nlists, alists;
+static struct name_index lists = NAME_INDEX_INIT(struct aspath_list, name, MTYPE_BGP_ASPATH_LIST);
 static aspath_list_hook_fn change_hook;
 
 void aspath_list_set_change_hook(aspath_list_hook_fn fn)
@@ -88,33 +88,9 @@ int aspath_regex_check(const char *regex, char *err, size_t errlen)
 	return 0;
 }
 
-static uint32_t list_search(const char *name, bool *found)
-{
-	uint32_t lo = 0, hi = nlists;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(lists[mid]->name, name);
-
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
-}
-
 struct aspath_list *aspath_list_lookup(const char *name)
 {
-	bool found;
-	uint32_t i = list_search(name, &found);
-
-	return found ? lists[i] : NULL;
+	return name_index_find(&lists, name);
 }
 
 static void entry_free(struct aspath_entry *e)
@@ -148,18 +124,13 @@ int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const cha
 	if (bgp_regex_compile(&e.re, regex, NULL, 0) < 0)
 		return -1;
 	e.regex = XSTRDUP(MTYPE_BGP_ASPATH_LIST, regex);
-	i = list_search(name, &found);
+	i = name_index_search(&lists, name, &found);
 	if (!found) {
-		if (nlists == alists) {
-			alists = alists ? alists * 2 : 8;
-			lists = XREALLOC(MTYPE_BGP_ASPATH_LIST, lists, alists * sizeof(*lists));
-		}
-		memmove(&lists[i + 1], &lists[i], (nlists - i) * sizeof(*lists));
-		l = lists[i] = XCALLOC(MTYPE_BGP_ASPATH_LIST, sizeof(*l));
+		l = XCALLOC(MTYPE_BGP_ASPATH_LIST, sizeof(*l));
 		l->name = XSTRDUP(MTYPE_BGP_ASPATH_LIST, name);
-		nlists++;
+		name_index_insert_at(&lists, i, l);
 	}
-	l = lists[i];
+	l = lists.v[i];
 	for (i = 0; i < l->n && l->e[i].seq < seq; i++)
 		;
 	if (i < l->n && l->e[i].seq == seq) {
@@ -180,13 +151,11 @@ int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const cha
 void aspath_list_delete(const char *name)
 {
 	bool found;
-	uint32_t i = list_search(name, &found);
+	uint32_t i = name_index_search(&lists, name, &found);
 
 	if (!found)
 		return;
-	list_free(lists[i]);
-	memmove(&lists[i], &lists[i + 1], (nlists - i - 1) * sizeof(*lists));
-	nlists--;
+	list_free(name_index_remove_at(&lists, i));
 	changed(name);
 }
 
@@ -217,7 +186,7 @@ bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path)
 	bool permit = false;
 
 	if (!l)
-		return true;
+		return false;
 	/* At most 11 characters per AS number (10 digits and a separator) plus brackets. */
 	need = path ? (size_t)path->len / 4 * 11 + (size_t)path->len + 16 : 1;
 	if (need > sizeof(small))
@@ -237,8 +206,8 @@ bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path)
 
 void aspath_list_walk(const char *only, aspath_list_entry_cb cb, void *arg)
 {
-	for (uint32_t i = 0; i < nlists; i++) {
-		const struct aspath_list *l = lists[i];
+	for (uint32_t i = 0; i < lists.n; i++) {
+		const struct aspath_list *l = lists.v[i];
 
 		if (only && strcmp(only, l->name) != 0)
 			continue;
@@ -249,8 +218,7 @@ void aspath_list_walk(const char *only, aspath_list_entry_cb cb, void *arg)
 
 void aspath_list_reset(void)
 {
-	for (uint32_t i = 0; i < nlists; i++)
-		list_free(lists[i]);
-	XFREE(MTYPE_BGP_ASPATH_LIST, lists);
-	nlists = alists = 0;
+	for (uint32_t i = 0; i < lists.n; i++)
+		list_free(lists.v[i]);
+	name_index_clear(&lists);
 }

@@ -7,8 +7,9 @@
  * which matches a separator or either end: the start, the end, a space, a comma, a brace or
  * a parenthesis (`_65001_` finds AS 65001 anywhere, never 165001).
  *
- * `neighbor X filter-list NAME in|out` applies one; a name that names no list filters
- * nothing, as in FRR. Every change calls the change hook (bgpd/bgp_policy.c re-evaluates).
+ * `neighbor X filter-list NAME in|out` applies one; a name that names no list denies
+ * everything, as in FRR (as_list_apply() of no list). Every change calls the change hook
+ * (bgpd/bgp_policy.c re-evaluates).
  */
 #ifndef SKUA_BGP_ASPATH_LIST_H
 #define SKUA_BGP_ASPATH_LIST_H
@@ -42,7 +43,7 @@ int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const cha
 void aspath_list_entry_delete(const char *name, uint32_t seq);
 void aspath_list_delete(const char *name);
 
-/* The verdict on an AS path: true = permit. A NULL list permits (see above). */
+/* The verdict on an AS path: true = permit. A NULL list (no such list) denies. */
 bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path);
 
 /* Walk for show: every list in name order, every entry in seq order. */

@@ -7,7 +7,7 @@
  *   no bgp as-path access-list NAME
  *   show bgp as-path-access-list [NAME] [json]
  *
- * As in FRR: an entry without seq gets the next multiple of 5, and the same entry is not
+ * As in FRR: an entry without seq gets the highest seq plus 5, and the same entry is not
  * added twice; `no` with the entry's text removes it, a list goes with its last entry. The
  * expression is compiled in VALIDATE, so a list never holds one that does not compile and a
  * file with a bad one is refused with its line. Printed after the prefix lists:
@@ -216,7 +216,7 @@ static int asl_entry_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	else if (found)
 		return CMD_SUCCESS; /* already there (FRR adds it once) */
 	else
-		seq = count ? (max_seq / SEQ_STEP + 1) * SEQ_STEP : SEQ_STEP;
+		seq = count ? max_seq + SEQ_STEP : SEQ_STEP;
 	if (seq > UINT32_MAX) {
 		vty_out(vty, "%% No sequence number left in as-path access list %s: give one\n",
 			name);

@@ -14,6 +14,7 @@
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_community.h"
+#include "lib/name_index.h"
 
 DEFINE_MTYPE(BGP_CLIST, "Community list");
 
@@ -35,8 +36,7 @@ struct community_list {
 	uint32_t n, alloc;
 };
 
-static struct community_list **lists;
-static uint32_t nlists, alists;
+static struct name_index lists = NAME_INDEX_INIT(struct community_list, name, MTYPE_BGP_CLIST);
 static community_list_hook_fn change_hook;
 
 void community_list_set_change_hook(community_list_hook_fn fn)
@@ -113,33 +113,9 @@ int community_list_entry_check(bool expanded, const char *text, char *err, size_
 	return 0;
 }
 
-static uint32_t list_search(const char *name, bool *found)
-{
-	uint32_t lo = 0, hi = nlists;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(lists[mid]->name, name);
-
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
-}
-
 struct community_list *community_list_lookup(const char *name)
 {
-	bool found;
-	uint32_t i = list_search(name, &found);
-
-	return found ? lists[i] : NULL;
+	return name_index_find(&lists, name);
 }
 
 static void list_free(struct community_list *l)
@@ -157,25 +133,20 @@ int community_list_entry_set(const char *name, bool expanded, uint32_t seq, bool
 	struct clist_entry e = { .seq = seq, .permit = permit };
 	struct community_list *l;
 	bool found;
-	uint32_t i = list_search(name, &found);
+	uint32_t i = name_index_search(&lists, name, &found);
 
-	if (found && lists[i]->expanded != expanded)
+	if (found && ((struct community_list *)lists.v[i])->expanded != expanded)
 		return -1;
 	if (entry_init(&e, expanded, text, NULL, 0) < 0)
 		return -1;
 	e.text = XSTRDUP(MTYPE_BGP_CLIST, text);
 	if (!found) {
-		if (nlists == alists) {
-			alists = alists ? alists * 2 : 8;
-			lists = XREALLOC(MTYPE_BGP_CLIST, lists, alists * sizeof(*lists));
-		}
-		memmove(&lists[i + 1], &lists[i], (nlists - i) * sizeof(*lists));
-		lists[i] = XCALLOC(MTYPE_BGP_CLIST, sizeof(*lists[i]));
-		lists[i]->name = XSTRDUP(MTYPE_BGP_CLIST, name);
-		lists[i]->expanded = expanded;
-		nlists++;
+		l = XCALLOC(MTYPE_BGP_CLIST, sizeof(*l));
+		l->name = XSTRDUP(MTYPE_BGP_CLIST, name);
+		l->expanded = expanded;
+		name_index_insert_at(&lists, i, l);
 	}
-	l = lists[i];
+	l = lists.v[i];
 	for (i = 0; i < l->n && l->e[i].seq < seq; i++)
 		;
 	if (i < l->n && l->e[i].seq == seq) {
@@ -196,13 +167,11 @@ int community_list_entry_set(const char *name, bool expanded, uint32_t seq, bool
 void community_list_delete(const char *name)
 {
 	bool found;
-	uint32_t i = list_search(name, &found);
+	uint32_t i = name_index_search(&lists, name, &found);
 
 	if (!found)
 		return;
-	list_free(lists[i]);
-	memmove(&lists[i], &lists[i + 1], (nlists - i - 1) * sizeof(*lists));
-	nlists--;
+	list_free(name_index_remove_at(&lists, i));
 	changed(name);
 }
 
@@ -287,8 +256,8 @@ bool community_list_permits(struct community_list *l, const struct bgp_u32list *
 
 void community_list_walk(const char *only, community_list_entry_cb cb, void *arg)
 {
-	for (uint32_t i = 0; i < nlists; i++) {
-		const struct community_list *l = lists[i];
+	for (uint32_t i = 0; i < lists.n; i++) {
+		const struct community_list *l = lists.v[i];
 
 		if (only && strcmp(only, l->name) != 0)
 			continue;
@@ -300,8 +269,7 @@ void community_list_walk(const char *only, community_list_entry_cb cb, void *arg
 
 void community_list_reset(void)
 {
-	for (uint32_t i = 0; i < nlists; i++)
-		list_free(lists[i]);
-	XFREE(MTYPE_BGP_CLIST, lists);
-	nlists = alists = 0;
+	for (uint32_t i = 0; i < lists.n; i++)
+		list_free(lists.v[i]);
+	name_index_clear(&lists);
 }

@@ -6,7 +6,7 @@
  *   no bgp community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
  *   show bgp community-list [NAME]
  *
- * As in FRR: an entry without seq gets the next multiple of 5 and the same entry is not added
+ * As in FRR: an entry without seq gets the highest seq plus 5 and the same entry is not added
  * twice; a list goes with its last entry; a standard entry's words must be communities and an
  * expanded entry's expression must compile (checked in VALIDATE, with the line of a file).
  * Printed after the prefix lists, in one block with the AS path lists:
@@ -222,7 +222,7 @@ static int cl_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	else if (found)
 		return CMD_SUCCESS; /* FRR adds it once */
 	else
-		seq = count ? (max_seq / SEQ_STEP + 1) * SEQ_STEP : SEQ_STEP;
+		seq = count ? max_seq + SEQ_STEP : SEQ_STEP;
 	if (seq > UINT32_MAX) {
 		vty_out(vty, "%% No sequence number left in community list %s: give one\n", name);
 		return CMD_WARNING_CONFIG_FAILED;

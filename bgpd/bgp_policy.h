@@ -8,7 +8,8 @@
  * (bgpd/bgp_routemap.h), applied in that order. The lists are looked up by name each
  * time a batch of routes is filtered (an UPDATE's prefixes, a batch of the Adj-RIB-Out), so a
  * list created, changed or deleted after the neighbor statement takes effect without any
- * pointer to keep valid; a name that names no list permits everything, as in FRR.
+ * pointer to keep valid; a name that names no list (or route-map) denies everything until it
+ * exists, as in FRR.
  *
  * Re-evaluation (bgp_policy.c): a changed neighbor statement, or a change to a list some
  * neighbor names, marks (peer, family, direction); once per loop turn the marks are acted
@@ -25,22 +26,24 @@
 #include "bgpd/bgpd.h"
 #include "lib/plist.h"
 
-/* The prefix list a neighbor applies (NULL: none configured, or it names no list). */
-static inline struct prefix_list *bgp_peer_plist(const struct bgp_peer *peer, enum bgp_af af,
-						 enum bgp_dir dir)
+/* Does the neighbor's `prefix-list NAME dir` let p through? No such statement: yes; a name
+ * that names no list: no (FRR denies everything then). */
+static inline bool bgp_peer_plist_permits(const struct bgp_peer *peer, enum bgp_af af,
+					  enum bgp_dir dir, const struct prefix *p)
 {
 	const char *name = peer->conf.plist[af][dir];
 
-	return name ? prefix_list_lookup(bgp_af_family(af), name) : NULL;
+	return !name ||
+	       prefix_list_apply(prefix_list_lookup(bgp_af_family(af), name), p) == PREFIX_PERMIT;
 }
 
-/* The AS path access list a neighbor applies (filter-list; NULL: none, or no such list). */
-static inline struct aspath_list *bgp_peer_aspath_list(const struct bgp_peer *peer, enum bgp_af af,
-						       enum bgp_dir dir)
+/* The same for `filter-list NAME dir` (an AS path access list) and an AS path. */
+static inline bool bgp_peer_aspath_permits(const struct bgp_peer *peer, enum bgp_af af,
+					   enum bgp_dir dir, const struct bgp_aspath *path)
 {
 	const char *name = peer->conf.aspath_list[af][dir];
 
-	return name ? aspath_list_lookup(name) : NULL;
+	return !name || aspath_list_permits(aspath_list_lookup(name), path);
 }
 
 /* Watch the prefix lists (lib/plist.h change hook) for the neighbors that name them. */

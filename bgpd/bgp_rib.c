@@ -466,7 +466,6 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 	struct bgp_attr *stored = NULL;
-	struct prefix_list *plist;
 	const char *rmap;
 	bool stored_done = false, aspath_denied;
 	uint32_t why = 0;
@@ -499,15 +498,13 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			stored = in_attr(rib, src, upd, &why);
 			stored_done = true;
 		}
-		plist = bgp_peer_plist(peer, af, BGP_DIR_IN);
 		/* The AS path is the same for every prefix of the UPDATE: one decision. */
 		aspath_denied =
-			stored && !aspath_list_permits(bgp_peer_aspath_list(peer, af, BGP_DIR_IN),
-						       stored->aspath);
+			stored && !bgp_peer_aspath_permits(peer, af, BGP_DIR_IN, stored->aspath);
 		rmap = peer->conf.rmap[af][BGP_DIR_IN];
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
-			if (stored && (aspath_denied ||
-				       (plist && prefix_list_apply(plist, &p) == PREFIX_DENY))) {
+			if (stored &&
+			    (aspath_denied || !bgp_peer_plist_permits(peer, af, BGP_DIR_IN, &p))) {
 				/* Filtered: as if withdrawn, in case an earlier policy let it in.
 				 */
 				src->in_stats.filtered++;

@@ -12,6 +12,7 @@
 #include "bgpd/bgp_attr.h"
 #include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_routemap.h"
+#include "lib/name_index.h"
 #include "lib/plist.h"
 
 DEFINE_MTYPE(BGP_ROUTEMAP, "Route-map");
@@ -22,8 +23,7 @@ struct route_map {
 	uint32_t n, alloc;
 };
 
-static struct route_map **maps; /* sorted by name */
-static uint32_t nmaps, amaps;
+static struct name_index maps = NAME_INDEX_INIT(struct route_map, name, MTYPE_BGP_ROUTEMAP);
 static route_map_hook_fn change_hook;
 
 void route_map_set_change_hook(route_map_hook_fn fn)
@@ -37,33 +37,9 @@ static void changed(const char *name)
 		change_hook(name);
 }
 
-static uint32_t map_search(const char *name, bool *found)
-{
-	uint32_t lo = 0, hi = nmaps;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(maps[mid]->name, name);
-
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
-}
-
 struct route_map *route_map_lookup(const char *name)
 {
-	bool found;
-	uint32_t i = map_search(name, &found);
-
-	return found ? maps[i] : NULL;
+	return name_index_find(&maps, name);
 }
 
 void route_map_entry_free(struct rmap_entry *e)
@@ -91,19 +67,14 @@ void route_map_entry_set(const char *name, struct rmap_entry *e)
 {
 	struct route_map *m;
 	bool found;
-	uint32_t i = map_search(name, &found);
+	uint32_t i = name_index_search(&maps, name, &found);
 
 	if (!found) {
-		if (nmaps == amaps) {
-			amaps = amaps ? amaps * 2 : 8;
-			maps = XREALLOC(MTYPE_BGP_ROUTEMAP, maps, amaps * sizeof(*maps));
-		}
-		memmove(&maps[i + 1], &maps[i], (nmaps - i) * sizeof(*maps));
-		maps[i] = XCALLOC(MTYPE_BGP_ROUTEMAP, sizeof(*maps[i]));
-		maps[i]->name = XSTRDUP(MTYPE_BGP_ROUTEMAP, name);
-		nmaps++;
+		m = XCALLOC(MTYPE_BGP_ROUTEMAP, sizeof(*m));
+		m->name = XSTRDUP(MTYPE_BGP_ROUTEMAP, name);
+		name_index_insert_at(&maps, i, m);
 	}
-	m = maps[i];
+	m = maps.v[i];
 	for (i = 0; i < m->n && m->e[i].seq < e->seq; i++)
 		;
 	if (i < m->n && m->e[i].seq == e->seq) {
@@ -124,13 +95,11 @@ void route_map_entry_set(const char *name, struct rmap_entry *e)
 void route_map_delete(const char *name)
 {
 	bool found;
-	uint32_t i = map_search(name, &found);
+	uint32_t i = name_index_search(&maps, name, &found);
 
 	if (!found)
 		return;
-	map_free(maps[i]);
-	memmove(&maps[i], &maps[i + 1], (nmaps - i - 1) * sizeof(*maps));
-	nmaps--;
+	map_free(name_index_remove_at(&maps, i));
 	changed(name);
 }
 
@@ -326,18 +295,19 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)
 {
-	for (uint32_t i = 0; i < nmaps; i++) {
-		if (only && strcmp(only, maps[i]->name) != 0)
+	for (uint32_t i = 0; i < maps.n; i++) {
+		const struct route_map *m = maps.v[i];
+
+		if (only && strcmp(only, m->name) != 0)
 			continue;
-		for (uint32_t k = 0; k < maps[i]->n; k++)
-			cb(maps[i]->name, &maps[i]->e[k], arg);
+		for (uint32_t k = 0; k < m->n; k++)
+			cb(m->name, &m->e[k], arg);
 	}
 }
 
 void route_map_reset(void)
 {
-	for (uint32_t i = 0; i < nmaps; i++)
-		map_free(maps[i]);
-	XFREE(MTYPE_BGP_ROUTEMAP, maps);
-	nmaps = amaps = 0;
+	for (uint32_t i = 0; i < maps.n; i++)
+		map_free(maps.v[i]);
+	name_index_clear(&maps);
 }

@@ -202,7 +202,7 @@ static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
 	vty_out(vty, "    Total:         %10u %10u\n\n", pv->total_sent, pv->total_rcvd);
 }
 
-/* FRR's filter lines; "*" marks a name that names no list (it then permits everything). */
+/* FRR's filter lines; "*" marks a name that names no list (it then denies everything). */
 static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_af af)
 {
 	static const char *const what[BGP_DIR_MAX] = { "Incoming", "Outgoing" };

@@ -95,7 +95,7 @@ struct bgp_peer_config {
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
 	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
-	 * list permits everything, as in FRR (bgpd/bgp_policy.c). */
+	 * list denies everything, as in FRR (bgpd/bgp_policy.h). */
 	char *plist[BGP_AF_MAX][BGP_DIR_MAX];
 	/* neighbor X filter-list NAME <in|out> (an AS path access list); NULL = none. */
 	char *aspath_list[BGP_AF_MAX][BGP_DIR_MAX];

@@ -2,8 +2,8 @@
 /*
  * Prefix lists: the registry, the entries and the match (see lib/plist.h for the semantics).
  *
- * Each family keeps its lists in an array sorted by name: lookups are a binary search, and
- * show and running-config walk them in name order without sorting. Entries live in one array
+ * Each family keeps its lists in a name index (lib/name_index.h): lookups are a binary search,
+ * and show and running-config walk them in name order without sorting. Entries live in one array
  * per list sorted by seq, tried in order: operators' lists are short (FRR switches to a trie
  * for long ones; ours can when a measurement asks for it).
  */
@@ -13,20 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/name_index.h"
 #include "lib/plist.h"
 
 DEFINE_MTYPE(PREFIX_LIST, "Prefix list");
 DEFINE_MTYPE(PREFIX_LIST_ENTRY, "Prefix list entries");
 
-struct plist_registry {
-	struct prefix_list **lists; /* sorted by name */
-	uint32_t count, alloc;
-};
-
-static struct plist_registry registry_v4, registry_v6;
+static struct name_index registry_v4 = NAME_INDEX_INIT(struct prefix_list, name, MTYPE_PREFIX_LIST);
+static struct name_index registry_v6 = NAME_INDEX_INIT(struct prefix_list, name, MTYPE_PREFIX_LIST);
 static prefix_list_hook_fn change_hook;
 
-static struct plist_registry *registry_of(int family)
+static struct name_index *registry_of(int family)
 {
 	return family == AF_INET ? &registry_v4 : &registry_v6;
 }
@@ -42,56 +39,24 @@ void prefix_list_set_change_hook(prefix_list_hook_fn fn)
 	change_hook = fn;
 }
 
-/* Index of name in the registry, or of where it would go (*found tells which). */
-static uint32_t registry_search(const struct plist_registry *r, const char *name, bool *found)
-{
-	uint32_t lo = 0, hi = r->count;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(r->lists[mid]->name, name);
-
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
-}
-
 struct prefix_list *prefix_list_lookup(int family, const char *name)
 {
-	struct plist_registry *r = registry_of(family);
-	bool found;
-	uint32_t i = registry_search(r, name, &found);
-
-	return found ? r->lists[i] : NULL;
+	return name_index_find(registry_of(family), name);
 }
 
 struct prefix_list *prefix_list_get(int family, const char *name)
 {
-	struct plist_registry *r = registry_of(family);
+	struct name_index *r = registry_of(family);
 	struct prefix_list *pl;
 	bool found;
-	uint32_t i = registry_search(r, name, &found);
+	uint32_t i = name_index_search(r, name, &found);
 
 	if (found)
-		return r->lists[i];
-	if (r->count == r->alloc) {
-		r->alloc = r->alloc ? r->alloc * 2 : 8;
-		r->lists = XREALLOC(MTYPE_PREFIX_LIST, r->lists, r->alloc * sizeof(*r->lists));
-	}
-	memmove(&r->lists[i + 1], &r->lists[i], (r->count - i) * sizeof(*r->lists));
+		return r->v[i];
 	pl = XCALLOC(MTYPE_PREFIX_LIST, sizeof(*pl));
 	pl->family = family;
 	pl->name = XSTRDUP(MTYPE_PREFIX_LIST, name);
-	r->lists[i] = pl;
-	r->count++;
+	name_index_insert_at(r, i, pl);
 	changed(pl);
 	return pl;
 }
@@ -106,16 +71,14 @@ static void prefix_list_free(struct prefix_list *pl)
 
 void prefix_list_delete(struct prefix_list *pl)
 {
-	struct plist_registry *r = registry_of(pl->family);
+	struct name_index *r = registry_of(pl->family);
 	int family = pl->family;
 	char name[PREFIX_LIST_NAME_MAX + 1];
 	bool found;
-	uint32_t i = registry_search(r, pl->name, &found);
+	uint32_t i = name_index_search(r, pl->name, &found);
 
-	if (found && r->lists[i] == pl) {
-		memmove(&r->lists[i], &r->lists[i + 1], (r->count - i - 1) * sizeof(*r->lists));
-		r->count--;
-	}
+	if (found && r->v[i] == pl)
+		name_index_remove_at(r, i);
 	snprintf(name, sizeof(name), "%s", pl->name);
 	prefix_list_free(pl);
 	if (change_hook)
@@ -198,9 +161,7 @@ uint32_t prefix_list_next_seq(const struct prefix_list *pl)
 
 	if (!pl || pl->count == 0)
 		return PREFIX_LIST_SEQ_STEP;
-	next = (uint64_t)pl->entries[pl->count - 1].seq / PREFIX_LIST_SEQ_STEP *
-		       PREFIX_LIST_SEQ_STEP +
-	       PREFIX_LIST_SEQ_STEP;
+	next = (uint64_t)pl->entries[pl->count - 1].seq + PREFIX_LIST_SEQ_STEP;
 	return next > UINT32_MAX ? 0 : (uint32_t)next;
 }
 
@@ -222,7 +183,7 @@ bool prefix_list_entry_matches(const struct prefix_list_entry *e, const struct p
 enum prefix_list_action prefix_list_apply(struct prefix_list *pl, const struct prefix *p)
 {
 	if (!pl)
-		return PREFIX_PERMIT;
+		return PREFIX_DENY;
 	pl->applied++;
 	if (pl->count == 0)
 		return PREFIX_PERMIT;
@@ -241,7 +202,7 @@ enum prefix_list_action prefix_list_apply(struct prefix_list *pl, const struct p
 
 void prefix_list_walk(int family, prefix_list_walk_cb cb, void *arg)
 {
-	const struct plist_registry *r;
+	const struct name_index *r;
 
 	if (family == 0) {
 		prefix_list_walk(AF_INET, cb, arg);
@@ -250,15 +211,15 @@ void prefix_list_walk(int family, prefix_list_walk_cb cb, void *arg)
 	}
 	/* A callback reads the registry; it must not change it. */
 	r = registry_of(family);
-	for (uint32_t i = 0; i < r->count; i++)
-		cb(r->lists[i], arg);
+	for (uint32_t i = 0; i < r->n; i++)
+		cb(r->v[i], arg);
 }
 
 uint32_t prefix_list_count(int family)
 {
 	if (family == 0)
-		return registry_v4.count + registry_v6.count;
-	return registry_of(family)->count;
+		return registry_v4.n + registry_v6.n;
+	return registry_of(family)->n;
 }
 
 const char *prefix_list_action_str(enum prefix_list_action a)
@@ -284,12 +245,11 @@ const char *prefix_list_entry_str(const struct prefix_list_entry *e, char *buf, 
 	return buf;
 }
 
-static void registry_reset(struct plist_registry *r)
+static void registry_reset(struct name_index *r)
 {
-	for (uint32_t i = 0; i < r->count; i++)
-		prefix_list_free(r->lists[i]);
-	XFREE(MTYPE_PREFIX_LIST, r->lists);
-	memset(r, 0, sizeof(*r));
+	for (uint32_t i = 0; i < r->n; i++)
+		prefix_list_free(r->v[i]);
+	name_index_clear(r);
 }
 
 void prefix_list_reset(void)

@@ -7,9 +7,9 @@
  * - An entry `P/L` without ge/le matches exactly P/L. `ge G` / `le M` turn it into a range:
  *   prefixes inside P/L whose length lies in [G or L, M or the family's maximum].
  *   `any` matches every prefix of the list's family.
- * - A list that exists but has no entry permits everything; so does a name that names no
- *   list (prefix_list_apply(NULL, ...)): FRR's behaviour, which lets an operator reference
- *   a list before writing it. Route-maps decide for themselves what a missing list means.
+ * - A list that exists but has no entry permits everything; a name that names no list
+ *   denies everything (prefix_list_apply(NULL, ...)), as FRR 8.4 does for a neighbor's
+ *   `prefix-list NAME in|out`; a route-map's match on a missing list matches nothing.
  *
  * The registry is keyed by (family, name). Lists are made and changed only by the
  * configuration (lib/plist_cli.c); users look them up by name whenever they apply one, so a
@@ -29,7 +29,7 @@ DECLARE_MTYPE(PREFIX_LIST);
 DECLARE_MTYPE(PREFIX_LIST_ENTRY);
 
 #define PREFIX_LIST_NAME_MAX 128 /* FRR has no limit; ours keeps names printable on one line */
-#define PREFIX_LIST_SEQ_STEP 5	 /* an entry without seq gets the highest rounded up + 5 */
+#define PREFIX_LIST_SEQ_STEP 5	 /* an entry without seq gets the highest + 5 (FRR 8.4) */
 
 enum prefix_list_action {
 	PREFIX_DENY = 0,
@@ -67,13 +67,13 @@ void prefix_list_entry_set(struct prefix_list *pl, const struct prefix_list_entr
 /* Remove the entry with this seq (nothing if there is none). */
 void prefix_list_entry_delete(struct prefix_list *pl, uint32_t seq);
 const struct prefix_list_entry *prefix_list_entry_find(const struct prefix_list *pl, uint32_t seq);
-/* The seq FRR gives an entry written without one: highest rounded down to a multiple of 5,
- * plus 5 (5 for an empty or missing list). 0 if that would overflow. */
+/* The seq FRR 8.4 gives an entry written without one: the highest plus 5 (5 for an empty or
+ * missing list). 0 if that would overflow. */
 uint32_t prefix_list_next_seq(const struct prefix_list *pl);
 
 /* Does this entry match p (which must be masked)? */
 bool prefix_list_entry_matches(const struct prefix_list_entry *e, const struct prefix *p);
-/* The list's verdict on p; NULL or an empty list permits (see above). */
+/* The list's verdict on p; an empty list permits, NULL (no such list) denies. */
 enum prefix_list_action prefix_list_apply(struct prefix_list *pl, const struct prefix *p);
 
 /* Every list of a family (0: both, IPv4 first), in name order. */

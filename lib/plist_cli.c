@@ -7,7 +7,7 @@
  *   no ip prefix-list NAME [seq N] [<permit|deny> <any|A.B.C.D/M [ge G] [le L]>]
  *   no ip prefix-list NAME description [LINE...]
  *
- * As in FRR: an entry without seq gets the next multiple of 5 and is not added again when an
+ * As in FRR 8.4: an entry without seq gets the highest seq plus 5 and is not added again when an
  * identical one exists; host bits of the prefix are cleared; `no ... seq N` removes entry N
  * whatever else the line says, `no` without seq removes the entry with that content; a list
  * left with neither entries nor description goes away. Every command is one candidate edit,
@@ -143,8 +143,7 @@ static int entry_add(struct vty *vty, const struct entry_spec *s)
 	if (!s->has_seq) {
 		if (entries_scan(vty, s, &max_seq, &count))
 			return CMD_SUCCESS; /* already there: FRR does not add it twice */
-		seq = count ? (max_seq / PREFIX_LIST_SEQ_STEP + 1) * PREFIX_LIST_SEQ_STEP
-			    : PREFIX_LIST_SEQ_STEP;
+		seq = count ? max_seq + PREFIX_LIST_SEQ_STEP : PREFIX_LIST_SEQ_STEP;
 		if (count && max_seq > UINT32_MAX - PREFIX_LIST_SEQ_STEP) {
 			vty_out(vty,
 				"%% No sequence number left after %" PRIu32

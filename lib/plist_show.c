@@ -6,7 +6,8 @@
  *   show ip prefix-list summary|detail [NAME]  counts, sequence range (and hit counts)
  *   show ip prefix-list NAME seq N             one entry
  *   show ip prefix-list NAME PREFIX [longer|first-match]
- *       the entry for exactly PREFIX, the entries inside it, or the entry that decides for it
+ *       the entries for exactly PREFIX (first-match: the first of them, as FRR 8.4), or the
+ *       entries inside it (longer)
  *
  * Lines start with "BGP: " as FRR's vtysh prints the daemon that answers. The objects are
  * the applied ones (lib/plist.c), with their hit counts.
@@ -195,9 +196,7 @@ static int show_entries(struct vty *vty, const struct cmd_args *args, int family
 		const struct prefix_list_entry *e = &pl->entries[i];
 		bool show;
 
-		if (first)
-			show = prefix_list_entry_matches(e, &p);
-		else if (longer)
+		if (longer)
 			show = !e->any && prefix_contains(&p, &e->p);
 		else
 			show = !e->any && prefix_same(&p, &e->p);

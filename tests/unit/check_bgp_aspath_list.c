@@ -2,7 +2,7 @@
 /*
  * AS path access lists (bgpd/bgp_aspath_list.c): FRR's `_` (a separator or either end, never
  * part of a number), anchors, sets and confederation segments as FRR writes them, first match
- * in seq order, implicit deny, a missing list permits, expressions that do not compile, the
+ * in seq order, implicit deny, a missing list denies, expressions that do not compile, the
  * list going with its last entry, the change hook, and nothing leaked.
  */
 #include "lib/compat.h"
@@ -76,7 +76,7 @@ START_TEST(test_first_match_implicit_deny_missing)
 	ck_assert(permits("L", "65002 65010"));
 	ck_assert(!permits("L", "65002 65666")); /* seq 10 first */
 	ck_assert(!permits("L", "65003"));	 /* implicit deny */
-	ck_assert(permits("NOPE", "65003"));	 /* no such list: permit (FRR) */
+	ck_assert(!permits("NOPE", "65003"));	 /* no such list: deny (FRR) */
 	/* Replacing seq 10 by a permit; deleting entries; the list goes with the last one. */
 	ck_assert_int_eq(aspath_list_entry_set("L", 10, true, "_65666_"), 0);
 	ck_assert(permits("L", "65002 65666"));
