@@ -389,14 +389,28 @@ static void cache_free(struct rib_src *src)
 }
 
 /* RFC 1997 and the iBGP rules: may `to` be sent a path that came from `from`? */
-static bool export_permitted(const struct rib_src *to, const struct rib_src *from,
+/* Is this iBGP session a route reflector client of ours in af? */
+static bool rr_client(const struct rib_src *s, enum bgp_af af)
+{
+	return s->peer && s->peer->conf.rr_client[af];
+}
+
+/* A path learned over iBGP, going to an iBGP session: reflected (RFC 4456). */
+static bool reflected(const struct rib_src *to, const struct rib_src *from)
+{
+	return !from->local && !from->ebgp && !to->ebgp;
+}
+
+static bool export_permitted(const struct rib_src *to, const struct rib_src *from, enum bgp_af af,
 			     const struct bgp_attr *attr)
 {
 	/* Never back to the peer it came from (FRR: "Do not send back route to sender"). */
 	if (from == to || (from->rp && from->rp == to->rp))
 		return false;
-	/* RFC 4271 9.2: routes learned over iBGP are not sent to iBGP peers (no reflection). */
-	if (!from->local && !from->ebgp && !to->ebgp)
+	/* RFC 4271 9.2: routes learned over iBGP are not sent to iBGP peers, except by a route
+	 * reflector (RFC 4456 6): a client's routes to every iBGP peer, the others' to the
+	 * clients. */
+	if (reflected(to, from) && !rr_client(from, af) && !rr_client(to, af))
 		return false;
 	if (attr->communities) {
 		for (uint32_t i = 0; i < attr->communities->count; i++) {
@@ -486,6 +500,46 @@ static void no_nexthop(struct rib_src *to, enum bgp_af af)
 		 af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6");
 }
 
+/* The cluster id of this reflector: bgp cluster-id, else the router id (RFC 4456 7). */
+static uint32_t cluster_id(const struct bgp *bgp)
+{
+	return ntohl(bgp->cluster_id.s_addr ? bgp->cluster_id.s_addr : bgp->router_id.s_addr);
+}
+
+/*
+ * RFC 4456 8: a reflected path gets an ORIGINATOR_ID (the BGP Identifier of the session it
+ * came from, unless it has one) and our cluster id in front of its CLUSTER_LIST. Returns the
+ * new cluster list reference the template now points to (the caller drops it after
+ * interning).
+ */
+static struct bgp_u32list *reflect_attrs(struct bgp_rib *rib, const struct rib_src *from,
+					 struct bgp_attr *t, struct bgp_attr_extra *ex)
+{
+	const struct bgp_u32list *old;
+	struct bgp_u32list *l;
+	uint32_t n, *v;
+
+	if (t->extra != ex) {
+		*ex = *bgp_attr_ex(t);
+		t->extra = ex;
+	}
+	if (!(t->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))) {
+		ex->originator_id = from->remote_id;
+		t->present |= ATTR_BIT(BGP_ATTR_ORIGINATOR_ID);
+	}
+	old = (t->present & ATTR_BIT(BGP_ATTR_CLUSTER_LIST)) ? ex->cluster_list : NULL;
+	n = old ? old->count : 0;
+	v = XMALLOC(MTYPE_BGP_ADJ_OUT, ((size_t)n + 1) * sizeof(*v));
+	v[0] = cluster_id(rib->bgp);
+	if (n)
+		memcpy(v + 1, old->val, n * sizeof(*v));
+	l = bgp_u32list_intern(v, n + 1);
+	XFREE(MTYPE_BGP_ADJ_OUT, v);
+	ex->cluster_list = l;
+	t->present |= ATTR_BIT(BGP_ATTR_CLUSTER_LIST);
+	return l;
+}
+
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
 					 const struct bgp_attr *in)
@@ -493,6 +547,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_attr t = *in;
 	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
 	struct bgp_aspath *prepended = NULL;
+	struct bgp_u32list *clusters = NULL;
 	struct bgp_attr *out;
 
 	t.weight = 0;
@@ -530,17 +585,25 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			t.med = 0;
 		}
 	} else {
+		enum bgp_nhs nhs = to->peer ? to->peer->conf.nexthop_self[af] : BGP_NHS_OFF;
+		bool self =
+			from->local || (nhs == BGP_NHS_SELF && from->ebgp) || nhs == BGP_NHS_FORCE;
+
 		if (!(t.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
 			t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 		}
-		if (from->local && !nexthop_self(to, af, &t, &ex)) {
+		if (self && !nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}
+		if (reflected(to, from))
+			clusters = reflect_attrs(rib, from, &t, &ex);
 	}
 	out = bgp_attr_intern(&t);
 	bgp_aspath_unref(prepended);
+	if (clusters)
+		bgp_u32list_unref(clusters);
 	return out;
 }
 
@@ -593,13 +656,17 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 		return NULL;
 	from = rib_src_get(rib, best->src);
 	/* A best path of a session that went down is being removed: send nothing for it. */
-	if (!from || !from->up || !export_permitted(to, from, best->attr))
+	if (!from || !from->up || !export_permitted(to, from, af, best->attr))
 		return NULL;
 	if (to->peer && !export_policy_permits(to, af, dest))
 		return NULL;
 	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
 		return export_attr_mapped(rib, to, from, af, dest, best->attr);
 	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
+	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
+	 * none: the same stored set exports differently per source then. */
+	if (reflected(to, from))
+		kind |= (from->id + 1) << 8;
 	e = &to->cache->e[cache_index(best->attr, kind)];
 	if (e->in != best->attr || e->kind != kind) {
 		/* The filter-list decides on the stored set's AS path: per attribute set, so it

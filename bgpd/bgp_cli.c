@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 
+#include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/command.h"
@@ -205,6 +206,22 @@ DEFCMD(no_bgp_default_ipv4, "no bgp default ipv4-unicast",
  * so an FRR configuration loads unchanged and prints back the same. What skua does with each
  * is in the model's descriptions (yang/skua-bgp.yang).
  */
+DEFCMD(bgp_cluster_id, "bgp cluster-id A.B.C.D",
+       BGP_STR "Configure Route-Reflector Cluster-id\n"
+	       "Route-Reflector Cluster-id in IP address format\n")
+{
+	nb_cli_enqueue_change(vty, "./cluster-id", NB_OP_MODIFY, cmd_arg(args, "A.B.C.D"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_bgp_cluster_id, "no bgp cluster-id [A.B.C.D]",
+       NO_STR BGP_STR "Configure Route-Reflector Cluster-id\n"
+		      "Route-Reflector Cluster-id in IP address format\n")
+{
+	nb_cli_enqueue_change(vty, "./cluster-id", NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
 static int bgp_switch(struct vty *vty, const char *leaf, bool on)
 {
 	char xpath[64];
@@ -649,6 +666,51 @@ DEFCMD(no_neighbor_prefix_list, "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in
 	"Apply map to incoming routes\n" \
 	"Apply map to outbound routes\n"
 
+static int rr_client_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char leaf[96];
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/route-reflector-client", af);
+	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+}
+
+static int nhs_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char leaf[96];
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/next-hop-self", af);
+	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_MODIFY,
+			 no			  ? NULL
+			 : cmd_has(args, "force") ? "force"
+						  : "self");
+}
+
+#define RR_CLIENT_HELP "Configure a neighbor as Route Reflector client\n"
+#define NHS_HELP                                               \
+	"Disable the next hop calculation for this neighbor\n" \
+	"Set the next hop to self for reflected routes\n"
+
+DEFCMD(neighbor_rr_client, NEIGHBOR_CMD " route-reflector-client", NEIGHBOR_STR RR_CLIENT_HELP)
+{
+	return rr_client_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_rr_client, "no " NEIGHBOR_CMD " route-reflector-client",
+       NO_STR NEIGHBOR_STR RR_CLIENT_HELP)
+{
+	return rr_client_edit(vty, args, af_name_of_node(vty), true);
+}
+
+DEFCMD(neighbor_nhs, NEIGHBOR_CMD " next-hop-self [force]", NEIGHBOR_STR NHS_HELP)
+{
+	return nhs_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_nhs, "no " NEIGHBOR_CMD " next-hop-self [force]", NO_STR NEIGHBOR_STR NHS_HELP)
+{
+	return nhs_edit(vty, args, af_name_of_node(vty), true);
+}
+
 DEFCMD(neighbor_route_map, NEIGHBOR_CMD " route-map WORD$name <in|out>$dir",
        NEIGHBOR_STR ROUTE_MAP_HELP)
 {
@@ -727,7 +789,34 @@ static int quagga_no_route_map(struct vty *vty, const struct cmd_args *args)
 	return route_map_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_rr_client(struct vty *vty, const struct cmd_args *args)
+{
+	return rr_client_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_rr_client(struct vty *vty, const struct cmd_args *args)
+{
+	return rr_client_edit(vty, args, "ipv4-unicast", true);
+}
+
+static int quagga_nhs(struct vty *vty, const struct cmd_args *args)
+{
+	return nhs_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_nhs(struct vty *vty, const struct cmd_args *args)
+{
+	return nhs_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " route-reflector-client", NEIGHBOR_STR RR_CLIENT_HELP, quagga_rr_client,
+	  CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " route-reflector-client", NO_STR NEIGHBOR_STR RR_CLIENT_HELP,
+	  quagga_no_rr_client, CMD_HIDDEN },
+	{ NEIGHBOR_CMD " next-hop-self [force]", NEIGHBOR_STR NHS_HELP, quagga_nhs, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " next-hop-self [force]", NO_STR NEIGHBOR_STR NHS_HELP, quagga_no_nhs,
+	  CMD_HIDDEN },
 	{ NEIGHBOR_CMD " route-map WORD$name <in|out>$dir", NEIGHBOR_STR ROUTE_MAP_HELP,
 	  quagga_route_map, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " route-map [WORD$name] <in|out>$dir",
@@ -767,6 +856,8 @@ void bgp_cli_init(void)
 		&no_bgp_ebgp_requires_policy_cmd,
 		&bgp_network_import_check_cmd,
 		&no_bgp_network_import_check_cmd,
+		&bgp_cluster_id_cmd,
+		&no_bgp_cluster_id_cmd,
 		&neighbor_remote_as_cmd,
 		&no_neighbor_cmd,
 		&neighbor_description_cmd,
@@ -813,6 +904,14 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_filter_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_filter_list_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_filter_list_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_nhs_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_nhs_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_nhs_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_nhs_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_route_map_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_route_map_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_route_map_cmd);

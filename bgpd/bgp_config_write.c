@@ -53,6 +53,11 @@ void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode)
 	sbuf_printf(out, " bgp router-id %s\n", lyd_get_value(dnode));
 }
 
+void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " bgp cluster-id %s\n", lyd_get_value(dnode));
+}
+
 void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "false") == 0)
@@ -227,23 +232,10 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 
-	/* FRR: activation prints only where it differs from `bgp default ipv4-unicast` (IPv4)
-	 * or from off (other families). */
+	/* Per neighbor, in FRR's order: activation (only where it differs from `bgp default
+	 * ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
+	 * next-hop-self, then the filters: prefix-list, route-map, filter-list, in then out. */
 	v = sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
-		bool on;
-
-		if (!en)
-			continue;
-		on = strcmp(lyd_get_value(en), "true") == 0;
-		if (on && !dflt_on)
-			sbuf_printf(&body, "  neighbor %s activate\n", nbr_addr(v[i]));
-		else if (!on && dflt_on)
-			sbuf_printf(&body, "  no neighbor %s activate\n", nbr_addr(v[i]));
-	}
-	/* Then the filters, per neighbor, in FRR's order: prefix-list, route-map, filter-list,
-	 * each in then out. */
 	for (uint32_t i = 0; i < n; i++) {
 		static const char *const leaves[][2] = {
 			{ "plist-import", "prefix-list" },
@@ -253,14 +245,30 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 			{ "filter-list-import", "filter-list" },
 			{ "filter-list-export", "filter-list" },
 		};
+		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
+		const char *addr = nbr_addr(v[i]), *nhs;
 
+		if (en) {
+			bool on = strcmp(lyd_get_value(en), "true") == 0;
+
+			if (on && !dflt_on)
+				sbuf_printf(&body, "  neighbor %s activate\n", addr);
+			else if (!on && dflt_on)
+				sbuf_printf(&body, "  no neighbor %s activate\n", addr);
+		}
+		if (yang_dnode_exists(v[i], "afi-safis/%s/route-reflector-client", name))
+			sbuf_printf(&body, "  neighbor %s route-reflector-client\n", addr);
+		nhs = yang_dnode_get_string(v[i], "afi-safis/%s/next-hop-self", name);
+		if (nhs)
+			sbuf_printf(&body, "  neighbor %s next-hop-self%s\n", addr,
+				    strcmp(nhs, "force") == 0 ? " force" : "");
 		for (size_t k = 0; k < array_size(leaves); k++) {
 			const char *list = yang_dnode_get_string(
 				v[i], "afi-safis/%s/filter-config/%s", name, leaves[k][0]);
 
 			if (list)
-				sbuf_printf(&body, "  neighbor %s %s %s %s\n", nbr_addr(v[i]),
-					    leaves[k][1], list, k % 2 ? "out" : "in");
+				sbuf_printf(&body, "  neighbor %s %s %s %s\n", addr, leaves[k][1],
+					    list, k % 2 ? "out" : "in");
 		}
 	}
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);

@@ -57,6 +57,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_network_import_check },
 	},
 	{
+		.xpath = BGP_XPATH "/cluster-id",
+		.cbs = { .modify = bgp_nb_cluster_id_modify,
+			 .destroy = bgp_nb_cluster_id_destroy,
+			 .cli_show = bgp_show_cluster_id },
+	},
+	{
 		.xpath = BGP_XPATH "/timers",
 		.cbs = { .apply_finish = bgp_nb_timers_apply_finish, .cli_show = bgp_show_timers },
 	},
@@ -142,6 +148,16 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_af_enabled_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/route-reflector-client",
+		.cbs = { .create = bgp_nb_neighbor_rr_client_create,
+			 .destroy = bgp_nb_neighbor_rr_client_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/next-hop-self",
+		.cbs = { .modify = bgp_nb_neighbor_nhs_modify,
+			 .destroy = bgp_nb_neighbor_nhs_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/plist-import",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
@@ -170,6 +186,16 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv4-unicast/filter-config/route-map-export",
 		.cbs = { .modify = bgp_nb_neighbor_plist_modify,
 			 .destroy = bgp_nb_neighbor_plist_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/route-reflector-client",
+		.cbs = { .create = bgp_nb_neighbor_rr_client_create,
+			 .destroy = bgp_nb_neighbor_rr_client_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/next-hop-self",
+		.cbs = { .modify = bgp_nb_neighbor_nhs_modify,
+			 .destroy = bgp_nb_neighbor_nhs_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/filter-config/plist-import",

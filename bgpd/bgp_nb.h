@@ -54,6 +54,13 @@ void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rr_client_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_rr_client_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_nhs_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
+int bgp_nb_cluster_id_modify(struct nb_cb_args *args);
+int bgp_nb_cluster_id_destroy(struct nb_cb_args *args);
+void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode);
 int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
 			 size_t xpathlen);
 int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);

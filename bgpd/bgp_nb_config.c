@@ -631,6 +631,90 @@ int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args)
 	return NB_OK;
 }
 
+/* ---- route reflection and next-hop-self ------------------------------------------------ */
+
+/* Every session of the family sends its table again: who gets what changed. */
+static void resend_all(struct bgp *bgp, enum bgp_af af)
+{
+	struct bgp_peer *peer;
+
+	TAILQ_FOREACH (peer, &bgp->peers, entry)
+		bgp_policy_changed(peer, af, BGP_DIR_OUT);
+}
+
+static int rr_client_set(struct nb_cb_args *args, bool on)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	peer->conf.rr_client[af] = on;
+	if (peer->bgp)
+		resend_all(peer->bgp, af);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_rr_client_create(struct nb_cb_args *args)
+{
+	return rr_client_set(args, true);
+}
+
+int bgp_nb_neighbor_rr_client_destroy(struct nb_cb_args *args)
+{
+	return rr_client_set(args, false);
+}
+
+static int nhs_set(struct nb_cb_args *args, enum bgp_nhs nhs)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	peer->conf.nexthop_self[af] = nhs;
+	bgp_policy_changed(peer, af, BGP_DIR_OUT);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_nhs_modify(struct nb_cb_args *args)
+{
+	return nhs_set(args, strcmp(lyd_get_value(args->dnode), "force") == 0 ? BGP_NHS_FORCE
+									      : BGP_NHS_SELF);
+}
+
+int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args)
+{
+	return nhs_set(args, BGP_NHS_OFF);
+}
+
+static int cluster_id_set(struct nb_cb_args *args, const char *value)
+{
+	struct bgp *bgp = bgp_get();
+	struct in_addr id = { 0 };
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	if (value && inet_pton(AF_INET, value, &id) != 1)
+		return NB_OK; /* cannot happen: the model's type is an IPv4 address */
+	bgp->cluster_id = id;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		resend_all(bgp, (enum bgp_af)af);
+	return NB_OK;
+}
+
+int bgp_nb_cluster_id_modify(struct nb_cb_args *args)
+{
+	return cluster_id_set(args, lyd_get_value(args->dnode));
+}
+
+int bgp_nb_cluster_id_destroy(struct nb_cb_args *args)
+{
+	return cluster_id_set(args, NULL);
+}
+
 /* ---- networks ------------------------------------------------------------------------ */
 
 static int network_change(struct nb_cb_args *args, bool add)

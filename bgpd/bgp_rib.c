@@ -11,12 +11,13 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_policy.h"
-#include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_adj_out.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_decision.h"
 #include "bgpd/bgp_log.h"
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_rib.h"
+#include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"
@@ -419,6 +420,14 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 		*why = 2;
 		return NULL;
 	}
+	/* RFC 4456 8: our cluster id in the CLUSTER_LIST: the route went round the cluster. */
+	if (!src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_CLUSTER_LIST)) &&
+	    bgp_u32list_contains(bgp_attr_ex(attr)->cluster_list,
+				 ntohl(bgp->cluster_id.s_addr ? bgp->cluster_id.s_addr
+							      : bgp->router_id.s_addr))) {
+		*why = 4;
+		return NULL;
+	}
 	/* RFC 4456 8: our own ORIGINATOR_ID coming back over iBGP. */
 	if (!src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) &&
 	    bgp_attr_ex(attr)->originator_id.s_addr == bgp->router_id.s_addr) {
@@ -523,6 +532,8 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 				src->in_stats.treat_as_withdraw++;
 			else if (why == 2)
 				src->in_stats.as_loop++;
+			else if (why == 4)
+				src->in_stats.cluster_loop++;
 			else
 				src->in_stats.originator_loop++;
 			rib_path_withdraw(rib, af, src, &p);

@@ -119,6 +119,7 @@ struct rib_out_af {
 struct rib_in_stats {
 	uint32_t as_loop;	    /* our AS in AS_PATH (RFC 4271 9.1.2) */
 	uint32_t originator_loop;   /* ORIGINATOR_ID is our router id (RFC 4456 8) */
+	uint32_t cluster_loop;	    /* our cluster id in CLUSTER_LIST (RFC 4456 8) */
 	uint32_t treat_as_withdraw; /* RFC 7606 */
 	uint32_t filtered; /* denied by the inbound prefix list, filter-list or route-map */
 };

@@ -345,6 +345,14 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (!pv->af[af].activated)
 			continue;
 		json_object_open(w, bgp_af_json_name(af));
+		if (pv->peer->conf.rr_client[af])
+			json_bool(w, "routeReflectorClient", true);
+		if (pv->peer->conf.nexthop_self[af] != BGP_NHS_OFF)
+			json_bool(w,
+				  pv->peer->conf.nexthop_self[af] == BGP_NHS_FORCE
+					  ? "nextHopSelfForced"
+					  : "nextHopSelf",
+				  true);
 		if (pv->peer->conf.plist[af][BGP_DIR_IN])
 			json_string(w, "incomingUpdatePrefixFilterList",
 				    pv->peer->conf.plist[af][BGP_DIR_IN]);

@@ -207,6 +207,12 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 {
 	static const char *const what[BGP_DIR_MAX] = { "Incoming", "Outgoing" };
 
+	if (peer->conf.rr_client[af])
+		vty_out(vty, "  Route-Reflector Client\n");
+	if (peer->conf.nexthop_self[af] == BGP_NHS_FORCE)
+		vty_out(vty, "  NEXT_HOP is always this router (forced)\n");
+	else if (peer->conf.nexthop_self[af] == BGP_NHS_SELF)
+		vty_out(vty, "  NEXT_HOP is always this router\n");
 	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 		const char *name = peer->conf.plist[af][dir];
 

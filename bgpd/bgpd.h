@@ -63,6 +63,13 @@ enum bgp_dir {
 	BGP_DIR_MAX,
 };
 
+/* neighbor X next-hop-self [force] toward an iBGP neighbor. */
+enum bgp_nhs {
+	BGP_NHS_OFF = 0,
+	BGP_NHS_SELF,  /* routes from eBGP (and our own, always) */
+	BGP_NHS_FORCE, /* reflected iBGP routes too */
+};
+
 /* Per-AF activation as configured: DEFAULT follows `bgp default ipv4-unicast` for IPv4
  * unicast and means "off" for the others. */
 enum bgp_af_activation {
@@ -101,6 +108,8 @@ struct bgp_peer_config {
 	char *aspath_list[BGP_AF_MAX][BGP_DIR_MAX];
 	/* neighbor X route-map NAME <in|out>; NULL = none (a missing route-map denies). */
 	char *rmap[BGP_AF_MAX][BGP_DIR_MAX];
+	bool rr_client[BGP_AF_MAX];	       /* neighbor X route-reflector-client */
+	enum bgp_nhs nexthop_self[BGP_AF_MAX]; /* neighbor X next-hop-self [force] */
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */
@@ -154,6 +163,8 @@ struct bgp {
 	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
 	 * `network` without looking for it in a routing table (FRR with the switch off). */
 	bool network_import_check;
+	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
+	struct in_addr cluster_id;
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
