@@ -501,6 +501,32 @@ bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn)
 	return false;
 }
 
+unsigned bgp_aspath_count_as(const struct bgp_aspath *p, uint32_t asn)
+{
+	unsigned n = 0;
+	size_t i, k;
+
+	if (!p)
+		return 0;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4)
+		for (k = 0; k < p->data[i + 1]; k++)
+			n += bgp_get_u32(p->data + i + 2 + k * 4) == asn;
+	return n;
+}
+
+uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p)
+{
+	size_t i, last = SIZE_MAX;
+
+	if (!p)
+		return 0;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4)
+		last = i;
+	if (last == SIZE_MAX || p->data[last] != AS_SEG_SEQUENCE || !p->data[last + 1])
+		return 0;
+	return bgp_get_u32(p->data + last + 2 + (size_t)(p->data[last + 1] - 1) * 4);
+}
+
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size)
 {
 	static const char open_ch[] = { 0, '{', 0, '(', '[' };

@@ -200,6 +200,10 @@ void bgp_aspath_unref(struct bgp_aspath *p);
 /* A new interned path with asn prepended (into a leading SEQUENCE; new segment if full). */
 struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn);
 bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn); /* loop detection */
+/* How many times asn appears (every segment), and the origin AS (the last AS of a final
+ * SEQUENCE; 0 when the path is empty or ends in a set). For allowas-in. */
+unsigned bgp_aspath_count_as(const struct bgp_aspath *p, uint32_t asn);
+uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p);
 /* FRR's text form: "65001 65002 {65010,65011}" (empty string for an empty path). */
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size);
 /* Parse the text form (tests, network statements); NULL on error. */

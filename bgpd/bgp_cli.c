@@ -674,6 +674,37 @@ static int rr_client_edit(struct vty *vty, const struct cmd_args *args, const ch
 	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 }
 
+static int allowas_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char leaf[96];
+	const char *n = cmd_arg(args, "count");
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/allowas-in", af);
+	if (no)
+		return peer_edit(vty, args, leaf, NB_OP_DESTROY, NULL);
+	return peer_edit(vty, args, leaf, NB_OP_MODIFY,
+			 cmd_has(args, "origin") ? "origin"
+			 : n			 ? n
+						 : "3");
+}
+
+#define ALLOWAS_HELP                                \
+	"Accept as-path with my AS present in it\n" \
+	"Number of occurrences of AS number\n"      \
+	"Only accept my AS in the as-path if the route was originated in my AS\n"
+
+DEFCMD(neighbor_allowas, NEIGHBOR_CMD " allowas-in [<(1-10)$count|origin>]",
+       NEIGHBOR_STR ALLOWAS_HELP)
+{
+	return allowas_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_allowas, "no " NEIGHBOR_CMD " allowas-in [<(1-10)$count|origin>]",
+       NO_STR NEIGHBOR_STR ALLOWAS_HELP)
+{
+	return allowas_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int nhs_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -908,6 +939,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_allowas_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_allowas_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_allowas_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_allowas_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_nhs_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_nhs_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_nhs_cmd);

@@ -234,7 +234,8 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 
 	/* Per neighbor, in FRR's order: activation (only where it differs from `bgp default
 	 * ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
-	 * next-hop-self, then the filters: prefix-list, route-map, filter-list, in then out. */
+	 * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
+	 * out. */
 	v = sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n);
 	for (uint32_t i = 0; i < n; i++) {
 		static const char *const leaves[][2] = {
@@ -246,7 +247,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 			{ "filter-list-export", "filter-list" },
 		};
 		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
-		const char *addr = nbr_addr(v[i]), *nhs;
+		const char *addr = nbr_addr(v[i]), *nhs, *allowas;
 
 		if (en) {
 			bool on = strcmp(lyd_get_value(en), "true") == 0;
@@ -262,6 +263,11 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		if (nhs)
 			sbuf_printf(&body, "  neighbor %s next-hop-self%s\n", addr,
 				    strcmp(nhs, "force") == 0 ? " force" : "");
+		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
+		if (allowas && strcmp(allowas, "3") == 0)
+			sbuf_printf(&body, "  neighbor %s allowas-in\n", addr);
+		else if (allowas)
+			sbuf_printf(&body, "  neighbor %s allowas-in %s\n", addr, allowas);
 		for (size_t k = 0; k < array_size(leaves); k++) {
 			const char *list = yang_dnode_get_string(
 				v[i], "afi-safis/%s/filter-config/%s", name, leaves[k][0]);

@@ -153,6 +153,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_rr_client_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/allowas-in",
+		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
+			 .destroy = bgp_nb_neighbor_allowas_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/next-hop-self",
 		.cbs = { .modify = bgp_nb_neighbor_nhs_modify,
 			 .destroy = bgp_nb_neighbor_nhs_destroy },
@@ -191,6 +196,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv6-unicast/route-reflector-client",
 		.cbs = { .create = bgp_nb_neighbor_rr_client_create,
 			 .destroy = bgp_nb_neighbor_rr_client_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/allowas-in",
+		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
+			 .destroy = bgp_nb_neighbor_allowas_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/next-hop-self",

@@ -690,6 +690,32 @@ int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args)
 	return nhs_set(args, BGP_NHS_OFF);
 }
 
+static int allowas_set(struct nb_cb_args *args, uint8_t v)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	peer->conf.allowas_in[af] = v;
+	bgp_policy_changed(peer, af, BGP_DIR_IN); /* what was refused may come in now */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_allowas_modify(struct nb_cb_args *args)
+{
+	const char *v = lyd_get_value(args->dnode);
+
+	return allowas_set(args, strcmp(v, "origin") == 0 ? BGP_ALLOWAS_ORIGIN
+							  : (uint8_t)strtoul(v, NULL, 10));
+}
+
+int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args)
+{
+	return allowas_set(args, 0);
+}
+
 static int cluster_id_set(struct nb_cb_args *args, const char *value)
 {
 	struct bgp *bgp = bgp_get();

@@ -404,8 +404,22 @@ void rib_peer_down(struct bgp_peer *peer)
  * The attribute set stored for the announced prefixes of one UPDATE, or NULL when they must
  * be treated as withdrawn. Returns a reference.
  */
+/* RFC 4271 9.1.2: our own AS in the AS_PATH is a loop, unless the neighbor's allowas-in
+ * lets it appear that many times (or as the origin). */
+static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_af af,
+		    const struct bgp_aspath *path)
+{
+	uint8_t allow = src->peer ? src->peer->conf.allowas_in[af] : 0;
+
+	if (!path || !bgp_aspath_contains(path, bgp->asn))
+		return false;
+	if (allow == BGP_ALLOWAS_ORIGIN)
+		return bgp_aspath_origin_as(path) != bgp->asn;
+	return bgp_aspath_count_as(path, bgp->asn) > allow;
+}
+
 static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
-				const struct bgp_update *upd, uint32_t *why)
+				const struct bgp_update *upd, enum bgp_af af, uint32_t *why)
 {
 	const struct bgp_attr *attr = upd->attr;
 	struct bgp *bgp = rib->bgp;
@@ -414,9 +428,9 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 		*why = 1;
 		return NULL;
 	}
-	/* RFC 4271 9.1.2: a route whose AS_PATH holds our own AS is a loop (FRR checks every
-	 * peer; allowas-in is not supported). */
-	if (attr->aspath && bgp_aspath_contains(attr->aspath, bgp->asn)) {
+	/* The setting of the first family announced decides for the whole UPDATE (one
+	 * attribute set); FRR checks every peer, iBGP too. */
+	if (as_loop(bgp, src, af, attr->aspath)) {
 		*why = 2;
 		return NULL;
 	}
@@ -504,7 +518,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		if (!upd->has_announced[af])
 			continue;
 		if (!stored_done) {
-			stored = in_attr(rib, src, upd, &why);
+			stored = in_attr(rib, src, upd, af, &why);
 			stored_done = true;
 		}
 		/* The AS path is the same for every prefix of the UPDATE: one decision. */

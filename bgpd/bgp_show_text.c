@@ -209,6 +209,10 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 
 	if (peer->conf.rr_client[af])
 		vty_out(vty, "  Route-Reflector Client\n");
+	if (peer->conf.allowas_in[af] == BGP_ALLOWAS_ORIGIN)
+		vty_out(vty, "  Local AS allowed as path origin\n");
+	else if (peer->conf.allowas_in[af])
+		vty_out(vty, "  Local AS allowed in path %u times\n", peer->conf.allowas_in[af]);
 	if (peer->conf.nexthop_self[af] == BGP_NHS_FORCE)
 		vty_out(vty, "  NEXT_HOP is always this router (forced)\n");
 	else if (peer->conf.nexthop_self[af] == BGP_NHS_SELF)

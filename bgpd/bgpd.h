@@ -63,6 +63,9 @@ enum bgp_dir {
 	BGP_DIR_MAX,
 };
 
+#define BGP_ALLOWAS_ORIGIN 0xFF
+#define BGP_ALLOWAS_DEFAULT 3 /* `allowas-in` without a count, as FRR */
+
 /* neighbor X next-hop-self [force] toward an iBGP neighbor. */
 enum bgp_nhs {
 	BGP_NHS_OFF = 0,
@@ -108,7 +111,10 @@ struct bgp_peer_config {
 	char *aspath_list[BGP_AF_MAX][BGP_DIR_MAX];
 	/* neighbor X route-map NAME <in|out>; NULL = none (a missing route-map denies). */
 	char *rmap[BGP_AF_MAX][BGP_DIR_MAX];
-	bool rr_client[BGP_AF_MAX];	       /* neighbor X route-reflector-client */
+	bool rr_client[BGP_AF_MAX]; /* neighbor X route-reflector-client */
+	/* neighbor X allowas-in [(1-10)|origin]: our AS may appear this many times (0 = the
+	 * default loop check); BGP_ALLOWAS_ORIGIN: only as the origin. */
+	uint8_t allowas_in[BGP_AF_MAX];
 	enum bgp_nhs nexthop_self[BGP_AF_MAX]; /* neighbor X next-hop-self [force] */
 };
 

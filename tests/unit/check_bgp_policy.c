@@ -285,6 +285,34 @@ START_TEST(test_route_map_out_per_prefix_and_missing)
 }
 END_TEST
 
+/* One route whose AS path is `path`, from `from`; is it in the RIB afterwards? */
+static bool accepted_with(const char *pfx, const char *path)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, path, "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	return ptree_lookup(bgp->rib->af[V4].tree, &p) &&
+	       ((const struct bgp_dest *)ptree_lookup(bgp->rib->af[V4].tree, &p))->paths;
+}
+
+START_TEST(test_allowas_in)
+{
+	ck_assert(!accepted_with("198.51.100.0/26", "65002 65001 65010")); /* our AS: a loop */
+	from->peer.conf.allowas_in[V4] = 1;
+	ck_assert(accepted_with("198.51.100.0/26", "65002 65001 65010"));
+	ck_assert(!accepted_with("198.51.100.64/26", "65002 65001 65001"));
+	from->peer.conf.allowas_in[V4] = BGP_ALLOWAS_DEFAULT;
+	ck_assert(accepted_with("198.51.100.64/26", "65002 65001 65001"));
+	from->peer.conf.allowas_in[V4] = BGP_ALLOWAS_ORIGIN;
+	ck_assert(accepted_with("198.51.100.128/26", "65002 65010 65001")); /* we originated it */
+	ck_assert(!accepted_with("198.51.100.192/26", "65002 65001 65010"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_policy");
@@ -301,6 +329,7 @@ int main(void)
 	tcase_add_test(tc, test_filter_list_out_cached_then_changed);
 	tcase_add_test(tc, test_route_map_in_sets_and_denies);
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
+	tcase_add_test(tc, test_allowas_in);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
