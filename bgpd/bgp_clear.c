@@ -62,12 +62,14 @@ static bool clear_soft(struct vty *vty, struct bgp_peer *peer, int af_only, enum
 	const struct bgp_session *s = peer->session;
 	bool in = kind == CLEAR_SOFT_IN || kind == CLEAR_SOFT_BOTH;
 	bool out = kind == CLEAR_SOFT_OUT || kind == CLEAR_SOFT_BOTH;
-	bool refused = false;
+	bool refused = false, kept = false;
 	int af;
 
 	if (!s || !s->established)
 		return true;
-	if (in && !s->info.route_refresh) {
+	for (af = 0; af < BGP_AF_MAX; af++)
+		kept = kept || peer->conf.soft_reconfig[af];
+	if (in && !s->info.route_refresh && !kept) {
 		vty_out(vty,
 			"%% BGP: Inbound soft reconfig for %s not possible as it\n"
 			"      has neither refresh capability, nor inbound soft reconfig\n",
@@ -78,7 +80,8 @@ static bool clear_soft(struct vty *vty, struct bgp_peer *peer, int af_only, enum
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		if ((af_only != AF_ALL && af != af_only) || !s->info.af[af])
 			continue;
-		if (in)
+		/* The kept routes through the policy again, or a refresh from the peer. */
+		if (in && !rib_soft_reconfig_in(peer, (enum bgp_af)af))
 			session_send_route_refresh(peer, af);
 		if (out) {
 			bgp_peer_debug(BGP_DEBUG_UPDATES_OUT, peer, "clear soft out: resending %s",

@@ -674,6 +674,29 @@ static int rr_client_edit(struct vty *vty, const struct cmd_args *args, const ch
 	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 }
 
+static int soft_in_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char leaf[96];
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/soft-reconfiguration-inbound", af);
+	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+}
+
+#define SOFT_IN_HELP                          \
+	"Per neighbor soft reconfiguration\n" \
+	"Allow inbound soft reconfiguration for this neighbor\n"
+
+DEFCMD(neighbor_soft_in, NEIGHBOR_CMD " soft-reconfiguration inbound", NEIGHBOR_STR SOFT_IN_HELP)
+{
+	return soft_in_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_soft_in, "no " NEIGHBOR_CMD " soft-reconfiguration inbound",
+       NO_STR NEIGHBOR_STR SOFT_IN_HELP)
+{
+	return soft_in_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int allowas_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -840,7 +863,21 @@ static int quagga_no_nhs(struct vty *vty, const struct cmd_args *args)
 	return nhs_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_soft_in(struct vty *vty, const struct cmd_args *args)
+{
+	return soft_in_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_soft_in(struct vty *vty, const struct cmd_args *args)
+{
+	return soft_in_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
+	{ NEIGHBOR_CMD " soft-reconfiguration inbound", NEIGHBOR_STR SOFT_IN_HELP, quagga_soft_in,
+	  CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " soft-reconfiguration inbound", NO_STR NEIGHBOR_STR SOFT_IN_HELP,
+	  quagga_no_soft_in, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " route-reflector-client", NEIGHBOR_STR RR_CLIENT_HELP, quagga_rr_client,
 	  CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " route-reflector-client", NO_STR NEIGHBOR_STR RR_CLIENT_HELP,
@@ -939,6 +976,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_soft_in_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_soft_in_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_soft_in_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_soft_in_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_allowas_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_allowas_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_allowas_cmd);

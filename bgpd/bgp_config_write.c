@@ -263,6 +263,8 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		if (nhs)
 			sbuf_printf(&body, "  neighbor %s next-hop-self%s\n", addr,
 				    strcmp(nhs, "force") == 0 ? " force" : "");
+		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
+			sbuf_printf(&body, "  neighbor %s soft-reconfiguration inbound\n", addr);
 		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
 		if (allowas && strcmp(allowas, "3") == 0)
 			sbuf_printf(&body, "  neighbor %s allowas-in\n", addr);

@@ -44,6 +44,10 @@ void rib_peer_down(struct bgp_peer *peer);
 /* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
 void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af);
+/* soft-reconfiguration inbound: re-run the inbound policy over the kept Adj-RIB-In (false:
+ * nothing kept, ask the peer instead); keep it or drop it after the setting changed. */
+bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af);
+void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af);
 /* The session's output queue has room again: continue sending updates. */
 void rib_peer_writable(struct bgp_peer *peer);
 

@@ -690,6 +690,29 @@ int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args)
 	return nhs_set(args, BGP_NHS_OFF);
 }
 
+static int soft_in_set(struct nb_cb_args *args, bool on)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	peer->conf.soft_reconfig[af] = on;
+	bgp_policy_soft_reconfig_changed(peer, af);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_soft_in_create(struct nb_cb_args *args)
+{
+	return soft_in_set(args, true);
+}
+
+int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args)
+{
+	return soft_in_set(args, false);
+}
+
 static int allowas_set(struct nb_cb_args *args, uint8_t v)
 {
 	struct bgp_peer *peer;

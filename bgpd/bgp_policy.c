@@ -35,9 +35,15 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 static void reevaluate(struct bgp_peer *peer, enum bgp_af af, uint8_t pending)
 {
 	if (pending & (1u << BGP_DIR_IN)) {
-		/* The peer sends its routes again; they meet the new policy on the way in. When
-		 * it cannot, session_send_route_refresh() says so in the log. */
-		if (session_send_route_refresh(peer, af) == 0)
+		/* With soft-reconfiguration inbound the kept routes go through the new policy
+		 * here; otherwise the peer sends its routes again (when it cannot,
+		 * session_send_route_refresh() says so in the log). */
+		if (rib_soft_reconfig_in(peer, af))
+			bgp_peer_info(peer,
+				      "inbound policy for %s changed: re-applied to the kept "
+				      "routes (soft-reconfiguration inbound)",
+				      bgp_af_text_name(af));
+		else if (session_send_route_refresh(peer, af) == 0)
 			bgp_peer_info(peer,
 				      "inbound policy for %s changed: asked for a route refresh",
 				      bgp_af_text_name(af));
@@ -134,6 +140,11 @@ static void rmap_changed(const char *name)
 	if (bgp)
 		rmap_users_changed(bgp);
 	(void)name;
+}
+
+void bgp_policy_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	rib_soft_reconfig_changed(peer, af);
 }
 
 void bgp_policy_init(void)

@@ -217,10 +217,30 @@ static struct rib_src *src_new(struct bgp_rib *rib)
 	return src;
 }
 
+/* The Adj-RIB-In kept for soft-reconfiguration inbound, released. */
+static int adj_in_free_cb(const struct prefix *p, void *value, void *arg)
+{
+	(void)p;
+	(void)arg;
+	bgp_attr_unref(value);
+	return 0;
+}
+
+static void adj_in_drop(struct rib_src *src, enum bgp_af af)
+{
+	if (!src->adj_in[af])
+		return;
+	ptree_walk(src->adj_in[af], adj_in_free_cb, NULL);
+	ptree_free(src->adj_in[af], NULL);
+	src->adj_in[af] = NULL;
+}
+
 void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 {
 	if (src->local)
 		return;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		adj_in_drop(src, (enum bgp_af)af);
 	adj_out_peer_down(rib, src);
 	if (src->rp && src->rp->cur == src)
 		src->rp->cur = NULL;
@@ -371,8 +391,11 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
 	if (src->max_msg > 65535)
 		src->max_msg = 65535;
-	for (int af = 0; af < BGP_AF_MAX; af++)
+	for (int af = 0; af < BGP_AF_MAX; af++) {
 		src->af[af] = info->af[af];
+		if (src->af[af] && peer->conf.soft_reconfig[af])
+			src->adj_in[af] = ptree_new(bgp_af_family(af));
+	}
 	src->up_since = wallclock_s();
 	peer->rib->cur = src;
 	rib->nsessions++;
@@ -392,6 +415,8 @@ void rib_peer_down(struct bgp_peer *peer)
 	peer->rib->cur = NULL;
 	src->up = false;
 	rib->nsessions--;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		adj_in_drop(src, (enum bgp_af)af);
 	adj_out_peer_down(rib, src);
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
@@ -400,10 +425,6 @@ void rib_peer_down(struct bgp_peer *peer)
 
 /* ---- UPDATE input ---- */
 
-/*
- * The attribute set stored for the announced prefixes of one UPDATE, or NULL when they must
- * be treated as withdrawn. Returns a reference.
- */
 /* RFC 4271 9.1.2: our own AS in the AS_PATH is a loop, unless the neighbor's allowas-in
  * lets it appear that many times (or as the origin). */
 static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_af af,
@@ -418,13 +439,17 @@ static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_a
 	return bgp_aspath_count_as(path, bgp->asn) > allow;
 }
 
+/*
+ * The attribute set stored for the announced prefixes of one UPDATE (attr as received, NULL
+ * when treat-as-withdraw), or NULL when they must be treated as withdrawn (why says why).
+ * Returns a reference.
+ */
 static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
-				const struct bgp_update *upd, enum bgp_af af, uint32_t *why)
+				const struct bgp_attr *attr, enum bgp_af af, uint32_t *why)
 {
-	const struct bgp_attr *attr = upd->attr;
 	struct bgp *bgp = rib->bgp;
 
-	if (upd->treat_as_withdraw || !attr) {
+	if (!attr) {
 		*why = 1;
 		return NULL;
 	}
@@ -484,12 +509,126 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	bgp_attr_unref(mapped);
 }
 
+/* One announced prefix of a session through the inbound policy into the RIB: stored holds
+ * what in_attr() made of the attributes (NULL: refused for `why`), aspath_denied the
+ * filter-list's verdict on them. */
+static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+			  const struct prefix *p, struct bgp_attr *stored, bool aspath_denied,
+			  uint32_t why, uint32_t now)
+{
+	struct bgp_peer *peer = src->peer;
+	const char *rmap = peer ? peer->conf.rmap[af][BGP_DIR_IN] : NULL;
+
+	if (stored && peer && (aspath_denied || !bgp_peer_plist_permits(peer, af, BGP_DIR_IN, p))) {
+		/* Filtered: as if withdrawn, in case an earlier policy let it in. */
+		src->in_stats.filtered++;
+		rib_path_withdraw(rib, af, src, p);
+		return;
+	}
+	if (stored && rmap) {
+		rib_path_update_mapped(rib, af, src, p, stored, rmap, now);
+		return;
+	}
+	if (stored) {
+		rib_path_update(rib, af, src, p, stored, now);
+		return;
+	}
+	if (why == 1)
+		src->in_stats.treat_as_withdraw++;
+	else if (why == 2)
+		src->in_stats.as_loop++;
+	else if (why == 4)
+		src->in_stats.cluster_loop++;
+	else
+		src->in_stats.originator_loop++;
+	rib_path_withdraw(rib, af, src, p);
+}
+
+/* ---- soft-reconfiguration inbound: the Adj-RIB-In as received ---- */
+
+/* Keep (attr) or forget (NULL) what the peer said about p, when it is kept at all. */
+static void adj_in_set(struct rib_src *src, enum bgp_af af, const struct prefix *p,
+		       struct bgp_attr *attr)
+{
+	void **slot, *old;
+
+	if (!src->adj_in[af])
+		return;
+	if (!attr) {
+		old = ptree_delete(src->adj_in[af], p);
+		bgp_attr_unref(old);
+		return;
+	}
+	slot = ptree_get(src->adj_in[af], p);
+	old = *slot;
+	*slot = bgp_attr_ref(attr);
+	bgp_attr_unref(old);
+}
+
+struct soft_in {
+	struct bgp_rib *rib;
+	struct rib_src *src;
+	enum bgp_af af;
+	uint32_t now;
+};
+
+static int soft_in_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct soft_in *si = arg;
+	uint32_t why = 0;
+	struct bgp_attr *stored = in_attr(si->rib, si->src, value, si->af, &why);
+	bool aspath_denied =
+		stored && si->src->peer &&
+		!bgp_peer_aspath_permits(si->src->peer, si->af, BGP_DIR_IN, stored->aspath);
+
+	rib_in_prefix(si->rib, si->src, si->af, p, stored, aspath_denied, why, si->now);
+	bgp_attr_unref(stored);
+	return 0;
+}
+
+bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+	struct soft_in si;
+
+	if (!rib || !src || !src->up || !src->adj_in[af])
+		return false;
+	si.rib = rib;
+	si.src = src;
+	si.af = af;
+	si.now = (uint32_t)wallclock_s();
+	ptree_walk(src->adj_in[af], soft_in_cb, &si);
+	return true;
+}
+
+void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!src || !src->up)
+		return;
+	if (!peer->conf.soft_reconfig[af]) {
+		adj_in_drop(src, af);
+		return;
+	}
+	if (src->adj_in[af])
+		return;
+	/* Kept from now on; what the peer sent before comes again with a refresh. */
+	src->adj_in[af] = ptree_new(bgp_af_family(af));
+	session_send_route_refresh(peer, af);
+}
+
+const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af)
+{
+	return src->adj_in[af];
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 	struct bgp_attr *stored = NULL;
-	const char *rmap;
 	bool stored_done = false, aspath_denied;
 	uint32_t why = 0;
 	uint32_t now;
@@ -513,44 +652,23 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		if (upd->end_of_rib[af])
 			src->eor_rcvd[af] = true;
 		if (upd->has_withdrawn[af])
-			while (bgp_nlri_next(&upd->withdrawn[af], af, &p))
+			while (bgp_nlri_next(&upd->withdrawn[af], af, &p)) {
+				adj_in_set(src, af, &p, NULL);
 				rib_path_withdraw(rib, af, src, &p);
+			}
 		if (!upd->has_announced[af])
 			continue;
 		if (!stored_done) {
-			stored = in_attr(rib, src, upd, af, &why);
+			stored = in_attr(rib, src, upd->treat_as_withdraw ? NULL : upd->attr, af,
+					 &why);
 			stored_done = true;
 		}
 		/* The AS path is the same for every prefix of the UPDATE: one decision. */
 		aspath_denied =
 			stored && !bgp_peer_aspath_permits(peer, af, BGP_DIR_IN, stored->aspath);
-		rmap = peer->conf.rmap[af][BGP_DIR_IN];
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
-			if (stored &&
-			    (aspath_denied || !bgp_peer_plist_permits(peer, af, BGP_DIR_IN, &p))) {
-				/* Filtered: as if withdrawn, in case an earlier policy let it in.
-				 */
-				src->in_stats.filtered++;
-				rib_path_withdraw(rib, af, src, &p);
-				continue;
-			}
-			if (stored && rmap) {
-				rib_path_update_mapped(rib, af, src, &p, stored, rmap, now);
-				continue;
-			}
-			if (stored) {
-				rib_path_update(rib, af, src, &p, stored, now);
-				continue;
-			}
-			if (why == 1)
-				src->in_stats.treat_as_withdraw++;
-			else if (why == 2)
-				src->in_stats.as_loop++;
-			else if (why == 4)
-				src->in_stats.cluster_loop++;
-			else
-				src->in_stats.originator_loop++;
-			rib_path_withdraw(rib, af, src, &p);
+			adj_in_set(src, af, &p, upd->treat_as_withdraw ? NULL : upd->attr);
+			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now);
 		}
 	}
 	if (stored_done && !stored && why == 2 && DEBUG_ON(BGP_DEBUG_UPDATES_IN))

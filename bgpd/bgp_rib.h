@@ -146,6 +146,9 @@ struct rib_src {
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
 	struct rib_in_stats in_stats;
+	/* soft-reconfiguration inbound: prefix -> attributes as received (reference held), for
+	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
+	struct ptree *adj_in[BGP_AF_MAX];
 	int64_t up_since;
 
 	/* Output (bgp_adj_out.c) */
@@ -195,6 +198,9 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 };
+
+/* The Adj-RIB-In as received (soft-reconfiguration inbound), or NULL (show commands). */
+const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af);
 
 /* ---- internal API of the RIB side (bgp_rib.c) ---- */
 

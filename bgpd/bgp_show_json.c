@@ -345,6 +345,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (!pv->af[af].activated)
 			continue;
 		json_object_open(w, bgp_af_json_name(af));
+		if (pv->peer->conf.soft_reconfig[af])
+			json_bool(w, "inboundSoftConfigPermit", true);
 		if (pv->peer->conf.rr_client[af])
 			json_bool(w, "routeReflectorClient", true);
 		if (pv->peer->conf.nexthop_self[af] != BGP_NHS_OFF)

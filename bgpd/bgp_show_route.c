@@ -364,6 +364,14 @@ static int adv_cb(const struct prefix *p, void *value, void *arg)
 	return 0;
 }
 
+static int received_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct route_show *s = arg;
+
+	s->out->adv_route(s, p, value);
+	return 0;
+}
+
 enum nbr_view { NBR_ADVERTISED, NBR_RECEIVED, NBR_ROUTES };
 
 static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, const char *kind,
@@ -392,10 +400,16 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 	}
 	switch (view) {
 	case NBR_RECEIVED:
-		/* Pre-policy Adj-RIB-In needs a kept copy (FRR: soft-reconfiguration inbound),
-		 * which skua does not keep. */
-		o->warning(&s, "Inbound soft reconfiguration not enabled");
-		return CMD_WARNING;
+		/* The routes as received, before the inbound policy: kept only with
+		 * soft-reconfiguration inbound (FRR's words when it is not). */
+		if (!rib_adj_in(s.only, af)) {
+			o->warning(&s, "Inbound soft reconfiguration not enabled");
+			return CMD_WARNING;
+		}
+		o->adv_begin(&s);
+		ptree_walk((struct ptree *)rib_adj_in(s.only, af), received_cb, &s);
+		o->adv_end(&s);
+		return CMD_SUCCESS;
 	case NBR_ADVERTISED:
 		o->adv_begin(&s);
 		ptree_walk(s.rib->af[af].tree, adv_cb, &s);

@@ -209,6 +209,8 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 
 	if (peer->conf.rr_client[af])
 		vty_out(vty, "  Route-Reflector Client\n");
+	if (peer->conf.soft_reconfig[af])
+		vty_out(vty, "  Inbound soft reconfiguration allowed\n");
 	if (peer->conf.allowas_in[af] == BGP_ALLOWAS_ORIGIN)
 		vty_out(vty, "  Local AS allowed as path origin\n");
 	else if (peer->conf.allowas_in[af])

@@ -115,6 +115,7 @@ struct bgp_peer_config {
 	/* neighbor X allowas-in [(1-10)|origin]: our AS may appear this many times (0 = the
 	 * default loop check); BGP_ALLOWAS_ORIGIN: only as the origin. */
 	uint8_t allowas_in[BGP_AF_MAX];
+	bool soft_reconfig[BGP_AF_MAX];	       /* neighbor X soft-reconfiguration inbound */
 	enum bgp_nhs nexthop_self[BGP_AF_MAX]; /* neighbor X next-hop-self [force] */
 };
 
@@ -197,6 +198,9 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what);
 /* A neighbor's policy for af in direction dir changed (bgpd/bgp_policy.c): its routes are
  * re-evaluated on the next loop turn, once however many changes a commit made. */
 void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir);
+/* `soft-reconfiguration inbound` changed for af: the RIB keeps the peer's routes as received
+ * from now on (asking the peer to resend them) or drops its copy. */
+void bgp_policy_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af);
 /*
  * Can the running kernel (bgpd's start-up probe) enforce a neighbor's `password` (TCP-MD5) and
  * `ttl-security hops N` (GTSM, 0 = none) for a peer at addr? 0, or -1 with msg saying what is

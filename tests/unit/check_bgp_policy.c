@@ -313,6 +313,45 @@ START_TEST(test_allowas_in)
 }
 END_TEST
 
+START_TEST(test_soft_reconfiguration_inbound)
+{
+	const struct ptree *kept;
+
+	from->peer.conf.soft_reconfig[V4] = true;
+	rib_soft_reconfig_changed(&from->peer, V4);
+	/* A list denying 203.0.113.0/24: refused in the RIB, kept as received. */
+	add_entry(AF_INET, "IN", 5, PREFIX_DENY, "203.0.113.0/24", 0, 0);
+	add_entry(AF_INET, "IN", 10, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "IN");
+	announce_all();
+	kept = rib_adj_in(from->peer.rib->cur, V4);
+	ck_assert_ptr_nonnull(kept);
+	ck_assert_uint_eq(ptree_count(kept), 5);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 4);
+	ck_assert_ptr_null(fake_adj(to, "203.0.113.0/24"));
+
+	/* The policy changes: applied to the kept routes, no ROUTE-REFRESH needed. */
+	prefix_list_entry_delete(prefix_list_lookup(AF_INET, "IN"), 5);
+	ck_assert(rib_soft_reconfig_in(&from->peer, V4));
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5);
+	ck_assert_ptr_nonnull(fake_adj(to, "203.0.113.0/24"));
+
+	/* A withdrawal leaves the kept copy too; switching it off drops the copy. */
+	{
+		struct prefix p = tpfx("203.0.113.0/24");
+
+		fake_withdraw(from, V4, &p, 1);
+		fake_run(bgp, RUN_ALL);
+	}
+	ck_assert_uint_eq(ptree_count(rib_adj_in(from->peer.rib->cur, V4)), 4);
+	from->peer.conf.soft_reconfig[V4] = false;
+	rib_soft_reconfig_changed(&from->peer, V4);
+	ck_assert_ptr_null(rib_adj_in(from->peer.rib->cur, V4));
+	ck_assert(!rib_soft_reconfig_in(&from->peer, V4)); /* nothing kept: ask the peer */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_policy");
@@ -330,6 +369,7 @@ int main(void)
 	tcase_add_test(tc, test_route_map_in_sets_and_denies);
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
 	tcase_add_test(tc, test_allowas_in);
+	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -187,6 +187,12 @@ int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg,
 	return -1;
 }
 
+void bgp_policy_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	sbuf_printf(&calls, "soft_reconfig %s %s %d\n", peer->name,
+		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", peer->conf.soft_reconfig[af]);
+}
+
 void bgp_router_id_changed(struct bgp *bgp)
 {
 	char buf[INET_ADDRSTRLEN];

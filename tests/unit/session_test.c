@@ -67,6 +67,19 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 	rib_calls.refresh++;
 }
 
+bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+	return false; /* nothing kept: the session side asks the peer */
+}
+
+void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+}
+
 void rib_peer_writable(struct bgp_peer *peer)
 {
 	rib_calls.writable++;
