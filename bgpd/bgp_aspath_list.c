@@ -13,6 +13,7 @@
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_attr.h"
 #include "lib/name_index.h"
+#include "lib/seq_array.h"
 
 DEFINE_MTYPE(BGP_ASPATH_LIST, "AS path access list");
 
@@ -26,9 +27,13 @@ struct aspath_entry {
 
 struct aspath_list {
 	char *name;
-	struct aspath_entry *e; /* sorted by seq */
-	uint32_t n, alloc;
+	struct seq_array e; /* struct aspath_entry, by seq */
 };
+
+static struct aspath_entry *entry_at(const struct aspath_list *l, uint32_t i)
+{
+	return seq_array_at(&l->e, sizeof(struct aspath_entry), i);
+}
 
 static struct name_index lists = NAME_INDEX_INIT(struct aspath_list, name, MTYPE_BGP_ASPATH_LIST);
 static aspath_list_hook_fn change_hook;
@@ -101,9 +106,9 @@ static void entry_free(struct aspath_entry *e)
 
 static void list_free(struct aspath_list *l)
 {
-	for (uint32_t i = 0; i < l->n; i++)
-		entry_free(&l->e[i]);
-	XFREE(MTYPE_BGP_ASPATH_LIST, l->e);
+	for (uint32_t i = 0; i < l->e.n; i++)
+		entry_free(entry_at(l, i));
+	XFREE(MTYPE_BGP_ASPATH_LIST, l->e.v);
 	XFREE(MTYPE_BGP_ASPATH_LIST, l->name);
 	XFREE(MTYPE_BGP_ASPATH_LIST, l);
 }
@@ -131,19 +136,12 @@ int aspath_list_entry_set(const char *name, uint32_t seq, bool permit, const cha
 		name_index_insert_at(&lists, i, l);
 	}
 	l = lists.v[i];
-	for (i = 0; i < l->n && l->e[i].seq < seq; i++)
-		;
-	if (i < l->n && l->e[i].seq == seq) {
-		entry_free(&l->e[i]);
-	} else {
-		if (l->n == l->alloc) {
-			l->alloc = l->alloc ? l->alloc * 2 : 4;
-			l->e = XREALLOC(MTYPE_BGP_ASPATH_LIST, l->e, l->alloc * sizeof(*l->e));
-		}
-		memmove(&l->e[i + 1], &l->e[i], (l->n - i) * sizeof(*l->e));
-		l->n++;
-	}
-	l->e[i] = e;
+	i = seq_array_search(&l->e, sizeof(e), seq, &found);
+	if (found)
+		entry_free(entry_at(l, i));
+	else
+		seq_array_open(&l->e, sizeof(e), i, MTYPE_BGP_ASPATH_LIST);
+	*entry_at(l, i) = e;
 	changed(name);
 	return 0;
 }
@@ -162,21 +160,20 @@ void aspath_list_delete(const char *name)
 void aspath_list_entry_delete(const char *name, uint32_t seq)
 {
 	struct aspath_list *l = aspath_list_lookup(name);
+	bool found;
+	uint32_t i;
 
 	if (!l)
 		return;
-	for (uint32_t i = 0; i < l->n; i++) {
-		if (l->e[i].seq != seq)
-			continue;
-		entry_free(&l->e[i]);
-		memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(*l->e));
-		l->n--;
-		if (l->n == 0)
-			aspath_list_delete(name); /* tells the hook */
-		else
-			changed(name);
+	i = seq_array_search(&l->e, sizeof(struct aspath_entry), seq, &found);
+	if (!found)
 		return;
-	}
+	entry_free(entry_at(l, i));
+	seq_array_close(&l->e, sizeof(struct aspath_entry), i);
+	if (l->e.n == 0)
+		aspath_list_delete(name); /* tells the hook */
+	else
+		changed(name);
 }
 
 bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path)
@@ -192,10 +189,12 @@ bool aspath_list_permits(struct aspath_list *l, const struct bgp_aspath *path)
 	if (need > sizeof(small))
 		text = XMALLOC(MTYPE_BGP_ASPATH_LIST, need);
 	bgp_aspath_to_str(path, text, need > sizeof(small) ? need : sizeof(small));
-	for (uint32_t i = 0; i < l->n; i++) {
-		if (regexec(&l->e[i].re, text, 0, NULL, 0) == 0) {
-			l->e[i].hits++;
-			permit = l->e[i].permit;
+	for (uint32_t i = 0; i < l->e.n; i++) {
+		struct aspath_entry *e = entry_at(l, i);
+
+		if (regexec(&e->re, text, 0, NULL, 0) == 0) {
+			e->hits++;
+			permit = e->permit;
 			break;
 		}
 	}
@@ -211,8 +210,11 @@ void aspath_list_walk(const char *only, aspath_list_entry_cb cb, void *arg)
 
 		if (only && strcmp(only, l->name) != 0)
 			continue;
-		for (uint32_t k = 0; k < l->n; k++)
-			cb(l->name, l->e[k].seq, l->e[k].permit, l->e[k].regex, l->e[k].hits, arg);
+		for (uint32_t k = 0; k < l->e.n; k++) {
+			const struct aspath_entry *e = entry_at(l, k);
+
+			cb(l->name, e->seq, e->permit, e->regex, e->hits, arg);
+		}
 	}
 }
 

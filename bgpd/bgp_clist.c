@@ -15,6 +15,7 @@
 #include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_community.h"
 #include "lib/name_index.h"
+#include "lib/seq_array.h"
 
 DEFINE_MTYPE(BGP_CLIST, "Community list");
 
@@ -32,9 +33,13 @@ struct clist_entry {
 struct community_list {
 	char *name;
 	bool expanded;
-	struct clist_entry *e;
-	uint32_t n, alloc;
+	struct seq_array e; /* struct clist_entry, by seq */
 };
+
+static struct clist_entry *entry_at(const struct community_list *l, uint32_t i)
+{
+	return seq_array_at(&l->e, sizeof(struct clist_entry), i);
+}
 
 static struct name_index lists = NAME_INDEX_INIT(struct community_list, name, MTYPE_BGP_CLIST);
 static community_list_hook_fn change_hook;
@@ -120,9 +125,9 @@ struct community_list *community_list_lookup(const char *name)
 
 static void list_free(struct community_list *l)
 {
-	for (uint32_t i = 0; i < l->n; i++)
-		entry_free(&l->e[i], l->expanded);
-	XFREE(MTYPE_BGP_CLIST, l->e);
+	for (uint32_t i = 0; i < l->e.n; i++)
+		entry_free(entry_at(l, i), l->expanded);
+	XFREE(MTYPE_BGP_CLIST, l->e.v);
 	XFREE(MTYPE_BGP_CLIST, l->name);
 	XFREE(MTYPE_BGP_CLIST, l);
 }
@@ -147,19 +152,12 @@ int community_list_entry_set(const char *name, bool expanded, uint32_t seq, bool
 		name_index_insert_at(&lists, i, l);
 	}
 	l = lists.v[i];
-	for (i = 0; i < l->n && l->e[i].seq < seq; i++)
-		;
-	if (i < l->n && l->e[i].seq == seq) {
-		entry_free(&l->e[i], l->expanded);
-	} else {
-		if (l->n == l->alloc) {
-			l->alloc = l->alloc ? l->alloc * 2 : 4;
-			l->e = XREALLOC(MTYPE_BGP_CLIST, l->e, l->alloc * sizeof(*l->e));
-		}
-		memmove(&l->e[i + 1], &l->e[i], (l->n - i) * sizeof(*l->e));
-		l->n++;
-	}
-	l->e[i] = e;
+	i = seq_array_search(&l->e, sizeof(e), seq, &found);
+	if (found)
+		entry_free(entry_at(l, i), l->expanded);
+	else
+		seq_array_open(&l->e, sizeof(e), i, MTYPE_BGP_CLIST);
+	*entry_at(l, i) = e;
 	changed(name);
 	return 0;
 }
@@ -178,21 +176,20 @@ void community_list_delete(const char *name)
 void community_list_entry_delete(const char *name, uint32_t seq)
 {
 	struct community_list *l = community_list_lookup(name);
+	bool found;
+	uint32_t i;
 
 	if (!l)
 		return;
-	for (uint32_t i = 0; i < l->n; i++) {
-		if (l->e[i].seq != seq)
-			continue;
-		entry_free(&l->e[i], l->expanded);
-		memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(*l->e));
-		l->n--;
-		if (l->n == 0)
-			community_list_delete(name);
-		else
-			changed(name);
+	i = seq_array_search(&l->e, sizeof(struct clist_entry), seq, &found);
+	if (!found)
 		return;
-	}
+	entry_free(entry_at(l, i), l->expanded);
+	seq_array_close(&l->e, sizeof(struct clist_entry), i);
+	if (l->e.n == 0)
+		community_list_delete(name);
+	else
+		changed(name);
 }
 
 /* Does the route's set (sorted copy) hold every community of the entry (exact: only them)? */
@@ -237,8 +234,8 @@ bool community_list_permits(struct community_list *l, const struct bgp_u32list *
 		memcpy(sorted, comms->val, n * sizeof(*sorted));
 		qsort(sorted, n, sizeof(*sorted), u32_cmp);
 	}
-	for (uint32_t i = 0; i < l->n; i++) {
-		struct clist_entry *e = &l->e[i];
+	for (uint32_t i = 0; i < l->e.n; i++) {
+		struct clist_entry *e = entry_at(l, i);
 		bool m = l->expanded ? regexec(&e->re, text, 0, NULL, 0) == 0
 				     : standard_matches(e, sorted, n, exact);
 
@@ -261,9 +258,11 @@ void community_list_walk(const char *only, community_list_entry_cb cb, void *arg
 
 		if (only && strcmp(only, l->name) != 0)
 			continue;
-		for (uint32_t k = 0; k < l->n; k++)
-			cb(l->name, l->expanded, l->e[k].seq, l->e[k].permit, l->e[k].text,
-			   l->e[k].hits, arg);
+		for (uint32_t k = 0; k < l->e.n; k++) {
+			const struct clist_entry *e = entry_at(l, k);
+
+			cb(l->name, l->expanded, e->seq, e->permit, e->text, e->hits, arg);
+		}
 	}
 }
 

@@ -67,34 +67,52 @@ static void peer_conf_strings_free(struct bgp_peer *peer)
 		}
 }
 
-/* PREPARE copies the string; APPLY installs it in *field; ABORT drops the copy. */
-static int string_modify(struct nb_cb_args *args, size_t field_offset, enum bgp_peer_change chg)
+/* Where a string leaf's value goes in a peer's configuration. */
+typedef char **(*conf_field_fn)(struct bgp_peer *peer, const struct lyd_node *dnode, size_t off);
+
+static char **field_at(struct bgp_peer *peer, const struct lyd_node *dnode, size_t off)
+{
+	(void)dnode;
+	return (char **)((char *)&peer->conf + off);
+}
+
+/* PREPARE copies the string; APPLY installs it in the field and returns the peer (NULL in
+ * the other phases); ABORT drops the copy. */
+static struct bgp_peer *string_install(struct nb_cb_args *args, conf_field_fn field, size_t off)
 {
 	struct bgp_peer *peer;
-	char **field;
+	char **where;
 
 	switch (args->event) {
 	case NB_EV_VALIDATE:
-		return NB_OK;
+		return NULL;
 	case NB_EV_PREPARE:
 		*args->resource = XSTRDUP(MTYPE_BGP_PEER_CONF, lyd_get_value(args->dnode));
-		return NB_OK;
+		return NULL;
 	case NB_EV_ABORT:
 		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
-		return NB_OK;
+		return NULL;
 	case NB_EV_APPLY:
 		break;
 	}
 	peer = nb_peer_apply(args->dnode);
 	if (!peer) {
 		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
-		return NB_OK;
+		return NULL;
 	}
-	field = (char **)((char *)&peer->conf + field_offset);
-	XFREE(MTYPE_BGP_PEER_CONF, *field);
-	*field = *args->resource;
+	where = field(peer, args->dnode, off);
+	XFREE(MTYPE_BGP_PEER_CONF, *where);
+	*where = *args->resource;
 	*args->resource = NULL;
-	bgp_peer_config_changed(peer, chg);
+	return peer;
+}
+
+static int string_modify(struct nb_cb_args *args, size_t field_offset, enum bgp_peer_change chg)
+{
+	struct bgp_peer *peer = string_install(args, field_at, field_offset);
+
+	if (peer)
+		bgp_peer_config_changed(peer, chg);
 	return NB_OK;
 }
 
@@ -582,37 +600,18 @@ static char **filter_field(struct bgp_peer *peer, const struct lyd_node *dnode)
 
 /* neighbor X prefix-list|filter-list NAME in|out: the name (copied in PREPARE), then
  * re-evaluation. */
+static char **filter_field_at(struct bgp_peer *peer, const struct lyd_node *dnode, size_t off)
+{
+	(void)off;
+	return filter_field(peer, dnode);
+}
+
 int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args)
 {
-	struct bgp_peer *peer;
-	enum bgp_af af;
-	enum bgp_dir dir;
-	char **field;
+	struct bgp_peer *peer = string_install(args, filter_field_at, 0);
 
-	switch (args->event) {
-	case NB_EV_VALIDATE:
-		return NB_OK;
-	case NB_EV_PREPARE:
-		*args->resource = XSTRDUP(MTYPE_BGP_PEER_CONF, lyd_get_value(args->dnode));
-		return NB_OK;
-	case NB_EV_ABORT:
-		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
-		return NB_OK;
-	case NB_EV_APPLY:
-		break;
-	}
-	peer = nb_peer_apply(args->dnode);
-	if (!peer) {
-		XFREE(MTYPE_BGP_PEER_CONF, *args->resource);
-		return NB_OK;
-	}
-	af = nb_af(args->dnode);
-	dir = nb_dir(args->dnode);
-	field = filter_field(peer, args->dnode);
-	XFREE(MTYPE_BGP_PEER_CONF, *field);
-	*field = *args->resource;
-	*args->resource = NULL;
-	bgp_policy_changed(peer, af, dir);
+	if (peer)
+		bgp_policy_changed(peer, nb_af(args->dnode), nb_dir(args->dnode));
 	return NB_OK;
 }
 
