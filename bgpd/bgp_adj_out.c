@@ -540,10 +540,14 @@ static struct bgp_u32list *reflect_attrs(struct bgp_rib *rib, const struct rib_s
 	return l;
 }
 
+/* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
-					 const struct bgp_attr *in)
+					 const struct bgp_attr *in, const struct rmap_refs *kept)
 {
+	bool keep_med = kept && kept->med_set;
+	bool keep_nh = kept && kept->nexthop_set && af == BGP_AF_IPV4_UNICAST;
+
 	struct bgp_attr t = *in;
 	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
 	struct bgp_aspath *prepended = NULL;
@@ -561,7 +565,9 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		bgp_attr_set_mp_nh(&t, &ex, 16, bgp_attr_mp_nh_global(in), NULL);
 	}
 	if (to->ebgp) {
-		if (!nexthop_self(to, af, &t, &ex)) {
+		if (keep_nh)
+			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP); /* the route-map's next hop */
+		else if (!nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}
@@ -580,7 +586,9 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			ex.originator_id.s_addr = 0;
 			ex.cluster_list = NULL;
 		}
-		if (!from->local) {
+		/* RFC 4271 5.1.4: another AS's MED is not passed on; one set by the outbound
+		 * route-map is ours to send (FRR). */
+		if (!from->local && !keep_med) {
 			t.present &= ~ATTR_BIT(BGP_ATTR_MED);
 			t.med = 0;
 		}
@@ -593,7 +601,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 		}
-		if (self && !nexthop_self(to, af, &t, &ex)) {
+		if (self && !keep_nh && !nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}
@@ -624,13 +632,19 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 	if (!bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, stored->aspath))
 		return NULL;
 	bgp_dest_prefix(dest, af, &p);
+	/* Towards iBGP the default LOCAL_PREF is there before the map runs (FRR: +N counts
+	 * from 100 then). */
+	if (!to->ebgp && !(t.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
+		t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
+	}
 	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs)) {
 		route_map_refs_release(&refs);
 		return NULL;
 	}
 	mapped = bgp_attr_intern(&t);
 	route_map_refs_release(&refs);
-	out = export_attr_make(rib, to, from, af, mapped);
+	out = export_attr_make(rib, to, from, af, mapped, &refs);
 	bgp_attr_unref(mapped);
 	return out;
 }
@@ -674,7 +688,7 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 		bool as_ok = !to->peer ||
 			     bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, best->attr->aspath);
 		struct bgp_attr *out =
-			as_ok ? export_attr_make(rib, to, from, af, best->attr) : NULL;
+			as_ok ? export_attr_make(rib, to, from, af, best->attr, NULL) : NULL;
 
 		bgp_attr_unref(e->in);
 		bgp_attr_unref(e->out);

@@ -272,19 +272,19 @@ struct show_ctx {
 	const char *open; /* the list being printed */
 };
 
+/* FRR 8.4's forms: "AS path access list NAME" then "    permit REGEX" lines; JSON
+ * {NAME: [{sequenceNumber, type, regExp}]}. */
 static void show_entry(const char *list, uint32_t seq, bool permit, const char *regex,
 		       uint64_t hits, void *arg)
 {
 	struct show_ctx *c = arg;
 
+	(void)hits;
 	if (!c->open || strcmp(c->open, list) != 0) {
 		if (c->w) {
-			if (c->open) {
+			if (c->open)
 				json_array_close(c->w);
-				json_object_close(c->w);
-			}
-			json_object_open(c->w, list);
-			json_array_open(c->w, "entries");
+			json_array_open(c->w, list);
 		} else {
 			vty_out(c->vty, "AS path access list %s\n", list);
 		}
@@ -295,11 +295,9 @@ static void show_entry(const char *list, uint32_t seq, bool permit, const char *
 		json_uint(c->w, "sequenceNumber", seq);
 		json_string(c->w, "type", permit ? "permit" : "deny");
 		json_string(c->w, "regExp", regex);
-		json_uint(c->w, "hitCount", hits);
 		json_object_close(c->w);
 	} else {
-		vty_out(c->vty, "    seq %" PRIu32 " %s %s\n", seq, permit ? "permit" : "deny",
-			regex);
+		vty_out(c->vty, "    %s %s\n", permit ? "permit" : "deny", regex);
 	}
 }
 
@@ -323,10 +321,8 @@ DEFCMD(show_bgp_as_path_access_list, "show bgp as-path-access-list [WORD$name] [
 	}
 	aspath_list_walk(name, show_entry, &c);
 	if (c.w) {
-		if (c.open) {
+		if (c.open)
 			json_array_close(&w);
-			json_object_close(&w);
-		}
 		json_object_close(&w);
 		json_end(&w);
 	}

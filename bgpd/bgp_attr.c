@@ -224,9 +224,26 @@ static struct bgp_u32list *intern_u32s(struct stream *v)
 	return bgp_u32list_intern(vals, n);
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* COMMUNITIES are a set: sorted and without repeats on receipt, as FRR keeps them
+ * (community_uniq_sort()), so matching, printing and what is passed on agree with it. */
 static enum bgp_attr_action dec_communities(struct attr_state *st, struct stream *v)
 {
-	st->ap->attr.communities = intern_u32s(v);
+	uint32_t *vals = bgp_u32list_key_vals(), n = (uint32_t)(stream_readable(v) / 4), k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		stream_get_u32(v, &vals[i]);
+	qsort(vals, n, sizeof(*vals), u32_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || vals[k - 1] != vals[i])
+			vals[k++] = vals[i];
+	st->ap->attr.communities = bgp_u32list_intern(vals, k);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
 	return BGP_ACT_NONE;
 }

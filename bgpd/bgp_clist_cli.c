@@ -277,13 +277,15 @@ static void show_entry(const char *list, bool expanded, uint32_t seq, bool permi
 {
 	struct show_ctx *c = arg;
 
+	/* FRR 8.4's form: no sequence numbers, no hit counts. */
+	(void)seq;
+	(void)hits;
 	if (!c->open || strcmp(c->open, list) != 0) {
-		vty_out(c->vty, "Community %s list %s\n",
-			expanded ? "(expanded) access" : "standard", list);
+		vty_out(c->vty, "Named Community %s list %s\n", expanded ? "expanded" : "standard",
+			list);
 		c->open = list;
 	}
-	vty_out(c->vty, "    seq %" PRIu32 " %s %s (hit count: %" PRIu64 ")\n", seq,
-		permit ? "permit" : "deny", text, hits);
+	vty_out(c->vty, "    %s %s\n", permit ? "permit" : "deny", text);
 }
 
 DEFCMD(show_bgp_community_list, "show bgp community-list [WORD$name]",

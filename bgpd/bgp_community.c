@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Interned 32-bit lists (communities, cluster lists) and large community lists, with their
- * text forms. Lists are kept in received order: a route passes on exactly what it got.
+ * text forms. Cluster lists are kept in received order; communities arrive sorted and without
+ * repeats (bgp_attr.c, as FRR).
  */
 #include "lib/compat.h"
 

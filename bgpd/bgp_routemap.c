@@ -128,13 +128,16 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 	if (e->match_plist4) {
 		struct prefix_list *pl = prefix_list_lookup(AF_INET, e->match_plist4);
 
-		if (!pl || p->family != AF_INET || prefix_list_apply(pl, p) != PREFIX_PERMIT)
+		/* A missing or empty list matches nothing (FRR's route-map). */
+		if (!pl || !pl->count || p->family != AF_INET ||
+		    prefix_list_apply(pl, p) != PREFIX_PERMIT)
 			return false;
 	}
 	if (e->match_plist6) {
 		struct prefix_list *pl = prefix_list_lookup(AF_INET6, e->match_plist6);
 
-		if (!pl || p->family != AF_INET6 || prefix_list_apply(pl, p) != PREFIX_PERMIT)
+		if (!pl || !pl->count || p->family != AF_INET6 ||
+		    prefix_list_apply(pl, p) != PREFIX_PERMIT)
 			return false;
 	}
 	if (e->match_aspath) {
@@ -220,7 +223,9 @@ static void set_communities(const struct rmap_entry *e, struct bgp_attr *t, stru
 static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
 {
 	if (e->lp_set) {
-		uint32_t cur = (t->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)) ? t->local_pref : 100;
+		/* +N / -N on a route without LOCAL_PREF count from 0, as FRR (an eBGP route;
+		 * towards iBGP the default 100 is set before the outbound map runs). */
+		uint32_t cur = (t->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)) ? t->local_pref : 0;
 
 		t->local_pref = arith(cur, e->lp_op, e->lp);
 		t->present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
@@ -230,12 +235,14 @@ static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rma
 
 		t->med = arith(cur, e->med_op, e->med);
 		t->present |= ATTR_BIT(BGP_ATTR_MED);
+		refs->med_set = true;
 	}
 	if (e->weight_set)
 		t->weight = e->weight;
 	if (e->nexthop_set) {
 		t->nexthop = e->nexthop;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		refs->nexthop_set = true;
 	}
 	/* Prepended in the order written: the first number ends up leftmost. */
 	for (uint32_t k = e->nprepend; k-- > 0;) {
@@ -263,6 +270,9 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		struct rmap_entry *e = &m->e[i];
 
 		if (!entry_matches(e, p, t)) {
+			/* FRR: an entry tried after an on-match continue that does not match
+			 * takes the earlier permit back (only falling off the end keeps it). */
+			permitted = false;
 			i++;
 			continue;
 		}
@@ -270,7 +280,9 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		if (!e->permit)
 			return false;
 		entry_set(e, t, refs);
-		if (e->call && !apply_depth(e->call, p, t, refs, depth + 1))
+		/* A call to a route-map that does not exist is skipped, as FRR. */
+		if (e->call && route_map_lookup(e->call) &&
+		    !apply_depth(e->call, p, t, refs, depth + 1))
 			return false;
 		permitted = true;
 		if (e->on_match == RMAP_EXIT)
@@ -290,6 +302,7 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 {
 	refs->aspath = NULL;
 	refs->communities = NULL;
+	refs->med_set = refs->nexthop_set = false;
 	return apply_depth(name, p, t, refs, 0);
 }
 

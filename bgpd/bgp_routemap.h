@@ -43,6 +43,8 @@ struct route_map;
 struct rmap_refs {
 	struct bgp_aspath *aspath;
 	struct bgp_u32list *communities;
+	bool med_set;	  /* a set metric ran: an outbound MED stays (even towards eBGP) */
+	bool nexthop_set; /* a set ip next-hop ran: it is not replaced by our address */
 };
 void route_map_refs_release(struct rmap_refs *r);
 

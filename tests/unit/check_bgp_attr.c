@@ -334,7 +334,12 @@ START_TEST(test_communities)
 	ok(&ebgp, BASE "c0 08 0c fdea0064 ffffff01 ffff029a", NLRI);
 	ck_assert_uint_eq(u.attr->communities->count, 3);
 	ck_assert_int_ge(bgp_u32list_community_str(u.attr->communities, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "65002:100 no-export blackhole");
+	ck_assert_str_eq(buf, "65002:100 blackhole no-export"); /* sorted on receipt (FRR) */
+	rel();
+	ok(&ebgp, BASE "c0 08 0c ffffff01 fdea0064 ffffff01", NLRI); /* a repeat */
+	ck_assert_uint_eq(u.attr->communities->count, 2);
+	ck_assert_int_ge(bgp_u32list_community_str(u.attr->communities, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "65002:100 no-export");
 	rel();
 	taw(&ebgp, BASE "c0 08 00", NLRI);
 	rel();

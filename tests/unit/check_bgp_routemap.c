@@ -112,7 +112,7 @@ START_TEST(test_missing_lists_match_nothing)
 	route_map_entry_set("N", &e);
 	prefix_list_get(AF_INET6, "V6");
 	ck_assert(!run("N", "192.0.2.0/24", &out, NULL, 0));
-	ck_assert(run("N", "2001:db8::/32", &out, NULL, 0)); /* an empty list permits */
+	ck_assert(!run("N", "2001:db8::/32", &out, NULL, 0)); /* an empty list matches nothing */
 }
 END_TEST
 
@@ -169,6 +169,20 @@ START_TEST(test_next_falls_off_end_permits)
 	route_map_entry_set("M", &e);
 	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
 	ck_assert_uint_eq(out.local_pref, 50);
+	/* FRR: an entry tried after the continue that does not match takes the permit back. */
+	e = E(20, true);
+	e.match_metric_set = true;
+	e.match_metric = 99;
+	route_map_entry_set("M", &e);
+	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));
+	/* A call to a route-map that does not exist is skipped (FRR). */
+	e = E(10, true);
+	e.weight_set = true;
+	e.weight = 3;
+	e.call = S("NOT-THERE");
+	route_map_entry_set("C", &e);
+	ck_assert(run("C", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.weight, 3);
 }
 END_TEST
 
@@ -179,7 +193,7 @@ START_TEST(test_arithmetic_saturates)
 
 	e.lp_set = true;
 	e.lp_op = RMAP_SUB;
-	e.lp = 1000; /* from the default 100: 0, not a wrap */
+	e.lp = 1000; /* from 0 (no LOCAL_PREF: FRR counts from 0): 0, not a wrap */
 	e.med_set = true;
 	e.med_op = RMAP_ADD;
 	e.med = 4294967295u;
