@@ -409,12 +409,28 @@ static void vty_done(struct vty *vty)
 /* ---- sample files -------------------------------------------------------------------- */
 
 static const char *const good_files[] = {
-	"good-minimal.conf",	   "good-empty.conf",	    "good-full.conf",
-	"good-ipv6.conf",	   "good-no-default.conf",  "good-default-later.conf",
-	"good-quagga.conf",	   "good-no-forms.conf",    "good-conflict-resolved.conf",
-	"good-sorting.conf",	   "good-system-only.conf", "good-json-full.json",
-	"good-json-defaults.json", "good-json-empty.json",  "good-frr.conf",
-	"good-frr-switches.conf",  "good-prefix-list.conf", "good-neighbor-prefix-list.conf",
+	"good-minimal.conf",
+	"good-empty.conf",
+	"good-full.conf",
+	"good-ipv6.conf",
+	"good-no-default.conf",
+	"good-default-later.conf",
+	"good-quagga.conf",
+	"good-no-forms.conf",
+	"good-conflict-resolved.conf",
+	"good-sorting.conf",
+	"good-system-only.conf",
+	"good-json-full.json",
+	"good-json-defaults.json",
+	"good-json-empty.json",
+	"good-frr.conf",
+	"good-frr-switches.conf",
+	"good-prefix-list.conf",
+	"good-neighbor-prefix-list.conf",
+	"good-aspath-list.conf",
+	"good-route-map.conf",
+	"good-community-list.conf",
+	"good-route-reflector.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
