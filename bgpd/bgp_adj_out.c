@@ -540,6 +540,26 @@ static struct bgp_u32list *reflect_attrs(struct bgp_rib *rib, const struct rib_s
 	return l;
 }
 
+/*
+ * neighbor X remove-private-AS [all] [replace-AS] towards an eBGP neighbor, before our own AS
+ * is prepended (FRR): without `all` only an all-private path is touched; the neighbor's own AS
+ * is never removed. A new path reference, or NULL when nothing is to change.
+ */
+static struct bgp_aspath *strip_private(const struct bgp_rib *rib, const struct rib_src *to,
+					enum bgp_af af, const struct bgp_aspath *path)
+{
+	enum bgp_rpa rpa = to->peer ? to->peer->conf.remove_private_as[af] : BGP_RPA_OFF;
+	bool all_private = bgp_aspath_all_private(path);
+	bool replace = rpa == BGP_RPA_ONLY_REPLACE || rpa == BGP_RPA_ALL_REPLACE;
+
+	if (rpa == BGP_RPA_OFF ||
+	    (!all_private && rpa != BGP_RPA_ALL && rpa != BGP_RPA_ALL_REPLACE))
+		return NULL;
+	if (all_private && !replace)
+		return bgp_aspath_strip_private(path, 0, 0); /* empty */
+	return bgp_aspath_strip_private(path, to->remote_as, replace ? rib->bgp->asn : 0);
+}
+
 /* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
@@ -552,6 +572,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
 	struct bgp_aspath *prepended = NULL;
 	struct bgp_u32list *clusters = NULL;
+	struct bgp_aspath *stripped = NULL;
 	struct bgp_attr *out;
 
 	t.weight = 0;
@@ -571,7 +592,8 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			no_nexthop(to, af);
 			return NULL;
 		}
-		prepended = bgp_aspath_prepend(in->aspath, rib->bgp->asn);
+		stripped = strip_private(rib, to, af, in->aspath);
+		prepended = bgp_aspath_prepend(stripped ? stripped : in->aspath, rib->bgp->asn);
 		t.aspath = prepended;
 		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
 		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
@@ -610,6 +632,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	}
 	out = bgp_attr_intern(&t);
 	bgp_aspath_unref(prepended);
+	bgp_aspath_unref(stripped);
 	if (clusters)
 		bgp_u32list_unref(clusters);
 	return out;

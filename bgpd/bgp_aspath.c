@@ -527,6 +527,58 @@ uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p)
 	return bgp_get_u32(p->data + last + 2 + (size_t)(p->data[last + 1] - 1) * 4);
 }
 
+bool bgp_as_is_private(uint32_t asn)
+{
+	return (asn >= 64512u && asn <= 65535u) || asn >= 4200000000u;
+}
+
+bool bgp_aspath_all_private(const struct bgp_aspath *p)
+{
+	size_t i, k, n = 0;
+
+	if (!p)
+		return false;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4)
+		for (k = 0; k < p->data[i + 1]; k++, n++)
+			if (!bgp_as_is_private(bgp_get_u32(p->data + i + 2 + k * 4)))
+				return false;
+	return n > 0;
+}
+
+struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t keep,
+					    uint32_t replace)
+{
+	uint8_t *out = key_path()->data;
+	size_t i, k, o = 0;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4) {
+		size_t seg = o;
+		unsigned n = 0;
+
+		out[o] = p->data[i];
+		o += 2;
+		for (k = 0; k < p->data[i + 1]; k++) {
+			uint32_t as = bgp_get_u32(p->data + i + 2 + k * 4);
+
+			if (bgp_as_is_private(as) && as != keep) {
+				if (!replace)
+					continue;
+				as = replace;
+			}
+			bgp_put_u32(out + o, as);
+			o += 4;
+			n++;
+		}
+		if (n)
+			out[seg + 1] = (uint8_t)n;
+		else
+			o = seg; /* nothing left of this segment */
+	}
+	return bgp_aspath_intern_data(out, o);
+}
+
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size)
 {
 	static const char open_ch[] = { 0, '{', 0, '(', '[' };

@@ -203,6 +203,14 @@ bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn); /* loop dete
 /* How many times asn appears (every segment), and the origin AS (the last AS of a final
  * SEQUENCE; 0 when the path is empty or ends in a set). For allowas-in. */
 unsigned bgp_aspath_count_as(const struct bgp_aspath *p, uint32_t asn);
+/* Private AS numbers (RFC 6996, FRR's ranges 64512-65535 and 4200000000-4294967295). */
+bool bgp_as_is_private(uint32_t asn);
+/* Is every AS of the path private (an empty path is not)? */
+bool bgp_aspath_all_private(const struct bgp_aspath *p);
+/* A new interned path without its private ASes (keep: one kept anyway, the neighbor's own;
+ * 0 none), or with each replaced by `replace` when it is not 0. Empty segments go. */
+struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t keep,
+					    uint32_t replace);
 uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p);
 /* FRR's text form: "65001 65002 {65010,65011}" (empty string for an empty path). */
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size);

@@ -674,6 +674,35 @@ static int rr_client_edit(struct vty *vty, const struct cmd_args *args, const ch
 	return peer_edit(vty, args, leaf, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
 }
 
+static int rpa_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	bool all = cmd_has(args, "all"), replace = cmd_has(args, "replace-AS");
+	char leaf[96];
+
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/remove-private-as", af);
+	if (no)
+		return peer_edit(vty, args, leaf, NB_OP_DESTROY, NULL);
+	return peer_edit(vty, args, leaf, NB_OP_MODIFY,
+			 all ? (replace ? "all-replace-as" : "all")
+			     : (replace ? "replace-as" : "remove"));
+}
+
+#define RPA_HELP                                    \
+	"Remove private ASNs in outbound updates\n" \
+	"Apply to all AS numbers\n"                 \
+	"Replace private ASNs with our ASN in outbound updates\n"
+
+DEFCMD(neighbor_rpa, NEIGHBOR_CMD " remove-private-AS [all] [replace-AS]", NEIGHBOR_STR RPA_HELP)
+{
+	return rpa_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_rpa, "no " NEIGHBOR_CMD " remove-private-AS [all] [replace-AS]",
+       NO_STR NEIGHBOR_STR RPA_HELP)
+{
+	return rpa_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int soft_in_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -976,6 +1005,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_rr_client_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_rr_client_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_rpa_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_rpa_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_rpa_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_rpa_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_soft_in_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_soft_in_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_soft_in_cmd);

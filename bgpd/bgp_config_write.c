@@ -247,7 +247,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 			{ "filter-list-export", "filter-list" },
 		};
 		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
-		const char *addr = nbr_addr(v[i]), *nhs, *allowas;
+		const char *addr = nbr_addr(v[i]), *nhs, *allowas, *rpa;
 
 		if (en) {
 			bool on = strcmp(lyd_get_value(en), "true") == 0;
@@ -263,6 +263,11 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		if (nhs)
 			sbuf_printf(&body, "  neighbor %s next-hop-self%s\n", addr,
 				    strcmp(nhs, "force") == 0 ? " force" : "");
+		rpa = yang_dnode_get_string(v[i], "afi-safis/%s/remove-private-as", name);
+		if (rpa)
+			sbuf_printf(&body, "  neighbor %s remove-private-AS%s%s\n", addr,
+				    strncmp(rpa, "all", 3) == 0 ? " all" : "",
+				    strstr(rpa, "replace") ? " replace-AS" : "");
 		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
 			sbuf_printf(&body, "  neighbor %s soft-reconfiguration inbound\n", addr);
 		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);

@@ -158,6 +158,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_soft_in_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/remove-private-as",
+		.cbs = { .modify = bgp_nb_neighbor_rpa_modify,
+			 .destroy = bgp_nb_neighbor_rpa_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/allowas-in",
 		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
 			 .destroy = bgp_nb_neighbor_allowas_destroy },
@@ -206,6 +211,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv6-unicast/soft-reconfiguration-inbound",
 		.cbs = { .create = bgp_nb_neighbor_soft_in_create,
 			 .destroy = bgp_nb_neighbor_soft_in_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/remove-private-as",
+		.cbs = { .modify = bgp_nb_neighbor_rpa_modify,
+			 .destroy = bgp_nb_neighbor_rpa_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/allowas-in",

@@ -58,6 +58,8 @@ int bgp_nb_neighbor_rr_client_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_rr_client_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_nhs_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_allowas_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rpa_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rpa_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_soft_in_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args);

@@ -712,6 +712,41 @@ int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args)
 	return soft_in_set(args, false);
 }
 
+static int rpa_set(struct nb_cb_args *args, enum bgp_rpa rpa)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	peer->conf.remove_private_as[af] = rpa;
+	bgp_policy_changed(peer, af, BGP_DIR_OUT);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_rpa_modify(struct nb_cb_args *args)
+{
+	static const struct {
+		const char *name;
+		enum bgp_rpa rpa;
+	} map[] = { { "remove", BGP_RPA_ONLY },
+		    { "replace-as", BGP_RPA_ONLY_REPLACE },
+		    { "all", BGP_RPA_ALL },
+		    { "all-replace-as", BGP_RPA_ALL_REPLACE } };
+	const char *v = lyd_get_value(args->dnode);
+
+	for (size_t i = 0; i < array_size(map); i++)
+		if (strcmp(v, map[i].name) == 0)
+			return rpa_set(args, map[i].rpa);
+	return NB_OK; /* cannot happen: the model's enumeration */
+}
+
+int bgp_nb_neighbor_rpa_destroy(struct nb_cb_args *args)
+{
+	return rpa_set(args, BGP_RPA_OFF);
+}
+
 static int allowas_set(struct nb_cb_args *args, uint8_t v)
 {
 	struct bgp_peer *peer;

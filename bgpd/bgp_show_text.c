@@ -209,6 +209,13 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 
 	if (peer->conf.rr_client[af])
 		vty_out(vty, "  Route-Reflector Client\n");
+	if (peer->conf.remove_private_as[af] != BGP_RPA_OFF)
+		vty_out(vty, "  Private AS numbers %s%s in updates to this neighbor\n",
+			peer->conf.remove_private_as[af] >= BGP_RPA_ALL ? "(all) " : "",
+			peer->conf.remove_private_as[af] == BGP_RPA_ONLY_REPLACE ||
+					peer->conf.remove_private_as[af] == BGP_RPA_ALL_REPLACE
+				? "replaced"
+				: "removed");
 	if (peer->conf.soft_reconfig[af])
 		vty_out(vty, "  Inbound soft reconfiguration allowed\n");
 	if (peer->conf.allowas_in[af] == BGP_ALLOWAS_ORIGIN)

@@ -63,6 +63,15 @@ enum bgp_dir {
 	BGP_DIR_MAX,
 };
 
+/* neighbor X remove-private-AS [all] [replace-AS], towards eBGP neighbors (FRR). */
+enum bgp_rpa {
+	BGP_RPA_OFF = 0,
+	BGP_RPA_ONLY,	      /* an all-private path is emptied */
+	BGP_RPA_ONLY_REPLACE, /* ... or its ASes replaced by ours */
+	BGP_RPA_ALL,	      /* every private AS removed */
+	BGP_RPA_ALL_REPLACE,  /* every private AS replaced by ours */
+};
+
 #define BGP_ALLOWAS_ORIGIN 0xFF
 #define BGP_ALLOWAS_DEFAULT 3 /* `allowas-in` without a count, as FRR */
 
@@ -115,8 +124,9 @@ struct bgp_peer_config {
 	/* neighbor X allowas-in [(1-10)|origin]: our AS may appear this many times (0 = the
 	 * default loop check); BGP_ALLOWAS_ORIGIN: only as the origin. */
 	uint8_t allowas_in[BGP_AF_MAX];
-	bool soft_reconfig[BGP_AF_MAX];	       /* neighbor X soft-reconfiguration inbound */
-	enum bgp_nhs nexthop_self[BGP_AF_MAX]; /* neighbor X next-hop-self [force] */
+	bool soft_reconfig[BGP_AF_MAX];		    /* neighbor X soft-reconfiguration inbound */
+	enum bgp_rpa remove_private_as[BGP_AF_MAX]; /* neighbor X remove-private-AS ... */
+	enum bgp_nhs nexthop_self[BGP_AF_MAX];	    /* neighbor X next-hop-self [force] */
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */

@@ -358,6 +358,30 @@ static void no_leak(void)
 	ck_assert_uint_le(bgp_aspath_count(), 1);
 }
 
+/* remove-private-AS's building blocks: the private ranges, all-private, strip and replace. */
+START_TEST(test_private_as)
+{
+	struct bgp_aspath *p = bgp_aspath_from_str("64512 64513"), *q;
+	char buf[128];
+
+	ck_assert(bgp_as_is_private(64512) && bgp_as_is_private(65535));
+	ck_assert(bgp_as_is_private(4200000000u) && !bgp_as_is_private(64511));
+	ck_assert(bgp_aspath_all_private(p));
+	q = bgp_aspath_strip_private(p, 0, 0);
+	bgp_aspath_to_str(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, ""); /* every segment emptied and gone */
+	bgp_aspath_unref(q);
+	q = bgp_aspath_strip_private(p, 64513, 0); /* the neighbor's own AS stays */
+	bgp_aspath_to_str(q, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "64513");
+	bgp_aspath_unref(q);
+	bgp_aspath_unref(p);
+	p = bgp_aspath_from_str("");
+	ck_assert(!bgp_aspath_all_private(p));
+	bgp_aspath_unref(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_aspath");
@@ -372,6 +396,7 @@ int main(void)
 	tcase_add_test(tc, test_loop_and_length);
 	tcase_add_test(tc, test_as4_merge);
 	tcase_add_test(tc, test_encode);
+	tcase_add_test(tc, test_private_as);
 	tcase_add_checked_fixture(tc, NULL, no_leak);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

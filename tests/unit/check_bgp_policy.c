@@ -313,6 +313,47 @@ START_TEST(test_allowas_in)
 }
 END_TEST
 
+/* What `to` (eBGP, AS 65003) is sent for one prefix announced by `from` with `path`. */
+static const char *sent_path(const char *pfx, const char *path, enum bgp_rpa rpa, char *buf,
+			     size_t size)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+	const struct bgp_attr *a;
+
+	to->peer.conf.remove_private_as[V4] = rpa;
+	tmpl_init(&t, path, "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	a = fake_adj(to, pfx);
+	ck_assert_ptr_nonnull(a);
+	bgp_aspath_to_str(a->aspath, buf, size);
+	return buf;
+}
+
+START_TEST(test_remove_private_as)
+{
+	char b[128];
+
+	/* The peers' ASes (650xx) are private too; 64496 is a documentation, public, one. */
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496 64512", BGP_RPA_OFF, b, 128),
+			 "65001 65002 64496 64512");
+	/* Without `all`, a path that is not all private is left alone (FRR) ... */
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496 64512", BGP_RPA_ONLY, b, 128),
+			 "65001 65002 64496 64512");
+	/* ... an all-private one is emptied before our AS goes in. */
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64512", BGP_RPA_ONLY, b, 128),
+			 "65001");
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496 64512", BGP_RPA_ALL, b, 128),
+			 "65001 64496");
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 {64512,64496} 4200000001",
+				   BGP_RPA_ALL_REPLACE, b, 128),
+			 "65001 65001 {65001,64496} 65001");
+}
+END_TEST
+
 START_TEST(test_soft_reconfiguration_inbound)
 {
 	const struct ptree *kept;
@@ -370,6 +411,7 @@ int main(void)
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
+	tcase_add_test(tc, test_remove_private_as);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
