@@ -169,7 +169,8 @@ static void json_aspath(struct json_writer *w, const struct bgp_aspath *p, struc
 {
 	json_object_open(w, "aspath");
 	route_aspath_str(p, tmp);
-	json_string(w, "string", tmp->buf);
+	/* FRR names the empty path "Local" here (the text view prints it as "Local" too). */
+	json_string(w, "string", tmp->len ? tmp->buf : "Local");
 	json_array_open(w, "segments");
 	route_aspath_segments(p, json_seg, w);
 	json_array_close(w);
