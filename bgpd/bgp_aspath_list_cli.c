@@ -22,6 +22,7 @@
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_policy_cli.h"
 #include "lib/command.h"
 #include "lib/json.h"
 #include "lib/northbound.h"
@@ -32,7 +33,6 @@
 
 #define ASL_XPATH POLICY_XPATH "/as-path-list"
 #define XPATH_MAX 512
-#define SEQ_STEP 5
 
 /* ---- callbacks --------------------------------------------------------------------------- */
 
@@ -143,94 +143,27 @@ static const struct nb_module_info asl_nb_module = {
 /* ---- commands ---------------------------------------------------------------------------- */
 
 /* The entry of list `list` (a node of the tree this vty edits) saying action + regex. */
-static const struct lyd_node *entry_find(const struct lyd_node *list, const char *action,
-					 const char *regex, uint64_t *max_seq, size_t *count)
-{
-	const struct lyd_node *found = NULL;
-
-	*max_seq = 0;
-	*count = 0;
-	for (const struct lyd_node *n = list ? lyd_child(list) : NULL; n; n = n->next) {
-		uint64_t seq;
-
-		if (strcmp(n->schema->name, "entry") != 0)
-			continue;
-		seq = yang_dnode_get_uint(n, 0, "seq");
-		if (seq > *max_seq)
-			*max_seq = seq;
-		(*count)++;
-		if (!found && action && strcmp(yang_dnode_get_string(n, "action"), action) == 0 &&
-		    strcmp(yang_dnode_get_string(n, "regex"), regex) == 0)
-			found = n;
-	}
-	return found;
-}
-
-static bool name_usable(struct vty *vty, const char *name)
-{
-	if (strchr(name, '\'')) {
-		vty_out(vty, "%% An AS path access list name cannot contain a quote (')\n");
-		return false;
-	}
-	return true;
-}
-
 static int asl_entry_edit(struct vty *vty, const struct cmd_args *args, bool no)
 {
-	const char *name = cmd_arg(args, "name"), *action = cmd_arg(args, "action");
-	const char *regex = cmd_arg(args, "LINE...");
-	char list[XPATH_MAX], xp[XPATH_MAX + 64], seqbuf[16];
-	const struct lyd_node *list_node, *found;
-	uint64_t max_seq, seq;
-	size_t count;
+	const char *name = cmd_arg(args, "name");
+	char list[XPATH_MAX];
+	struct policy_entry_edit e = {
+		.kind = "as-path access list",
+		.list_xpath = list,
+		.text_leaf = "regex",
+		.name = name,
+		.action = cmd_arg(args, "action"),
+		.text = cmd_arg(args, "LINE..."),
+		.has_seq = cmd_has(args, "seq"),
+		.seq = cmd_arg_u64(args, "seq", 0),
+	};
 
-	if (!name_usable(vty, name))
+	if (strchr(name, '\'')) {
+		vty_out(vty, "%% An AS path access list name cannot contain a quote (')\n");
 		return CMD_WARNING_CONFIG_FAILED;
+	}
 	snprintf(list, sizeof(list), ASL_XPATH "[name='%s']", name);
-	list_node = nb_cli_get(vty, "%s", list);
-	found = entry_find(list_node, action, regex, &max_seq, &count);
-	if (no) {
-		if (cmd_has(args, "seq")) {
-			seq = cmd_arg_u64(args, "seq", 0);
-			if (!nb_cli_exists(vty, "%s/entry[seq='%" PRIu64 "']", list, seq))
-				return CMD_SUCCESS;
-		} else if (found) {
-			seq = yang_dnode_get_uint(found, 0, "seq");
-		} else if (action) {
-			vty_out(vty, "%% Could not find entry in as-path access list %s\n", name);
-			return CMD_WARNING_CONFIG_FAILED;
-		} else {
-			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
-			return nb_cli_apply_changes(vty, NULL);
-		}
-		if (count <= 1)
-			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
-		else {
-			snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
-			nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-		}
-		return nb_cli_apply_changes(vty, NULL);
-	}
-	if (cmd_has(args, "seq"))
-		seq = cmd_arg_u64(args, "seq", 0);
-	else if (found)
-		return CMD_SUCCESS; /* already there (FRR adds it once) */
-	else
-		seq = count ? max_seq + SEQ_STEP : SEQ_STEP;
-	if (seq > UINT32_MAX) {
-		vty_out(vty, "%% No sequence number left in as-path access list %s: give one\n",
-			name);
-		return CMD_WARNING_CONFIG_FAILED;
-	}
-	snprintf(seqbuf, sizeof(seqbuf), "%" PRIu64, seq);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']", list, seqbuf);
-	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-	nb_cli_enqueue_change(vty, xp, NB_OP_CREATE, NULL);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']/action", list, seqbuf);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, action);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%s']/regex", list, seqbuf);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, regex);
-	return nb_cli_apply_changes(vty, NULL);
+	return policy_entry_edit(vty, &e, no);
 }
 
 #define ASL_STR                                       \

@@ -21,6 +21,7 @@
 #include "bgpd/bgp_cli_help.h"
 #include "bgpd/bgp_clist.h"
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_policy_cli.h"
 #include "lib/command.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
@@ -30,7 +31,6 @@
 
 #define CL_XPATH POLICY_XPATH "/community-list"
 #define XPATH_MAX 512
-#define SEQ_STEP 5
 
 static bool is_expanded(const struct lyd_node *list)
 {
@@ -167,12 +167,21 @@ static const struct nb_module_info cl_nb_module = {
 
 static int cl_edit(struct vty *vty, const struct cmd_args *args, bool no)
 {
-	const char *name = cmd_arg(args, "name"), *action = cmd_arg(args, "action");
-	const char *text = cmd_arg(args, "LINE..."), *type = cmd_arg(args, "type");
-	char list[XPATH_MAX], xp[XPATH_MAX + 64];
-	const struct lyd_node *list_node, *found = NULL;
-	uint64_t max_seq = 0, seq;
-	size_t count = 0;
+	const char *name = cmd_arg(args, "name"), *type = cmd_arg(args, "type");
+	const struct lyd_node *list_node;
+	char list[XPATH_MAX];
+	struct policy_entry_edit e = {
+		.kind = "community list",
+		.list_xpath = list,
+		.text_leaf = "text",
+		.name = name,
+		.action = cmd_arg(args, "action"),
+		.text = cmd_arg(args, "LINE..."),
+		.has_seq = cmd_has(args, "seq"),
+		.seq = cmd_arg_u64(args, "seq", 0),
+		.list_leaf = "type",
+		.list_value = type,
+	};
 
 	if (strchr(name, '\'')) {
 		vty_out(vty, "%% A community list name cannot contain a quote (')\n");
@@ -180,63 +189,12 @@ static int cl_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	}
 	snprintf(list, sizeof(list), CL_XPATH "[name='%s']", name);
 	list_node = nb_cli_get(vty, "%s", list);
-	for (const struct lyd_node *n = list_node ? lyd_child(list_node) : NULL; n; n = n->next) {
-		if (strcmp(n->schema->name, "entry") != 0)
-			continue;
-		seq = yang_dnode_get_uint(n, 0, "seq");
-		max_seq = seq > max_seq ? seq : max_seq;
-		count++;
-		if (!found && action && strcmp(yang_dnode_get_string(n, "action"), action) == 0 &&
-		    strcmp(yang_dnode_get_string(n, "text"), text) == 0)
-			found = n;
-	}
 	if (list_node && type && strcmp(yang_dnode_get_string(list_node, "type"), type) != 0) {
 		vty_out(vty, "%% community list %s is %s: remove it first to make it %s\n", name,
 			yang_dnode_get_string(list_node, "type"), type);
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	if (no) {
-		if (!list_node)
-			return CMD_SUCCESS;
-		if (cmd_has(args, "seq"))
-			seq = cmd_arg_u64(args, "seq", 0);
-		else if (found)
-			seq = yang_dnode_get_uint(found, 0, "seq");
-		else if (action) {
-			vty_out(vty, "%% Could not find entry in community list %s\n", name);
-			return CMD_WARNING_CONFIG_FAILED;
-		} else {
-			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
-			return nb_cli_apply_changes(vty, NULL);
-		}
-		if (count <= 1) {
-			nb_cli_enqueue_change(vty, list, NB_OP_DESTROY, NULL);
-		} else {
-			snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
-			nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-		}
-		return nb_cli_apply_changes(vty, NULL);
-	}
-	if (cmd_has(args, "seq"))
-		seq = cmd_arg_u64(args, "seq", 0);
-	else if (found)
-		return CMD_SUCCESS; /* FRR adds it once */
-	else
-		seq = count ? max_seq + SEQ_STEP : SEQ_STEP;
-	if (seq > UINT32_MAX) {
-		vty_out(vty, "%% No sequence number left in community list %s: give one\n", name);
-		return CMD_WARNING_CONFIG_FAILED;
-	}
-	snprintf(xp, sizeof(xp), "%s/type", list);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, type);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']", list, seq);
-	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-	nb_cli_enqueue_change(vty, xp, NB_OP_CREATE, NULL);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']/action", list, seq);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, action);
-	snprintf(xp, sizeof(xp), "%s/entry[seq='%" PRIu64 "']/text", list, seq);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, text);
-	return nb_cli_apply_changes(vty, NULL);
+	return policy_entry_edit(vty, &e, no);
 }
 
 #define CL_STR                                           \

@@ -258,6 +258,27 @@ static void json_msg_stats(struct json_writer *w, const struct bgp_peer_view *pv
 	json_object_close(w);
 }
 
+/* A neighbor's filters in one family, FRR's keys (in, out for each kind). */
+static void json_filters(struct json_writer *w, const struct bgp_peer_config *c, enum bgp_af af)
+{
+	const struct {
+		char *const *names; /* [BGP_DIR_MAX] */
+		const char *key[BGP_DIR_MAX];
+	} kinds[] = {
+		{ c->plist[af],
+		  { "incomingUpdatePrefixFilterList", "outgoingUpdatePrefixFilterList" } },
+		{ c->rmap[af],
+		  { "routeMapForIncomingAdvertisements", "routeMapForOutgoingAdvertisements" } },
+		{ c->aspath_list[af],
+		  { "incomingUpdateAsPathFilterList", "outgoingUpdateAsPathFilterList" } },
+	};
+
+	for (size_t k = 0; k < array_size(kinds); k++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+			if (kinds[k].names[dir])
+				json_string(w, kinds[k].key[dir], kinds[k].names[dir]);
+}
+
 static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -355,24 +376,7 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 					  ? "nextHopSelfForced"
 					  : "nextHopSelf",
 				  true);
-		if (pv->peer->conf.plist[af][BGP_DIR_IN])
-			json_string(w, "incomingUpdatePrefixFilterList",
-				    pv->peer->conf.plist[af][BGP_DIR_IN]);
-		if (pv->peer->conf.plist[af][BGP_DIR_OUT])
-			json_string(w, "outgoingUpdatePrefixFilterList",
-				    pv->peer->conf.plist[af][BGP_DIR_OUT]);
-		if (pv->peer->conf.rmap[af][BGP_DIR_IN])
-			json_string(w, "routeMapForIncomingAdvertisements",
-				    pv->peer->conf.rmap[af][BGP_DIR_IN]);
-		if (pv->peer->conf.rmap[af][BGP_DIR_OUT])
-			json_string(w, "routeMapForOutgoingAdvertisements",
-				    pv->peer->conf.rmap[af][BGP_DIR_OUT]);
-		if (pv->peer->conf.aspath_list[af][BGP_DIR_IN])
-			json_string(w, "incomingUpdateAsPathFilterList",
-				    pv->peer->conf.aspath_list[af][BGP_DIR_IN]);
-		if (pv->peer->conf.aspath_list[af][BGP_DIR_OUT])
-			json_string(w, "outgoingUpdateAsPathFilterList",
-				    pv->peer->conf.aspath_list[af][BGP_DIR_OUT]);
+		json_filters(w, &pv->peer->conf, af);
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)
 			json_uint(w, "sentPrefixCounter", pv->af[af].sent);
