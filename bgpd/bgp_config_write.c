@@ -231,6 +231,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	for (uint32_t i = 0; i < n; i++)
 		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
+	bgp_fib_af_write(&body, bgp, name); /* maximum-paths, after the networks as in FRR */
 
 	/* Per neighbor, in FRR's order: activation (only where it differs from `bgp default
 	 * ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,

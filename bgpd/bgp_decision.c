@@ -248,8 +248,17 @@ int bgp_decision_cmp(const struct bgp_cand *a, const struct bgp_cand *b, enum bg
 bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 {
 	const struct rib_src *src = rib_src_get(rib, path->src);
+	const struct rib_fib_ops *ops = rib->fib.ops;
+	struct ipaddr nh;
 
-	return src && src->up && path->attr;
+	if (!src || !src->up || !path->attr)
+		return false;
+	/* Next-hop tracking (bgpd/bgp_nexthop.c): a next hop the kernel cannot reach makes the
+	 * path unusable (RFC 4271 9.1.2.1), as FRR does; not for our own routes. */
+	if (src->local || !ops || !ops->nexthop_valid)
+		return true;
+	rib_path_nexthop(path->attr, &nh);
+	return ops->nexthop_valid(ops->arg, &nh);
 }
 
 static void cand_of(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c)

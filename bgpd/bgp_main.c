@@ -23,6 +23,7 @@
 
 #include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_fib.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_policy.h"
@@ -50,6 +51,7 @@ struct bgpd_options {
 	uint16_t port;
 	const char *listen[BGPD_MAX_LISTEN];
 	int nlisten;
+	bool no_fib;
 };
 
 static struct event_base *main_base;
@@ -66,6 +68,9 @@ static void usage(FILE *out)
 		"  -i, --pid_file FILE      write the process id to FILE\n"
 		"  -p, --bgp_port PORT      listen for BGP on PORT (default 179)\n"
 		"  -l, --listenon ADDR      listen on ADDR only (repeatable; default all)\n"
+		"  -n, --no-fib             install no routes in the kernel and track no next "
+		"hops\n"
+		"                           (also --no_kernel, as FRR)\n"
 		"  -C, --dryrun             check the configuration file and exit (0 valid, 1 "
 		"not)\n"
 		"  -h, --help               this text\n"
@@ -100,6 +105,8 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 		{ "bgp_port", required_argument, NULL, 'p' },
 		{ "listenon", required_argument, NULL, 'l' },
 		{ "dryrun", no_argument, NULL, 'C' },
+		{ "no-fib", no_argument, NULL, 'n' },
+		{ "no_kernel", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -110,7 +117,7 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 	o->config = BGPD_DEFAULT_CONFIG;
 	o->vty_socket = VTY_DEFAULT_SOCKET;
 	o->port = BGP_PORT;
-	while ((c = getopt_long(argc, argv, "f:di:p:l:Chv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:di:p:l:nChv", longopts, NULL)) != -1) {
 		char *end;
 		long v;
 
@@ -146,6 +153,9 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 			break;
 		case 'C':
 			o->check = true;
+			break;
+		case 'n':
+			o->no_fib = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -299,6 +309,7 @@ int main(int argc, char **argv)
 	bgp_debug_init();
 	bgp_clear_init();
 	bgp_policy_init(); /* routes re-evaluated when a prefix list changes */
+	bgp_fib_show_init();
 
 	/* What the kernel can enforce, before any configuration asks for it (fail closed); also
 	 * for -C, so that a check refuses what a real start would refuse. */
@@ -329,6 +340,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bgp_set_event_base(main_base);
+	bgp_fib_start(main_base, !o.no_fib); /* before the configuration creates the instance */
 
 	if (config_run(&o, false) < 0 || security_refused(&o)) {
 		pidfile_remove();
@@ -361,6 +373,7 @@ int main(int argc, char **argv)
 
 	vty_server_stop();
 	bgp_network_stop();
+	bgp_fib_stop(); /* the kernel's routes go (or stay: bgp fib retain) in one step */
 	bgp_delete(bgp_get());
 	event_free(sig_term);
 	event_free(sig_int);

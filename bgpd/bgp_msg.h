@@ -34,6 +34,9 @@ struct bgp_session_info {
 
 struct bgp_rib *rib_new(struct bgp *bgp);
 void rib_free(struct bgp_rib *rib);
+/* The instance is about to go (before its peers are deleted): the forwarding side removes the
+ * kernel's routes in one step, or leaves them (bgp fib retain), rather than route by route. */
+void rib_fib_instance(struct bgp_rib *rib, bool up);
 /* Peer objects: created with the configured peer, gone with it (show counters live here). */
 void rib_peer_attach(struct bgp_peer *peer);
 void rib_peer_detach(struct bgp_peer *peer);

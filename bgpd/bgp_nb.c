@@ -63,6 +63,28 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_cluster_id },
 	},
 	{
+		.xpath = BGP_XPATH "/fib",
+		.cbs = { .apply_finish = bgp_nb_fib_apply_finish, .cli_show = bgp_show_fib },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/maximum-paths",
+		.cbs = { .modify = bgp_nb_maxpaths_modify, .destroy = bgp_nb_maxpaths_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/maximum-paths-ibgp",
+		.cbs = { .modify = bgp_nb_maxpaths_ibgp_modify,
+			 .destroy = bgp_nb_maxpaths_ibgp_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/maximum-paths",
+		.cbs = { .modify = bgp_nb_maxpaths_modify, .destroy = bgp_nb_maxpaths_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/maximum-paths-ibgp",
+		.cbs = { .modify = bgp_nb_maxpaths_ibgp_modify,
+			 .destroy = bgp_nb_maxpaths_ibgp_destroy },
+	},
+	{
 		.xpath = BGP_XPATH "/timers",
 		.cbs = { .apply_finish = bgp_nb_timers_apply_finish, .cli_show = bgp_show_timers },
 	},
@@ -287,4 +309,5 @@ void bgp_config_init(void)
 	bgp_aspath_list_cli_init();
 	bgp_routemap_cli_init();
 	bgp_cli_init();
+	bgp_fib_cli_init();
 }

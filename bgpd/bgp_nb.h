@@ -64,6 +64,16 @@ int bgp_nb_neighbor_soft_in_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
+/* Forwarding settings (bgpd/bgp_fib_cli.c). */
+void bgp_nb_fib_apply_finish(struct nb_cb_args *args);
+int bgp_nb_maxpaths_modify(struct nb_cb_args *args);
+int bgp_nb_maxpaths_ibgp_modify(struct nb_cb_args *args);
+int bgp_nb_maxpaths_destroy(struct nb_cb_args *args);
+int bgp_nb_maxpaths_ibgp_destroy(struct nb_cb_args *args);
+void bgp_show_fib(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
+void bgp_fib_cli_init(void);
+
 int bgp_nb_cluster_id_modify(struct nb_cb_args *args);
 int bgp_nb_cluster_id_destroy(struct nb_cb_args *args);
 void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode);

@@ -80,32 +80,39 @@ static struct bgp_path **path_find(struct bgp_rib *rib, struct bgp_dest *dest,
 	return NULL;
 }
 
-/* What the export side looks at: the best path, its attribute and its source. */
+/* What the export side looks at: the best path, its attribute and its source; and what the
+ * kernel is given: the forwarding set (bgpd/bgp_rib_fib.c). */
 struct best_snap {
 	const struct bgp_path *path;
 	const struct bgp_attr *attr;
 	uint32_t src;
+	struct rib_fib_set fib;
 };
 
-static void best_snap(const struct bgp_dest *dest, struct best_snap *s)
+static void best_snap(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+		      struct best_snap *s)
 {
 	s->path = dest_best(dest);
 	s->attr = s->path ? s->path->attr : NULL;
 	s->src = s->path ? s->path->src : 0;
+	rib_fib_set_of(rib, af, dest, &s->fib);
 }
 
-/* Re-run the decision and journal the dest when what peers would be sent changed. */
+/* Re-run the decision and journal the dest when what peers would be sent changed; hand it to
+ * the kernel when its forwarding set changed. */
 static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 			const struct best_snap *before)
 {
 	struct best_snap after;
 
 	bgp_decision_run(rib, dest);
-	best_snap(dest, &after);
+	best_snap(rib, af, dest, &after);
 	/* An empty dest is journaled too: the journal frees it once every reader is past. */
 	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
 	    !dest->paths)
 		rib_journal_mark(rib, af, dest);
+	if (rib->fib.ops && !rib_fib_set_same(&before->fib, &after.fib))
+		rib_fib_sync(rib, af, dest);
 }
 
 static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_path **pp)
@@ -130,7 +137,7 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	struct bgp_path *path;
 	struct best_snap before;
 
-	best_snap(dest, &before);
+	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
 		if (path->src == src->id && path->attr == attr)
@@ -172,7 +179,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	pp = path_find(rib, dest, src);
 	if (!pp)
 		return;
-	best_snap(dest, &before);
+	best_snap(rib, af, dest, &before);
 	path_unlink(rib, af, pp);
 	dest_decide(rib, af, dest, &before);
 }
@@ -188,7 +195,7 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 			break;
 	if (!*pp)
 		return;
-	best_snap(dest, &before);
+	best_snap(rib, af, dest, &before);
 	path_unlink(rib, af, pp);
 	dest_decide(rib, af, dest, &before);
 }
@@ -273,8 +280,11 @@ struct bgp_rib *rib_new(struct bgp *bgp)
 	snprintf(rib->local.name, sizeof(rib->local.name), "0.0.0.0");
 	rib->src[0] = &rib->local;
 	TAILQ_INIT(&rib->clean_q);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		rib->fib.maxpaths[af][0] = rib->fib.maxpaths[af][1] = RIB_MAXPATHS;
 	adj_out_init(rib);
 	rib_work_init(rib);
+	rib_fib_instance(rib, true);
 	bgp->rib = rib;
 	return rib;
 }

@@ -70,6 +70,7 @@ struct bgp_path {
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
+#define DEST_F_FIB 0x02	 /* a route for it is installed in the kernel (bgpd/bgp_rib_fib.c) */
 
 /* One prefix. Allocated from the AF's slab with room for the address (4 or 16 bytes). */
 struct bgp_dest {
@@ -185,8 +186,49 @@ struct rib_af {
 	uint64_t paths; /* paths stored */
 };
 
+/* ---- the forwarding side, as the RIB sees it (bgpd/bgp_rib_fib.c) ---- */
+
+#define RIB_MAXPATHS 64 /* maximum-paths' upper bound */
+
+/* The next hops a prefix is forwarded over: its best path and the paths equal to it
+ * (maximum-paths), distinct next hop addresses in order. */
+struct rib_fib_set {
+	unsigned n;
+	struct ipaddr nh[RIB_MAXPATHS];
+};
+
+/*
+ * Installed by bgpd/bgp_fib.c (which talks to the kernel); unset in unit tests and with
+ * --no-fib, where nothing is installed and every next hop counts as reachable.
+ */
+struct rib_fib_ops {
+	/* Does the kernel reach this next hop (next-hop tracking)? */
+	bool (*nexthop_valid)(void *arg, const struct ipaddr *nh);
+	/* Has this next hop's resolution changed since the revalidation walk began? */
+	bool (*nexthop_changed)(void *arg, const struct ipaddr *nh);
+	/* Forward p over set (set->n == 0: remove it). Returns whether a route is installed. */
+	bool (*install)(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
+			const struct rib_fib_set *set, bool installed);
+	/* The revalidation walk has visited every prefix (all: and re-synced each). */
+	void (*walk_done)(void *arg, bool all);
+	void *arg;
+};
+
+struct rib_fib {
+	const struct rib_fib_ops *ops;	  /* NULL = no forwarding side */
+	uint16_t maxpaths[BGP_AF_MAX][2]; /* [af][0] eBGP, [af][1] iBGP: maximum-paths */
+	/* The revalidation walk (next hops changed, FIB attached, maximum-paths changed). */
+	bool walk_on;
+	bool walk_again; /* asked again while walking: start over when done */
+	bool walk_all;	 /* sync every prefix, not only those with a changed next hop */
+	bool walk_started;
+	enum bgp_af walk_af;
+	struct prefix walk_last;
+};
+
 struct bgp_rib {
 	struct bgp *bgp;
+	struct rib_fib fib;
 	struct rib_af af[BGP_AF_MAX];
 	struct bgp_slab path_slab;
 	struct rib_src **src; /* by id; NULL = free id */
@@ -244,6 +286,28 @@ bool rib_work_pending(const struct bgp_rib *rib);
 void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src);
 /* One cleanup batch: returns the dests visited. */
 size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget);
+
+/* The forwarding side (bgpd/bgp_rib_fib.c). The instance hook is told when the RIB of an
+ * instance is created (up) and before it goes (not up: before its peers are deleted, so that
+ * the forwarding side can leave the kernel's routes alone rather than remove them one by one). */
+typedef void (*rib_fib_instance_hook)(struct bgp *bgp, struct bgp_rib *rib, bool up);
+void rib_fib_set_instance_hook(rib_fib_instance_hook hook); /* calls: rib_fib_instance() */
+void rib_fib_attach(struct bgp_rib *rib, const struct rib_fib_ops *ops);
+void rib_fib_detach(struct bgp_rib *rib);
+/* The next hops of a path (IPv4 NEXT_HOP or the MP_REACH global address). */
+void rib_path_nexthop(const struct bgp_attr *attr, struct ipaddr *nh);
+/* dest's forwarding set now (empty without a forwarding side). */
+void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+		    struct rib_fib_set *set);
+bool rib_fib_set_same(const struct rib_fib_set *a, const struct rib_fib_set *b);
+/* Hand dest's forwarding set to the forwarding side. */
+void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
+/* Re-run the decision of every prefix whose paths use a changed next hop (all = every prefix,
+ * and sync each with the kernel), bounded per loop turn. */
+void rib_fib_revalidate(struct bgp_rib *rib, bool all);
+size_t rib_fib_walk_run(struct bgp_rib *rib, size_t budget);
+/* maximum-paths [ibgp] N for af. */
+void rib_fib_maxpaths_set(struct bgp_rib *rib, enum bgp_af af, bool ibgp, unsigned n);
 
 /* Bytes held by the RIB (dests, paths, trees, journal), for `show bgp memory`-style output. */
 size_t rib_memory(const struct bgp_rib *rib);

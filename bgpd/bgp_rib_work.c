@@ -7,6 +7,7 @@
  *
  * One turn:
  *   1. removal of down sessions' paths and bits (up to half the budget),
+ *   1b. the next-hop revalidation walk (bgpd/bgp_rib_fib.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
  */
@@ -25,6 +26,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 
 	if (!TAILQ_EMPTY(&rib->clean_q))
 		budget -= rib_cleanup_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
+	if (rib->fib.walk_on)
+		budget -= rib_fib_walk_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		rib_journal_trim(rib, af, RIB_TRIM_PER_TURN);
@@ -32,7 +35,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 
 bool rib_work_pending(const struct bgp_rib *rib)
 {
-	if (!TAILQ_EMPTY(&rib->clean_q) || adj_out_has_work(rib))
+	if (!TAILQ_EMPTY(&rib->clean_q) || rib->fib.walk_on || adj_out_has_work(rib))
 		return true;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (rib->af[af].journal.tail < adj_out_min_cursor(rib, af))

@@ -133,6 +133,10 @@ struct bgp *bgp_create(uint32_t asn)
 	bgp->keepalive = BGP_DEFAULT_KEEPALIVE;
 	bgp->holdtime = BGP_DEFAULT_HOLDTIME;
 	bgp->default_ipv4_unicast = true;
+	bgp->fib_install = true;
+	bgp->fib_table = BGP_FIB_TABLE_DEFAULT;
+	for (af = 0; af < BGP_AF_MAX; af++)
+		bgp->maxpaths[af][0] = bgp->maxpaths[af][1] = BGP_MAXPATHS_DEFAULT;
 	TAILQ_INIT(&bgp->peers);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		TAILQ_INIT(&bgp->networks[af]);
@@ -153,6 +157,7 @@ void bgp_delete(struct bgp *bgp)
 
 	if (!bgp)
 		return;
+	rib_fib_instance(bgp->rib, false); /* the kernel's routes go (or stay) in one step */
 	while ((peer = TAILQ_FIRST(&bgp->peers)))
 		bgp_peer_delete(peer);
 	bgp_closer_flush(); /* their connections are gone with them */

@@ -182,6 +182,12 @@ struct bgp {
 	bool network_import_check;
 	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
 	struct in_addr cluster_id;
+	/* Forwarding (bgpd/bgp_fib.c): [no] bgp fib install, bgp fib table N, bgp fib retain. */
+	bool fib_install;
+	uint32_t fib_table;
+	bool fib_retain;
+	/* maximum-paths N / maximum-paths ibgp N per address family: [af][0] eBGP, [af][1] iBGP */
+	uint16_t maxpaths[BGP_AF_MAX][2];
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
@@ -191,6 +197,13 @@ struct bgp {
 	struct event_base *base;
 	int64_t created_epoch;
 };
+
+#define BGP_FIB_TABLE_DEFAULT 254 /* main */
+#define BGP_MAXPATHS_DEFAULT 64	  /* FRR's MULTIPATH_NUM */
+
+/* The forwarding settings changed (bgpd/bgp_fib.c). */
+void bgp_fib_config_changed(struct bgp *bgp);
+void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af);
 
 /* The running instance, or NULL before `router bgp`. */
 struct bgp *bgp_get(void);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The one header through which bgpd talks to the operating system beyond plain BSD socket
- * calls (DESIGN.md "Shape"): socket options today, routes and interfaces later.
+ * calls (DESIGN.md "Shape"): socket options, and routes and interfaces over rtnetlink
+ * (kernel/kernel_route.h, included below).
  *
  * Conventions: every function returns 0 on success or a negative errno; it never logs, because
  * only the caller knows which peer and why (the caller logs option, peer and errno). Two
@@ -24,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/kernel_route.h"
 #include "kernel/kernel_security.h"
 #include "lib/prefix.h"
 

@@ -90,3 +90,95 @@ const char *kernel_sock_ttl_name(int family)
 {
 	return family == AF_INET6 ? "IPV6_UNICAST_HOPS" : "IP_TTL";
 }
+
+/* Routes: the null backend installs nothing and watches nothing (bgpd --no-fib does not even
+ * open them; these keep test programs that link the null backend complete). */
+int kernel_fib_open(struct kernel_fib **kf, kernel_fib_err_cb cb, void *arg)
+{
+	*kf = NULL;
+	return -EOPNOTSUPP;
+}
+
+void kernel_fib_close(struct kernel_fib *kf)
+{
+}
+
+int kernel_fib_replace(struct kernel_fib *kf, const struct kernel_route *r)
+{
+	return -EOPNOTSUPP;
+}
+
+int kernel_fib_delete(struct kernel_fib *kf, const struct prefix *dst, uint32_t table,
+		      uint32_t metric)
+{
+	return -EOPNOTSUPP;
+}
+
+int kernel_fib_flush(struct kernel_fib *kf)
+{
+	return 0;
+}
+
+int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family)
+{
+	return -EOPNOTSUPP;
+}
+
+void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *refused,
+		      uint64_t *messages)
+{
+	*sent = *refused = *messages = 0;
+}
+
+int kernel_watch_open(struct kernel_watch **w)
+{
+	*w = NULL;
+	return -EOPNOTSUPP;
+}
+
+void kernel_watch_close(struct kernel_watch *w)
+{
+}
+
+int kernel_watch_fd(const struct kernel_watch *w)
+{
+	return -1;
+}
+
+int kernel_watch_read(struct kernel_watch *w)
+{
+	return 0;
+}
+
+uint64_t kernel_watch_resyncs(const struct kernel_watch *w)
+{
+	return 0;
+}
+
+size_t kernel_watch_routes(const struct kernel_watch *w, int family)
+{
+	return 0;
+}
+
+int kernel_resolve(const struct kernel_watch *w, const struct ipaddr *addr,
+		   struct kernel_resolution *res)
+{
+	memset(res, 0, sizeof(*res));
+	return -ENETUNREACH;
+}
+
+const char *kernel_ifname(const struct kernel_watch *w, uint32_t ifindex, char buf[IF_NAMESIZE])
+{
+	snprintf(buf, IF_NAMESIZE, "?%u", ifindex);
+	return buf;
+}
+
+bool kernel_if_running(const struct kernel_watch *w, uint32_t ifindex)
+{
+	return false;
+}
+
+int kernel_watch_walk(const struct kernel_watch *w, int family, kernel_route_cb cb, void *arg)
+{
+	return 0;
+}

@@ -216,6 +216,19 @@ void bgp_timers_changed(struct bgp *bgp)
 	sbuf_printf(&calls, "timers_changed %u %u\n", bgp->keepalive, bgp->holdtime);
 }
 
+void bgp_fib_config_changed(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "fib_changed install=%d table=%u retain=%d\n", bgp->fib_install,
+		    bgp->fib_table, bgp->fib_retain);
+}
+
+void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
+{
+	sbuf_printf(&calls, "maxpaths_changed %s %u %u\n",
+		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", bgp->maxpaths[af][0],
+		    bgp->maxpaths[af][1]);
+}
+
 void bgp_default_af_changed(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "default_af_changed %d\n", bgp->default_ipv4_unicast);

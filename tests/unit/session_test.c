@@ -34,6 +34,12 @@ void rib_free(struct bgp_rib *rib)
 {
 }
 
+void rib_fib_instance(struct bgp_rib *rib, bool up)
+{
+	(void)rib;
+	(void)up;
+}
+
 void rib_peer_attach(struct bgp_peer *peer)
 {
 	rib_calls.attach++;

@@ -328,9 +328,12 @@ class SkuaBgpd(VtyshDaemon):
         self.sock = os.path.join(self.rundir, "bgpd.vty")
         self.remove_stale("bgpd.vty", "bgpd.pid")
         # Never -d (daemonize): the lab holds the foreground process's PID.
+        # `fib = false` in topology.toml: bgpd --no-fib (nothing installed, next hops not
+        # tracked); by default bgpd installs its routes in the router's namespace.
+        extra = [] if self.router.options.get("fib", True) else ["--no-fib"]
         self.spawn("bgpd", self.strace_argv() + [
             self.bgpd_path(), "-f", conf, "--vty-socket", self.sock,
-            "-i", os.path.join(self.rundir, "bgpd.pid")])
+            "-i", os.path.join(self.rundir, "bgpd.pid")] + extra)
         wait_for("%s bgpd vty socket %s" % (self.name, self.sock),
                  lambda: os.path.exists(self.sock), 15, self.procs)
 
