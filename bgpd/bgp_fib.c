@@ -220,8 +220,10 @@ static void watch_cb(int fd, short what, void *arg)
 			strerror(-ret));
 		return;
 	}
-	if (ret > 0)
+	if (ret > 0) {
 		bgp_nh_kernel_changed(bgp && fib.active ? bgp->rib : NULL);
+		bgp_redist_kernel_changed();
+	}
 }
 
 /* ---- life cycle ---- */
@@ -305,8 +307,10 @@ static void instance_hook(struct bgp *bgp, struct bgp_rib *rib, bool up)
 {
 	if (up && fib.enabled && bgp->fib_install)
 		attach(bgp, rib);
-	else if (!up)
+	else if (!up) {
 		detach(rib, "router bgp removed");
+		bgp_redist_reset();
+	}
 }
 
 void bgp_fib_start(struct event_base *base, bool install)
@@ -316,25 +320,30 @@ void bgp_fib_start(struct event_base *base, bool install)
 	fib.base = base;
 	fib.enabled = install;
 	rib_fib_set_instance_hook(instance_hook);
-	if (!install) {
-		log_notice("FIB: --no-fib: routes are not installed and next hops are not tracked "
-			   "(every next hop counts as reachable)");
-		return;
-	}
+	/* The kernel's routes are read either way: redistribution needs them too. */
 	ret = kernel_watch_open(&fib.kw);
-	if (ret == 0)
-		ret = kernel_fib_open(&fib.kf, refused_cb, NULL);
 	if (ret < 0) {
-		log_err("FIB: cannot open the kernel's routing interface (rtnetlink): %s; running "
-			"as with --no-fib",
-			strerror(-ret));
-		kernel_watch_close(fib.kw);
-		fib.kw = NULL;
+		log_err("FIB: cannot read the kernel's routes (rtnetlink): %s; %s", strerror(-ret),
+			install ? "running as with --no-fib, nothing can be redistributed"
+				: "nothing can be redistributed");
 		fib.enabled = false;
 		return;
 	}
 	fib.watch_ev = event_fd_new(base, kernel_watch_fd(fib.kw), EV_READ_FLAG, watch_cb, NULL);
 	event_add(fib.watch_ev);
+	if (!install) {
+		log_notice("FIB: --no-fib: routes are not installed and next hops are not tracked "
+			   "(every next hop counts as reachable)");
+		return;
+	}
+	ret = kernel_fib_open(&fib.kf, refused_cb, NULL);
+	if (ret < 0) {
+		log_err("FIB: cannot open the kernel's routing interface (rtnetlink): %s; running "
+			"as with --no-fib",
+			strerror(-ret));
+		fib.enabled = false;
+		return;
+	}
 	fib.flush_ev = event_defer_new(base, flush_cb, NULL);
 	log_info("FIB: watching %zu IPv4 and %zu IPv6 kernel routes for next-hop resolution",
 		 kernel_watch_routes(fib.kw, AF_INET), kernel_watch_routes(fib.kw, AF_INET6));
@@ -355,6 +364,7 @@ void bgp_fib_stop(void)
 	fib.kf = NULL;
 	fib.kw = NULL;
 	bgp_nh_reset();
+	bgp_redist_stop();
 }
 
 void bgp_fib_status(struct bgp_fib_status *st)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bgpd/bgp_rib.h"
+#include "bgpd/bgpd.h"
 #include "kernel/kernel.h"
 
 struct event_base;
@@ -59,6 +60,13 @@ void bgp_nh_walk_done(bool all);
 void bgp_nh_reset(void);
 int bgp_nh_walk(int (*cb)(struct bgp_nh *nh, void *arg), void *arg);
 size_t bgp_nh_count(void);
+
+/* Redistribution (bgpd/bgp_redist.c). */
+const char *bgp_redist_type_str(enum bgp_redist_type t);
+void bgp_redist_kernel_changed(void); /* the kernel's routes changed */
+uint64_t bgp_redist_count(enum bgp_af af, enum bgp_redist_type t);
+void bgp_redist_reset(void); /* the instance is going */
+void bgp_redist_stop(void);
 
 void bgp_fib_show_init(void);
 

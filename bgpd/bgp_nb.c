@@ -85,6 +85,34 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_maxpaths_ibgp_destroy },
 	},
 	{
+		.xpath = BGP_AF_IPV4_XPATH "/redistribute",
+		.cbs = { .create = bgp_nb_redist_create, .destroy = bgp_nb_redist_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/redistribute/metric",
+		.cbs = { .modify = bgp_nb_redist_metric_modify,
+			 .destroy = bgp_nb_redist_metric_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/redistribute/route-map",
+		.cbs = { .modify = bgp_nb_redist_rmap_modify,
+			 .destroy = bgp_nb_redist_rmap_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/redistribute",
+		.cbs = { .create = bgp_nb_redist_create, .destroy = bgp_nb_redist_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/redistribute/metric",
+		.cbs = { .modify = bgp_nb_redist_metric_modify,
+			 .destroy = bgp_nb_redist_metric_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/redistribute/route-map",
+		.cbs = { .modify = bgp_nb_redist_rmap_modify,
+			 .destroy = bgp_nb_redist_rmap_destroy },
+	},
+	{
 		.xpath = BGP_XPATH "/timers",
 		.cbs = { .apply_finish = bgp_nb_timers_apply_finish, .cli_show = bgp_show_timers },
 	},

@@ -85,6 +85,7 @@ static void rmap_users_changed(struct bgp *bgp)
 				if (peer->conf.rmap[af][dir])
 					bgp_policy_changed(peer, (enum bgp_af)af,
 							   (enum bgp_dir)dir);
+	bgp_redist_changed(bgp); /* redistribute ... route-map NAME */
 }
 
 /* A prefix list changed: every neighbor naming it, in the family of the list. */

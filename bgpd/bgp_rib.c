@@ -709,7 +709,26 @@ void rib_peer_writable(struct bgp_peer *peer)
 	rib_work_schedule(rib);
 }
 
-/* ---- network statements ---- */
+/* ---- network statements and redistribution ---- */
+
+void rib_local_template(enum bgp_af af, uint8_t origin, uint32_t med, struct bgp_attr *tmpl,
+			struct bgp_attr_extra *ex)
+{
+	/* As FRR's bgp_static_update() / bgp_redistribute_add(): empty AS_PATH, MED, weight
+	 * 32768, next hop 0.0.0.0 / ::, no LOCAL_PREF (the default applies). The template holds
+	 * a reference to the empty path: the caller releases tmpl->aspath. */
+	memset(tmpl, 0, sizeof(*tmpl));
+	tmpl->origin = origin;
+	tmpl->aspath = bgp_aspath_empty();
+	tmpl->present =
+		ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) | ATTR_BIT(BGP_ATTR_MED);
+	if (af == BGP_AF_IPV4_UNICAST)
+		tmpl->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+	else
+		bgp_attr_set_mp_nh(tmpl, ex, 16, NULL, NULL);
+	tmpl->med = med;
+	tmpl->weight = BGP_WEIGHT_LOCAL;
+}
 
 static struct bgp_attr *local_attr(enum bgp_af af)
 {
@@ -717,22 +736,21 @@ static struct bgp_attr *local_attr(enum bgp_af af)
 	struct bgp_attr_extra ex;
 	struct bgp_attr *attr;
 
-	/* As FRR's bgp_static_update(): origin IGP, empty AS_PATH, MED 0, weight 32768, next hop
-	 * 0.0.0.0 / ::, no LOCAL_PREF (the default applies). */
-	memset(&tmpl, 0, sizeof(tmpl));
-	tmpl.origin = BGP_ORIGIN_IGP;
-	tmpl.aspath = bgp_aspath_empty();
-	tmpl.present =
-		ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) | ATTR_BIT(BGP_ATTR_MED);
-	if (af == BGP_AF_IPV4_UNICAST)
-		tmpl.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
-	else
-		bgp_attr_set_mp_nh(&tmpl, &ex, 16, NULL, NULL);
-	tmpl.med = 0;
-	tmpl.weight = BGP_WEIGHT_LOCAL;
+	rib_local_template(af, BGP_ORIGIN_IGP, 0, &tmpl, &ex);
 	attr = bgp_attr_intern(&tmpl);
 	bgp_aspath_unref(tmpl.aspath);
 	return attr;
+}
+
+void rib_local_set(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p,
+		   struct bgp_attr *attr)
+{
+	rib_path_update(rib, af, &rib->local, p, attr, (uint32_t)wallclock_s());
+}
+
+void rib_local_del(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
+{
+	rib_path_withdraw(rib, af, &rib->local, p);
 }
 
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
@@ -745,7 +763,7 @@ void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 		return;
 	prefix_apply_mask(&q);
 	attr = local_attr(af);
-	rib_path_update(rib, af, &rib->local, &q, attr, (uint32_t)wallclock_s());
+	rib_local_set(rib, af, &q, attr);
 	bgp_attr_unref(attr);
 }
 

@@ -287,6 +287,14 @@ void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src);
 /* One cleanup batch: returns the dests visited. */
 size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget);
 
+/* Our own routes (network statements, redistribution): the attributes FRR gives them, and
+ * their path of the local source (one per prefix). */
+void rib_local_template(enum bgp_af af, uint8_t origin, uint32_t med, struct bgp_attr *tmpl,
+			struct bgp_attr_extra *ex);
+void rib_local_set(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p,
+		   struct bgp_attr *attr);
+void rib_local_del(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p);
+
 /* The forwarding side (bgpd/bgp_rib_fib.c). The instance hook is told when the RIB of an
  * instance is created (up) and before it goes (not up: before its peers are deleted, so that
  * the forwarding side can leave the kernel's routes alone rather than remove them one by one). */

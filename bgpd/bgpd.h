@@ -164,6 +164,21 @@ struct bgp_network {
 };
 TAILQ_HEAD(bgp_network_list, bgp_network);
 
+/* redistribute connected|static|kernel [metric N] [route-map NAME] (bgpd/bgp_redist.c). */
+enum bgp_redist_type {
+	BGP_REDIST_CONNECTED, /* networks on our links (the kernel's own interface routes) */
+	BGP_REDIST_STATIC,    /* kernel routes of protocol static */
+	BGP_REDIST_KERNEL,    /* every other kernel route that is not BGP's */
+	BGP_REDIST_MAX,
+};
+#define BGP_RMAP_NAME_MAX 64
+struct bgp_redist {
+	bool on;
+	bool metric_set;
+	uint32_t metric;
+	char rmap[BGP_RMAP_NAME_MAX]; /* "" = none */
+};
+
 /* The instance (`router bgp ASN`); skua runs one. */
 struct bgp {
 	uint32_t asn;
@@ -188,6 +203,7 @@ struct bgp {
 	bool fib_retain;
 	/* maximum-paths N / maximum-paths ibgp N per address family: [af][0] eBGP, [af][1] iBGP */
 	uint16_t maxpaths[BGP_AF_MAX][2];
+	struct bgp_redist redist[BGP_AF_MAX][BGP_REDIST_MAX];
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address */
 	uint32_t peer_count;
@@ -204,6 +220,8 @@ struct bgp {
 /* The forwarding settings changed (bgpd/bgp_fib.c). */
 void bgp_fib_config_changed(struct bgp *bgp);
 void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af);
+/* What is redistributed, or a route-map it may use, changed: applied on the next loop turn. */
+void bgp_redist_changed(struct bgp *bgp);
 
 /* The running instance, or NULL before `router bgp`. */
 struct bgp *bgp_get(void);

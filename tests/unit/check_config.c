@@ -229,6 +229,23 @@ void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
 		    bgp->maxpaths[af][1]);
 }
 
+void bgp_redist_changed(struct bgp *bgp)
+{
+	static const char *const names[] = { "connected", "static", "kernel" };
+
+	sbuf_puts(&calls, "redist_changed");
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int t = 0; t < BGP_REDIST_MAX; t++)
+			if (bgp->redist[af][t].on)
+				sbuf_printf(&calls, " %s/%s%s%u%s%s",
+					    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", names[t],
+					    bgp->redist[af][t].metric_set ? ":m" : "",
+					    bgp->redist[af][t].metric,
+					    bgp->redist[af][t].rmap[0] ? ":" : "",
+					    bgp->redist[af][t].rmap);
+	sbuf_puts(&calls, "\n");
+}
+
 void bgp_default_af_changed(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "default_af_changed %d\n", bgp->default_ipv4_unicast);
@@ -444,6 +461,7 @@ static const char *const good_files[] = {
 	"good-route-map.conf",
 	"good-community-list.conf",
 	"good-route-reflector.conf",
+	"good-fib.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -490,6 +508,8 @@ static const char *const bad_files[] = {
 	"bad-hostname-long.conf",
 	"bad-ttl-zero.conf",
 	"bad-keepalive-range.conf",
+	"bad-fib-table.conf",
+	"bad-maxpaths-range.conf",
 	"bad-json-syntax.json",
 	"bad-json-truncated.json",
 	"bad-json-type.json",

@@ -34,6 +34,11 @@ void rib_free(struct bgp_rib *rib)
 {
 }
 
+void bgp_redist_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
 void rib_fib_instance(struct bgp_rib *rib, bool up)
 {
 	(void)rib;
