@@ -308,6 +308,10 @@ void rib_path_nexthop(const struct bgp_attr *attr, struct ipaddr *nh);
 void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
 		    struct rib_fib_set *set);
 bool rib_fib_set_same(const struct rib_fib_set *a, const struct rib_fib_set *b);
+/* Is path one of dest's multipaths (FRR's "multipath": the best and the paths equal to it,
+ * maximum-paths counted), whether or not routes are installed? */
+bool rib_path_multipath(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+			const struct bgp_path *path);
 /* Hand dest's forwarding set to the forwarding side. */
 void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
 /* Re-run the decision of every prefix whose paths use a changed next hop (all = every prefix,

@@ -89,6 +89,26 @@ void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_
 	}
 }
 
+bool rib_path_multipath(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+			const struct bgp_path *path)
+{
+	const struct bgp_path *best = dest_best(dest);
+	const struct rib_src *bsrc = best ? rib_src_get(rib, best->src) : NULL;
+	unsigned n = 1, max;
+
+	if (!bsrc || bsrc->local)
+		return false;
+	max = rib->fib.maxpaths[af][bsrc->ebgp ? 0 : 1];
+	for (const struct bgp_path *p = best->next; p && n < max; p = p->next) {
+		if (!bgp_path_valid(rib, p) || !path_equal_to_best(rib, best, p))
+			continue;
+		if (p == path || path == best)
+			return true; /* the best is multipath when another one is */
+		n++;
+	}
+	return false;
+}
+
 bool rib_fib_set_same(const struct rib_fib_set *a, const struct rib_fib_set *b)
 {
 	return a->n == b->n && memcmp(a->nh, b->nh, a->n * sizeof(a->nh[0])) == 0;

@@ -96,6 +96,8 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 		json_bool(w, "removed", true);
 	if (route_path_valid(s, path))
 		json_bool(w, "valid", true);
+	if (rib_path_multipath(s->rib, s->af, d, path))
+		json_bool(w, "multipath", true);
 	if (path == dest_best(d)) {
 		json_bool(w, "bestpath", true);
 		json_string(w, "selectionReason", bgp_sel_reason_str(why));
@@ -212,6 +214,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 	}
 	if (attr->atomic_aggregate || (attr->present & ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE)))
 		json_bool(w, "atomicAggregate", true);
+	if (rib_path_multipath(s->rib, s->af, d, path))
+		json_bool(w, "multipath", true);
 	if (path == dest_best(d)) {
 		json_object_open(w, "bestpath");
 		json_bool(w, "overall", true);

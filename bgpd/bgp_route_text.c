@@ -77,6 +77,15 @@ static void text_row(struct route_show *s, const struct prefix *p, const struct 
 	vty_out(vty, "%s\n", route_origin_char(attr->origin));
 }
 
+/* '>' best, '=' another multipath, ' ' neither. */
+static char selection_char(const struct route_show *s, const struct bgp_dest *d,
+			   const struct bgp_path *path)
+{
+	if (path == dest_best(d))
+		return '>';
+	return rib_path_multipath(s->rib, s->af, d, path) ? '=' : ' ';
+}
+
 static void text_path_row(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
 			  const struct bgp_path *path, bool first, struct sbuf *tmp)
 {
@@ -85,7 +94,7 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 
 	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out()). */
 	vty_out(s->vty, " %c%c%c ", valid ? '*' : (src && !src->up ? 'R' : ' '),
-		path == dest_best(d) ? '>' : ' ', route_path_internal(s, path) ? 'i' : ' ');
+		selection_char(s, d, path), route_path_internal(s, path) ? 'i' : ' ');
 	text_row(s, first ? p : NULL, path->attr, tmp);
 }
 
@@ -201,6 +210,8 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 		vty_out(vty, src->ebgp ? ", external" : ", internal");
 	if (attr->atomic_aggregate || (attr->present & ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE)))
 		vty_out(vty, ", atomic-aggregate");
+	if (rib_path_multipath(s->rib, s->af, d, path))
+		vty_out(vty, ", multipath");
 	if (path == dest_best(d))
 		vty_out(vty, ", best (%s)", bgp_sel_reason_str(bgp_decision_reason(s->rib, d)));
 	vty_out(vty, "\n");

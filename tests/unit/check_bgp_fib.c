@@ -143,6 +143,18 @@ static bool installed(const char *pfx)
 	return d && (d->flags & DEST_F_FIB);
 }
 
+/* Paths of pfx the show commands mark multipath. */
+static unsigned multipaths(const char *pfx)
+{
+	struct prefix p = tpfx(pfx);
+	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+	unsigned n = 0;
+
+	for (const struct bgp_path *path = d ? d->paths : NULL; path; path = path->next)
+		n += rib_path_multipath(bgp->rib, V4, d, path);
+	return n;
+}
+
 /* ---- tests ---- */
 
 START_TEST(test_equal_ebgp_paths_are_multipath)
@@ -153,6 +165,10 @@ START_TEST(test_equal_ebgp_paths_are_multipath)
 	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2,192.0.2.6");
 	ck_assert_uint_eq(fk.installs, 2);
 	ck_assert(installed("203.0.113.0/24"));
+	ck_assert_uint_eq(multipaths("203.0.113.0/24"), 2); /* shown as *> and *= */
+	rib_fib_maxpaths_set(bgp->rib, V4, false, 1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(multipaths("203.0.113.0/24"), 0);
 }
 END_TEST
 
