@@ -214,8 +214,12 @@ class Skua(Dut):
         return first_line([self.binary(), "--version"])
 
     def argv(self):
+        # --no-fib: skua's bgpd installs its best routes in the kernel by default; here, as
+        # FRR without zebra and BIRD without a kernel protocol, it does BGP work only
+        # (bench/fib_install.py measures the FIB).
         conf = self.write("bgpd.conf", frr_style_config())
-        return [self.binary(), "-f", conf, "--vty-socket", os.path.join(self.rundir, "bgpd.vty")]
+        return [self.binary(), "-f", conf, "--vty-socket", os.path.join(self.rundir, "bgpd.vty"),
+                "--no-fib"]
 
 
 class Frr(Dut):

@@ -108,8 +108,9 @@ const char *kernel_ifname(const struct kernel_watch *w, uint32_t ifindex, char b
 /* Is the interface up with carrier? */
 bool kernel_if_running(const struct kernel_watch *w, uint32_t ifindex);
 
-/* The mirrored routes of family (redistribution, show): cb for each; stops at a non-zero
- * return. connected = a network on one of our links (protocol kernel, scope link). */
+/* The mirrored routes of family (redistribution): cb for each, the lowest metric's; stops at
+ * a non-zero return. connected = a network on one of our links (protocol kernel, on the link);
+ * those of an interface that is down or without carrier are left out (as zebra does). */
 typedef int (*kernel_route_cb)(const struct prefix *p, uint8_t protocol, bool connected,
 			       uint32_t metric, void *arg);
 int kernel_watch_walk(const struct kernel_watch *w, int family, kernel_route_cb cb, void *arg);

@@ -555,6 +555,7 @@ int kernel_resolve(const struct kernel_watch *w, const struct ipaddr *addr,
 }
 
 struct walk_ctx {
+	const struct kernel_watch *w;
 	kernel_route_cb cb;
 	void *arg;
 };
@@ -568,13 +569,18 @@ static int walk_one(const struct prefix *p, void *value, void *arg)
 
 	if (!r)
 		return 0;
+	/* The network of an interface that is down or without carrier is not offered: zebra drops
+	 * an interface's networks then. Other routes stay while the kernel has them (the kernel
+	 * keeps them, flagged linkdown, and so does zebra). */
 	connected = route_connected(r);
+	if (connected && !nh_up(c->w, &r->nh[0]))
+		return 0;
 	return c->cb(p, r->protocol, connected, r->metric, c->arg);
 }
 
 int kernel_watch_walk(const struct kernel_watch *w, int family, kernel_route_cb cb, void *arg)
 {
-	struct walk_ctx c = { cb, arg };
+	struct walk_ctx c = { w, cb, arg };
 
 	return ptree_walk(tree_of(w, family), walk_one, &c);
 }
