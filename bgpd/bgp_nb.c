@@ -10,6 +10,7 @@
 #include "lib/compat.h"
 
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/northbound_cli.h"
@@ -309,6 +310,17 @@ const struct nb_module_info bgp_nb_module = {
 	.expand_tree = bgp_nb_expand_tree,
 };
 
+/* The session side's dynamic neighbors came or went: expand running again. */
+static int dynamic_apply(char *why, size_t whylen)
+{
+	struct nb_error err;
+
+	if (nb_running_reexpand(&err) == 0)
+		return 0;
+	snprintf(why, whylen, "%s", err.msg);
+	return -1;
+}
+
 void bgp_config_init(void)
 {
 	nb_init();
@@ -321,4 +333,5 @@ void bgp_config_init(void)
 	bgp_aspath_list_cli_init();
 	bgp_routemap_cli_init();
 	bgp_cli_init();
+	bgp_dynamic_set_apply(dynamic_apply);
 }

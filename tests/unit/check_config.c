@@ -219,6 +219,11 @@ void bgp_dynamic_set_ranges(struct bgp_listen_range *ranges, size_t n, unsigned 
 	test_dyn_applies++;
 }
 
+void bgp_dynamic_set_apply(bgp_dynamic_apply_fn fn)
+{
+	(void)fn;
+}
+
 void bgp_dynamic_foreach(void (*cb)(const struct ipaddr *addr, const char *group, void *arg),
 			 void *arg)
 {
