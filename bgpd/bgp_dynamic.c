@@ -127,6 +127,14 @@ bool bgp_dynamic_lookup(const struct ipaddr *addr, const char **group)
 	return e != NULL;
 }
 
+void bgp_dynamic_reset(void)
+{
+	XFREE(MTYPE_BGP_DYNAMIC, dyn.v);
+	dyn.n = dyn.cap = 0;
+	event_free(dyn.reap_ev);
+	dyn.reap_ev = NULL;
+}
+
 void bgp_dynamic_forget(const struct ipaddr *addr)
 {
 	struct dyn_entry *e = entry_of(addr);

@@ -49,6 +49,9 @@ void bgp_dynamic_set_apply(bgp_dynamic_apply_fn fn);
  * limit; the listeners are told when a key or rule changed. No ranges: none left. */
 void bgp_dynamic_set_ranges(struct bgp_listen_range *ranges, size_t n, unsigned limit);
 
+/* The instance is gone (its peers with it): forget every dynamic neighbor. */
+void bgp_dynamic_reset(void);
+
 /* Every dynamic neighbor, in the order they came. */
 void bgp_dynamic_foreach(void (*cb)(const struct ipaddr *addr, const char *group, void *arg),
 			 void *arg);

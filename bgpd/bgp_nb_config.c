@@ -314,6 +314,7 @@ int bgp_nb_instance_destroy(struct nb_cb_args *args)
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
 		peer_conf_strings_free(peer);
 	bgp_delete(bgp);
+	bgp_dynamic_reset();
 	listen_ranges_apply(NULL);
 	return NB_OK;
 }

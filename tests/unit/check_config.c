@@ -91,6 +91,7 @@ static void peer_free(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
@@ -217,6 +218,11 @@ void bgp_dynamic_set_ranges(struct bgp_listen_range *ranges, size_t n, unsigned 
 	XFREE(MTYPE_BGP_DYNAMIC, ranges);
 	test_nranges = n;
 	test_dyn_applies++;
+}
+
+void bgp_dynamic_reset(void)
+{
+	test_ndyn = 0;
 }
 
 void bgp_dynamic_set_apply(bgp_dynamic_apply_fn fn)
