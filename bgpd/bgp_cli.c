@@ -19,8 +19,14 @@
 #include "lib/vty.h"
 #include "lib/yang.h"
 
-#define NEIGHBOR_CMD "neighbor <A.B.C.D|X:X::X:X>$peer"
+#define NEIGHBOR_CMD "neighbor <A.B.C.D|X:X::X:X|WORD>$peer"
 #define NEIGHBOR_STR                \
+	"Specify neighbor router\n" \
+	"Neighbor address\n"        \
+	"Neighbor IPv6 address\n"   \
+	"Neighbor tag (peer-group name)\n"
+#define NEIGHBOR_ADDR_CMD "neighbor <A.B.C.D|X:X::X:X>$peer"
+#define NEIGHBOR_ADDR_STR           \
 	"Specify neighbor router\n" \
 	"Neighbor address\n"        \
 	"Neighbor IPv6 address\n"
@@ -42,27 +48,64 @@ static int peer_arg(struct vty *vty, const struct cmd_args *args, char *buf, siz
 	return 0;
 }
 
-/* FRR: every neighbor setting needs the neighbor, created by `neighbor X remote-as`. */
-static int peer_arg_existing(struct vty *vty, const struct cmd_args *args, char *buf, size_t size)
+/* Is the PEER argument a peer-group name? Not when it is, or looks like, an address (a
+ * malformed one is reported as such). */
+static bool peer_is_group(const struct cmd_args *args)
 {
-	if (peer_arg(vty, args, buf, size) < 0)
+	const char *s = cmd_arg(args, "peer");
+
+	return s && s[strspn(s, "0123456789.")] != '\0' && !strchr(s, ':');
+}
+
+static bool name_ok(struct vty *vty, const char *name)
+{
+	if (strchr(name, '\'')) {
+		vty_out(vty, "%% A peer-group name cannot contain a quote (')\n");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The data path of the neighbor or peer-group PEER names, which must exist: FRR's
+ * "Specify remote-as or peer-group commands first" for an address, "Create the peer-group
+ * first" for a name.
+ */
+static int peer_base(struct vty *vty, const struct cmd_args *args, char *base, size_t size)
+{
+	char peer[IPADDR_STRLEN];
+
+	if (peer_is_group(args)) {
+		const char *name = cmd_arg(args, "peer");
+
+		if (!name_ok(vty, name))
+			return -1;
+		snprintf(base, size, BGP_PEER_GROUP_XPATH, name);
+		if (!nb_cli_exists(vty, "%s", base)) {
+			vty_out(vty, "%% Create the peer-group or interface first\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
 		return -1;
-	if (!nb_cli_exists(vty, BGP_NEIGHBOR_XPATH, buf)) {
+	snprintf(base, size, BGP_NEIGHBOR_XPATH, peer);
+	if (!nb_cli_exists(vty, "%s", base)) {
 		vty_out(vty, "%% Specify remote-as or peer-group commands first\n");
 		return -1;
 	}
 	return 0;
 }
 
-/* Queue one edit of a neighbor's node and apply it. */
+/* Queue one edit of a neighbor's (or peer-group's) node and apply it. */
 static int peer_edit(struct vty *vty, const struct cmd_args *args, const char *leaf,
 		     enum nb_operation op, const char *value)
 {
-	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	char base[256], xpath[XPATH_MAX];
 
-	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/%s", peer, leaf);
+	snprintf(xpath, sizeof(xpath), "%s/%s", base, leaf);
 	nb_cli_enqueue_change(vty, xpath, op, value);
 	return nb_cli_apply_changes(vty, NULL);
 }
@@ -274,6 +317,22 @@ DEFCMD(no_bgp_network_import_check, "no bgp network import-check", NO_STR IMPORT
 
 /* ---- neighbors ------------------------------------------------------------------------ */
 
+/* The remote-as type of a neighbor or group node, NULL when it has none. */
+static const char *remote_as_type(struct vty *vty, const char *base)
+{
+	const struct lyd_node *t = nb_cli_get(vty, "%s/neighbor-remote-as/remote-as-type", base);
+
+	return t ? lyd_get_value(t) : NULL;
+}
+
+/* The peer-group a neighbor belongs to, NULL when none. */
+static const char *member_group(struct vty *vty, const char *base)
+{
+	const struct lyd_node *g = nb_cli_get(vty, "%s/peer-group", base);
+
+	return g ? lyd_get_value(g) : NULL;
+}
+
 DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
        NEIGHBOR_STR "Specify a BGP neighbor\n"
 		    "AS number\n"
@@ -281,12 +340,31 @@ DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
 		    "External BGP peer\n")
 {
 	char peer[IPADDR_STRLEN], base[256], xpath[XPATH_MAX], asbuf[16];
-	bool exists;
+	const char *grp;
+	bool exists, group = peer_is_group(args);
 
-	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
-		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH, peer);
-	exists = nb_cli_exists(vty, "%s", base);
+	if (group) {
+		if (peer_base(vty, args, base, sizeof(base)) < 0)
+			return CMD_WARNING_CONFIG_FAILED;
+		exists = true;
+	} else {
+		if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
+			return CMD_WARNING_CONFIG_FAILED;
+		snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH, peer);
+		exists = nb_cli_exists(vty, "%s", base);
+		grp = exists ? member_group(vty, base) : NULL;
+		if (grp) {
+			char gbase[256];
+
+			snprintf(gbase, sizeof(gbase), BGP_PEER_GROUP_XPATH, grp);
+			if (remote_as_type(vty, gbase)) {
+				/* FRR's words. */
+				vty_out(vty, "%% Peer-group member cannot override remote-as of "
+					     "peer-group\n");
+				return CMD_WARNING_CONFIG_FAILED;
+			}
+		}
+	}
 
 	snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as/remote-as-type", base);
 	if (cmd_has(args, "ASNUM")) {
@@ -312,19 +390,276 @@ DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/* A group goes with its members and listen ranges (FRR's peer_group_delete). */
+static void group_delete(struct vty *vty, const char *name)
+{
+	char xpath[XPATH_MAX];
+	const struct lyd_node *bgp = nb_cli_get(vty, BGP_XPATH);
+	struct ly_set *set = NULL;
+
+	snprintf(xpath, sizeof(xpath), "neighbors/neighbor[peer-group='%s']", name);
+	if (bgp && lyd_find_xpath(bgp, xpath, &set) == LY_SUCCESS)
+		for (uint32_t i = 0; i < set->count; i++) {
+			char path[XPATH_MAX];
+
+			nb_cli_enqueue_change(vty,
+					      yang_dnode_path(set->dnodes[i], path, sizeof(path)),
+					      NB_OP_DESTROY, NULL);
+		}
+	ly_set_free(set, NULL);
+	set = NULL;
+	snprintf(xpath, sizeof(xpath), "listen/range[peer-group='%s']", name);
+	if (bgp && lyd_find_xpath(bgp, xpath, &set) == LY_SUCCESS)
+		for (uint32_t i = 0; i < set->count; i++) {
+			char path[XPATH_MAX];
+
+			nb_cli_enqueue_change(vty,
+					      yang_dnode_path(set->dnodes[i], path, sizeof(path)),
+					      NB_OP_DESTROY, NULL);
+		}
+	ly_set_free(set, NULL);
+	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH, name);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+}
+
 DEFCMD(no_neighbor, "no " NEIGHBOR_CMD " [remote-as <ASNUM|internal|external>]",
        NO_STR NEIGHBOR_STR "Specify a BGP neighbor\n"
 			   "AS number\n"
 			   "Internal BGP peer\n"
 			   "External BGP peer\n")
 {
-	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX], base[256];
 
+	if (peer_is_group(args)) {
+		if (peer_base(vty, args, base, sizeof(base)) < 0)
+			return CMD_WARNING_CONFIG_FAILED;
+		if (cmd_has(args, "remote-as")) {
+			/* FRR: only the group's AS goes (members need their own then). */
+			snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as", base);
+			nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		} else {
+			group_delete(vty, cmd_arg(args, "peer"));
+		}
+		return nb_cli_apply_changes(vty, NULL);
+	}
 	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
 	/* FRR: removing a neighbor that is not there is not an error. */
 	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH, peer);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define PEER_GROUP_STR "Member of the peer-group\n"
+
+DEFCMD(neighbor_peer_group, "neighbor WORD$name peer-group",
+       "Specify neighbor router\n"
+       "Interface name or neighbor tag\n"
+       "Configure peer-group\n")
+{
+	const char *name = cmd_arg(args, "name");
+	char xpath[XPATH_MAX];
+	struct ipaddr a;
+
+	if (ipaddr_from_str(&a, name) == 0) {
+		vty_out(vty, "%% A peer-group name cannot be an address: %s\n", name);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (!name_ok(vty, name))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH, name);
+	if (nb_cli_exists(vty, "%s", xpath))
+		return CMD_SUCCESS;
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	/* As for a neighbor: the group is activated for IPv4 unicast when the default says so
+	 * now, and its members follow the group. */
+	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH "/afi-safis/ipv4-unicast/enabled",
+		 name);
+	nb_cli_enqueue_change(
+		vty, xpath, NB_OP_MODIFY,
+		yang_dnode_get_bool(nb_cli_get(vty, BGP_XPATH), true, "default-ipv4-unicast")
+			? "true"
+			: "false");
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_neighbor_peer_group, "no neighbor WORD$name peer-group",
+       NO_STR "Specify neighbor router\n"
+	      "Neighbor tag\n"
+	      "Configure peer-group\n")
+{
+	const char *name = cmd_arg(args, "name");
+	char xpath[XPATH_MAX];
+
+	if (!name_ok(vty, name))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH, name);
+	if (!nb_cli_exists(vty, "%s", xpath)) {
+		vty_out(vty, "%% Create the peer-group or interface first\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	group_delete(vty, name);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(neighbor_member, NEIGHBOR_ADDR_CMD " peer-group WORD$group",
+       NEIGHBOR_ADDR_STR PEER_GROUP_STR "Peer-group name\n")
+{
+	const char *group = cmd_arg(args, "group");
+	char peer[IPADDR_STRLEN], base[256], gbase[256], xpath[XPATH_MAX];
+	const char *cur, *own, *gtype;
+	bool exists;
+
+	if (peer_arg(vty, args, peer, sizeof(peer)) < 0 || !name_ok(vty, group))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(gbase, sizeof(gbase), BGP_PEER_GROUP_XPATH, group);
+	if (!nb_cli_exists(vty, "%s", gbase)) {
+		vty_out(vty, "%% Configure the peer-group first\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH, peer);
+	exists = nb_cli_exists(vty, "%s", base);
+	gtype = remote_as_type(vty, gbase);
+	if (!exists && !gtype) {
+		vty_out(vty, "%% Specify remote-as or peer-group remote AS first\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	cur = exists ? member_group(vty, base) : NULL;
+	if (cur && strcmp(cur, group) == 0)
+		return CMD_SUCCESS;
+	if (cur) {
+		vty_out(vty, "%% Peer is already a member of peer-group %s\n", cur);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	own = exists ? remote_as_type(vty, base) : NULL;
+	if (own && gtype) {
+		const struct lyd_node *gas =
+			nb_cli_get(vty, "%s/neighbor-remote-as/remote-as", gbase);
+		const struct lyd_node *pas =
+			nb_cli_get(vty, "%s/neighbor-remote-as/remote-as", base);
+
+		if (strcmp(own, gtype) != 0 || !gas != !pas ||
+		    (gas && strcmp(lyd_get_value(gas), lyd_get_value(pas)) != 0)) {
+			vty_out(vty, "%% Peer with AS %s cannot be in this peer-group\n",
+				pas ? lyd_get_value(pas) : own);
+			return CMD_WARNING_CONFIG_FAILED;
+		}
+		/* The same AS: the group's, as FRR prints it. */
+		snprintf(xpath, sizeof(xpath), "%s/neighbor-remote-as", base);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	}
+	/* Activation follows the group (FRR binds the member to the group's families). */
+	snprintf(xpath, sizeof(xpath), "%s/afi-safis/ipv4-unicast/enabled", base);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	snprintf(xpath, sizeof(xpath), "%s/afi-safis/ipv6-unicast/enabled", base);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	snprintf(xpath, sizeof(xpath), "%s/peer-group", base);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, group);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_neighbor_member, "no " NEIGHBOR_ADDR_CMD " peer-group [WORD$group]",
+       NO_STR NEIGHBOR_ADDR_STR PEER_GROUP_STR "Peer-group name\n")
+{
+	const char *group = cmd_arg(args, "group");
+	char peer[IPADDR_STRLEN], base[256];
+	const char *cur;
+
+	if (peer_arg(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH, peer);
+	if (!nb_cli_exists(vty, "%s", base)) {
+		vty_out(vty, "%% Specify remote-as or peer-group commands first\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	cur = member_group(vty, base);
+	if (!cur || (group && strcmp(cur, group) != 0)) {
+		vty_out(vty, "%% Peer is not a member of this peer-group\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	/* FRR deletes the neighbor (peer_delete): it was configured through the group. */
+	nb_cli_enqueue_change(vty, base, NB_OP_DESTROY, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* ---- dynamic neighbors ---------------------------------------------------------------- */
+
+#define LISTEN_STR                \
+	"BGP specific commands\n" \
+	"Configure BGP dynamic neighbors listen range\n"
+#define LISTEN_RANGE_STR                                            \
+	LISTEN_STR "Configure BGP dynamic neighbors listen range\n" \
+		   "Neighbor address\n"                             \
+		   "Neighbor IPv6 address\n"                        \
+		   "Member of the peer-group\n"                     \
+		   "Peer-group name\n"
+
+static int listen_range_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	const char *s = cmd_arg(args, "range"), *group = cmd_arg(args, "group");
+	char canon[PREFIX_STRLEN], xpath[XPATH_MAX];
+	const struct lyd_node *cur;
+	struct prefix p;
+
+	if (!s || prefix_from_str(&p, s, false) < 0) {
+		vty_out(vty, "%% Malformed listen range\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (!name_ok(vty, group))
+		return CMD_WARNING_CONFIG_FAILED;
+	prefix_apply_mask(&p); /* FRR masks the host bits */
+	prefix_to_str(&p, canon, sizeof(canon));
+	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH, group);
+	if (!nb_cli_exists(vty, "%s", xpath)) {
+		vty_out(vty, "%% Configure the peer-group first\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(xpath, sizeof(xpath), BGP_XPATH "/listen/range[prefix='%s']", canon);
+	cur = nb_cli_get(vty, "%s/peer-group", xpath);
+	if (no) {
+		if (!cur || strcmp(lyd_get_value(cur), group) != 0) {
+			vty_out(vty, "%% Listen range not found in peer-group\n");
+			return CMD_WARNING_CONFIG_FAILED;
+		}
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	if (cur && strcmp(lyd_get_value(cur), group) != 0) {
+		vty_out(vty, "%% Same listen range is attached to peer-group %s\n",
+			lyd_get_value(cur));
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	snprintf(xpath, sizeof(xpath), BGP_XPATH "/listen/range[prefix='%s']/peer-group", canon);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, group);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(bgp_listen_range, "bgp listen range <A.B.C.D/M|X:X::X:X/M>$range peer-group WORD$group",
+       LISTEN_RANGE_STR)
+{
+	return listen_range_edit(vty, args, false);
+}
+
+DEFCMD(no_bgp_listen_range,
+       "no bgp listen range <A.B.C.D/M|X:X::X:X/M>$range peer-group WORD$group",
+       NO_STR LISTEN_RANGE_STR)
+{
+	return listen_range_edit(vty, args, true);
+}
+
+#define LISTEN_LIMIT_STR                                                           \
+	LISTEN_STR "Maximum number of BGP Dynamic Neighbors that can be created\n" \
+		   "Configure Dynamic Neighbors listen limit value\n"
+
+DEFCMD(bgp_listen_limit, "bgp listen limit (1-5000)$limit", LISTEN_LIMIT_STR)
+{
+	nb_cli_enqueue_change(vty, "./listen/limit", NB_OP_MODIFY, cmd_arg(args, "limit"));
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(no_bgp_listen_limit, "no bgp listen limit [(1-5000)]", NO_STR LISTEN_LIMIT_STR)
+{
+	nb_cli_enqueue_change(vty, "./listen/limit", NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
@@ -418,14 +753,14 @@ DEFCMD(neighbor_update_source, NEIGHBOR_CMD " update-source <A.B.C.D|X:X::X:X|WO
 		    "IPv6 address\n"
 		    "Interface name\n")
 {
-	char peer[IPADDR_STRLEN], base[256], xpath[XPATH_MAX], canon[IPADDR_STRLEN];
+	char peer[256], base[300], xpath[XPATH_MAX], canon[IPADDR_STRLEN];
 	const char *src = cmd_arg(args, "source");
 	struct ipaddr a;
 	bool is_addr;
 
-	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+	if (peer_base(vty, args, peer, sizeof(peer)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(base, sizeof(base), BGP_NEIGHBOR_XPATH "/update-source", peer);
+	snprintf(base, sizeof(base), "%s/update-source", peer);
 	/* An address binds the socket; anything else names an interface (FRR). */
 	is_addr = ipaddr_from_str(&a, src) == 0;
 	if (is_addr)
@@ -443,13 +778,13 @@ DEFCMD(no_neighbor_update_source, "no " NEIGHBOR_CMD " update-source [<A.B.C.D|X
 			   "IPv6 address\n"
 			   "Interface name\n")
 {
-	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	char base[256], xpath[XPATH_MAX];
 
-	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/update-source/ip", peer);
+	snprintf(xpath, sizeof(xpath), "%s/update-source/ip", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/update-source/interface", peer);
+	snprintf(xpath, sizeof(xpath), "%s/update-source/interface", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
@@ -459,13 +794,13 @@ DEFCMD(neighbor_timers, NEIGHBOR_CMD " timers (0-65535)$keepalive (0-65535)$hold
 		    "Keepalive interval\n"
 		    "Holdtime\n")
 {
-	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	char base[256], xpath[XPATH_MAX];
 
-	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/keepalive", peer);
+	snprintf(xpath, sizeof(xpath), "%s/timers/keepalive", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "keepalive"));
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/hold-time", peer);
+	snprintf(xpath, sizeof(xpath), "%s/timers/hold-time", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "holdtime"));
 	return nb_cli_apply_changes(vty, NULL);
 }
@@ -475,13 +810,13 @@ DEFCMD(no_neighbor_timers, "no " NEIGHBOR_CMD " timers [(0-65535) (0-65535)]",
 			   "Keepalive interval\n"
 			   "Holdtime\n")
 {
-	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	char base[256], xpath[XPATH_MAX];
 
-	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/keepalive", peer);
+	snprintf(xpath, sizeof(xpath), "%s/timers/keepalive", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/timers/hold-time", peer);
+	snprintf(xpath, sizeof(xpath), "%s/timers/hold-time", base);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
@@ -957,6 +1292,14 @@ void bgp_cli_init(void)
 		&no_bgp_cluster_id_cmd,
 		&neighbor_remote_as_cmd,
 		&no_neighbor_cmd,
+		&neighbor_peer_group_cmd,
+		&no_neighbor_peer_group_cmd,
+		&neighbor_member_cmd,
+		&no_neighbor_member_cmd,
+		&bgp_listen_range_cmd,
+		&no_bgp_listen_range_cmd,
+		&bgp_listen_limit_cmd,
+		&no_bgp_listen_limit_cmd,
 		&neighbor_description_cmd,
 		&no_neighbor_description_cmd,
 		&neighbor_shutdown_cmd,

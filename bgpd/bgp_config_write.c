@@ -35,11 +35,20 @@
 
 DEFINE_MTYPE(BGP_CONFIG_WRITE, "BGP running-config printer");
 
+/* What names the neighbor or peer-group a node belongs to in commands: the address, or
+ * the group's name. */
 static const char *nbr_addr(const struct lyd_node *dnode)
 {
-	const struct lyd_node *nbr = yang_dnode_ancestor(dnode, "neighbor");
-	const char *a = nbr ? yang_dnode_get_string(nbr, "remote-address") : NULL;
+	const char *a = NULL;
 
+	for (const struct lyd_node *n = dnode; n && !a; n = lyd_parent(n)) {
+		if (n->schema->nodetype != LYS_LIST)
+			continue;
+		if (!strcmp(n->schema->name, "neighbor"))
+			a = yang_dnode_get_string(n, "remote-address");
+		else if (!strcmp(n->schema->name, "peer-group"))
+			a = yang_dnode_get_string(n, "name");
+	}
 	return a ? a : "?";
 }
 
@@ -114,8 +123,62 @@ void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
 	const char *type = yang_dnode_get_string(dnode, "remote-as-type");
 	const char *as = yang_dnode_get_string(dnode, "remote-as");
 
+	if (!type)
+		return;
 	sbuf_printf(out, " neighbor %s remote-as %s\n", nbr_addr(dnode),
-		    type && strcmp(type, "as-specified") != 0 ? type : (as ? as : "?"));
+		    strcmp(type, "as-specified") != 0 ? type : (as ? as : "?"));
+}
+
+/* FRR: a group is declared before its settings; groups print before neighbors, by name. */
+void bgp_show_peer_group(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s peer-group\n", nbr_addr(dnode));
+}
+
+int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	const char *x = yang_dnode_get_string(a, "name"), *y = yang_dnode_get_string(b, "name");
+
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+/* A neighbor's first lines, as FRR: its own remote-as, then its peer-group. */
+void bgp_show_neighbor_head(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const struct lyd_node *ras = yang_dnode_get(dnode, "neighbor-remote-as");
+	const char *grp = yang_dnode_get_string(dnode, "peer-group");
+
+	if (ras)
+		bgp_show_neighbor_remote_as(out, ras);
+	if (grp)
+		sbuf_printf(out, " neighbor %s peer-group %s\n", nbr_addr(dnode), grp);
+}
+
+/* Listen ranges as FRR keeps them: IPv4 first, then by prefix. */
+int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	const char *x = yang_dnode_get_string(a, "prefix"), *y = yang_dnode_get_string(b, "prefix");
+	struct prefix px, py;
+
+	if (!x || !y || prefix_from_str(&px, x, false) < 0 || prefix_from_str(&py, y, false) < 0)
+		return strcmp(x ? x : "", y ? y : "");
+	return prefix_cmp(&px, &py);
+}
+
+/* FRR prints these after the neighbors: the limit when not 100, then the ranges. */
+void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const struct lyd_node *lim = yang_dnode_get(dnode, "limit");
+	struct ly_set *set = NULL;
+
+	if (lim && !yang_dnode_is_default(lim))
+		sbuf_printf(out, " bgp listen limit %s\n", lyd_get_value(lim));
+	if (lyd_find_xpath(dnode, "range", &set) == LY_SUCCESS)
+		for (uint32_t i = 0; i < set->count; i++)
+			sbuf_printf(out, " bgp listen range %s peer-group %s\n",
+				    yang_dnode_get_string(set->dnodes[i], "prefix"),
+				    yang_dnode_get_string(set->dnodes[i], "peer-group"));
+	ly_set_free(set, NULL);
 }
 
 void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
@@ -195,6 +258,12 @@ static int neighbor_qcmp(const void *a, const void *b)
 				     *(const struct lyd_node *const *)b);
 }
 
+static int group_qcmp(const void *a, const void *b)
+{
+	return bgp_show_peer_group_cmp(*(const struct lyd_node *const *)a,
+				       *(const struct lyd_node *const *)b);
+}
+
 /* The nodes matching xpath under dnode, sorted; *count set. Caller frees it
  * (MTYPE_BGP_CONFIG_WRITE). */
 static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *xpath,
@@ -215,6 +284,62 @@ static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *
 	return v;
 }
 
+/* Per neighbor (or group), in FRR's order: activation (only where it differs from `bgp
+ * default ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
+ * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
+ * out. */
+static void af_neighbors(struct sbuf *body, const struct lyd_node **v, uint32_t n, const char *name,
+			 bool dflt_on)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		static const char *const leaves[][2] = {
+			{ "plist-import", "prefix-list" },
+			{ "plist-export", "prefix-list" },
+			{ "route-map-import", "route-map" },
+			{ "route-map-export", "route-map" },
+			{ "filter-list-import", "filter-list" },
+			{ "filter-list-export", "filter-list" },
+		};
+		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
+		const char *addr = nbr_addr(v[i]), *nhs, *allowas, *rpa;
+
+		if (en) {
+			bool on = strcmp(lyd_get_value(en), "true") == 0;
+
+			if (on && !dflt_on)
+				sbuf_printf(body, "  neighbor %s activate\n", addr);
+			else if (!on && dflt_on)
+				sbuf_printf(body, "  no neighbor %s activate\n", addr);
+		}
+		if (yang_dnode_exists(v[i], "afi-safis/%s/route-reflector-client", name))
+			sbuf_printf(body, "  neighbor %s route-reflector-client\n", addr);
+		nhs = yang_dnode_get_string(v[i], "afi-safis/%s/next-hop-self", name);
+		if (nhs)
+			sbuf_printf(body, "  neighbor %s next-hop-self%s\n", addr,
+				    strcmp(nhs, "force") == 0 ? " force" : "");
+		rpa = yang_dnode_get_string(v[i], "afi-safis/%s/remove-private-as", name);
+		if (rpa)
+			sbuf_printf(body, "  neighbor %s remove-private-AS%s%s\n", addr,
+				    strncmp(rpa, "all", 3) == 0 ? " all" : "",
+				    strstr(rpa, "replace") ? " replace-AS" : "");
+		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
+			sbuf_printf(body, "  neighbor %s soft-reconfiguration inbound\n", addr);
+		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
+		if (allowas && strcmp(allowas, "3") == 0)
+			sbuf_printf(body, "  neighbor %s allowas-in\n", addr);
+		else if (allowas)
+			sbuf_printf(body, "  neighbor %s allowas-in %s\n", addr, allowas);
+		for (size_t k = 0; k < array_size(leaves); k++) {
+			const char *list = yang_dnode_get_string(
+				v[i], "afi-safis/%s/filter-config/%s", name, leaves[k][0]);
+
+			if (list)
+				sbuf_printf(body, "  neighbor %s %s %s %s\n", addr, leaves[k][1],
+					    list, k % 2 ? "out" : "in");
+		}
+	}
+}
+
 static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af af)
 {
 	const char *name = af == BGP_AF_IPV4_UNICAST ? "ipv4-unicast" : "ipv6-unicast";
@@ -233,59 +358,13 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	bgp_fib_af_write(&body, bgp, name); /* maximum-paths, after the networks as in FRR */
 
-	/* Per neighbor, in FRR's order: activation (only where it differs from `bgp default
-	 * ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
-	 * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
-	 * out. */
-	v = sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		static const char *const leaves[][2] = {
-			{ "plist-import", "prefix-list" },
-			{ "plist-export", "prefix-list" },
-			{ "route-map-import", "route-map" },
-			{ "route-map-export", "route-map" },
-			{ "filter-list-import", "filter-list" },
-			{ "filter-list-export", "filter-list" },
-		};
-		const struct lyd_node *en = yang_dnode_get(v[i], "afi-safis/%s/enabled", name);
-		const char *addr = nbr_addr(v[i]), *nhs, *allowas, *rpa;
-
-		if (en) {
-			bool on = strcmp(lyd_get_value(en), "true") == 0;
-
-			if (on && !dflt_on)
-				sbuf_printf(&body, "  neighbor %s activate\n", addr);
-			else if (!on && dflt_on)
-				sbuf_printf(&body, "  no neighbor %s activate\n", addr);
-		}
-		if (yang_dnode_exists(v[i], "afi-safis/%s/route-reflector-client", name))
-			sbuf_printf(&body, "  neighbor %s route-reflector-client\n", addr);
-		nhs = yang_dnode_get_string(v[i], "afi-safis/%s/next-hop-self", name);
-		if (nhs)
-			sbuf_printf(&body, "  neighbor %s next-hop-self%s\n", addr,
-				    strcmp(nhs, "force") == 0 ? " force" : "");
-		rpa = yang_dnode_get_string(v[i], "afi-safis/%s/remove-private-as", name);
-		if (rpa)
-			sbuf_printf(&body, "  neighbor %s remove-private-AS%s%s\n", addr,
-				    strncmp(rpa, "all", 3) == 0 ? " all" : "",
-				    strstr(rpa, "replace") ? " replace-AS" : "");
-		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
-			sbuf_printf(&body, "  neighbor %s soft-reconfiguration inbound\n", addr);
-		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
-		if (allowas && strcmp(allowas, "3") == 0)
-			sbuf_printf(&body, "  neighbor %s allowas-in\n", addr);
-		else if (allowas)
-			sbuf_printf(&body, "  neighbor %s allowas-in %s\n", addr, allowas);
-		for (size_t k = 0; k < array_size(leaves); k++) {
-			const char *list = yang_dnode_get_string(
-				v[i], "afi-safis/%s/filter-config/%s", name, leaves[k][0]);
-
-			if (list)
-				sbuf_printf(&body, "  neighbor %s %s %s %s\n", addr, leaves[k][1],
-					    list, k % 2 ? "out" : "in");
-		}
+	/* Peer-groups first, then neighbors (FRR). */
+	for (int pass = 0; pass < 2; pass++) {
+		v = pass ? sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n)
+			 : sorted(bgp, "peer-groups/peer-group", group_qcmp, &n);
+		af_neighbors(&body, v, n, name, dflt_on);
+		XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	}
-	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 
 	if (body.len) {
 		sbuf_printf(out, " !\n address-family %s unicast\n",

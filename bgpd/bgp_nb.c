@@ -10,6 +10,7 @@
 #include "lib/compat.h"
 
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/northbound_cli.h"
@@ -17,12 +18,14 @@
 #include "lib/system_cli.h"
 
 #define NBR BGP_XPATH "/neighbors/neighbor"
+#define PG BGP_XPATH "/peer-groups/peer-group"
 
 static const struct nb_node_info bgp_nb_nodes[] = {
 	{
 		.xpath = BGP_XPATH,
 		.cbs = { .create = bgp_nb_instance_create,
 			 .destroy = bgp_nb_instance_destroy,
+			 .apply_finish = bgp_nb_instance_apply_finish,
 			 .cli_show = bgp_show_instance,
 			 .cli_show_end = bgp_show_instance_end },
 	},
@@ -116,16 +119,39 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = BGP_XPATH "/timers",
 		.cbs = { .apply_finish = bgp_nb_timers_apply_finish, .cli_show = bgp_show_timers },
 	},
+	/* Peer-groups: no callbacks of their own. Their settings reach the members through the
+	 * expanded tree (bgp_peer_group.c) and the listen ranges through the instance's
+	 * apply_finish; here they only print, with the neighbor printers. */
+	{
+		.xpath = PG,
+		.cbs = { .cli_show = bgp_show_peer_group, .cli_cmp = bgp_show_peer_group_cmp },
+	},
+	{ .xpath = PG "/neighbor-remote-as", .cbs = { .cli_show = bgp_show_neighbor_remote_as } },
+	{ .xpath = PG "/description", .cbs = { .cli_show = bgp_show_neighbor_description } },
+	{ .xpath = PG "/shutdown", .cbs = { .cli_show = bgp_show_neighbor_shutdown } },
+	{ .xpath = PG "/password", .cbs = { .cli_show = bgp_show_neighbor_password } },
+	{ .xpath = PG "/passive", .cbs = { .cli_show = bgp_show_neighbor_passive } },
+	{ .xpath = PG "/ebgp-multihop", .cbs = { .cli_show = bgp_show_neighbor_multihop } },
+	{ .xpath = PG "/ttl-security", .cbs = { .cli_show = bgp_show_neighbor_ttl_security } },
+	{ .xpath = PG "/update-source", .cbs = { .cli_show = bgp_show_neighbor_update_source } },
+	{ .xpath = PG "/timers", .cbs = { .cli_show = bgp_show_neighbor_timers } },
+	{ .xpath = PG "/timers/connect-time", .keep_explicit_default = true },
 	{
 		.xpath = NBR,
 		.cbs = { .create = bgp_nb_neighbor_create,
 			 .destroy = bgp_nb_neighbor_destroy,
+			 .cli_show = bgp_show_neighbor_head,
 			 .cli_cmp = bgp_show_neighbor_cmp },
 	},
 	{
+		.xpath = NBR "/peer-group",
+		.cbs = { .modify = bgp_nb_neighbor_peer_group_modify,
+			 .destroy = bgp_nb_neighbor_peer_group_destroy },
+	},
+	{
+		/* Printed by the neighbor's head line (before its peer-group). */
 		.xpath = NBR "/neighbor-remote-as",
-		.cbs = { .apply_finish = bgp_nb_neighbor_remote_as_apply_finish,
-			 .cli_show = bgp_show_neighbor_remote_as },
+		.cbs = { .apply_finish = bgp_nb_neighbor_remote_as_apply_finish },
 	},
 	{
 		.xpath = NBR "/neighbor-remote-as/remote-as-type",
@@ -308,6 +334,14 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_plist_destroy },
 	},
 	{
+		.xpath = BGP_XPATH "/listen",
+		.cbs = { .cli_show = bgp_show_listen },
+	},
+	{
+		.xpath = BGP_XPATH "/listen/range",
+		.cbs = { .cli_cmp = bgp_show_range_cmp },
+	},
+	{
 		/* Printed by the instance's cli_show_end, inside the address-family blocks. */
 		.xpath = BGP_AF_IPV4_XPATH "/network",
 		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
@@ -323,7 +357,19 @@ const struct nb_module_info bgp_nb_module = {
 	.name = "skua-bgp",
 	.nodes = bgp_nb_nodes,
 	.validate_tree = bgp_nb_validate_tree,
+	.expand_tree = bgp_nb_expand_tree,
 };
+
+/* The session side's dynamic neighbors came or went: expand running again. */
+static int dynamic_apply(char *why, size_t whylen)
+{
+	struct nb_error err;
+
+	if (nb_running_reexpand(&err) == 0)
+		return 0;
+	snprintf(why, whylen, "%s", err.msg);
+	return -1;
+}
 
 void bgp_config_init(void)
 {
@@ -338,4 +384,5 @@ void bgp_config_init(void)
 	bgp_routemap_cli_init();
 	bgp_cli_init();
 	bgp_fib_cli_init();
+	bgp_dynamic_set_apply(dynamic_apply);
 }

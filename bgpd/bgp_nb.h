@@ -17,6 +17,7 @@ DECLARE_MTYPE(BGP_CONFIG_WRITE); /* scratch of the running-config printer */
 
 #define BGP_XPATH "/skua-bgp:bgp"
 #define BGP_NEIGHBOR_XPATH BGP_XPATH "/neighbors/neighbor[remote-address='%s']"
+#define BGP_PEER_GROUP_XPATH BGP_XPATH "/peer-groups/peer-group[name='%s']"
 #define BGP_AF_IPV4_XPATH BGP_XPATH "/afi-safis/ipv4-unicast"
 #define BGP_AF_IPV6_XPATH BGP_XPATH "/afi-safis/ipv6-unicast"
 
@@ -25,6 +26,9 @@ extern const struct nb_module_info bgp_nb_module;
 /* bgp_nb_config.c */
 int bgp_nb_instance_create(struct nb_cb_args *args);
 int bgp_nb_instance_destroy(struct nb_cb_args *args);
+void bgp_nb_instance_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_peer_group_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_peer_group_destroy(struct nb_cb_args *args);
 int bgp_nb_local_as_modify(struct nb_cb_args *args);
 int bgp_nb_router_id_modify(struct nb_cb_args *args);
 int bgp_nb_router_id_destroy(struct nb_cb_args *args);
@@ -89,7 +93,17 @@ int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
 
+/* bgp_peer_group.c: the effective tree (peer-group members filled in, dynamic neighbors
+ * added); the northbound's expand_tree hook. */
+int bgp_nb_expand_tree(struct lyd_node **tree, char *errmsg, size_t errlen, char *xpath,
+		       size_t xpathlen);
+
 /* bgp_config_write.c */
+void bgp_show_peer_group(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_show_neighbor_head(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b);
 void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode);

@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/log.h"
@@ -59,6 +60,7 @@ static void peer_conf_strings_free(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
@@ -158,41 +160,132 @@ static int security_validate(struct nb_cb_args *args, bool password, unsigned tt
  * per commit rather than per leaf (one count of all the rules, not one per neighbor), so a
  * file with thousands of GTSM neighbors is checked once.
  */
+static bool prefix_of_range(const struct lyd_node *range, struct prefix *p)
+{
+	const char *s = yang_dnode_get_string(range, "prefix");
+
+	return s && prefix_from_str(p, s, false) == 0;
+}
+
+/* The hops of the GTSM listen ranges of the (effective) instance node bgp: *ranges gets
+ * their prefixes, hops[i] their group's ttl-security. Returns the count. */
+static size_t gtsm_ranges(const struct lyd_node *bgp, struct prefix **ranges, unsigned **hops)
+{
+	struct ly_set *set = NULL;
+	size_t n = 0;
+
+	*ranges = NULL;
+	*hops = NULL;
+	if (lyd_find_xpath(bgp, "listen/range", &set) != LY_SUCCESS || !set->count) {
+		ly_set_free(set, NULL);
+		return 0;
+	}
+	*ranges = XCALLOC(MTYPE_BGP_PEER_CONF, set->count * sizeof(**ranges));
+	*hops = XCALLOC(MTYPE_BGP_PEER_CONF, set->count * sizeof(**hops));
+	for (uint32_t i = 0; i < set->count; i++) {
+		const char *g = yang_dnode_get_string(set->dnodes[i], "peer-group");
+		const struct lyd_node *grp =
+			g ? yang_dnode_get(bgp, "peer-groups/peer-group[name='%s']", g) : NULL;
+		unsigned h = grp ? (unsigned)yang_dnode_get_uint(grp, 0, "ttl-security") : 0;
+
+		if (h && prefix_of_range(set->dnodes[i], &(*ranges)[n]))
+			(*hops)[n++] = h;
+	}
+	ly_set_free(set, NULL);
+	return n;
+}
+
+/*
+ * The whole (effective) candidate: every GTSM neighbor (members and dynamic neighbors with
+ * their group's ttl-security included), every GTSM listen range and every neighbor without
+ * GTSM inside such a range must fit in the listeners' rule programs. Checked per commit
+ * rather than per leaf (one count of all the rules, not one per neighbor), so a file with
+ * thousands of GTSM neighbors is checked once.
+ */
 int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
 			 size_t xpathlen)
 {
+	const struct lyd_node *bgp = tree ? yang_dnode_get(tree, BGP_XPATH) : NULL;
 	struct ly_set *set = NULL;
 	struct bgp_gtsm_rule *rules;
-	size_t n = 0;
+	struct prefix *ranges;
+	unsigned *hops;
+	size_t n = 0, nranges;
 	int ret = NB_OK;
 
-	if (!tree ||
-	    lyd_find_xpath(tree, BGP_XPATH "/neighbors/neighbor[ttl-security]", &set) !=
-		    LY_SUCCESS ||
-	    !set->count) {
+	if (!bgp || lyd_find_xpath(bgp, "neighbors/neighbor", &set) != LY_SUCCESS) {
 		ly_set_free(set, NULL);
 		return NB_OK;
 	}
-	rules = XCALLOC(MTYPE_BGP_PEER_CONF, set->count * sizeof(*rules));
+	nranges = gtsm_ranges(bgp, &ranges, &hops);
+	rules = XCALLOC(MTYPE_BGP_PEER_CONF, (set->count + nranges + 1) * sizeof(*rules));
 	for (uint32_t i = 0; i < set->count; i++) {
 		const char *addr = yang_dnode_get_string(set->dnodes[i], "remote-address");
+		struct bgp_gtsm_rule *r = &rules[n];
 
-		if (!addr || ipaddr_from_str(&rules[n].addr, addr) < 0)
+		if (!addr || ipaddr_from_str(&r->addr, addr) < 0)
 			continue;
-		rules[n].hops = (unsigned)yang_dnode_get_uint(set->dnodes[i], 0, "ttl-security");
+		r->hops = (unsigned)yang_dnode_get_uint(set->dnodes[i], 0, "ttl-security");
+		for (size_t k = 0; !r->hops && k < nranges && !r->exempt; k++)
+			r->exempt = prefix_contains_addr(&ranges[k], &r->addr);
+		if (r->hops || r->exempt)
+			n++;
+	}
+	for (size_t k = 0; k < nranges; k++) {
+		rules[n].addr.family = ranges[k].family;
+		memcpy(rules[n].addr.u.bytes, ranges[k].u.bytes,
+		       ranges[k].family == AF_INET ? 4 : 16);
+		rules[n].plen = ranges[k].len;
+		rules[n].hops = hops[k];
 		n++;
 	}
-	if (bgp_gtsm_rules_check(rules, n, errmsg, errlen) < 0) {
-		/* The last one is where the configuration went over. */
-		yang_dnode_path(set->dnodes[set->count - 1], xpath, xpathlen);
+	if (n && bgp_gtsm_rules_check(rules, n, errmsg, errlen) < 0) {
+		/* The last neighbor is where the configuration went over. */
+		if (set->count)
+			yang_dnode_path(set->dnodes[set->count - 1], xpath, xpathlen);
 		ret = NB_ERR;
 	}
 	XFREE(MTYPE_BGP_PEER_CONF, rules);
+	XFREE(MTYPE_BGP_PEER_CONF, ranges);
+	XFREE(MTYPE_BGP_PEER_CONF, hops);
 	ly_set_free(set, NULL);
 	return ret;
 }
 
 /* ---- the instance --------------------------------------------------------------------- */
+
+/* The listen ranges of the (effective) instance node, with their group's password and
+ * ttl-security, for bgp_dynamic_set_ranges(). */
+static void listen_ranges_apply(const struct lyd_node *bgp)
+{
+	struct bgp_listen_range *nr = NULL;
+	struct ly_set *set = NULL;
+	size_t n = 0;
+
+	if (bgp && lyd_find_xpath(bgp, "listen/range", &set) == LY_SUCCESS && set->count) {
+		nr = XCALLOC(MTYPE_BGP_DYNAMIC, set->count * sizeof(*nr));
+		for (uint32_t i = 0; i < set->count; i++) {
+			const char *grp = yang_dnode_get_string(set->dnodes[i], "peer-group");
+			const struct lyd_node *g =
+				grp ? yang_dnode_get(bgp, "peer-groups/peer-group[name='%s']", grp)
+				    : NULL;
+			const char *pw = g ? yang_dnode_get_string(g, "password") : NULL;
+
+			if (!g || !prefix_of_range(set->dnodes[i], &nr[n].prefix))
+				continue;
+			snprintf(nr[n].group, sizeof(nr[n].group), "%s", grp);
+			nr[n].password = pw ? XSTRDUP(MTYPE_BGP_DYNAMIC, pw) : NULL;
+			nr[n].ttl_security_hops =
+				(uint8_t)yang_dnode_get_uint(g, 0, "ttl-security");
+			n++;
+		}
+	}
+	ly_set_free(set, NULL);
+	bgp_dynamic_set_ranges(
+		nr, n,
+		bgp ? (unsigned)yang_dnode_get_uint(bgp, BGP_LISTEN_LIMIT_DEFAULT, "listen/limit")
+		    : BGP_LISTEN_LIMIT_DEFAULT);
+}
 
 int bgp_nb_instance_create(struct nb_cb_args *args)
 {
@@ -221,7 +314,17 @@ int bgp_nb_instance_destroy(struct nb_cb_args *args)
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
 		peer_conf_strings_free(peer);
 	bgp_delete(bgp);
+	bgp_dynamic_reset();
+	listen_ranges_apply(NULL);
 	return NB_OK;
+}
+
+/* Any change in the instance: the listen ranges and their groups' security, for the
+ * listeners and the dynamic neighbors (a no-op when they did not change). */
+void bgp_nb_instance_apply_finish(struct nb_cb_args *args)
+{
+	if (bgp_get())
+		listen_ranges_apply(args->dnode);
 }
 
 int bgp_nb_local_as_modify(struct nb_cb_args *args)
@@ -358,17 +461,41 @@ int bgp_nb_neighbor_create(struct nb_cb_args *args)
 	}
 	/* The peer is born knowing its AS; the other settings follow as their own changes. */
 	remote_as_of(args->dnode, &peer->conf.remote_as_type, &peer->conf.remote_as);
+	peer->dynamic = bgp_dynamic_lookup(&a, NULL);
 	return NB_OK;
 }
 
 int bgp_nb_neighbor_destroy(struct nb_cb_args *args)
 {
 	struct bgp_peer *peer;
+	struct ipaddr addr;
+	bool dynamic;
 
 	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
 		return NB_OK;
+	addr = peer->conf.addr;
+	dynamic = peer->dynamic;
 	peer_conf_strings_free(peer);
 	bgp_peer_delete(peer);
+	if (dynamic)
+		bgp_dynamic_forget(&addr);
+	return NB_OK;
+}
+
+/* neighbor X peer-group NAME: kept for show commands; what the group gives the member comes
+ * as the member's own changes (the expanded tree). */
+int bgp_nb_neighbor_peer_group_modify(struct nb_cb_args *args)
+{
+	string_install(args, field_at, offsetof(struct bgp_peer_config, peer_group));
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_peer_group_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
 	return NB_OK;
 }
 

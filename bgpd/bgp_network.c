@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_security.h"
@@ -56,6 +57,12 @@ static struct bgp_listener listeners[BGP_MAX_LISTENERS];
 static int nlisteners;
 static uint16_t remote_port = BGP_PORT;
 static struct event_base *listen_base;
+/* A dynamic neighbor is being made inside accept(): its key and rule are the range's, which
+ * were in force for every queued connection, so the listeners are not flushed (which would
+ * also re-enter accept()). */
+static bool making_dynamic;
+
+static void listeners_rules_update(const struct bgp_peer *skip);
 
 void bgp_network_set_remote_port(uint16_t port)
 {
@@ -76,14 +83,34 @@ uint16_t bgp_network_listen_port(int i)
 
 static int rule_cmp(const void *a, const void *b)
 {
-	return ipaddr_cmp(&((const struct kernel_gtsm_peer *)a)->addr,
-			  &((const struct kernel_gtsm_peer *)b)->addr);
+	const struct kernel_gtsm_peer *x = a, *y = b;
+	int c = ipaddr_cmp(&x->addr, &y->addr);
+
+	return c ? c : (int)x->plen - (int)y->plen;
 }
 
-/* The GTSM peers of the instance (but skip), sorted; *out NULL when there are none. */
+static bool in_gtsm_range(const struct ipaddr *addr)
+{
+	const struct bgp_listen_range *r;
+	size_t n = bgp_dynamic_ranges(&r);
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].ttl_security_hops && prefix_contains_addr(&r[i].prefix, addr))
+			return true;
+	return false;
+}
+
+/*
+ * The listeners' GTSM rules (but skip's), sorted: one per GTSM peer, one per listen range
+ * whose peer-group has ttl-security (a prefix rule), and an exemption for a configured peer
+ * without GTSM inside such a range (it must not inherit the range's minimum). *out NULL when
+ * there are none.
+ */
 static size_t collect_rules(const struct bgp_peer *skip, struct kernel_gtsm_peer **out)
 {
 	const struct bgp *bgp = bgp_get();
+	const struct bgp_listen_range *ranges;
+	size_t nranges = bgp_dynamic_ranges(&ranges);
 	const struct bgp_peer *peer;
 	size_t n = 0;
 
@@ -91,17 +118,37 @@ static size_t collect_rules(const struct bgp_peer *skip, struct kernel_gtsm_peer
 	if (!bgp)
 		return 0;
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
-		if (peer != skip && peer->conf.ttl_security_hops)
+		if (peer != skip &&
+		    (peer->conf.ttl_security_hops || (nranges && in_gtsm_range(&peer->conf.addr))))
 			n++;
+	for (size_t i = 0; i < nranges; i++)
+		n += ranges[i].ttl_security_hops != 0;
 	if (!n)
 		return 0;
 	*out = XCALLOC(MTYPE_BGP_LISTENER_RULES, n * sizeof(**out));
 	n = 0;
 	TAILQ_FOREACH (peer, &bgp->peers, entry) {
-		if (peer == skip || !peer->conf.ttl_security_hops)
+		if (peer == skip)
 			continue;
-		(*out)[n].addr = peer->conf.addr;
-		(*out)[n].min_ttl = (uint8_t)bgp_peer_min_ttl(peer);
+		if (peer->conf.ttl_security_hops) {
+			(*out)[n].addr = peer->conf.addr;
+			(*out)[n].min_ttl = (uint8_t)bgp_peer_min_ttl(peer);
+			n++;
+		} else if (nranges && in_gtsm_range(&peer->conf.addr)) {
+			(*out)[n].addr = peer->conf.addr;
+			(*out)[n].exempt = true;
+			n++;
+		}
+	}
+	for (size_t i = 0; i < nranges; i++) {
+		if (!ranges[i].ttl_security_hops)
+			continue;
+		memset(&(*out)[n].addr, 0, sizeof((*out)[n].addr));
+		(*out)[n].addr.family = ranges[i].prefix.family;
+		memcpy((*out)[n].addr.u.bytes, ranges[i].prefix.u.bytes,
+		       ranges[i].prefix.family == AF_INET ? 4 : 16);
+		(*out)[n].plen = ranges[i].prefix.len;
+		(*out)[n].min_ttl = (uint8_t)kernel_gtsm_min_for_hops(ranges[i].ttl_security_hops);
 		n++;
 	}
 	qsort(*out, n, sizeof(**out), rule_cmp);
@@ -186,6 +233,13 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 	ipaddr_unmap_v4(&remote);
 	bgp = bgp_get();
 	peer = bgp ? bgp_peer_lookup(bgp, &remote) : NULL;
+	if (!peer && bgp && !reject_all) {
+		/* A listen range's peer: the range's prefix key and GTSM rule checked the
+		 * handshake; the new peer's socket gets the same below. */
+		making_dynamic = true;
+		peer = bgp_dynamic_accept(bgp, &remote, port);
+		making_dynamic = false;
+	}
 	if (!peer) {
 		log_info("connection from %s port %u rejected: not a configured neighbor",
 			 ipaddr_to_str(&remote, buf, sizeof(buf)), port);
@@ -231,7 +285,7 @@ static void listener_flush(struct bgp_listener *l, bool reject_all, const struct
 {
 	int i;
 
-	if (l->fd < 0)
+	if (l->fd < 0 || making_dynamic)
 		return;
 	for (i = 0; i < BGP_FLUSH_MAX; i++)
 		if (accept_one(l, reject_all, reject) < 0)
@@ -281,6 +335,55 @@ void bgp_network_peer_password(struct bgp_peer *peer)
 	/* A connection queued before the new key was installed was never checked with it. */
 	for (i = 0; i < nlisteners; i++)
 		listener_flush(&listeners[i], false, peer);
+}
+
+/* ---- listen ranges (dynamic neighbors): prefix keys ---- */
+
+static bool range_served(const struct bgp_listener *l, const struct bgp_listen_range *r)
+{
+	return l->fd >= 0 && l->addr.family == r->prefix.family && r->password;
+}
+
+/* Remove the keys of the old ranges and install those of the current ones on l. */
+static void range_keys(struct bgp_listener *l, const struct bgp_listen_range *old, size_t nold,
+		       bool install)
+{
+	const struct bgp_listen_range *r;
+	size_t n = bgp_dynamic_ranges(&r);
+	struct kernel_sec_err err;
+	char p[PREFIX_STRLEN];
+
+	for (size_t i = 0; i < nold; i++) {
+		if (!range_served(l, &old[i]))
+			continue;
+		memset(&err, 0, sizeof(err));
+		if (kernel_md5_del_prefix(l->fd, &old[i].prefix, &err) < 0 && err.code != -ENOENT)
+			log_warn("%s: listen range %s: %s", l->name,
+				 prefix_to_str(&old[i].prefix, p, sizeof(p)), err.msg);
+	}
+	for (size_t i = 0; install && i < n; i++) {
+		if (!range_served(l, &r[i]))
+			continue;
+		memset(&err, 0, sizeof(err));
+		if (kernel_md5_set_prefix(l->fd, &r[i].prefix, r[i].password, &err) < 0)
+			log_err("%s: listen range %s (peer-group %s): %s; connections from the "
+				"range "
+				"are not authenticated at the handshake",
+				l->name, prefix_to_str(&r[i].prefix, p, sizeof(p)), r[i].group,
+				err.msg);
+	}
+}
+
+void bgp_network_ranges_changed(const struct bgp_listen_range *old, size_t nold)
+{
+	int i;
+
+	for (i = 0; i < nlisteners; i++)
+		range_keys(&listeners[i], old, nold, true);
+	listeners_rules_update(NULL);
+	/* Connections queued before the new keys and rules were never checked with them. */
+	for (i = 0; i < nlisteners; i++)
+		listener_flush(&listeners[i], true, NULL);
 }
 
 /* ---- listeners ---- */
@@ -398,6 +501,7 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 			if (peer->conf.password && peer->conf.password[0] &&
 			    listener_key(l, peer, true) < 0 && peer->session)
 				peer->session->listener_md5_failed = true;
+	range_keys(l, NULL, 0, true);
 	l->ev = event_fd_new(listen_base, l->fd, EV_READ_FLAG, accept_cb, l);
 	if (!l->ev || event_add(l->ev) < 0) {
 		listener_close(l);

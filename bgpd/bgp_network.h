@@ -40,6 +40,10 @@ void bgp_network_peer_password(struct bgp_peer *peer);
 void bgp_network_peer_gtsm(struct bgp_peer *peer);
 /* The peer goes: its key leaves the listeners, and its GTSM rule. */
 void bgp_network_peer_delete(struct bgp_peer *peer);
+/* The listen ranges (bgp_dynamic.h) changed from old: their TCP-MD5 prefix keys and GTSM
+ * prefix rules on every listener follow. */
+struct bgp_listen_range;
+void bgp_network_ranges_changed(const struct bgp_listen_range *old, size_t nold);
 
 /* Is the handshake of this peer TTL-checked on every listener that can receive it? */
 enum bgp_listener_cover {

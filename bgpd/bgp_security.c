@@ -128,7 +128,10 @@ int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg,
 	peers = XCALLOC(MTYPE_BGP_PEER_CONF, n * sizeof(*peers));
 	for (size_t i = 0; i < n; i++) {
 		peers[i].addr = rules[i].addr;
-		peers[i].min_ttl = (uint8_t)kernel_gtsm_min_for_hops((int)rules[i].hops);
+		peers[i].plen = rules[i].plen;
+		peers[i].exempt = rules[i].exempt;
+		if (rules[i].hops)
+			peers[i].min_ttl = (uint8_t)kernel_gtsm_min_for_hops((int)rules[i].hops);
 	}
 	for (size_t f = 0; f < array_size(families) && ret == 0; f++) {
 		struct kernel_sec_err err;

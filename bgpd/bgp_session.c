@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bgpd/bgp_closer.h"
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_fsm.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
@@ -650,6 +651,11 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 	}
 	if (ev == BGP_EV_MANUAL_STOP)
 		return;
+	if (peer->dynamic) {
+		/* FRR: a dynamic neighbor lives as long as its session. */
+		bgp_dynamic_session_ended(peer);
+		return;
+	}
 	/* IdleHoldTimer with back-off (RFC 4271 8.1.1 DampPeerOscillations): 1 s, doubling
 	 * up to 120 s while the session keeps failing; reset by a stable session. */
 	event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);

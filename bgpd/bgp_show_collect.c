@@ -12,6 +12,7 @@
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/event.h"
 
@@ -254,6 +255,8 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->name = peer->name;
 	v->ipv6 = peer->conf.addr.family == AF_INET6;
 	v->desc = peer->conf.description;
+	v->peer_group = peer->conf.peer_group;
+	v->dynamic = peer->dynamic;
 	v->remote_as = peer_remote_as(peer);
 	v->local_as = bgp->asn;
 	v->link = peer_link(peer);
@@ -342,6 +345,7 @@ void bgp_summary_view_fill(struct bgp_summary_view *sv, const struct bgp *bgp, e
 			continue;
 		sv->peer_count++;
 		sv->total++;
+		sv->dynamic += peer->dynamic;
 		if (!peer->session || !peer->session->established || !peer->session->info.af[af])
 			sv->failed++;
 		w = (int)strlen(peer->name) + 1;
@@ -349,5 +353,6 @@ void bgp_summary_view_fill(struct bgp_summary_view *sv, const struct bgp *bgp, e
 			sv->neighbor_width = w;
 	}
 	sv->displayed = sv->total;
+	sv->dynamic_limit = bgp_dynamic_limit();
 	sv->peer_memory = sv->peer_count * (sizeof(struct bgp_peer) + sizeof(struct bgp_session));
 }

@@ -87,7 +87,7 @@ static void json_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 	json_object_open(w, ctx->titled ? bgp_af_json_name(sv->af) : NULL);
 	if (none_failed(ctx, sv)) {
 		json_uint(w, "failedPeersCount", 0);
-		json_uint(w, "dynamicPeers", 0);
+		json_uint(w, "dynamicPeers", sv->dynamic);
 		json_uint(w, "totalPeers", sv->total);
 		return;
 	}
@@ -161,6 +161,8 @@ static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	json_uint(w, "connectionsDropped", pv->dropped_count);
 	if (pv->desc)
 		json_string(w, "desc", pv->desc);
+	if (pv->dynamic)
+		json_bool(w, "dynamicPeer", true);
 	json_string(w, "idType", pv->ipv6 ? "ipv6" : "ipv4");
 	json_object_close(w);
 }
@@ -174,7 +176,7 @@ static void json_summary_af_end(struct bgp_show_ctx *ctx, const struct bgp_summa
 		json_uint(w, "failedPeers", sv->failed);
 		json_uint(w, "displayedPeers", sv->displayed);
 		json_uint(w, "totalPeers", sv->total);
-		json_uint(w, "dynamicPeers", 0);
+		json_uint(w, "dynamicPeers", sv->dynamic);
 	}
 	json_object_close(w);
 	ctx->blocks++;
@@ -334,6 +336,10 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_bool(w, "nbrUnspecifiedLink", true);
 	if (pv->desc)
 		json_string(w, "nbrDesc", pv->desc);
+	if (pv->peer_group)
+		json_string(w, "peerGroup", pv->peer_group);
+	if (pv->dynamic)
+		json_bool(w, "dynamicPeer", true);
 	if (pv->admin_down)
 		json_bool(w, "adminShutDown", true);
 	json_int(w, "bgpVersion", 4);

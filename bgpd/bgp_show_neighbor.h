@@ -65,6 +65,8 @@ struct bgp_peer_view {
 	const char *name;
 	bool ipv6;
 	const char *desc;
+	const char *peer_group; /* neighbor X peer-group NAME, or NULL */
+	bool dynamic;		/* made by a listen range (FRR marks it with '*') */
 	uint32_t remote_as;
 	uint32_t local_as;
 	enum bgp_link_type link;
@@ -140,6 +142,7 @@ struct bgp_summary_view {
 	size_t peer_memory;
 	int neighbor_width; /* width of the Neighbor column (text) */
 	unsigned failed, displayed, total;
+	unsigned dynamic, dynamic_limit; /* dynamic neighbors among total; bgp listen limit */
 };
 
 void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer);

@@ -73,9 +73,9 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	struct vty *vty = ctx->vty;
 	const struct bgp_af_view *af = &pv->af[sv->af];
 	char desc[64];
-	int len = (int)strlen(pv->name);
+	int len = (int)strlen(pv->name) + pv->dynamic;
 
-	vty_out(vty, "%s", pv->name);
+	vty_out(vty, "%s%s", pv->dynamic ? "*" : "", pv->name);
 	if (len < sv->neighbor_width)
 		vty_out(vty, "%*s", sv->neighbor_width - len, " ");
 	if (ctx->filter == BGP_SUMMARY_FAILED) {
@@ -115,6 +115,9 @@ static void text_summary_af_end(struct bgp_show_ctx *ctx, const struct bgp_summa
 	if (ctx->filter != BGP_SUMMARY_ALL)
 		vty_out(vty, "\nDisplayed neighbors %u", sv->displayed);
 	vty_out(vty, "\nTotal number of neighbors %u\n", sv->total);
+	if (sv->dynamic) /* FRR's footer */
+		vty_out(vty, "* - dynamic neighbor\n%u dynamic neighbor(s), limit %u\n",
+			sv->dynamic, sv->dynamic_limit);
 }
 
 static void text_summary_end(struct bgp_show_ctx *ctx, enum bgp_show_end end)
@@ -312,6 +315,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		pv->local_as, link_str(pv->link));
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
+	if (pv->peer_group)
+		vty_out(vty, " Member of peer-group %s for session parameters\n", pv->peer_group);
 	if (pv->admin_down)
 		vty_out(vty, " Administratively shut down\n");
 	inet_ntop(AF_INET, &pv->remote_id, rid, sizeof(rid));

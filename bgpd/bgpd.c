@@ -275,6 +275,7 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);

@@ -127,6 +127,7 @@ struct bgp_peer_config {
 	bool soft_reconfig[BGP_AF_MAX];		    /* neighbor X soft-reconfiguration inbound */
 	enum bgp_rpa remove_private_as[BGP_AF_MAX]; /* neighbor X remove-private-AS ... */
 	enum bgp_nhs nexthop_self[BGP_AF_MAX];	    /* neighbor X next-hop-self [force] */
+	char *peer_group; /* neighbor X peer-group NAME (MTYPE_BGP_PEER_CONF); NULL: none */
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */
@@ -153,6 +154,7 @@ struct bgp_peer {
 	struct bgp_session *session; /* session side, owned by bgp_session.c */
 	struct rib_peer *rib;	     /* RIB side, owned by bgp_rib.c */
 	uint8_t policy_pending[BGP_AF_MAX]; /* 1 << enum bgp_dir: re-evaluation due */
+	bool dynamic; /* made by a listen range (bgpd/bgp_dynamic.h), gone with its session */
 };
 
 TAILQ_HEAD(bgp_peer_list, bgp_peer);
@@ -255,6 +257,8 @@ int bgp_peer_security_check(const struct ipaddr *addr, bool password, unsigned t
 struct bgp_gtsm_rule {
 	struct ipaddr addr;
 	unsigned hops; /* 1..254 */
+	uint8_t plen;  /* 0: one neighbor; else addr/plen is a listen range */
+	bool exempt;   /* a neighbor without GTSM inside a GTSM listen range (hops 0) */
 };
 /*
  * Do the listeners' GTSM programs hold these rules (one program per family, at most 4,096

@@ -44,6 +44,7 @@ DEFINE_MTYPE(KERNEL_GTSM_FILTER, "GTSM socket filter");
 struct rule {
 	uint8_t family;
 	uint8_t min;
+	uint8_t plen;  /* 0: exact; else a prefix rule (emitted after the exact blocks) */
 	uint32_t w[4]; /* source address words in host order (what BPF_LD|BPF_W yields) */
 	struct ipaddr addr;
 };
@@ -78,12 +79,17 @@ static unsigned fwd(const struct emitter *e, unsigned target)
 	return target - (e->len + 1);
 }
 
+/* Exact rules first (sorted by address, for the blocks), then prefix rules longest first. */
 static int rule_cmp(const void *pa, const void *pb)
 {
 	const struct rule *a = pa, *b = pb;
 
 	if (a->family != b->family)
 		return a->family < b->family ? -1 : 1;
+	if (!a->plen != !b->plen)
+		return a->plen ? 1 : -1;
+	if (a->plen != b->plen)
+		return a->plen > b->plen ? -1 : 1;
 	for (int i = 0; i < 4; i++)
 		if (a->w[i] != b->w[i])
 			return a->w[i] < b->w[i] ? -1 : 1;
@@ -152,8 +158,45 @@ static void emit_block(struct emitter *e, const struct rule *r, unsigned n, bool
 	emit(e, BPF_RET | BPF_K, 0, 0, e->fail);
 }
 
+static uint32_t word_mask(unsigned bits)
+{
+	return bits >= 32 ? 0xffffffffu : bits == 0 ? 0 : ~(0xffffffffu >> bits);
+}
+
+/*
+ * One prefix rule, after the exact blocks (X holds the TTL / hop limit):
+ *   per word the prefix covers: ld (v4: [net+12], v6: M[i]); [and #mask]; jne #word -> next
+ *   txa; jge #min -> pass, fail; ret pass; ret fail
+ */
+static void emit_prefix_rule(struct emitter *e, const struct rule *r, bool v6)
+{
+	unsigned words = v6 ? (r->plen + 31u) / 32u : 1, len = 4, start = e->len;
+
+	for (unsigned i = 0; i < words; i++)
+		len += word_mask(r->plen - 32u * i) == 0xffffffffu ? 2 : 3;
+	for (unsigned i = 0; i < words; i++) {
+		uint32_t mask = word_mask(r->plen - 32u * i);
+
+		if (v6)
+			emit(e, BPF_LD | BPF_MEM, 0, 0, i);
+		else
+			emit(e, BPF_LD | BPF_W | BPF_ABS, 0, 0, (uint32_t)(SKF_NET_OFF + 12));
+		if (mask != 0xffffffffu)
+			emit(e, BPF_ALU | BPF_AND | BPF_K, 0, 0, mask);
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, fwd(e, start + len), r->w[i] & mask);
+	}
+	emit(e, BPF_MISC | BPF_TXA, 0, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, 0, 1, r->min);
+	emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
+	emit(e, BPF_RET | BPF_K, 0, 0, e->fail);
+}
+
 static void emit_section(struct emitter *e, const struct rule *r, unsigned n, bool v6)
 {
+	unsigned exact = 0;
+
+	while (exact < n && !r[exact].plen)
+		exact++;
 	if (v6) {
 		/* Reached for every non-IPv4 packet; A holds the version nibble. */
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 6);
@@ -176,12 +219,14 @@ static void emit_section(struct emitter *e, const struct rule *r, unsigned n, bo
 		emit(e, BPF_MISC | BPF_TAX, 0, 0, 0);
 		emit(e, BPF_LD | BPF_W | BPF_ABS, 0, 0, (uint32_t)(SKF_NET_OFF + 12));
 	}
-	for (unsigned done = 0; done < n;) {
-		unsigned take = block_take(r + done, n - done, v6);
+	for (unsigned done = 0; done < exact;) {
+		unsigned take = block_take(r + done, exact - done, v6);
 
 		emit_block(e, r + done, take, v6);
 		done += take;
 	}
+	for (unsigned i = exact; i < n; i++)
+		emit_prefix_rule(e, &r[i], v6);
 	emit(e, BPF_RET | BPF_K, 0, 0, e->pass);
 }
 
@@ -209,6 +254,7 @@ static void rule_from_peer(struct rule *r, const struct kernel_gtsm_peer *p)
 	ipaddr_unmap_v4(&r->addr);
 	r->family = r->addr.family;
 	r->min = p->min_ttl;
+	r->plen = p->plen;
 	for (unsigned i = 0; i < (r->family == AF_INET ? 1u : 4u); i++) {
 		uint32_t w;
 
@@ -237,7 +283,7 @@ int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned f
 	for (size_t i = 0; i < n; i++) {
 		struct ipaddr a = peers[i].addr;
 
-		if (peers[i].min_ttl == 0)
+		if (peers[i].min_ttl == 0 && !(peers[i].exempt && !peers[i].plen))
 			continue;
 		ipaddr_unmap_v4(&a);
 		if (a.family != AF_INET && a.family != AF_INET6)
@@ -258,7 +304,7 @@ int ksec_gtsm_compile(const struct kernel_gtsm_peer *peers, size_t n, unsigned f
 	for (size_t i = 0; i < n; i++) {
 		struct rule r;
 
-		if (peers[i].min_ttl == 0)
+		if (peers[i].min_ttl == 0 && !(peers[i].exempt && !peers[i].plen))
 			continue;
 		rule_from_peer(&r, &peers[i]);
 		if (!family_wanted(r.family, families))

@@ -147,6 +147,13 @@ int kernel_sec_apply(int fd, const struct ipaddr *peer, const struct kernel_sec_
 struct kernel_gtsm_peer {
 	struct ipaddr addr;
 	uint8_t min_ttl; /* 256 - hops; 0: no GTSM for this peer (no rule) */
+	/* 0: addr is one peer. Otherwise addr/plen is a prefix (`bgp listen range`): a rule for
+	 * every address in it, checked after every exact rule, longest prefix first, so an
+	 * exact rule always wins. */
+	uint8_t plen;
+	/* An exact address (plen 0, min_ttl 0) that a prefix rule covers but that must pass
+	 * at any TTL (a configured neighbor without GTSM inside a GTSM range). */
+	bool exempt;
 };
 
 #define KERNEL_GTSM_FILTER_V4 0x1u /* the socket receives IPv4 (AF_INET, or dual-stack) */

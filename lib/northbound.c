@@ -34,6 +34,8 @@ struct nb_hist_entry {
 static struct {
 	bool initialized;
 	struct lyd_node *running;
+	/* running after every module's expand_tree: what the callbacks last saw. */
+	struct lyd_node *running_eff;
 	uint64_t version;
 	const struct nb_module_info *modules[NB_MAX_MODULES];
 	const struct lys_module *lys[NB_MAX_MODULES];
@@ -132,6 +134,8 @@ void nb_terminate(void)
 	nb_cli_sessions_terminate();
 	nb_confirm_terminate();
 	history_clear();
+	lyd_free_all(nb.running_eff);
+	nb.running_eff = NULL;
 	lyd_free_all(nb.running);
 	memset(&nb, 0, sizeof(nb));
 	yang_terminate();
@@ -238,6 +242,11 @@ int nb_check_coverage(struct sbuf *missing)
 const struct lyd_node *nb_running(void)
 {
 	return nb.running;
+}
+
+const struct lyd_node *nb_running_effective(void)
+{
+	return nb.running_eff;
 }
 
 uint64_t nb_running_version(void)
@@ -839,17 +848,71 @@ static void txn_free(struct nb_txn *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int txn_build(struct nb_txn *t, const struct nb_candidate *c, struct nb_error *err)
+/* The changes from the effective tree old_eff to new_eff. */
+static int txn_build(struct nb_txn *t, const struct lyd_node *old_eff,
+		     const struct lyd_node *new_eff, struct nb_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	ly_err_clean(yang_ctx(), NULL);
-	if (lyd_diff_siblings(nb.running, c->tree, LYD_DIFF_DEFAULTS, &t->diff) != LY_SUCCESS) {
+	if (lyd_diff_siblings(old_eff, new_eff, LYD_DIFF_DEFAULTS, &t->diff) != LY_SUCCESS) {
 		nb_error_from_ly(err,
 				 "cannot compare the candidate with the running configuration");
 		err->validation = false;
 		return -1;
 	}
-	txn_walk(t, t->diff, c->tree, nb.running, NULL, DIFF_NONE);
+	txn_walk(t, t->diff, new_eff, old_eff, NULL, DIFF_NONE);
+	return 0;
+}
+
+/* Does the tree as written differ (a change that the expansion hides, e.g. a member setting
+ * what its group already gives it, is still a change of the configuration)? */
+static bool trees_differ(const struct lyd_node *a, const struct lyd_node *b)
+{
+	struct lyd_node *diff = NULL;
+	bool differ;
+
+	if (lyd_diff_siblings(a, b, LYD_DIFF_DEFAULTS, &diff) != LY_SUCCESS) {
+		ly_err_clean(yang_ctx(), NULL);
+		return true;
+	}
+	differ = diff != NULL;
+	lyd_free_all(diff);
+	return differ;
+}
+
+/*
+ * The effective tree of a validated tree as written: a copy through every module's
+ * expand_tree, validated again, so the model's constraints hold on what the callbacks see
+ * (a member's own ebgp-multihop against its group's ttl-security). *eff NULL for an empty tree.
+ */
+static int expand(const struct lyd_node *written, struct lyd_node **eff, struct nb_error *err)
+{
+	char msg[sizeof(err->msg)];
+	bool expanded = false;
+
+	*eff = nb_tree_dup(written);
+	for (int m = 0; m < nb.nmodules; m++) {
+		const struct nb_module_info *info = nb.modules[m];
+
+		if (!info->expand_tree)
+			continue;
+		expanded = true;
+		msg[0] = err->xpath[0] = '\0';
+		if (info->expand_tree(eff, msg, sizeof(msg), err->xpath, sizeof(err->xpath)) !=
+		    NB_OK) {
+			snprintf(err->msg, sizeof(err->msg), "%s",
+				 msg[0] ? msg : "the configuration was refused");
+			err->validation = true;
+			lyd_free_all(*eff);
+			*eff = NULL;
+			return -1;
+		}
+	}
+	if (expanded && *eff && nb_tree_validate(eff, err) < 0) {
+		lyd_free_all(*eff);
+		*eff = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -1008,28 +1071,38 @@ static void txn_apply(struct nb_txn *t)
 
 int nb_candidate_validate(struct nb_candidate *c, struct nb_error *err)
 {
+	struct lyd_node *eff;
 	struct nb_txn t;
 	int ret;
 
-	if (validate_yang(c, err) < 0)
+	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
-	if (txn_build(&t, c, err) < 0)
+	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
+		lyd_free_all(eff);
 		return -1;
-	ret = txn_validate(&t, c->tree, err);
+	}
+	ret = txn_validate(&t, eff, err);
 	txn_free(&t);
+	lyd_free_all(eff);
 	return ret;
 }
 
 int nb_candidate_changes(struct nb_candidate *c, nb_change_cb cb, void *arg, struct nb_error *err)
 {
+	struct lyd_node *eff;
 	struct nb_txn t;
 	char path[1024];
 
-	if (validate_yang(c, err) < 0 || txn_build(&t, c, err) < 0)
+	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
+	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
+		lyd_free_all(eff);
+		return -1;
+	}
 	for (size_t i = 0; i < t.n; i++)
 		cb(t.v[i].op, yang_dnode_path(t.v[i].dnode, path, sizeof(path)), arg);
 	txn_free(&t);
+	lyd_free_all(eff);
 	return 0;
 }
 
@@ -1135,6 +1208,7 @@ int nb_candidate_commit(struct nb_candidate *c, struct nb_error *err)
 
 int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_error *err)
 {
+	struct lyd_node *eff;
 	struct nb_txn t;
 	unsigned changes;
 	bool changed;
@@ -1147,21 +1221,28 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 		err->validation = false;
 		return -1;
 	}
-	if (validate_yang(c, err) < 0)
+	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
-	if (txn_build(&t, c, err) < 0)
+	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
+		lyd_free_all(eff);
 		return -1;
-	if (txn_validate(&t, c->tree, err) < 0 || txn_prepare(&t, err) < 0) {
+	}
+	if (txn_validate(&t, eff, err) < 0 || txn_prepare(&t, err) < 0) {
 		txn_free(&t);
+		lyd_free_all(eff);
 		return -1;
 	}
 	txn_apply(&t);
 	changes = (unsigned)t.n;
-	changed = t.n > 0;
-	txn_free(&t); /* the destroy dnodes pointed into the old running tree: free it after */
+	changed = t.n > 0 || trees_differ(nb.running, c->tree);
+	if (changed && !changes)
+		changes = 1; /* only the tree as written changed */
+	txn_free(&t);	     /* the destroy dnodes pointed into the old trees: free them after */
 
 	lyd_free_all(nb.running);
+	lyd_free_all(nb.running_eff);
 	nb.running = c->tree;
+	nb.running_eff = eff;
 	c->tree = nb_tree_dup(nb.running);
 	*txid = 0;
 	if (changed) {
@@ -1170,5 +1251,29 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 		*txid = nb.last_txid;
 	}
 	c->version = nb.version;
+	return 0;
+}
+
+int nb_running_reexpand(struct nb_error *err)
+{
+	struct lyd_node *eff;
+	struct nb_txn t;
+
+	memset(err, 0, sizeof(*err));
+	if (expand(nb.running, &eff, err) < 0)
+		return -1;
+	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
+		lyd_free_all(eff);
+		return -1;
+	}
+	if (txn_validate(&t, eff, err) < 0 || txn_prepare(&t, err) < 0) {
+		txn_free(&t);
+		lyd_free_all(eff);
+		return -1;
+	}
+	txn_apply(&t);
+	txn_free(&t);
+	lyd_free_all(nb.running_eff);
+	nb.running_eff = eff;
 	return 0;
 }

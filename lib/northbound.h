@@ -103,6 +103,16 @@ struct nb_module_info {
 	 * ""). Optional. */
 	int (*validate_tree)(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
 			     size_t xpathlen);
+	/*
+	 * The tree as written -> the effective tree (e.g. peer-group members filled in from
+	 * their group, runtime entries such as dynamic neighbors added): called on a copy of
+	 * every validated candidate before it is compared with the effective running tree, so
+	 * the callbacks, validate_tree and the libyang constraints all see effective trees and
+	 * the printers, history and files the tree as written. Edits tree in place (may add or
+	 * remove nodes of its module); NB_OK, or NB_ERR with errmsg and xpath. Optional.
+	 */
+	int (*expand_tree)(struct lyd_node **tree, char *errmsg, size_t errlen, char *xpath,
+			   size_t xpathlen);
 };
 
 /*
@@ -141,8 +151,17 @@ const struct nb_node_info *nb_node_info_of(const struct lysc_node *snode);
  * (for tests). Returns the count. */
 int nb_check_coverage(struct sbuf *missing);
 
-/* The running configuration (NULL when empty). */
+/* The running configuration as written (NULL when empty): what prints and saves. */
 const struct lyd_node *nb_running(void);
+/* The effective running configuration: running after every module's expand_tree (the tree
+ * the callbacks saw). Equal in content to nb_running() when no module expands. */
+const struct lyd_node *nb_running_effective(void);
+/*
+ * Runtime input of an expand_tree changed (a dynamic neighbor came or went): expand running
+ * again and hand the differences to the callbacks, as a commit would, without changing the
+ * configuration as written, its version or the history. 0, or -1 with err (nothing applied).
+ */
+int nb_running_reexpand(struct nb_error *err);
 /* Bumped by every successful commit that changed something. */
 uint64_t nb_running_version(void);
 

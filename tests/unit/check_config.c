@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bgpd/bgp_config.h"
+#include "bgpd/bgp_dynamic.h"
 #include "bgpd/bgp_nb.h"
 #include "bgpd/bgpd.h"
 #include "lib/command.h"
@@ -90,6 +91,7 @@ static void peer_free(struct bgp_peer *peer)
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
 	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
@@ -195,6 +197,64 @@ int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg,
 	snprintf(msg, size, "too many GTSM neighbors for the listener: %zu IPv4, %zu IPv6", v4,
 		 n - v4);
 	return -1;
+}
+
+/* Dynamic neighbors, as doubles: a list the tests fill (bgp_dynamic.c keeps the real one). */
+static struct {
+	struct ipaddr addr;
+	char group[BGP_PEER_GROUP_NAME_MAX + 1];
+} test_dyn[8];
+static size_t test_ndyn;
+static unsigned test_dyn_applies;
+
+DEFINE_MTYPE(BGP_DYNAMIC, "BGP dynamic neighbors and listen ranges");
+static size_t test_nranges;
+
+void bgp_dynamic_set_ranges(struct bgp_listen_range *ranges, size_t n, unsigned limit)
+{
+	(void)limit;
+	for (size_t i = 0; i < n; i++)
+		XFREE(MTYPE_BGP_DYNAMIC, ranges[i].password);
+	XFREE(MTYPE_BGP_DYNAMIC, ranges);
+	test_nranges = n;
+	test_dyn_applies++;
+}
+
+void bgp_dynamic_reset(void)
+{
+	test_ndyn = 0;
+}
+
+void bgp_dynamic_set_apply(bgp_dynamic_apply_fn fn)
+{
+	(void)fn;
+}
+
+void bgp_dynamic_foreach(void (*cb)(const struct ipaddr *addr, const char *group, void *arg),
+			 void *arg)
+{
+	for (size_t i = 0; i < test_ndyn; i++)
+		cb(&test_dyn[i].addr, test_dyn[i].group, arg);
+}
+
+bool bgp_dynamic_lookup(const struct ipaddr *addr, const char **group)
+{
+	for (size_t i = 0; i < test_ndyn; i++)
+		if (ipaddr_cmp(&test_dyn[i].addr, addr) == 0) {
+			if (group)
+				*group = test_dyn[i].group;
+			return true;
+		}
+	return false;
+}
+
+void bgp_dynamic_forget(const struct ipaddr *addr)
+{
+	for (size_t i = 0; i < test_ndyn; i++)
+		if (ipaddr_cmp(&test_dyn[i].addr, addr) == 0) {
+			test_dyn[i] = test_dyn[--test_ndyn];
+			return;
+		}
 }
 
 void bgp_policy_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
@@ -457,6 +517,7 @@ static const char *const good_files[] = {
 	"good-frr-switches.conf",
 	"good-prefix-list.conf",
 	"good-neighbor-prefix-list.conf",
+	"good-peer-group.conf",
 	"good-aspath-list.conf",
 	"good-route-map.conf",
 	"good-community-list.conf",
@@ -1037,6 +1098,133 @@ START_TEST(t_every_setting_is_applied)
 	sbuf_init(&missing);
 	ck_assert_msg(nb_check_coverage(&missing) == 0, "not applied:\n%s", missing.buf);
 	sbuf_free(&missing);
+}
+END_TEST
+
+/* Peer-groups (issue 5): members take what the group sets and they do not; a change to
+ * the group reaches every member as its own change; the printout keeps what was written. */
+static void vty_leave(struct vty *vty);
+
+static struct bgp_peer *peer_at(const char *addr)
+{
+	struct ipaddr a;
+
+	ck_assert_int_eq(ipaddr_from_str(&a, addr), 0);
+	return bgp_peer_lookup(the_bgp, &a);
+}
+
+START_TEST(t_peer_group_inheritance)
+{
+	struct vty *vty = config_vty();
+	struct bgp_peer *p2, *p3;
+	const char *out;
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert_str_eq(run(vty, "neighbor 10.0.0.2 peer-group G", CMD_WARNING_CONFIG_FAILED),
+			 "% Configure the peer-group first\n");
+	run(vty, "neighbor G peer-group", CMD_SUCCESS);
+	ck_assert_str_eq(run(vty, "neighbor 10.0.0.2 peer-group G", CMD_WARNING_CONFIG_FAILED),
+			 "% Specify remote-as or peer-group remote AS first\n");
+	ck_assert_str_eq(run(vty, "neighbor H password x", CMD_WARNING_CONFIG_FAILED),
+			 "% Create the peer-group or interface first\n");
+	run(vty, "neighbor G remote-as 65002", CMD_SUCCESS);
+	run(vty, "neighbor G password s3cret", CMD_SUCCESS);
+	run(vty, "neighbor G ttl-security hops 1", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	/* The member is created with everything the group has. */
+	run(vty, "neighbor 10.0.0.2 peer-group G", CMD_SUCCESS);
+	p2 = peer_at("10.0.0.2");
+	ck_assert_ptr_nonnull(p2);
+	ck_assert_uint_eq(p2->conf.remote_as, 65002);
+	ck_assert_str_eq(p2->conf.password, "s3cret");
+	ck_assert_uint_eq(p2->conf.ttl_security_hops, 1);
+	ck_assert_str_eq(p2->conf.peer_group, "G");
+	run(vty, "neighbor 10.0.0.3 peer-group G", CMD_SUCCESS);
+	p3 = peer_at("10.0.0.3");
+	/* A member's own setting wins over the group's... */
+	run(vty, "neighbor 10.0.0.3 password own", CMD_SUCCESS);
+	ck_assert_str_eq(p3->conf.password, "own");
+	/* ...and a member cannot contradict it where the model says so, on the expanded tree. */
+	ck_assert_str_eq(run(vty, "neighbor 10.0.0.3 ebgp-multihop 2", CMD_WARNING_CONFIG_FAILED),
+			 "% ebgp-multihop and ttl-security cannot be configured together\n");
+	ck_assert_str_eq(run(vty, "neighbor 10.0.0.3 remote-as 65009", CMD_WARNING_CONFIG_FAILED),
+			 "% Peer-group member cannot override remote-as of peer-group\n");
+
+	/* A group change reaches every member that does not override it, as its own change. */
+	sbuf_reset(&calls);
+	run(vty, "neighbor G password changed", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "peer_changed 10.0.0.2 PASSWORD\n");
+	ck_assert_str_eq(p2->conf.password, "changed");
+	ck_assert_str_eq(p3->conf.password, "own");
+	sbuf_reset(&calls);
+	run(vty, "address-family ipv4 unicast", CMD_SUCCESS);
+	run(vty, "neighbor G route-map OUT out", CMD_SUCCESS);
+	ck_assert_str_eq(p2->conf.rmap[BGP_AF_IPV4_UNICAST][BGP_DIR_OUT], "OUT");
+	ck_assert_str_eq(p3->conf.rmap[BGP_AF_IPV4_UNICAST][BGP_DIR_OUT], "OUT");
+	run(vty, "no neighbor G route-map OUT out", CMD_SUCCESS);
+	ck_assert_ptr_null(p2->conf.rmap[BGP_AF_IPV4_UNICAST][BGP_DIR_OUT]);
+	run(vty, "exit-address-family", CMD_SUCCESS);
+	/* Removing the member's own setting gives it the group's again. */
+	run(vty, "no neighbor 10.0.0.3 password", CMD_SUCCESS);
+	ck_assert_str_eq(p3->conf.password, "changed");
+	run(vty, "no neighbor G ttl-security hops", CMD_SUCCESS);
+	ck_assert_uint_eq(p2->conf.ttl_security_hops, 0);
+	ck_assert_uint_eq(p3->conf.ttl_security_hops, 0);
+
+	/* The printout is what was written, in FRR's form. */
+	out = run(vty, "do show running-config", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(out, " neighbor G peer-group\n"
+					  " neighbor G remote-as 65002\n"
+					  " neighbor G password changed\n"
+					  " neighbor 10.0.0.2 peer-group G\n"
+					  " neighbor 10.0.0.3 peer-group G\n"
+					  "exit\n"));
+
+	/* FRR: leaving the group deletes the neighbor; deleting the group deletes its members. */
+	sbuf_reset(&calls);
+	run(vty, "no neighbor 10.0.0.3 peer-group G", CMD_SUCCESS);
+	ck_assert_ptr_null(peer_at("10.0.0.3"));
+	run(vty, "no neighbor G peer-group", CMD_SUCCESS);
+	ck_assert_ptr_null(peer_at("10.0.0.2"));
+	ck_assert_ptr_null(yang_dnode_get(nb_running(), BGP_XPATH "/peer-groups/peer-group"));
+
+	/* A member with its own AS in a group without one; a range needs its group. */
+	run(vty, "neighbor P peer-group", CMD_SUCCESS);
+	run(vty, "neighbor P passive", CMD_SUCCESS);
+	run(vty, "neighbor 10.0.0.4 remote-as 65004", CMD_SUCCESS);
+	run(vty, "neighbor 10.0.0.4 peer-group P", CMD_SUCCESS);
+	ck_assert(peer_at("10.0.0.4")->conf.passive);
+	ck_assert_uint_eq(peer_at("10.0.0.4")->conf.remote_as, 65004);
+	ck_assert_str_eq(
+		run(vty, "bgp listen range 203.0.113.0/24 peer-group Q", CMD_WARNING_CONFIG_FAILED),
+		"% Configure the peer-group first\n");
+	run(vty, "bgp listen range 203.0.113.7/24 peer-group P", CMD_SUCCESS);
+	ck_assert_str_eq(yang_dnode_get_string(nb_running(), BGP_XPATH "/listen/range/prefix"),
+			 "203.0.113.0/24");
+	/* A dynamic neighbor is a member in the effective tree only. */
+	ck_assert_int_eq(ipaddr_from_str(&test_dyn[0].addr, "203.0.113.9"), 0);
+	snprintf(test_dyn[0].group, sizeof(test_dyn[0].group), "P");
+	test_ndyn = 1;
+	{
+		struct nb_error err;
+
+		/* Without an AS (the group has none) it cannot exist. */
+		ck_assert_int_eq(nb_running_reexpand(&err), -1);
+		ck_assert_str_eq(err.msg, "Specify remote-as or peer-group commands first");
+		ck_assert_ptr_null(peer_at("203.0.113.9"));
+		run(vty, "neighbor P remote-as external", CMD_SUCCESS);
+		ck_assert_int_eq(nb_running_reexpand(&err), 0);
+	}
+	ck_assert_ptr_nonnull(peer_at("203.0.113.9"));
+	ck_assert(peer_at("203.0.113.9")->dynamic);
+	ck_assert(peer_at("203.0.113.9")->conf.passive);
+	ck_assert_int_eq(peer_at("203.0.113.9")->conf.remote_as_type, BGP_REMOTE_AS_EXTERNAL);
+	ck_assert_ptr_null(strstr(run(vty, "do show running-config", CMD_SUCCESS), "203.0.113.9"));
+	/* Its range gone, it goes. */
+	run(vty, "no bgp listen range 203.0.113.0/24 peer-group P", CMD_SUCCESS);
+	ck_assert_ptr_null(peer_at("203.0.113.9"));
+	ck_assert_uint_eq(test_ndyn, 0);
+	vty_leave(vty);
 }
 END_TEST
 
@@ -1883,6 +2071,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_show_commands);
 	tcase_add_test(cli, t_every_setting_is_applied);
 	tcase_add_test(cli, t_system_commands);
+	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
 	suite_add_tcase(s, cli);
 
