@@ -6,8 +6,9 @@
  *
  * Conventions: every function returns 0 on success or a negative errno; it never logs, because
  * only the caller knows which peer and why (the caller logs option, peer and errno). Two
- * backends implement this header: kernel/sockopt.c + kernel/ifaddr.c (Linux) and
- * kernel/kernel_null.c (no-op, for tests and systems without the features).
+ * backends implement this header: kernel/sockopt.c, kernel/ifaddr.c, kernel/route.c and
+ * kernel/route_watch.c (Linux) and kernel/kernel_null.c (no-op, for tests and systems without
+ * the features).
  *
  * Socket security (TCP-MD5 keys, GTSM's sending and minimum TTL, the listener group that applies
  * GTSM to the handshake, the TcpExt counters and the start-up probe) is kernel/kernel_security.h,
