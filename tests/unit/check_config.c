@@ -430,6 +430,7 @@ static const char *const good_files[] = {
 	"good-aspath-list.conf",
 	"good-route-map.conf",
 	"good-community-list.conf",
+	"good-large-community.conf",
 	"good-route-reflector.conf",
 };
 
