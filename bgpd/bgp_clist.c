@@ -423,22 +423,24 @@ void lcommunity_list_entry_delete(const char *name, uint32_t seq)
 
 bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact)
 {
+	uint32_t n = lc ? lc->count : 0;
 	char small[1024], *text = small;
 	size_t size = sizeof(small);
 	bool permit;
 
-	/* A route without large communities matches no list (FRR's route-map). */
-	if (!l || !lc || !lc->count)
+	if (!l)
 		return false;
+	/* A route without large communities is the empty text to an expanded list (FRR 8.4:
+	 * `.*` matches it, the lab's policy_lcomm found). */
 	text[0] = '\0';
-	if (l->expanded) {
-		if ((size_t)lc->count * 34 + 1 > size) {
-			size = (size_t)lc->count * 34 + 1;
+	if (l->expanded && n) {
+		if ((size_t)n * 34 + 1 > size) {
+			size = (size_t)n * 34 + 1;
 			text = XMALLOC(MTYPE_BGP_CLIST, size);
 		}
 		bgp_lcommlist_str(lc, text, size);
 	}
-	permit = list_permits(l, lc->val, lc->count, text, exact);
+	permit = list_permits(l, n ? lc->val : NULL, n, text, exact);
 	if (text != small)
 		XFREE(MTYPE_BGP_CLIST, text);
 	return permit;
@@ -458,6 +460,22 @@ struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 	r = n ? bgp_lcommlist_intern(v, n) : NULL;
 	XFREE(MTYPE_BGP_CLIST, v);
 	return r;
+}
+
+int lcommunity_list_canonical(const char *text, char *out, size_t size)
+{
+	struct clist_entry e;
+	size_t o = 0;
+
+	memset(&e, 0, sizeof(e));
+	if (!size || parse_standard(&e, true, text, NULL, 0) < 0)
+		return -1;
+	out[0] = '\0';
+	for (uint32_t i = 0; i < e.nval && o < size; i++)
+		o += (size_t)snprintf(out + o, size - o, "%s%u:%u:%u", i ? " " : "", e.val[3 * i],
+				      e.val[3 * i + 1], e.val[3 * i + 2]);
+	entry_free(&e, false);
+	return o < size ? 0 : -1;
 }
 
 void lcommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg)

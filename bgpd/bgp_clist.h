@@ -15,8 +15,8 @@
  *
  * Large community lists (`bgp large-community-list standard|expanded NAME ...`, RFC 8092) are
  * the same in their own namespace: standard entries list "GLOBAL:LOCAL1:LOCAL2" values (no
- * well-known names, no `internet`); expanded ones match "1:2:3 4:5:6". A route without large
- * communities matches no large community list (FRR's route-map).
+ * well-known names, no `internet`); expanded ones match "1:2:3 4:5:6", and the empty text for
+ * a route without large communities (so `.*` matches it, as in FRR 8.4).
  *
  * `set comm-list NAME delete` / `set large-comm-list NAME delete` take each value of the route
  * on its own through the list: the first entry that matches it (standard: lists it; expanded:
@@ -69,6 +69,10 @@ void lcommunity_list_entry_delete(const char *name, uint32_t seq);
 void lcommunity_list_delete(const char *name);
 bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact);
 void lcommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg);
+/* The text FRR keeps of a standard large community entry: its values sorted and without
+ * repeats ("2:2:2 1:1:1 2:2:2" -> "1:1:1 2:2:2"). -1 when a word is not a large community
+ * (out is then untouched). */
+int lcommunity_list_canonical(const char *text, char *out, size_t size);
 struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 					    const struct bgp_lcommlist *lc);
 

@@ -209,7 +209,7 @@ static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, boo
 {
 	const char *name = cmd_arg(args, "name"), *type = cmd_arg(args, "type");
 	const struct lyd_node *list_node;
-	char list[XPATH_MAX];
+	char list[XPATH_MAX], canonical[1100];
 	struct policy_entry_edit e = {
 		.kind = large ? "large community list" : "community list",
 		.list_xpath = list,
@@ -227,6 +227,10 @@ static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, boo
 		vty_out(vty, "%% A community list name cannot contain a quote (')\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
+	/* FRR keeps (and prints) a standard large community entry's values sorted. */
+	if (large && e.text && type && strcmp(type, "standard") == 0 &&
+	    lcommunity_list_canonical(e.text, canonical, sizeof(canonical)) == 0)
+		e.text = canonical;
 	snprintf(list, sizeof(list), "%s[name='%s']", large ? LCL_XPATH : CL_XPATH, name);
 	list_node = nb_cli_get(vty, "%s", list);
 	if (list_node && type && strcmp(yang_dnode_get_string(list_node, "type"), type) != 0) {

@@ -4,8 +4,8 @@
  * communities (exact-match: only them), `internet` matches any, an expanded entry is a
  * regular expression over FRR's text of the communities, first match in seq order, implicit
  * deny, a missing list permits nothing, bad entries refused, no leaks. Large community lists
- * the same over GLOBAL:LOCAL1:LOCAL2 values, in their own namespace; a route without large
- * communities matches none. The delete helpers (set comm-list / large-comm-list NAME delete)
+ * the same over GLOBAL:LOCAL1:LOCAL2 values, in their own namespace (a route without large
+ * communities is the empty text to an expanded entry). The delete helpers (set comm-list / large-comm-list NAME delete)
  * judge each value alone.
  */
 #include "lib/compat.h"
@@ -165,9 +165,11 @@ START_TEST(test_large_standard_expanded)
 	ck_assert_int_eq(
 		lcommunity_list_entry_set("B", false, 5, true, "4294967295:0:1 4200000000:5:5"), 0);
 	ck_assert(lpermits("B", "4200000000:5:5 1:1:1 4294967295:0:1", false));
-	/* A route without large communities matches no list, even `.*`. */
+	/* A route without large communities is the empty text: `.*` matches it (FRR 8.4),
+	 * a standard entry does not. */
 	ck_assert_int_eq(lcommunity_list_entry_set("X", true, 5, true, ".*"), 0);
-	ck_assert(!lpermits("X", "", false));
+	ck_assert(lpermits("X", "", false));
+	ck_assert(!lpermits("L", "", false));
 	ck_assert(lpermits("X", "1:2:3", false));
 	ck_assert_int_eq(lcommunity_list_entry_set("Y", true, 5, true, "^65001:1:"), 0);
 	ck_assert(lpermits("Y", "65001:1:7 65002:0:0", false));

@@ -366,7 +366,7 @@ START_TEST(test_large_communities)
 	run_large("M", "3:3:3", "", out, sizeof(out));
 	ck_assert_str_eq(out, "-");
 	run_large("X", "", "65001:1", out, sizeof(out));
-	ck_assert_str_eq(out, "-"); /* no large communities: no match */
+	ck_assert_str_eq(out, "-"); /* no large communities: no standard entry matches */
 	run_large("EX", "65001:1:1 3:3:3", "", out, sizeof(out));
 	ck_assert_str_eq(out, "-"); /* not exact */
 	run_large("EX", "65001:1:1", "65001:5", out, sizeof(out));
