@@ -5,8 +5,8 @@
  * regular expression over FRR's text of the communities, first match in seq order, implicit
  * deny, a missing list permits nothing, bad entries refused, no leaks. Large community lists
  * the same over GLOBAL:LOCAL1:LOCAL2 values, in their own namespace (a route without large
- * communities is the empty text to an expanded entry). The delete helpers (set comm-list / large-comm-list NAME delete)
- * judge each value alone.
+ * communities is the empty text to an expanded entry). The delete helpers (set comm-list /
+ * large-comm-list NAME delete) judge each value alone.
  */
 #include "lib/compat.h"
 

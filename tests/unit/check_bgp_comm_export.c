@@ -2,9 +2,10 @@
 /*
  * Communities on export, through the real RIB and fake sessions that decode what they are
  * sent: the RFC 1997 well-known communities (NO_ADVERTISE to nobody, NO_EXPORT and
- * NO_EXPORT_SUBCONFED not to eBGP; no confederations), BLACKHOLE passed on like any other
- * (RFC 7999), and `no neighbor X send-community [standard|extended|large|all]` leaving the
- * kind out for that neighbor only, while the same attribute set goes whole to the others.
+ * NO_EXPORT_SUBCONFED not to eBGP; no confederations), BLACKHOLE from an eBGP neighbor kept
+ * in the AS with NO_EXPORT (RFC 7999 3.2, as FRR 8.4; from iBGP passed on as it is), and `no
+ * neighbor X send-community [standard|extended|large|all]` leaving the kind out for that neighbor
+ * only, while the same attribute set goes whole to the others.
  */
 #include "lib/compat.h"
 
@@ -58,9 +59,9 @@ static struct bgp_transit *ext_rt(void)
 	return bgp_transit_intern(sizeof(rec));
 }
 
-/* src announces pfx with communities `comms` (text), large communities 65002:1:1 and an
+/* from announces pfx with communities `comms` (text), large communities 65002:1:1 and an
  * extended community. */
-static void announce(const char *pfx, const char *comms)
+static void announce_from(struct fake_peer *from, const char *pfx, const char *comms)
 {
 	struct bgp_attr_extra ex = bgp_attr_extra_none;
 	uint32_t v[8], n = 0, lc[3] = { 65002, 1, 1 };
@@ -69,7 +70,8 @@ static void announce(const char *pfx, const char *comms)
 	struct prefix p = tpfx(pfx);
 	struct bgp_attr t;
 
-	tmpl_init(&t, "65002", "203.0.113.2", BGP_ORIGIN_IGP);
+	tmpl_init(&t, from == src ? "65002" : "", from == src ? "203.0.113.2" : "192.0.2.11",
+		  BGP_ORIGIN_IGP);
 	snprintf(copy, sizeof(copy), "%s", comms);
 	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
 		ck_assert_int_eq(bgp_community_from_str(w, &v[n++]), 0);
@@ -81,13 +83,18 @@ static void announce(const char *pfx, const char *comms)
 	ex.transit = ext_rt();
 	t.extra = &ex;
 	t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES) | ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
-	fake_announce(src, V4, &t, &p, 1);
+	fake_announce(from, V4, &t, &p, 1);
 	tmpl_release(&t);
 	if (cl)
 		bgp_u32list_unref(cl);
 	bgp_lcommlist_unref(ex.lcommunities);
 	bgp_transit_unref(ex.transit);
 	fake_run(bgp, RUN_ALL);
+}
+
+static void announce(const char *pfx, const char *comms)
+{
+	announce_from(src, pfx, comms);
 }
 
 static const char *comms_of(const struct bgp_attr *a, char *buf, size_t size)
@@ -126,11 +133,14 @@ START_TEST(test_well_known)
 	/* NO_EXPORT_SUBCONFED (local-AS): iBGP only (no confederation). */
 	ck_assert_ptr_nonnull(fake_adj(ibgp, "198.51.100.48/28"));
 	ck_assert_ptr_null(fake_adj(ebgp, "198.51.100.48/28"));
-	/* BLACKHOLE itself restricts nothing on export. */
-	ck_assert_ptr_nonnull(fake_adj(ibgp, "198.51.100.64/28"));
-	ck_assert_ptr_nonnull(fake_adj(ebgp, "198.51.100.64/28"));
-	ck_assert_str_eq(comms_of(fake_adj(ebgp, "198.51.100.64/28"), buf, sizeof(buf)),
-			 "65002:666 blackhole");
+	/* BLACKHOLE from eBGP: NO_EXPORT added on receipt, so iBGP only. */
+	ck_assert_str_eq(comms_of(fake_adj(ibgp, "198.51.100.64/28"), buf, sizeof(buf)),
+			 "65002:666 blackhole no-export");
+	ck_assert_ptr_null(fake_adj(ebgp, "198.51.100.64/28"));
+	/* From iBGP it is passed on as it is. */
+	announce_from(ibgp, "198.51.100.80/28", "blackhole");
+	ck_assert_str_eq(comms_of(fake_adj(ebgp, "198.51.100.80/28"), buf, sizeof(buf)),
+			 "blackhole");
 }
 END_TEST
 
