@@ -392,3 +392,18 @@ uint32_t bgp_lcomm_sort_uniq(uint32_t *v, uint32_t n)
 		}
 	return k;
 }
+
+const char *bgp_send_community_name(bool standard, bool extended, bool large, bool text)
+{
+	if (!standard && !extended && !large)
+		return NULL;
+	/* FRR 8.4's two views differ (the lab's policy_lcomm compared them): the JSON names
+	 * only standard and extended, the text names large before extended. */
+	if (!text)
+		return standard && extended ? "extendedAndStandard"
+		       : extended	    ? "extended"
+					    : "standard";
+	if (standard && extended && large)
+		return "all";
+	return large ? "large" : extended ? "extended" : "standard";
+}

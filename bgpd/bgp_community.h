@@ -35,6 +35,11 @@ int bgp_lcommlist_str(const struct bgp_lcommlist *l, char *buf, size_t size);
 /* Parse one large community "GLOBAL:LOCAL1:LOCAL2" (each 0-4294967295) into v[3]; 0 or -1. */
 int bgp_lcommunity_from_str(const char *s, uint32_t v[3]);
 
+/* FRR's name for the kinds of community sent to a neighbor (`show bgp neighbors`): JSON
+ * commAttriSentToNbr ("extendedAndStandard", "extended", "standard") or the text's word
+ * ("all", "large", "extended", "standard"); NULL when none is sent. */
+const char *bgp_send_community_name(bool standard, bool extended, bool large, bool text);
+
 /* Sets as FRR keeps them: sorted, without repeats (in place; returns the new count).
  * Large communities: n triples, ordered by global, then local1, then local2. */
 uint32_t bgp_comm_sort_uniq(uint32_t *v, uint32_t n);

@@ -504,6 +504,9 @@ static const char *const bad_files[] = {
 	"bad-rmap-local-pref.conf",
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
+	"bad-lclist-value.conf",
+	"bad-rmap-large-community.conf",
+	"bad-send-community-unknown.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
