@@ -955,6 +955,16 @@ static int quagga_no_soft_in(struct vty *vty, const struct cmd_args *args)
 	return soft_in_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_send_comm(struct vty *vty, const struct cmd_args *args)
+{
+	return send_comm_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_send_comm(struct vty *vty, const struct cmd_args *args)
+{
+	return send_comm_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
 	{ NEIGHBOR_CMD " soft-reconfiguration inbound", NEIGHBOR_STR SOFT_IN_HELP, quagga_soft_in,
 	  CMD_HIDDEN },
@@ -979,6 +989,10 @@ static const struct cmd_def quagga_defs[] = {
 	  quagga_prefix_list, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in|out>$dir",
 	  NO_STR NEIGHBOR_STR PREFIX_LIST_HELP, quagga_no_prefix_list, CMD_HIDDEN },
+	{ NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+	  NEIGHBOR_STR SEND_COMM_HELP, quagga_send_comm, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+	  NO_STR NEIGHBOR_STR SEND_COMM_HELP, quagga_no_send_comm, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " activate", NEIGHBOR_STR "Enable the Address Family for this Neighbor\n",
 	  quagga_activate, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " activate",
