@@ -298,18 +298,40 @@ static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_
 	return k;
 }
 
+/* FRR's order: the numbered lists by number, then the named ones by name. */
+static bool is_number(const char *name)
+{
+	return name[0] && strspn(name, "0123456789") == strlen(name);
+}
+
+static void walk_list(const struct community_list *l, community_list_entry_cb cb, void *arg)
+{
+	for (uint32_t k = 0; k < l->e.n; k++) {
+		const struct clist_entry *e = entry_at(l, k);
+
+		cb(l->name, l->expanded, e->seq, e->permit, e->text, e->hits, arg);
+	}
+}
+
 static void walk(bool large, const char *only, community_list_entry_cb cb, void *arg)
 {
-	for (uint32_t i = 0; i < lists[large].n; i++) {
-		const struct community_list *l = lists[large].v[i];
+	const struct name_index *idx = &lists[large];
 
-		if (only && strcmp(only, l->name) != 0)
-			continue;
-		for (uint32_t k = 0; k < l->e.n; k++) {
-			const struct clist_entry *e = entry_at(l, k);
+	/* Numbers are 1-500 (the CLI's ranges): one pass per length keeps them in order. */
+	for (size_t len = 1; len <= 3; len++)
+		for (uint32_t i = 0; i < idx->n; i++) {
+			const struct community_list *l = idx->v[i];
 
-			cb(l->name, l->expanded, e->seq, e->permit, e->text, e->hits, arg);
+			if (is_number(l->name) && strlen(l->name) == len &&
+			    (!only || strcmp(only, l->name) == 0))
+				walk_list(l, cb, arg);
 		}
+	for (uint32_t i = 0; i < idx->n; i++) {
+		const struct community_list *l = idx->v[i];
+
+		if ((!is_number(l->name) || strlen(l->name) > 3) &&
+		    (!only || strcmp(only, l->name) == 0))
+			walk_list(l, cb, arg);
 	}
 }
 

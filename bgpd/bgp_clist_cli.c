@@ -8,6 +8,8 @@
  *   bgp large-community-list <standard|expanded> NAME [seq N] <permit|deny> ...
  *   no bgp large-community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
  *   show bgp large-community-list [NAME [detail]]
+ *   bgp [large-]community-list (1-99)|(100-500) [seq N] <permit|deny> ...   (FRR's numbered
+ *     forms: standard and expanded lists named by their number, printed without the type)
  *
  * As in FRR: an entry without seq gets the highest seq plus 5 and the same entry is not added
  * twice; a list goes with its last entry; a standard entry's words must be communities and an
@@ -19,6 +21,7 @@
 #include "lib/compat.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bgpd/bgp_cli_help.h"
@@ -40,6 +43,12 @@
 static bool is_large(const struct lyd_node *list)
 {
 	return strcmp(list->schema->name, "large-community-list") == 0;
+}
+
+/* A list named by a number, FRR's numbered form: (1-99) standard, (100-500) expanded. */
+static bool numbered(const char *name)
+{
+	return name[0] && strspn(name, "0123456789") == strlen(name);
 }
 
 static bool is_expanded(const struct lyd_node *list)
@@ -113,16 +122,27 @@ static int cl_destroy(struct nb_cb_args *args)
 
 /* ---- running-config ---------------------------------------------------------------------- */
 
+/* FRR's order: numbered lists by number first, then named lists by name. */
+static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	const char *na = yang_dnode_get_string(a, "name"), *nb = yang_dnode_get_string(b, "name");
+
+	if (numbered(na) != numbered(nb))
+		return numbered(na) ? -1 : 1;
+	if (numbered(na) && strlen(na) != strlen(nb))
+		return strlen(na) < strlen(nb) ? -1 : 1;
+	return strcmp(na, nb);
+}
+
 /* The first community list closes the prefix lists with "!" (FRR's layout); the large ones
  * follow the others in the same block. */
 static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
 {
-	const char *name = yang_dnode_get_string(dnode, "name");
 	bool plists = false;
 
 	for (const struct lyd_node *s = lyd_first_sibling(dnode); s; s = s->next) {
 		if (s->schema == dnode->schema) {
-			if (s != dnode && strcmp(yang_dnode_get_string(s, "name"), name) < 0)
+			if (s != dnode && cl_cmp(s, dnode) < 0)
 				return;
 		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
 			plists = true;
@@ -134,18 +154,17 @@ static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_puts(out, "!\n");
 }
 
-static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
-{
-	return strcmp(yang_dnode_get_string(a, "name"), yang_dnode_get_string(b, "name"));
-}
-
 static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *list = lyd_parent(dnode);
+	const char *name = yang_dnode_get_string(list, "name");
 
-	sbuf_printf(out, "bgp %scommunity-list %s %s seq %" PRIu64 " %s %s\n",
-		    is_large(list) ? "large-" : "", is_expanded(list) ? "expanded" : "standard",
-		    yang_dnode_get_string(list, "name"), yang_dnode_get_uint(dnode, 0, "seq"),
+	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n",
+		    is_large(list) ? "large-" : "",
+		    numbered(name)	? ""
+		    : is_expanded(list) ? "expanded"
+					: "standard",
+		    numbered(name) ? "" : " ", name, yang_dnode_get_uint(dnode, 0, "seq"),
 		    yang_dnode_get_string(dnode, "action"), yang_dnode_get_string(dnode, "text"));
 }
 
@@ -207,7 +226,9 @@ static const struct nb_module_info cl_nb_module = {
 
 static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, bool no)
 {
-	const char *name = cmd_arg(args, "name"), *type = cmd_arg(args, "type");
+	const char *num = cmd_arg(args, "num");
+	const char *name = num ? num : cmd_arg(args, "name");
+	const char *type = !num ? cmd_arg(args, "type") : atoi(num) < 100 ? "standard" : "expanded";
 	const struct lyd_node *list_node;
 	char list[XPATH_MAX], canonical[1100];
 	struct policy_entry_edit e = {
@@ -269,6 +290,42 @@ DEFCMD(no_bgp_community_list,
 	return cl_edit(vty, args, false, true);
 }
 
+#define NUM_HELP                             \
+	"Community list number (standard)\n" \
+	"Community list number (expanded)\n"
+
+DEFCMD(bgp_community_list_num,
+       "bgp community-list <(1-99)|(100-500)>$num [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, false);
+}
+
+DEFCMD(no_bgp_community_list_num,
+       "no bgp community-list <(1-99)|(100-500)>$num [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, true);
+}
+
+DEFCMD(bgp_lcommunity_list_num,
+       "bgp large-community-list <(1-99)|(100-500)>$num [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, false);
+}
+
+DEFCMD(no_bgp_lcommunity_list_num,
+       "no bgp large-community-list <(1-99)|(100-500)>$num [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, true);
+}
+
 #define LCL_STR                                                \
 	BGP_STR "Add a large community list entry\n"           \
 		"Add a standard large community-list entry\n"  \
@@ -300,7 +357,7 @@ DEFCMD(no_bgp_lcommunity_list,
 struct show_ctx {
 	struct vty *vty;
 	const char *open;
-	const char *title; /* "Named Community", "Named large community" */
+	bool large;
 };
 
 static void show_entry(const char *list, bool expanded, uint32_t seq, bool permit, const char *text,
@@ -312,18 +369,27 @@ static void show_entry(const char *list, bool expanded, uint32_t seq, bool permi
 	(void)seq;
 	(void)hits;
 	if (!c->open || strcmp(c->open, list) != 0) {
-		vty_out(c->vty, "%s %s list %s\n", c->title, expanded ? "expanded" : "standard",
+		/* FRR: "Named Community standard list N", "Large community (expanded) access
+		 * list 100", ... */
+		vty_out(c->vty, "%s%s %s list %s\n", numbered(list) ? "" : "Named ",
+			c->large ? (numbered(list) ? "Large community" : "large community")
+				 : "Community",
+			!expanded	 ? "standard"
+			: numbered(list) ? "(expanded) access"
+					 : "expanded",
 			list);
 		c->open = list;
 	}
 	vty_out(c->vty, "    %s %s\n", permit ? "permit" : "deny", text);
 }
 
-DEFCMD(show_bgp_community_list, "show bgp community-list [WORD$name]",
+/* FRR 8.4 wants `detail` after a name; skua takes the name alone too. */
+DEFCMD(show_bgp_community_list, "show bgp community-list [WORD$name [detail]]",
        SHOW_STR BGP_STR "List community-list\n"
-			"Community list name\n")
+			"Community list name\n"
+			"Detailed information on community-list\n")
 {
-	struct show_ctx c = { .vty = vty, .title = "Named Community" };
+	struct show_ctx c = { .vty = vty };
 	const char *name = cmd_arg(args, "name");
 
 	if (name && !community_list_lookup(name)) {
@@ -340,7 +406,7 @@ DEFCMD(show_bgp_lcommunity_list, "show bgp large-community-list [WORD$name [deta
 			"Large community list name\n"
 			"Detailed information on large-community-list\n")
 {
-	struct show_ctx c = { .vty = vty, .title = "Named large community" };
+	struct show_ctx c = { .vty = vty, .large = true };
 	const char *name = cmd_arg(args, "name");
 
 	if (name && !lcommunity_list_lookup(name)) {
@@ -357,6 +423,10 @@ void bgp_clist_cli_init(void)
 	cmd_install(CONFIG_NODE, &bgp_community_list_cmd);
 	cmd_install(CONFIG_NODE, &no_bgp_community_list_cmd);
 	cmd_install(VIEW_NODE, &show_bgp_community_list_cmd);
+	cmd_install(CONFIG_NODE, &bgp_community_list_num_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_community_list_num_cmd);
+	cmd_install(CONFIG_NODE, &bgp_lcommunity_list_num_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_num_cmd);
 	cmd_install(CONFIG_NODE, &bgp_lcommunity_list_cmd);
 	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_cmd);
 	cmd_install(VIEW_NODE, &show_bgp_lcommunity_list_cmd);

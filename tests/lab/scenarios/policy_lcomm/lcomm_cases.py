@@ -63,10 +63,18 @@ ip prefix-list PL-CDEL-EXP seq 5 permit 198.51.100.144/29
 ip prefix-list PL-BIG seq 5 permit 198.51.100.152/29
 ip prefix-list PL-BOTH seq 5 permit 198.51.100.168/29
 ip prefix-list PL-BH seq 5 permit 198.51.100.216/29
+ip prefix-list PL-NUM-LS seq 5 permit 198.51.100.224/29
+ip prefix-list PL-NUM-LE seq 5 permit 198.51.100.232/29
+ip prefix-list PL-NUM-CS seq 5 permit 198.51.100.240/29
+ip prefix-list PL-NUM-CE seq 5 permit 198.51.100.248/29
 ip prefix-list PL-OUT-ADD seq 5 permit 203.0.113.8/29
 !
 bgp community-list standard CL-DEL seq 5 permit 65010:100
 bgp community-list expanded CL-DEL-EXP seq 5 permit ^65010:2[0-9][0-9]$
+bgp community-list 20 seq 5 permit 65010:62
+bgp community-list 120 seq 5 permit ^65010:63$
+bgp large-community-list 10 seq 5 permit 65010:60:2 65010:60:1
+bgp large-community-list 110 seq 5 permit ^65010:61:
 bgp large-community-list standard LC-STD seq 5 permit 65010:1:1
 bgp large-community-list standard LC-STD seq 10 deny 65010:1:2
 bgp large-community-list standard LC-AND seq 5 permit 65010:2:1 65010:2:2
@@ -132,6 +140,22 @@ route-map RM-IN permit 150
  description BLACKHOLE set by policy: FRR adds NO_EXPORT after the inbound map
  match ip address prefix-list PL-BH
  set community blackhole additive
+route-map RM-IN permit 160
+ match ip address prefix-list PL-NUM-LS
+ match large-community 10
+ set local-preference 170
+route-map RM-IN permit 170
+ match ip address prefix-list PL-NUM-LE
+ match large-community 110
+ set local-preference 171
+route-map RM-IN permit 180
+ match ip address prefix-list PL-NUM-CS
+ match community 20
+ set local-preference 172
+route-map RM-IN permit 190
+ match ip address prefix-list PL-NUM-CE
+ match community 120
+ set local-preference 173
 route-map RM-IN permit 1000
  description everything else as received
 !
@@ -182,6 +206,10 @@ ROUTES = [
     r("well-known", "198.51.100.200/29", comms="blackhole 65010:42"),
     r("well-known", "198.51.100.208/29", comms="65010:43 no-peer"),
     r("blackhole-by-policy", "198.51.100.216/29", comms="65010:44"),
+    r("numbered-lists", "198.51.100.224/29", lc="65010:60:1 65010:60:2"),
+    r("numbered-lists", "198.51.100.232/29", lc="65010:61:5"),
+    r("numbered-lists", "198.51.100.240/29", comms="65010:62"),
+    r("numbered-lists", "198.51.100.248/29", comms="65010:63"),
     r("send-community", "203.0.113.0/29", comms="65010:50", lc="65010:50:1",
       ext="target:65010:50"),
     r("send-community", "203.0.113.8/29", comms="65010:51", lc="65010:51:1",
@@ -206,6 +234,8 @@ DESIGNED_LP = {
     # FRR 8.4: an expanded list sees a route without large communities as the empty text.
     "198.51.100.80/29": 150, "198.51.100.88/29": 150,
     "198.51.100.152/29": 160,
+    "198.51.100.224/29": 170, "198.51.100.232/29": 171,
+    "198.51.100.240/29": 172, "198.51.100.248/29": 173,
 }
 # prefix: large communities ref stores
 DESIGNED_LC = {

@@ -2,11 +2,11 @@
 """Large communities, send-community and the well-known communities: the same routes and the
 same policy give skua (dut) and FRR 8.4 (ref) the same result.
 
-ExaBGP (inj) announces 31 IPv4 routes with large communities (unsorted, repeated, 4-octet
+ExaBGP (inj) announces 36 IPv4 routes with large communities (unsorted, repeated, 4-octet
 values), communities (no-export, no-advertise, local-AS, blackhole, no-peer included) and
 extended communities to dut and ref.  Both run the same policy (lcomm_cases.py): an inbound
-route-map with `match large-community` over standard, expanded and exact-match lists (a route
-without large communities included), `set large-community` replace / additive / none,
+route-map with `match large-community` over standard, expanded, exact-match and numbered lists
+(a route without large communities included), `match community` over numbered lists, `set large-community` replace / additive / none,
 `set large-comm-list NAME delete`, `set comm-list NAME delete`; an outbound route-map towards
 the first eBGP sink (deny on a large community, an additive set); and four eBGP sinks plus an
 iBGP one with different `send-community` settings.
@@ -17,7 +17,7 @@ What is checked:
 - per case, dut's table equals ref's (peer, AS path, LOCAL_PREF, best, communities, large
   communities), and each of dut's sinks holds what ref's twin holds (extended communities
   included: what send-community let through);
-- `show bgp large-community-list [NAME detail]` texts, what `show bgp neighbors X [json]`
+- `show bgp [large-]community-list [NAME detail]` texts, what `show bgp neighbors X [json]`
   says is sent to each sink, and the running-config lines of the features, dut against ref;
 - a live `no neighbor X send-community large` and its undo through vtysh on both: skua
   applies it by itself; FRR is given `clear bgp X soft out` if it has not within a few
@@ -226,6 +226,10 @@ def show_lines(daemon, cmd):
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("cmd", ["show bgp large-community-list",
+                                 "show bgp community-list",
+                                 "show bgp community-list 120 detail",
+                                 "show bgp large-community-list 10 detail",
+                                 "show bgp large-community-list 110 detail",
                                  "show bgp large-community-list LC-STD detail",
                                  "show bgp large-community-list LC-EXP detail",
                                  "show bgp large-community-list NO-SUCH-LIST detail"])
@@ -263,7 +267,8 @@ def test_show_neighbor_send_community_equal(lab, sink):
     assert lines(lab["dut"]) == lines(lab["ref"])
 
 
-FEATURE_WORDS = ("send-community", "large-community", "large-comm-list", "comm-list")
+FEATURE_WORDS = ("send-community", "large-community", "large-comm-list", "comm-list",
+                 "community-list", "match community")
 
 
 def feature_lines(daemon):
@@ -274,10 +279,15 @@ def feature_lines(daemon):
 @pytest.mark.timeout(60)
 def test_running_config_lines_equal(lab):
     """The lines of these features as FRR writes them back (send-community: only the `no`
-    forms, FRR's defaults being all three kinds)."""
+    forms, FRR's defaults being all three kinds; standard large community entries sorted;
+    numbered lists first, without their type)."""
     settled(lab)
     dut, ref = feature_lines(lab["dut"]), feature_lines(lab["ref"])
     assert any("send-community" in line for line in ref), ref
+    # In FRR's order, but for the route-maps' own order (FRR: as created; skua: by name).
+    top = [line for line in dut if not line.startswith(" ")], \
+        [line for line in ref if not line.startswith(" ")]
+    assert top[0] == top[1], "skua:\n%s\nFRR:\n%s" % ("\n".join(dut), "\n".join(ref))
     assert sorted(dut) == sorted(ref), "skua:\n%s\nFRR:\n%s" % ("\n".join(dut),
                                                                 "\n".join(ref))
 
