@@ -67,7 +67,9 @@ ip prefix-list PL-NUM-LS seq 5 permit 198.51.100.224/29
 ip prefix-list PL-NUM-LE seq 5 permit 198.51.100.232/29
 ip prefix-list PL-NUM-CS seq 5 permit 198.51.100.240/29
 ip prefix-list PL-NUM-CE seq 5 permit 198.51.100.248/29
+ip prefix-list PL-IN-NOEXP seq 5 permit 203.0.113.40/29
 ip prefix-list PL-OUT-ADD seq 5 permit 203.0.113.8/29
+ip prefix-list PL-OUT-NOEXP seq 5 permit 203.0.113.32/29
 !
 bgp community-list standard CL-DEL seq 5 permit 65010:100
 bgp community-list expanded CL-DEL-EXP seq 5 permit ^65010:2[0-9][0-9]$
@@ -156,6 +158,9 @@ route-map RM-IN permit 190
  match ip address prefix-list PL-NUM-CE
  match community 120
  set local-preference 173
+route-map RM-IN permit 200
+ match ip address prefix-list PL-IN-NOEXP
+ set community no-export additive
 route-map RM-IN permit 1000
  description everything else as received
 !
@@ -164,6 +169,10 @@ route-map OUT-E1 deny 10
 route-map OUT-E1 permit 20
  match ip address prefix-list PL-OUT-ADD
  set large-community 65000:30:2 additive
+route-map OUT-E1 permit 30
+ description judged on the stored route: e1 still gets it
+ match ip address prefix-list PL-OUT-NOEXP
+ set community no-export additive
 route-map OUT-E1 permit 1000
 """
 
@@ -216,6 +225,8 @@ ROUTES = [
       ext="target:65010:51 origin:65010:52"),
     r("send-community", "203.0.113.16/29", ext="target:65010:53"),
     r("outbound-map", "203.0.113.24/29", lc="65010:30:1 65010:30:2"),
+    r("no-export-by-policy", "203.0.113.32/29", comms="65010:70"),
+    r("no-export-by-policy", "203.0.113.40/29", comms="65010:71"),
 ]
 CASES = sorted({rt["case"] for rt in ROUTES}, key=[rt["case"] for rt in ROUTES].index)
 
@@ -267,6 +278,9 @@ DESIGNED_RECEIVERS = {
     "198.51.100.216/29": {"ib"},
     "198.51.100.208/29": ALL_SINKS,
     "203.0.113.24/29": ALL_SINKS - {"e1"},
+    # NO_EXPORT set by the outbound map does not stop that export; set inbound, it does.
+    "203.0.113.32/29": ALL_SINKS,
+    "203.0.113.40/29": {"ib"},
 }
 
 

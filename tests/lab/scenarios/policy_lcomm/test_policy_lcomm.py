@@ -2,7 +2,7 @@
 """Large communities, send-community and the well-known communities: the same routes and the
 same policy give skua (dut) and FRR 8.4 (ref) the same result.
 
-ExaBGP (inj) announces 36 IPv4 routes with large communities (unsorted, repeated, 4-octet
+ExaBGP (inj) announces 38 IPv4 routes with large communities (unsorted, repeated, 4-octet
 values), communities (no-export, no-advertise, local-AS, blackhole, no-peer included) and
 extended communities to dut and ref.  Both run the same policy (lcomm_cases.py): an inbound
 route-map with `match large-community` over standard, expanded, exact-match and numbered lists
