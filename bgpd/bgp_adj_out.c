@@ -54,6 +54,8 @@
 #include <inttypes.h>
 
 #include "bgpd/bgp_adj_out.h"
+#include "bgpd/bgp_codec.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_log.h"
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_policy.h"
@@ -63,11 +65,6 @@
 #include "lib/table.h"
 
 _Static_assert(sizeof(uintptr_t) == 8, "the inline advertised-to bitmap needs 64-bit pointers");
-
-/* RFC 1997 well-known communities. */
-#define COMMUNITY_NO_EXPORT 0xFFFFFF01u
-#define COMMUNITY_NO_ADVERTISE 0xFFFFFF02u
-#define COMMUNITY_NO_EXPORT_SUBCONFED 0xFFFFFF03u
 
 #define ADJ_CACHE_SIZE 1024 /* per session, power of two */
 #define ADJ_HASH_SIZE 4096  /* groups of one batch, power of two, >= 2 * RIB_BATCH */
@@ -416,10 +413,12 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 		for (uint32_t i = 0; i < attr->communities->count; i++) {
 			uint32_t c = attr->communities->val[i];
 
-			if (c == COMMUNITY_NO_ADVERTISE)
+			/* RFC 1997: NO_ADVERTISE to no peer; NO_EXPORT and NO_EXPORT_SUBCONFED
+			 * not outside the AS (no confederations: every eBGP peer is outside). */
+			if (c == BGP_COMM_NO_ADVERTISE)
 				return false;
 			if (to->ebgp &&
-			    (c == COMMUNITY_NO_EXPORT || c == COMMUNITY_NO_EXPORT_SUBCONFED))
+			    (c == BGP_COMM_NO_EXPORT || c == BGP_COMM_NO_EXPORT_SUBCONFED))
 				return false;
 		}
 	}
@@ -560,6 +559,66 @@ static struct bgp_aspath *strip_private(const struct bgp_rib *rib, const struct 
 	return bgp_aspath_strip_private(path, to->remote_as, replace ? rib->bgp->asn : 0);
 }
 
+/* The unknown transitive attributes less the one of type code: a new reference, NULL when
+ * none is left. */
+static struct bgp_transit *transit_without(const struct bgp_transit *tr, uint8_t code)
+{
+	const uint8_t *d = tr->data;
+	uint8_t *out = bgp_transit_key_data();
+	size_t o = 0, k = 0;
+
+	while (o + 3 <= tr->len) {
+		size_t hdr = (d[o] & BGP_ATTR_FLAG_EXTLEN) ? 4 : 3;
+		size_t rec;
+
+		if (o + hdr > tr->len)
+			break;
+		rec = hdr + (hdr == 4 ? ((size_t)d[o + 2] << 8 | d[o + 3]) : d[o + 2]);
+		if (o + rec > tr->len)
+			break;
+		if (d[o + 1] != code) {
+			memcpy(out + k, d + o, rec);
+			k += rec;
+		}
+		o += rec;
+	}
+	return k ? bgp_transit_intern(k) : NULL;
+}
+
+/*
+ * no neighbor X send-community [standard|extended|large|all]: the kinds of community the
+ * neighbor is not sent, taken out last, after the outbound route-map (FRR leaves them out
+ * when it encodes). The well-known communities were honoured on the stored set before. Returns
+ * the new transit reference the template points to (the caller drops it after interning).
+ */
+static struct bgp_transit *withhold_communities(uint8_t off, struct bgp_attr *t,
+						struct bgp_attr_extra *ex)
+{
+	struct bgp_transit *tr = NULL;
+
+	if (off & BGP_SEND_COMM_STANDARD) {
+		t->communities = NULL;
+		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	if (off & BGP_SEND_COMM_LARGE)
+		t->present &= ~ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	if (off & BGP_SEND_COMM_EXTENDED)
+		t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+	if (!t->extra || !(off & (BGP_SEND_COMM_LARGE | BGP_SEND_COMM_EXTENDED)))
+		return NULL;
+	if (t->extra != ex) {
+		*ex = *t->extra;
+		t->extra = ex;
+	}
+	if (off & BGP_SEND_COMM_LARGE)
+		ex->lcommunities = NULL;
+	if ((off & BGP_SEND_COMM_EXTENDED) && ex->transit) {
+		tr = transit_without(ex->transit, BGP_ATTR_EXT_COMMUNITIES);
+		ex->transit = tr;
+	}
+	return tr;
+}
+
 /* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
@@ -573,6 +632,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_aspath *prepended = NULL;
 	struct bgp_u32list *clusters = NULL;
 	struct bgp_aspath *stripped = NULL;
+	struct bgp_transit *trimmed = NULL;
 	struct bgp_attr *out;
 
 	t.weight = 0;
@@ -630,7 +690,10 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		if (reflected(to, from))
 			clusters = reflect_attrs(rib, from, &t, &ex);
 	}
+	if (to->peer && to->peer->conf.send_comm_off[af])
+		trimmed = withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
 	out = bgp_attr_intern(&t);
+	bgp_transit_unref(trimmed);
 	bgp_aspath_unref(prepended);
 	bgp_aspath_unref(stripped);
 	if (clusters)

@@ -441,6 +441,8 @@ static enum bgp_attr_action dec_large_communities(struct attr_state *st, struct 
 
 	for (i = 0; i < 3 * n; i++)
 		stream_get_u32(v, &vals[i]);
+	/* A set, like COMMUNITIES: sorted and without repeats, as FRR (lcommunity_parse()). */
+	n = bgp_lcomm_sort_uniq(vals, n);
 	st->ap->extra.lcommunities = bgp_lcommlist_intern(vals, n);
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
 	return BGP_ACT_NONE;

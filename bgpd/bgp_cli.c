@@ -1038,6 +1038,59 @@ DEFCMD(no_neighbor_rpa, "no " NEIGHBOR_CMD " remove-private-AS [all] [replace-AS
 	return rpa_edit(vty, args, af_name_of_node(vty), true);
 }
 
+/* neighbor X send-community [KIND] / no ...: FRR's kinds (no word: standard; both: standard
+ * and extended), kept as the bits of those sent; all three sent is no leaf at all. */
+static int send_comm_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	static const char *const names[] = { "standard", "extended", "large" };
+	const char *kind = cmd_arg(args, "kind"), *cur;
+	char base[256], leaf[96], bits[40] = "";
+	unsigned sent = 7, which;
+
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(leaf, sizeof(leaf), "afi-safis/%s/send-community", af);
+	cur = yang_dnode_get_string(nb_cli_get(vty, "%s", base), "%s", leaf);
+	if (cur)
+		for (unsigned i = 0; i < 3; i++)
+			if (!strstr(cur, names[i]))
+				sent &= ~(1u << i);
+	which = !kind || strcmp(kind, "standard") == 0 ? 1
+		: strcmp(kind, "extended") == 0	       ? 2
+		: strcmp(kind, "large") == 0	       ? 4
+		: strcmp(kind, "both") == 0	       ? 3
+						       : 7;
+	sent = no ? sent & ~which : sent | which;
+	if (sent == 7)
+		return peer_edit(vty, args, leaf, NB_OP_DESTROY, NULL);
+	for (unsigned i = 0; i < 3; i++)
+		if (sent & (1u << i))
+			snprintf(bits + strlen(bits), sizeof(bits) - strlen(bits), "%s%s",
+				 bits[0] ? " " : "", names[i]);
+	return peer_edit(vty, args, leaf, NB_OP_MODIFY, bits);
+}
+
+#define SEND_COMM_HELP                                             \
+	"Send Community attribute to this neighbor\n"              \
+	"Send Standard and Extended Community attributes\n"        \
+	"Send Standard, Large and Extended Community attributes\n" \
+	"Send Extended Community attributes\n"                     \
+	"Send Standard Community attributes\n"                     \
+	"Send Large Community attributes\n"
+
+DEFCMD(neighbor_send_comm, NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+       NEIGHBOR_STR SEND_COMM_HELP)
+{
+	return send_comm_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_send_comm,
+       "no " NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+       NO_STR NEIGHBOR_STR SEND_COMM_HELP)
+{
+	return send_comm_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int soft_in_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -1237,6 +1290,16 @@ static int quagga_no_soft_in(struct vty *vty, const struct cmd_args *args)
 	return soft_in_edit(vty, args, "ipv4-unicast", true);
 }
 
+static int quagga_send_comm(struct vty *vty, const struct cmd_args *args)
+{
+	return send_comm_edit(vty, args, "ipv4-unicast", false);
+}
+
+static int quagga_no_send_comm(struct vty *vty, const struct cmd_args *args)
+{
+	return send_comm_edit(vty, args, "ipv4-unicast", true);
+}
+
 static const struct cmd_def quagga_defs[] = {
 	{ NEIGHBOR_CMD " soft-reconfiguration inbound", NEIGHBOR_STR SOFT_IN_HELP, quagga_soft_in,
 	  CMD_HIDDEN },
@@ -1261,6 +1324,10 @@ static const struct cmd_def quagga_defs[] = {
 	  quagga_prefix_list, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " prefix-list [WORD$name] <in|out>$dir",
 	  NO_STR NEIGHBOR_STR PREFIX_LIST_HELP, quagga_no_prefix_list, CMD_HIDDEN },
+	{ NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+	  NEIGHBOR_STR SEND_COMM_HELP, quagga_send_comm, CMD_HIDDEN },
+	{ "no " NEIGHBOR_CMD " send-community [<both|all|extended|standard|large>$kind]",
+	  NO_STR NEIGHBOR_STR SEND_COMM_HELP, quagga_no_send_comm, CMD_HIDDEN },
 	{ NEIGHBOR_CMD " activate", NEIGHBOR_STR "Enable the Address Family for this Neighbor\n",
 	  quagga_activate, CMD_HIDDEN },
 	{ "no " NEIGHBOR_CMD " activate",
@@ -1352,6 +1419,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_rpa_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_rpa_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_rpa_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_send_comm_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_send_comm_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_send_comm_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_send_comm_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_soft_in_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_soft_in_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_soft_in_cmd);

@@ -12,6 +12,15 @@
  *   path lists.
  * - Entries are tried in sequence order; the first that matches decides; no match denies.
  *   A route-map naming a list that does not exist matches nothing.
+ *
+ * Large community lists (`bgp large-community-list standard|expanded NAME ...`, RFC 8092) are
+ * the same in their own namespace: standard entries list "GLOBAL:LOCAL1:LOCAL2" values (no
+ * well-known names, no `internet`); expanded ones match "1:2:3 4:5:6", and the empty text for
+ * a route without large communities (so `.*` matches it, as in FRR 8.4).
+ *
+ * `set comm-list NAME delete` / `set large-comm-list NAME delete` take each value of the route
+ * on its own through the list: the first entry that matches it (standard: lists it; expanded:
+ * its text matches) decides, and a permit removes it.
  */
 #ifndef SKUA_BGP_CLIST_H
 #define SKUA_BGP_CLIST_H
@@ -24,6 +33,7 @@
 
 DECLARE_MTYPE(BGP_CLIST);
 
+struct bgp_lcommlist;
 struct bgp_u32list;
 struct community_list;
 
@@ -46,9 +56,30 @@ typedef void (*community_list_entry_cb)(const char *list, bool expanded, uint32_
 					const char *text, uint64_t hits, void *arg);
 void community_list_walk(const char *only, community_list_entry_cb cb, void *arg);
 
+/* The route's communities less those the list permits: a new reference, NULL when none is
+ * left. */
+struct bgp_u32list *community_list_strip(struct community_list *l, const struct bgp_u32list *c);
+
+/* The same for large community lists. */
+int lcommunity_list_entry_check(bool expanded, const char *text, char *err, size_t errlen);
+struct community_list *lcommunity_list_lookup(const char *name);
+int lcommunity_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
+			      const char *text);
+void lcommunity_list_entry_delete(const char *name, uint32_t seq);
+void lcommunity_list_delete(const char *name);
+bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact);
+void lcommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg);
+/* The text FRR keeps of a standard large community entry: its values sorted and without
+ * repeats ("2:2:2 1:1:1 2:2:2" -> "1:1:1 2:2:2"). -1 when a word is not a large community
+ * (out is then untouched). */
+int lcommunity_list_canonical(const char *text, char *out, size_t size);
+struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
+					    const struct bgp_lcommlist *lc);
+
+/* One hook for both kinds of list (only route-maps use them). */
 typedef void (*community_list_hook_fn)(const char *name);
 void community_list_set_change_hook(community_list_hook_fn fn);
 
-void community_list_reset(void);
+void community_list_reset(void); /* both kinds */
 
 #endif /* SKUA_BGP_CLIST_H */

@@ -330,3 +330,80 @@ int bgp_lcommlist_str(const struct bgp_lcommlist *l, char *buf, size_t size)
 	}
 	return o >= size ? -1 : (int)o;
 }
+
+int bgp_lcommunity_from_str(const char *s, uint32_t v[3])
+{
+	const char *p = s;
+
+	for (int i = 0; i < 3; i++) {
+		unsigned long long n;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		n = strtoull(p, &end, 10);
+		if (errno || n > UINT32_MAX || *end != (i < 2 ? ':' : '\0'))
+			return -1;
+		v[i] = (uint32_t)n;
+		p = end + (i < 2);
+	}
+	return 0;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Triples compare word by word: the order of FRR's byte comparison of the wire form. */
+static int u96_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+uint32_t bgp_comm_sort_uniq(uint32_t *v, uint32_t n)
+{
+	uint32_t k = 0;
+
+	qsort(v, n, sizeof(*v), u32_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+uint32_t bgp_lcomm_sort_uniq(uint32_t *v, uint32_t n)
+{
+	uint32_t k = 0;
+
+	qsort(v, n, 3 * sizeof(*v), u96_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || u96_cmp(&v[3 * (k - 1)], &v[3 * i]) != 0) {
+			memmove(&v[3 * k], &v[3 * i], 3 * sizeof(*v));
+			k++;
+		}
+	return k;
+}
+
+const char *bgp_send_community_name(bool standard, bool extended, bool large, bool text)
+{
+	if (!standard && !extended && !large)
+		return NULL;
+	/* FRR 8.4's two views differ (the lab's policy_lcomm compared them): the JSON names
+	 * only standard and extended, the text names large before extended. */
+	if (!text)
+		return standard && extended ? "extendedAndStandard"
+		       : extended	    ? "extended"
+					    : "standard";
+	if (standard && extended && large)
+		return "all";
+	return large ? "large" : extended ? "extended" : "standard";
+}

@@ -32,6 +32,18 @@ int bgp_u32list_community_str(const struct bgp_u32list *l, char *buf, size_t siz
 int bgp_u32list_addr_str(const struct bgp_u32list *l, char *buf, size_t size);
 /* Large communities "1:2:3 4:5:6". */
 int bgp_lcommlist_str(const struct bgp_lcommlist *l, char *buf, size_t size);
+/* Parse one large community "GLOBAL:LOCAL1:LOCAL2" (each 0-4294967295) into v[3]; 0 or -1. */
+int bgp_lcommunity_from_str(const char *s, uint32_t v[3]);
+
+/* FRR's name for the kinds of community sent to a neighbor (`show bgp neighbors`): JSON
+ * commAttriSentToNbr ("extendedAndStandard", "extended", "standard") or the text's word
+ * ("all", "large", "extended", "standard"); NULL when none is sent. */
+const char *bgp_send_community_name(bool standard, bool extended, bool large, bool text);
+
+/* Sets as FRR keeps them: sorted, without repeats (in place; returns the new count).
+ * Large communities: n triples, ordered by global, then local1, then local2. */
+uint32_t bgp_comm_sort_uniq(uint32_t *v, uint32_t n);
+uint32_t bgp_lcomm_sort_uniq(uint32_t *v, uint32_t n);
 
 bool bgp_u32list_contains(const struct bgp_u32list *l, uint32_t v);
 

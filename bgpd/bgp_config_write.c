@@ -284,6 +284,23 @@ static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *
 	return v;
 }
 
+/* FRR's lines for the kinds of community not sent (bits: those sent; NULL: all). */
+static void send_community_write(struct sbuf *out, const char *addr, const char *bits)
+{
+	if (!bits)
+		return;
+	if (!strstr(bits, "standard") && !strstr(bits, "extended") && !strstr(bits, "large")) {
+		sbuf_printf(out, "  no neighbor %s send-community all\n", addr);
+		return;
+	}
+	if (!strstr(bits, "standard"))
+		sbuf_printf(out, "  no neighbor %s send-community\n", addr);
+	if (!strstr(bits, "extended"))
+		sbuf_printf(out, "  no neighbor %s send-community extended\n", addr);
+	if (!strstr(bits, "large"))
+		sbuf_printf(out, "  no neighbor %s send-community large\n", addr);
+}
+
 /* Per neighbor (or group), in FRR's order: activation (only where it differs from `bgp
  * default ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
  * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
@@ -322,6 +339,9 @@ static void af_neighbors(struct sbuf *body, const struct lyd_node **v, uint32_t 
 			sbuf_printf(body, "  neighbor %s remove-private-AS%s%s\n", addr,
 				    strncmp(rpa, "all", 3) == 0 ? " all" : "",
 				    strstr(rpa, "replace") ? " replace-AS" : "");
+		send_community_write(
+			body, addr,
+			yang_dnode_get_string(v[i], "afi-safis/%s/send-community", name));
 		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
 			sbuf_printf(body, "  neighbor %s soft-reconfiguration inbound\n", addr);
 		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);

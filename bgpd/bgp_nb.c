@@ -239,6 +239,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_rpa_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/send-community",
+		.cbs = { .modify = bgp_nb_neighbor_send_comm_modify,
+			 .destroy = bgp_nb_neighbor_send_comm_destroy },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/allowas-in",
 		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
 			 .destroy = bgp_nb_neighbor_allowas_destroy },
@@ -292,6 +297,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv6-unicast/remove-private-as",
 		.cbs = { .modify = bgp_nb_neighbor_rpa_modify,
 			 .destroy = bgp_nb_neighbor_rpa_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/send-community",
+		.cbs = { .modify = bgp_nb_neighbor_send_comm_modify,
+			 .destroy = bgp_nb_neighbor_send_comm_destroy },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/allowas-in",

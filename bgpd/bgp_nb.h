@@ -64,6 +64,8 @@ int bgp_nb_neighbor_nhs_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_allowas_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_rpa_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_rpa_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_send_comm_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_send_comm_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_soft_in_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args);

@@ -816,6 +816,35 @@ int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args)
 	return nhs_set(args, BGP_NHS_OFF);
 }
 
+/* send-community: the bits present are sent; an absent leaf sends all three kinds. */
+static int send_comm_set(struct nb_cb_args *args, const char *bits)
+{
+	struct bgp_peer *peer;
+	uint8_t off = 0;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	if (bits)
+		off = (strstr(bits, "standard") ? 0 : BGP_SEND_COMM_STANDARD) |
+		      (strstr(bits, "extended") ? 0 : BGP_SEND_COMM_EXTENDED) |
+		      (strstr(bits, "large") ? 0 : BGP_SEND_COMM_LARGE);
+	peer->conf.send_comm_off[af] = off;
+	bgp_policy_changed(peer, af, BGP_DIR_OUT);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_send_comm_modify(struct nb_cb_args *args)
+{
+	return send_comm_set(args, lyd_get_value(args->dnode));
+}
+
+int bgp_nb_neighbor_send_comm_destroy(struct nb_cb_args *args)
+{
+	return send_comm_set(args, NULL);
+}
+
 static int soft_in_set(struct nb_cb_args *args, bool on)
 {
 	struct bgp_peer *peer;

@@ -498,13 +498,40 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	return bgp_attr_ref((struct bgp_attr *)attr);
 }
 
+/*
+ * RFC 7999 3.2: a route from an eBGP neighbor tagged BLACKHOLE gets NO_EXPORT, so that it
+ * stays in the AS, as FRR 8.4 does after the inbound route-map (not for iBGP-learned routes:
+ * the lab scenario policy_lcomm saw FRR add it only over eBGP). A new reference to what is to
+ * be stored.
+ */
+static struct bgp_attr *blackhole_no_export(const struct rib_src *src, struct bgp_attr *a)
+{
+	const struct bgp_u32list *c = a->communities;
+	struct bgp_attr t;
+	uint32_t *v, n;
+
+	if (!src->ebgp || !bgp_u32list_contains(c, BGP_COMM_BLACKHOLE) ||
+	    bgp_u32list_contains(c, BGP_COMM_NO_EXPORT))
+		return bgp_attr_ref(a);
+	v = XMALLOC(MTYPE_BGP_RIB, ((size_t)c->count + 1) * sizeof(*v));
+	memcpy(v, c->val, c->count * sizeof(*v));
+	v[c->count] = BGP_COMM_NO_EXPORT;
+	n = bgp_comm_sort_uniq(v, c->count + 1);
+	t = *a;
+	t.communities = bgp_u32list_intern(v, n);
+	XFREE(MTYPE_BGP_RIB, v);
+	a = bgp_attr_intern(&t);
+	bgp_u32list_unref(t.communities);
+	return a;
+}
+
 /* A received path through the neighbor's inbound route-map: stored with its set statements,
  * or withdrawn (filtered) when denied. */
 static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
 				   const struct prefix *p, const struct bgp_attr *stored,
 				   const char *rmap, uint32_t now)
 {
-	struct bgp_attr t = *stored, *mapped;
+	struct bgp_attr t = *stored, *mapped, *kept;
 	struct rmap_refs refs;
 
 	if (!route_map_apply(rmap, p, &t, &refs)) {
@@ -515,8 +542,10 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	}
 	mapped = bgp_attr_intern(&t);
 	route_map_refs_release(&refs);
-	rib_path_update(rib, af, src, p, mapped, now);
+	kept = blackhole_no_export(src, mapped);
 	bgp_attr_unref(mapped);
+	rib_path_update(rib, af, src, p, kept, now);
+	bgp_attr_unref(kept);
 }
 
 /* One announced prefix of a session through the inbound policy into the RIB: stored holds
@@ -540,7 +569,10 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 		return;
 	}
 	if (stored) {
-		rib_path_update(rib, af, src, p, stored, now);
+		struct bgp_attr *a = blackhole_no_export(src, stored);
+
+		rib_path_update(rib, af, src, p, a, now);
+		bgp_attr_unref(a);
 		return;
 	}
 	if (why == 1)

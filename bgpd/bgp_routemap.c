@@ -11,6 +11,7 @@
 #include "bgpd/bgp_aspath_list.h"
 #include "bgpd/bgp_attr.h"
 #include "bgpd/bgp_clist.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/name_index.h"
 #include "lib/plist.h"
@@ -52,6 +53,10 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->comm_delete);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_lclist);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->lcomm);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->lcomm_delete);
 }
 
 static void map_free(struct route_map *m)
@@ -149,6 +154,10 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 	if (e->match_clist && !community_list_permits(community_list_lookup(e->match_clist),
 						      a->communities, e->match_clist_exact))
 		return false;
+	if (e->match_lclist &&
+	    !lcommunity_list_permits(lcommunity_list_lookup(e->match_lclist),
+				     bgp_attr_ex(a)->lcommunities, e->match_lclist_exact))
+		return false;
 	if (e->match_metric_set) {
 		uint32_t med = (a->present & ATTR_BIT(BGP_ATTR_MED)) ? a->med : 0;
 
@@ -180,36 +189,16 @@ void route_map_refs_release(struct rmap_refs *r)
 		bgp_aspath_unref(r->aspath);
 	if (r->communities)
 		bgp_u32list_unref(r->communities);
+	if (r->lcommunities)
+		bgp_lcommlist_unref(r->lcommunities);
 	r->aspath = NULL;
 	r->communities = NULL;
+	r->lcommunities = NULL;
 }
 
-static int u32_cmp(const void *a, const void *b)
+/* The template's COMMUNITIES become l, a reference refs now holds. */
+static void put_communities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_u32list *l)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* set community: replace, add to (additive) or remove the route's COMMUNITIES. */
-static void set_communities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
-{
-	uint32_t have = (!e->comm_additive || !t->communities) ? 0 : t->communities->count;
-	uint32_t n = 0, *v;
-	struct bgp_u32list *l = NULL;
-
-	if (!e->comm_none) {
-		v = XMALLOC(MTYPE_BGP_ROUTEMAP, ((size_t)have + e->ncomm + 1) * sizeof(*v));
-		if (have)
-			memcpy(v, t->communities->val, have * sizeof(*v));
-		memcpy(v + have, e->comm, e->ncomm * sizeof(*v));
-		qsort(v, have + e->ncomm, sizeof(*v), u32_cmp);
-		for (uint32_t i = 0; i < have + e->ncomm; i++)
-			if (!n || v[n - 1] != v[i])
-				v[n++] = v[i];
-		l = n ? bgp_u32list_intern(v, n) : NULL;
-		XFREE(MTYPE_BGP_ROUTEMAP, v);
-	}
 	if (refs->communities)
 		bgp_u32list_unref(refs->communities);
 	refs->communities = l;
@@ -218,6 +207,84 @@ static void set_communities(const struct rmap_entry *e, struct bgp_attr *t, stru
 		t->present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
 	else
 		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+}
+
+/* The template's LARGE_COMMUNITIES become l (in refs' own extras block). */
+static void put_lcommunities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_lcommlist *l)
+{
+	if (t->extra != &refs->ex) {
+		refs->ex = *bgp_attr_ex(t);
+		t->extra = &refs->ex;
+	}
+	if (refs->lcommunities)
+		bgp_lcommlist_unref(refs->lcommunities);
+	refs->lcommunities = l;
+	refs->ex.lcommunities = l;
+	if (l)
+		t->present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	else
+		t->present &= ~ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+}
+
+/* The values of a set statement, added to what the route has (additive) or alone, as a set:
+ * sorted, without repeats. w: words per value. n: the count, the array is to free. */
+static uint32_t merge_values(const uint32_t *have, uint32_t nhave, const uint32_t *add,
+			     uint32_t nadd, uint32_t w, uint32_t **out)
+{
+	uint32_t *v = XMALLOC(MTYPE_BGP_ROUTEMAP, ((size_t)nhave + nadd + 1) * w * sizeof(*v));
+
+	if (nhave)
+		memcpy(v, have, (size_t)nhave * w * sizeof(*v));
+	if (nadd)
+		memcpy(v + (size_t)nhave * w, add, (size_t)nadd * w * sizeof(*v));
+	*out = v;
+	return w == 3 ? bgp_lcomm_sort_uniq(v, nhave + nadd) : bgp_comm_sort_uniq(v, nhave + nadd);
+}
+
+/* set community: replace, add to (additive) or remove the route's COMMUNITIES. */
+static void set_communities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	const struct bgp_u32list *old = e->comm_additive ? t->communities : NULL;
+	struct bgp_u32list *l = NULL;
+	uint32_t *v, n;
+
+	if (!e->comm_none) {
+		n = merge_values(old ? old->val : NULL, old ? old->count : 0, e->comm, e->ncomm, 1,
+				 &v);
+		l = n ? bgp_u32list_intern(v, n) : NULL;
+		XFREE(MTYPE_BGP_ROUTEMAP, v);
+	}
+	put_communities(t, refs, l);
+}
+
+/* set large-community: the same for LARGE_COMMUNITIES. */
+static void set_lcommunities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	const struct bgp_lcommlist *old = e->lcomm_additive ? bgp_attr_ex(t)->lcommunities : NULL;
+	struct bgp_lcommlist *l = NULL;
+	uint32_t *v, n;
+
+	if (!e->lcomm_none) {
+		n = merge_values(old ? old->val : NULL, old ? old->count : 0, e->lcomm, e->nlcomm,
+				 3, &v);
+		l = n ? bgp_lcommlist_intern(v, n) : NULL;
+		XFREE(MTYPE_BGP_ROUTEMAP, v);
+	}
+	put_lcommunities(t, refs, l);
+}
+
+/* set comm-list NAME delete, set large-comm-list NAME delete. A missing list deletes
+ * nothing. */
+static void delete_communities(const struct rmap_entry *e, struct bgp_attr *t,
+			       struct rmap_refs *refs)
+{
+	struct community_list *l;
+
+	if (e->comm_delete && t->communities && (l = community_list_lookup(e->comm_delete)))
+		put_communities(t, refs, community_list_strip(l, t->communities));
+	if (e->lcomm_delete && bgp_attr_ex(t)->lcommunities &&
+	    (l = lcommunity_list_lookup(e->lcomm_delete)))
+		put_lcommunities(t, refs, lcommunity_list_strip(l, bgp_attr_ex(t)->lcommunities));
 }
 
 static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
@@ -255,6 +322,9 @@ static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rma
 	}
 	if (e->comm_set)
 		set_communities(e, t, refs);
+	if (e->lcomm_set)
+		set_lcommunities(e, t, refs);
+	delete_communities(e, t, refs);
 }
 
 static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
@@ -302,6 +372,7 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 {
 	refs->aspath = NULL;
 	refs->communities = NULL;
+	refs->lcommunities = NULL;
 	refs->med_set = refs->nexthop_set = false;
 	return apply_depth(name, p, t, refs, 0);
 }

@@ -11,11 +11,13 @@
  *   Falling off the end without a decision denies, except after a permit entry sent us on with
  *   on-match, which then accepts (the sets stay applied).
  * - Match statements: `match ip address prefix-list`, `match ipv6 address prefix-list`,
- *   `match as-path`, `match metric`, `match community NAME [exact-match]`. A list that does
- *   not exist matches nothing.
+ *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
+ *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`,
- *   `set community AA:NN... [additive]` / `set community none`.
+ *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
+ *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
+ *   `set large-comm-list NAME delete` (each delete after its kind's set).
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -27,6 +29,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "bgpd/bgp_attr.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
 
@@ -39,10 +42,13 @@ struct route_map;
 
 /* What a route-map put into a template that the template does not own: new interned AS
  * path and community list references, released by route_map_refs_release() once the
- * template has been interned (the interned set holds its own references). */
+ * template has been interned (the interned set holds its own references), and the extras
+ * block the template points to once a set statement changed one of its attributes. */
 struct rmap_refs {
 	struct bgp_aspath *aspath;
 	struct bgp_u32list *communities;
+	struct bgp_lcommlist *lcommunities;
+	struct bgp_attr_extra ex;
 	bool med_set;	  /* a set metric ran: an outbound MED stays (even towards eBGP) */
 	bool nexthop_set; /* a set ip next-hop ran: it is not replaced by our address */
 };
@@ -88,6 +94,15 @@ struct rmap_entry {
 	bool comm_additive;
 	uint32_t *comm; /* sorted, without duplicates */
 	uint32_t ncomm;
+	char *comm_delete;  /* set comm-list NAME delete */
+	char *match_lclist; /* match large-community NAME */
+	bool match_lclist_exact;
+	bool lcomm_set;	 /* set large-community ... */
+	bool lcomm_none; /* set large-community none */
+	bool lcomm_additive;
+	uint32_t *lcomm; /* 3 words each, sorted, without duplicates */
+	uint32_t nlcomm;
+	char *lcomm_delete; /* set large-comm-list NAME delete */
 	uint64_t hits;
 };
 

@@ -5,8 +5,12 @@
  *   route-map NAME <permit|deny> (1-65535)     enters r1(config-route-map)#
  *    match ip address prefix-list NAME | match ipv6 address prefix-list NAME
  *    match as-path NAME | match metric (0-4294967295)
+ *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    set local-preference N|+N|-N | set metric N|+N|-N | set weight N
  *    set as-path prepend ASN... | set ip next-hop A.B.C.D
+ *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
+ *    set large-community G:L1:L2... [additive] | set large-community none
+ *    set large-comm-list NAME delete
  *    call NAME | on-match next | on-match goto N | description LINE...
  *   exit
  *   no route-map NAME [<permit|deny> (1-65535)]
@@ -83,46 +87,52 @@ static void prepend_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
 	}
 }
 
-static int u32_cmp(const void *a, const void *b)
+/* The words of a set community / set large-community value (parsed by VALIDATE already),
+ * w words each: a set, sorted and without repeats. */
+static uint32_t values_parse(const char *s, uint32_t w, uint32_t **out)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	char *copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, s), *save = NULL;
+	uint32_t n = 1, k = 0, *v;
 
-	return x < y ? -1 : x > y;
+	for (const char *p = s; *p; p++)
+		n += *p == ' ';
+	v = XCALLOC(MTYPE_BGP_ROUTEMAP, (size_t)n * w * sizeof(*v));
+	for (char *word = strtok_r(copy, " ", &save); word; word = strtok_r(NULL, " ", &save))
+		if ((w == 3 ? bgp_lcommunity_from_str(word, &v[k * w])
+			    : bgp_community_from_str(word, &v[k * w])) == 0)
+			k++;
+	XFREE(MTYPE_BGP_ROUTEMAP, copy);
+	*out = v;
+	return w == 3 ? bgp_lcomm_sort_uniq(v, k) : bgp_comm_sort_uniq(v, k);
 }
 
-/* set community: "none", or communities (parsed by VALIDATE already), sorted, no duplicate. */
+/* set community / set large-community: "none", or the values. */
 static void communities_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
 {
 	const char *s = yang_dnode_get_string(dnode, "set/community");
-	char *copy, *save = NULL;
-	uint32_t n = 1;
+	const char *ls = yang_dnode_get_string(dnode, "set/large-community");
 
-	if (!s)
-		return;
-	e->comm_set = true;
-	e->comm_additive = yang_dnode_exists(dnode, "set/community-additive");
-	if (strcmp(s, "none") == 0) {
-		e->comm_none = true;
-		return;
+	if (s) {
+		e->comm_set = true;
+		e->comm_additive = yang_dnode_exists(dnode, "set/community-additive");
+		if (strcmp(s, "none") == 0)
+			e->comm_none = true;
+		else
+			e->ncomm = values_parse(s, 1, &e->comm);
 	}
-	for (const char *p = s; *p; p++)
-		n += *p == ' ';
-	e->comm = XCALLOC(MTYPE_BGP_ROUTEMAP, n * sizeof(*e->comm));
-	copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, s);
-	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		if (bgp_community_from_str(w, &e->comm[e->ncomm]) == 0)
-			e->ncomm++;
-	XFREE(MTYPE_BGP_ROUTEMAP, copy);
-	qsort(e->comm, e->ncomm, sizeof(*e->comm), u32_cmp);
-	n = 0;
-	for (uint32_t i = 0; i < e->ncomm; i++)
-		if (!n || e->comm[n - 1] != e->comm[i])
-			e->comm[n++] = e->comm[i];
-	e->ncomm = n;
+	if (ls) {
+		e->lcomm_set = true;
+		e->lcomm_additive = yang_dnode_exists(dnode, "set/large-community-additive");
+		if (strcmp(ls, "none") == 0)
+			e->lcomm_none = true;
+		else
+			e->nlcomm = values_parse(ls, 3, &e->lcomm);
+	}
 }
 
-/* VALIDATE of set community: every word a community, or the single word none. */
-static int set_community_modify(struct nb_cb_args *args)
+/* VALIDATE of set community / set large-community: every word a value, or the single word
+ * none. */
+static int set_values_modify(struct nb_cb_args *args, bool large)
 {
 	const char *s = lyd_get_value(args->dnode);
 	char *copy, *save = NULL;
@@ -132,17 +142,31 @@ static int set_community_modify(struct nb_cb_args *args)
 		return NB_OK;
 	copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, s);
 	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		uint32_t c;
+		uint32_t v[3];
 
-		if (bgp_community_from_str(w, &c) < 0) {
+		if ((large ? bgp_lcommunity_from_str(w, v) : bgp_community_from_str(w, v)) < 0) {
 			snprintf(args->errmsg, args->errmsg_len,
-				 "Malformed communities attribute: %s", w);
+				 large ? "Malformed large-community attribute: %s "
+					 "(GLOBAL:LOCAL1:LOCAL2, "
+					 "each 0-4294967295)"
+				       : "Malformed communities attribute: %s",
+				 w);
 			ret = NB_ERR;
 			break;
 		}
 	}
 	XFREE(MTYPE_BGP_ROUTEMAP, copy);
 	return ret;
+}
+
+static int set_community_modify(struct nb_cb_args *args)
+{
+	return set_values_modify(args, false);
+}
+
+static int set_lcommunity_modify(struct nb_cb_args *args)
+{
+	return set_values_modify(args, true);
 }
 
 static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
@@ -174,6 +198,10 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	prepend_leaf(dnode, e);
 	e->match_clist = dup_leaf(dnode, "match/community");
 	e->match_clist_exact = yang_dnode_exists(dnode, "match/community-exact");
+	e->match_lclist = dup_leaf(dnode, "match/large-community");
+	e->match_lclist_exact = yang_dnode_exists(dnode, "match/large-community-exact");
+	e->comm_delete = dup_leaf(dnode, "set/comm-list-delete");
+	e->lcomm_delete = dup_leaf(dnode, "set/large-comm-list-delete");
 	communities_leaf(dnode, e);
 }
 
@@ -252,11 +280,23 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match community %s%s\n", v,
 			    yang_dnode_exists(dnode, "match/community-exact") ? " exact-match"
 									      : "");
+	if ((v = yang_dnode_get_string(dnode, "match/large-community")))
+		sbuf_printf(out, " match large-community %s%s\n", v,
+			    yang_dnode_exists(dnode, "match/large-community-exact") ? " exact-match"
+										    : "");
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
 		sbuf_printf(out, " set as-path prepend %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/community")))
 		sbuf_printf(out, " set community %s%s\n", v,
 			    yang_dnode_exists(dnode, "set/community-additive") ? " additive" : "");
+	if ((v = yang_dnode_get_string(dnode, "set/comm-list-delete")))
+		sbuf_printf(out, " set comm-list %s delete\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/large-community")))
+		sbuf_printf(out, " set large-community %s%s\n", v,
+			    yang_dnode_exists(dnode, "set/large-community-additive") ? " additive"
+										     : "");
+	if ((v = yang_dnode_get_string(dnode, "set/large-comm-list-delete")))
+		sbuf_printf(out, " set large-comm-list %s delete\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/ip-next-hop")))
 		sbuf_printf(out, " set ip next-hop %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/local-preference")))
@@ -294,6 +334,10 @@ static const struct nb_node_info rmap_nb_nodes[] = {
 	{
 		.xpath = RMAP_XPATH "/entry/set/community",
 		.cbs = { .modify = set_community_modify },
+	},
+	{
+		.xpath = RMAP_XPATH "/entry/set/large-community",
+		.cbs = { .modify = set_lcommunity_modify },
 	},
 	{
 		.xpath = RMAP_XPATH "/entry",
@@ -460,19 +504,36 @@ DEFCMD(no_match_metric, "no match metric [(0-4294967295)]",
 	return stmt_edit(vty, "match/metric", NULL, true);
 }
 
+/* match community / match large-community NAME [exact-match]: the name and the flag are one
+ * statement, set or removed in one commit. leaf: "community", "large-community". */
+static int match_clist_edit(struct vty *vty, const struct cmd_args *args, const char *leaf, bool no)
+{
+	char xp[XPATH_MAX + 64];
+
+	if (!no && !name_usable(vty, word(args)))
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xp, sizeof(xp), "%s/match/%s", vty->xpath[vty->xpath_index - 1], leaf);
+	if (no) {
+		char exact[XPATH_MAX + 80];
+
+		snprintf(exact, sizeof(exact), "%s-exact", xp);
+		nb_cli_enqueue_change(vty, exact, NB_OP_DESTROY, NULL);
+		nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, word(args));
+	strncat(xp, "-exact", sizeof(xp) - strlen(xp) - 1);
+	nb_cli_enqueue_change(vty, xp, cmd_has(args, "exact-match") ? NB_OP_CREATE : NB_OP_DESTROY,
+			      NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
 DEFCMD(match_community, "match community WORD [exact-match]",
        MATCH_STR "Match BGP community list\n"
 		 "Community-list name\n"
 		 "Do exact matching of communities\n")
 {
-	char xp[XPATH_MAX + 64];
-
-	if (!name_usable(vty, word(args)))
-		return CMD_WARNING_CONFIG_FAILED;
-	/* The name and the flag are one statement: both in one commit. */
-	snprintf(xp, sizeof(xp), "%s/match/community", vty->xpath[vty->xpath_index - 1]);
-	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, word(args));
-	return stmt_edit(vty, "match/community-exact", NULL, !cmd_has(args, "exact-match"));
+	return match_clist_edit(vty, args, "community", false);
 }
 
 DEFCMD(no_match_community, "no match community [WORD [exact-match]]",
@@ -480,46 +541,114 @@ DEFCMD(no_match_community, "no match community [WORD [exact-match]]",
 			"Community-list name\n"
 			"Do exact matching of communities\n")
 {
-	char xp[XPATH_MAX + 64];
-
-	snprintf(xp, sizeof(xp), "%s/match/community-exact", vty->xpath[vty->xpath_index - 1]);
-	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-	return stmt_edit(vty, "match/community", NULL, true);
+	return match_clist_edit(vty, args, "community", true);
 }
 
-/* set community AA:NN... [additive] | set community none: "additive" is the last word. */
-DEFCMD(set_community, "set community LINE...",
-       SET_STR "BGP community attribute\n"
-	       "Communities (AA:NN, well-known names) [additive], or none\n")
+DEFCMD(match_lcommunity, "match large-community WORD [exact-match]",
+       MATCH_STR "Match BGP large community list\n"
+		 "Large Community-list name\n"
+		 "Do exact matching of communities\n")
 {
-	char text[1100], xp[XPATH_MAX + 64];
+	return match_clist_edit(vty, args, "large-community", false);
+}
+
+DEFCMD(no_match_lcommunity, "no match large-community [WORD [exact-match]]",
+       NO_STR MATCH_STR "Match BGP large community list\n"
+			"Large Community-list name\n"
+			"Do exact matching of communities\n")
+{
+	return match_clist_edit(vty, args, "large-community", true);
+}
+
+/* set community|large-community VALUES... [additive] | ... none: "additive" is the last word.
+ * leaf: "community", "large-community". */
+static int set_values_edit(struct vty *vty, const struct cmd_args *args, const char *leaf, bool no)
+{
+	char text[1100], xp[XPATH_MAX + 64], add[XPATH_MAX + 80];
 	size_t len;
 	bool additive = false;
 
+	snprintf(xp, sizeof(xp), "%s/set/%s", vty->xpath[vty->xpath_index - 1], leaf);
+	snprintf(add, sizeof(add), "%s-additive", xp);
+	nb_cli_enqueue_change(vty, add, NB_OP_DESTROY, NULL);
+	if (no) {
+		nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
 	snprintf(text, sizeof(text), "%s", cmd_arg(args, "LINE..."));
 	len = strlen(text);
 	if (len > 9 && strcmp(text + len - 9, " additive") == 0) {
 		text[len - 9] = '\0';
 		additive = true;
 	}
-	snprintf(xp, sizeof(xp), "%s/set/community-additive", vty->xpath[vty->xpath_index - 1]);
-	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-	snprintf(xp, sizeof(xp), "%s/set/community", vty->xpath[vty->xpath_index - 1]);
 	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, text);
 	if (additive)
-		return stmt_edit(vty, "set/community-additive", NULL, false);
+		nb_cli_enqueue_change(vty, add, NB_OP_CREATE, NULL);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(set_community, "set community LINE...",
+       SET_STR "BGP community attribute\n"
+	       "Communities (AA:NN, well-known names) [additive], or none\n")
+{
+	return set_values_edit(vty, args, "community", false);
 }
 
 DEFCMD(no_set_community, "no set community [LINE...]",
        NO_STR SET_STR "BGP community attribute\n"
 		      "Communities\n")
 {
-	char xp[XPATH_MAX + 64];
+	return set_values_edit(vty, args, "community", true);
+}
 
-	snprintf(xp, sizeof(xp), "%s/set/community-additive", vty->xpath[vty->xpath_index - 1]);
-	nb_cli_enqueue_change(vty, xp, NB_OP_DESTROY, NULL);
-	return stmt_edit(vty, "set/community", NULL, true);
+DEFCMD(set_lcommunity, "set large-community LINE...",
+       SET_STR "BGP large community attribute\n"
+	       "Large communities (GLOBAL:LOCAL1:LOCAL2) [additive], or none\n")
+{
+	return set_values_edit(vty, args, "large-community", false);
+}
+
+DEFCMD(no_set_lcommunity, "no set large-community [LINE...]",
+       NO_STR SET_STR "BGP large community attribute\n"
+		      "Large communities\n")
+{
+	return set_values_edit(vty, args, "large-community", true);
+}
+
+DEFCMD(set_comm_list_delete, "set comm-list WORD delete",
+       SET_STR "set BGP community list (for deletion)\n"
+	       "Community-list name\n"
+	       "Delete matching communities\n")
+{
+	return name_usable(vty, word(args))
+		       ? stmt_edit(vty, "set/comm-list-delete", word(args), false)
+		       : CMD_WARNING_CONFIG_FAILED;
+}
+
+DEFCMD(no_set_comm_list_delete, "no set comm-list [WORD delete]",
+       NO_STR SET_STR "set BGP community list (for deletion)\n"
+		      "Community-list name\n"
+		      "Delete matching communities\n")
+{
+	return stmt_edit(vty, "set/comm-list-delete", NULL, true);
+}
+
+DEFCMD(set_lcomm_list_delete, "set large-comm-list WORD delete",
+       SET_STR "set BGP large community list (for deletion)\n"
+	       "Large Community-list name\n"
+	       "Delete matching large communities\n")
+{
+	return name_usable(vty, word(args))
+		       ? stmt_edit(vty, "set/large-comm-list-delete", word(args), false)
+		       : CMD_WARNING_CONFIG_FAILED;
+}
+
+DEFCMD(no_set_lcomm_list_delete, "no set large-comm-list [WORD delete]",
+       NO_STR SET_STR "set BGP large community list (for deletion)\n"
+		      "Large Community-list name\n"
+		      "Delete matching large communities\n")
+{
+	return stmt_edit(vty, "set/large-comm-list-delete", NULL, true);
 }
 
 DEFCMD(set_local_pref, "set local-preference WORD",
@@ -681,6 +810,9 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 	if (e->match_clist)
 		vty_out(vty, "    community %s%s\n", e->match_clist,
 			e->match_clist_exact ? " exact-match" : "");
+	if (e->match_lclist)
+		vty_out(vty, "    large-community %s%s\n", e->match_lclist,
+			e->match_lclist_exact ? " exact-match" : "");
 	vty_out(vty, "  Set clauses:\n");
 	if (e->nprepend) {
 		vty_out(vty, "    as-path prepend");
@@ -716,6 +848,19 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 		}
 		vty_out(vty, "%s\n", e->comm_additive ? " additive" : "");
 	}
+	if (e->comm_delete)
+		vty_out(vty, "    comm-list %s delete\n", e->comm_delete);
+	if (e->lcomm_set) {
+		vty_out(vty, "    large-community");
+		if (e->lcomm_none)
+			vty_out(vty, " none");
+		for (uint32_t i = 0; i < e->nlcomm; i++)
+			vty_out(vty, " %u:%u:%u", e->lcomm[3 * i], e->lcomm[3 * i + 1],
+				e->lcomm[3 * i + 2]);
+		vty_out(vty, "%s\n", e->lcomm_additive ? " additive" : "");
+	}
+	if (e->lcomm_delete)
+		vty_out(vty, "    large-comm-list %s delete\n", e->lcomm_delete);
 	vty_out(vty, "  Call clause:\n");
 	if (e->call)
 		vty_out(vty, "    Call %s\n", e->call);
@@ -747,16 +892,43 @@ DEFCMD(show_route_map, "show route-map [WORD$name]",
 void bgp_routemap_cli_init(void)
 {
 	static const struct cmd_def *rmap_cmds[] = {
-		&match_ip_plist_cmd,	  &no_match_ip_plist_cmd, &match_ipv6_plist_cmd,
-		&no_match_ipv6_plist_cmd, &match_as_path_cmd,	  &no_match_as_path_cmd,
-		&match_metric_cmd,	  &no_match_metric_cmd,	  &set_local_pref_cmd,
-		&no_set_local_pref_cmd,	  &set_metric_cmd,	  &no_set_metric_cmd,
-		&set_weight_cmd,	  &no_set_weight_cmd,	  &set_prepend_cmd,
-		&no_set_prepend_cmd,	  &set_nexthop_cmd,	  &no_set_nexthop_cmd,
-		&rmap_call_cmd,		  &no_rmap_call_cmd,	  &rmap_on_match_next_cmd,
-		&rmap_on_match_goto_cmd,  &no_rmap_on_match_cmd,  &rmap_description_cmd,
-		&no_rmap_description_cmd, &match_community_cmd,	  &no_match_community_cmd,
-		&set_community_cmd,	  &no_set_community_cmd,
+		&match_ip_plist_cmd,
+		&no_match_ip_plist_cmd,
+		&match_ipv6_plist_cmd,
+		&no_match_ipv6_plist_cmd,
+		&match_as_path_cmd,
+		&no_match_as_path_cmd,
+		&match_metric_cmd,
+		&no_match_metric_cmd,
+		&set_local_pref_cmd,
+		&no_set_local_pref_cmd,
+		&set_metric_cmd,
+		&no_set_metric_cmd,
+		&set_weight_cmd,
+		&no_set_weight_cmd,
+		&set_prepend_cmd,
+		&no_set_prepend_cmd,
+		&set_nexthop_cmd,
+		&no_set_nexthop_cmd,
+		&rmap_call_cmd,
+		&no_rmap_call_cmd,
+		&rmap_on_match_next_cmd,
+		&rmap_on_match_goto_cmd,
+		&no_rmap_on_match_cmd,
+		&rmap_description_cmd,
+		&no_rmap_description_cmd,
+		&match_community_cmd,
+		&no_match_community_cmd,
+		&set_community_cmd,
+		&no_set_community_cmd,
+		&match_lcommunity_cmd,
+		&no_match_lcommunity_cmd,
+		&set_lcommunity_cmd,
+		&no_set_lcommunity_cmd,
+		&set_comm_list_delete_cmd,
+		&no_set_comm_list_delete_cmd,
+		&set_lcomm_list_delete_cmd,
+		&no_set_lcomm_list_delete_cmd,
 	};
 
 	nb_module_register(&rmap_nb_module);

@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/vty.h"
 
@@ -299,6 +300,17 @@ static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *p
 }
 
 /* Ours: GTSM read back from the socket, the listener's coverage, the kernel's counters. */
+/* neighbor X send-community: FRR's commAttriSentToNbr, absent when nothing is sent. */
+static void json_send_community(struct json_writer *w, uint8_t off)
+{
+	const char *kind = bgp_send_community_name(!(off & BGP_SEND_COMM_STANDARD),
+						   !(off & BGP_SEND_COMM_EXTENDED),
+						   !(off & BGP_SEND_COMM_LARGE), false);
+
+	if (kind)
+		json_string(w, "commAttriSentToNbr", kind);
+}
+
 static void json_security(struct json_writer *w, const struct bgp_peer_view *pv)
 {
 	json_object_open(w, "gtsm");
@@ -382,6 +394,7 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 					  ? "nextHopSelfForced"
 					  : "nextHopSelf",
 				  true);
+		json_send_community(w, pv->peer->conf.send_comm_off[af]);
 		json_filters(w, &pv->peer->conf, af);
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)

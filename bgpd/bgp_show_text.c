@@ -7,6 +7,7 @@
 
 #include "bgpd/bgp_show_neighbor.h"
 #include "bgpd/bgp_aspath_list.h"
+#include "bgpd/bgp_community.h"
 #include "bgpd/bgp_routemap.h"
 #include "lib/plist.h"
 #include "lib/vty.h"
@@ -209,6 +210,8 @@ static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
 static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_af af)
 {
 	static const char *const what[BGP_DIR_MAX] = { "Incoming", "Outgoing" };
+	uint8_t off = peer->conf.send_comm_off[af];
+	const char *kind;
 
 	if (peer->conf.rr_client[af])
 		vty_out(vty, "  Route-Reflector Client\n");
@@ -229,6 +232,10 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 		vty_out(vty, "  NEXT_HOP is always this router (forced)\n");
 	else if (peer->conf.nexthop_self[af] == BGP_NHS_SELF)
 		vty_out(vty, "  NEXT_HOP is always this router\n");
+	if ((kind = bgp_send_community_name(!(off & BGP_SEND_COMM_STANDARD),
+					    !(off & BGP_SEND_COMM_EXTENDED),
+					    !(off & BGP_SEND_COMM_LARGE), true)))
+		vty_out(vty, "  Community attribute sent to this neighbor(%s)\n", kind);
 	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 		const char *name = peer->conf.plist[af][dir];
 

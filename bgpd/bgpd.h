@@ -128,7 +128,14 @@ struct bgp_peer_config {
 	enum bgp_rpa remove_private_as[BGP_AF_MAX]; /* neighbor X remove-private-AS ... */
 	enum bgp_nhs nexthop_self[BGP_AF_MAX];	    /* neighbor X next-hop-self [force] */
 	char *peer_group; /* neighbor X peer-group NAME (MTYPE_BGP_PEER_CONF); NULL: none */
+	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
+	uint8_t send_comm_off[BGP_AF_MAX];
 };
+
+#define BGP_SEND_COMM_STANDARD 0x1
+#define BGP_SEND_COMM_EXTENDED 0x2
+#define BGP_SEND_COMM_LARGE 0x4
+#define BGP_SEND_COMM_ALL 0x7
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */
 enum bgp_peer_change {

@@ -3,7 +3,10 @@
  * Community lists (bgpd/bgp_clist.c): a standard entry matches a route carrying all its
  * communities (exact-match: only them), `internet` matches any, an expanded entry is a
  * regular expression over FRR's text of the communities, first match in seq order, implicit
- * deny, a missing list permits nothing, bad entries refused, no leaks.
+ * deny, a missing list permits nothing, bad entries refused, no leaks. Large community lists
+ * the same over GLOBAL:LOCAL1:LOCAL2 values, in their own namespace (a route without large
+ * communities is the empty text to an expanded entry). The delete helpers (set comm-list /
+ * large-comm-list NAME delete) judge each value alone.
  */
 #include "lib/compat.h"
 
@@ -35,6 +38,54 @@ static bool permits(const char *list, const char *text, bool exact)
 	if (l)
 		bgp_u32list_unref(l);
 	return r;
+}
+
+/* An interned large community list from "1:2:3 4:5:6" (NULL for ""); the caller unrefs. */
+static struct bgp_lcommlist *lcomms(const char *text)
+{
+	uint32_t v[48], n = 0;
+	char copy[512], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		ck_assert_int_eq(bgp_lcommunity_from_str(w, &v[3 * n++]), 0);
+	return n ? bgp_lcommlist_intern(v, n) : NULL;
+}
+
+static bool lpermits(const char *list, const char *text, bool exact)
+{
+	struct bgp_lcommlist *l = lcomms(text);
+	bool r = lcommunity_list_permits(lcommunity_list_lookup(list), l, exact);
+
+	bgp_lcommlist_unref(l);
+	return r;
+}
+
+/* What is left of text once the list strips it, as text. */
+static const char *lstrip(const char *list, const char *text)
+{
+	static char buf[512];
+	struct bgp_lcommlist *l = lcomms(text);
+	struct bgp_lcommlist *r = lcommunity_list_strip(lcommunity_list_lookup(list), l);
+
+	bgp_lcommlist_str(r, buf, sizeof(buf));
+	bgp_lcommlist_unref(r);
+	bgp_lcommlist_unref(l);
+	return buf;
+}
+
+static const char *cstrip(const char *list, const char *text)
+{
+	static char buf[512];
+	struct bgp_u32list *l = comms(text);
+	struct bgp_u32list *r = community_list_strip(community_list_lookup(list), l);
+
+	bgp_u32list_community_str(r, buf, sizeof(buf));
+	if (r)
+		bgp_u32list_unref(r);
+	if (l)
+		bgp_u32list_unref(l);
+	return buf;
 }
 
 static void teardown(void)
@@ -98,6 +149,67 @@ START_TEST(test_checks)
 }
 END_TEST
 
+START_TEST(test_large_standard_expanded)
+{
+	ck_assert_int_eq(lcommunity_list_entry_set("L", false, 5, true, "65001:1:1 65001:2:2"), 0);
+	ck_assert_int_eq(lcommunity_list_entry_set("L", false, 10, false, "65001:1:1"), 0);
+	ck_assert(lpermits("L", "65001:2:2 65001:1:1", false));
+	ck_assert(lpermits("L", "65001:2:2 7:7:7 65001:1:1", false));
+	ck_assert(!lpermits("L", "65001:1:1", false)); /* seq 10 denies */
+	ck_assert(!lpermits("L", "7:7:7", false));     /* implicit deny */
+	ck_assert(lpermits("L", "65001:2:2 65001:1:1", true));
+	ck_assert(!lpermits("L", "65001:2:2 7:7:7 65001:1:1", true));
+	/* The namespaces are apart: no community list L. */
+	ck_assert_ptr_null(community_list_lookup("L"));
+	/* 4-octet parts, ordered as numbers. */
+	ck_assert_int_eq(
+		lcommunity_list_entry_set("B", false, 5, true, "4294967295:0:1 4200000000:5:5"), 0);
+	ck_assert(lpermits("B", "4200000000:5:5 1:1:1 4294967295:0:1", false));
+	/* A route without large communities is the empty text: `.*` matches it (FRR 8.4),
+	 * a standard entry does not. */
+	ck_assert_int_eq(lcommunity_list_entry_set("X", true, 5, true, ".*"), 0);
+	ck_assert(lpermits("X", "", false));
+	ck_assert(!lpermits("L", "", false));
+	ck_assert(lpermits("X", "1:2:3", false));
+	ck_assert_int_eq(lcommunity_list_entry_set("Y", true, 5, true, "^65001:1:"), 0);
+	ck_assert(lpermits("Y", "65001:1:7 65002:0:0", false));
+	ck_assert(!lpermits("Y", "65002:0:0 65001:2:1", false));
+	ck_assert(!lpermits("MISSING", "1:2:3", false));
+	/* Checks: malformed values, type changes. */
+	char err[128];
+
+	ck_assert_int_eq(lcommunity_list_entry_check(false, "1:2", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "Malformed large-community-list value: 1:2");
+	ck_assert_int_eq(lcommunity_list_entry_check(false, "1:2:4294967296", err, sizeof(err)),
+			 -1);
+	ck_assert_int_eq(lcommunity_list_entry_check(false, "no-export", err, sizeof(err)), -1);
+	ck_assert_int_eq(lcommunity_list_entry_check(false, "1:2:3:", err, sizeof(err)), -1);
+	ck_assert_int_eq(lcommunity_list_entry_check(false, "0:0:0 1:2:3", err, sizeof(err)), 0);
+	ck_assert_int_eq(lcommunity_list_entry_set("X", false, 10, true, "1:2:3"), -1);
+	lcommunity_list_entry_delete("X", 5);
+	ck_assert_ptr_null(lcommunity_list_lookup("X"));
+}
+END_TEST
+
+START_TEST(test_strip)
+{
+	/* Standard: a value the first matching entry permits goes; each value alone. */
+	ck_assert_int_eq(lcommunity_list_entry_set("D", false, 5, false, "65001:1:1"), 0);
+	ck_assert_int_eq(lcommunity_list_entry_set("D", false, 10, true, "65001:1:1 65001:2:2"), 0);
+	ck_assert_str_eq(lstrip("D", "65001:1:1 65001:2:2 65001:3:3"), "65001:1:1 65001:3:3");
+	ck_assert_int_eq(lcommunity_list_entry_set("E", true, 5, true, "^65001:"), 0);
+	ck_assert_str_eq(lstrip("E", "65001:1:1 65002:2:2 65001:3:3"), "65002:2:2");
+	ck_assert_str_eq(lstrip("E", "65001:1:1"), "");
+	ck_assert_str_eq(lstrip("MISSING", "1:2:3"), "1:2:3");
+	ck_assert_int_eq(community_list_entry_set("C", false, 5, true, "no-export 65001:1"), 0);
+	ck_assert_str_eq(cstrip("C", "65001:1 65001:2 no-export"), "65001:2");
+	ck_assert_int_eq(community_list_entry_set("I", false, 5, true, "internet"), 0);
+	ck_assert_str_eq(cstrip("I", "65001:1 no-export"), "");
+	ck_assert_int_eq(community_list_entry_set("R", true, 5, true, "^65001:"), 0);
+	ck_assert_str_eq(cstrip("R", "65001:1 65002:1 no-export"), "65002:1 no-export");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_clist");
@@ -110,6 +222,8 @@ int main(void)
 	tcase_add_test(tc, test_internet_first_match_implicit_deny);
 	tcase_add_test(tc, test_expanded);
 	tcase_add_test(tc, test_checks);
+	tcase_add_test(tc, test_large_standard_expanded);
+	tcase_add_test(tc, test_strip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -2,7 +2,9 @@
 /*
  * Route-maps (bgpd/bgp_routemap.c) against FRR's rules: deny, permit with set statements,
  * implicit deny, on-match next and goto, call (and a call loop), match statements naming
- * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks.
+ * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks;
+ * match large-community [exact-match], set large-community [additive] | none and the
+ * set comm-list / large-comm-list delete statements, in the route's extras.
  */
 #include "lib/compat.h"
 
@@ -283,6 +285,99 @@ START_TEST(test_match_and_set_community)
 }
 END_TEST
 
+/* Run map over base with large communities `lc` (and communities `c`); "-" when denied,
+ * else "large | communities". */
+static void run_large(const char *map, const char *lc, const char *c, char *out, size_t size)
+{
+	struct bgp_attr_extra ex = bgp_attr_extra_none;
+	uint32_t v[30], cv[10], n = 0, cn = 0;
+	char copy[256], *save = NULL, a[100], b[100];
+	struct bgp_attr t = base, *interned;
+	struct bgp_u32list *cl = NULL;
+	struct rmap_refs refs;
+	struct prefix p;
+
+	snprintf(copy, sizeof(copy), "%s", lc);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		ck_assert_int_eq(bgp_lcommunity_from_str(w, &v[3 * n++]), 0);
+	snprintf(copy, sizeof(copy), "%s", c);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		ck_assert_int_eq(bgp_community_from_str(w, &cv[cn++]), 0);
+	if (n) {
+		ex.lcommunities = bgp_lcommlist_intern(v, n);
+		t.extra = &ex;
+		t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	}
+	if (cn) {
+		t.communities = cl = bgp_u32list_intern(cv, cn);
+		t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	ck_assert_int_eq(prefix_from_str(&p, "192.0.2.0/24", false), 0);
+	if (!route_map_apply(map, &p, &t, &refs)) {
+		snprintf(out, size, "-");
+	} else {
+		/* Interned as the RIB does: the set owns its references from then on. */
+		interned = bgp_attr_intern(&t);
+		bgp_lcommlist_str(bgp_attr_ex(interned)->lcommunities, a, sizeof(a));
+		bgp_u32list_community_str(interned->communities, b, sizeof(b));
+		ck_assert_int_eq(!!(interned->present & ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES)),
+				 !!bgp_attr_ex(interned)->lcommunities);
+		snprintf(out, size, "%s | %s", a, b);
+		bgp_attr_unref(interned);
+	}
+	route_map_refs_release(&refs);
+	bgp_lcommlist_unref(ex.lcommunities);
+	if (cl)
+		bgp_u32list_unref(cl);
+}
+
+START_TEST(test_large_communities)
+{
+	struct rmap_entry e = E(10, true);
+	char out[256];
+
+	ck_assert_int_eq(lcommunity_list_entry_set("LT", false, 5, true, "65001:1:1"), 0);
+	ck_assert_int_eq(lcommunity_list_entry_set("DEL", true, 5, true, "^65001:1:"), 0);
+	ck_assert_int_eq(community_list_entry_set("CDEL", false, 5, true, "65001:1"), 0);
+	e.match_lclist = S("LT");
+	e.lcomm_set = true;
+	e.lcomm_additive = true;
+	e.lcomm = XCALLOC(MTYPE_BGP_ROUTEMAP, 6 * sizeof(uint32_t));
+	bgp_lcommunity_from_str("65001:9:9", &e.lcomm[0]);
+	bgp_lcommunity_from_str("2:2:2", &e.lcomm[3]);
+	e.nlcomm = 2;
+	route_map_entry_set("M", &e);
+	e = E(20, true);
+	e.match_lclist = S("LT");
+	route_map_entry_set("X", &e);
+	e = E(10, true);
+	e.match_lclist = S("LT");
+	e.match_lclist_exact = true;
+	e.lcomm_set = true;
+	e.lcomm_none = true;
+	route_map_entry_set("EX", &e);
+	e = E(10, true);
+	e.lcomm_delete = S("DEL");
+	e.comm_delete = S("CDEL");
+	route_map_entry_set("D", &e);
+
+	run_large("M", "65001:1:1 3:3:3", "", out, sizeof(out));
+	ck_assert_str_eq(out, "2:2:2 3:3:3 65001:1:1 65001:9:9 | "); /* added, sorted */
+	run_large("M", "3:3:3", "", out, sizeof(out));
+	ck_assert_str_eq(out, "-");
+	run_large("X", "", "65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "-"); /* no large communities: no standard entry matches */
+	run_large("EX", "65001:1:1 3:3:3", "", out, sizeof(out));
+	ck_assert_str_eq(out, "-"); /* not exact */
+	run_large("EX", "65001:1:1", "65001:5", out, sizeof(out));
+	ck_assert_str_eq(out, " | 65001:5"); /* none: gone, communities kept */
+	run_large("D", "65001:1:1 65001:2:2 65001:1:7", "65001:1 65001:2", out, sizeof(out));
+	ck_assert_str_eq(out, "65001:2:2 | 65001:2");
+	run_large("D", "65001:1:1", "65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, " | ");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_routemap");
@@ -298,6 +393,7 @@ int main(void)
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);
+	tcase_add_test(tc, test_large_communities);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

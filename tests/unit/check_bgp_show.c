@@ -290,7 +290,8 @@ START_TEST(test_neighbors_text)
 	st_text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
 			 "                         Sent       Rcvd\n"
 			 "    Opens:                  1          1\n");
-	st_text_has(out, " For address family: IPv4 Unicast\n");
+	st_text_has(out, " For address family: IPv4 Unicast\n"
+			 "  Community attribute sent to this neighbor(all)\n");
 	st_text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
 			 "  External BGP neighbor may be up to 1 hops away.\n"
 			 "  TTL security (GTSM): off; on the socket minimum TTL 0, sending TTL 1\n"
@@ -333,12 +334,15 @@ START_TEST(test_neighbors_json)
 			 "true}}}");
 	st_json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
 			 "\"opensRecv\":1,");
-	st_json_has(out, "\"addressFamilyInfo\":{\"ipv4Unicast\":{\"acceptedPrefixCounter\":0,"
-			 "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
-			 "\"connectionsDropped\":0,\"lastReset\":\"never\","
-			 "\"externalBgpNbrMaxHopsAway\":1,\"gtsm\":{\"enabled\":false,\"hops\":0,"
-			 "\"minTtlConfigured\":0,\"minTtlSocket\":0,\"sendTtlSocket\":1,"
-			 "\"listenerProtected\":false},\"kernelCounters\":{\"tcpMinTtlDrop\":");
+	/* FRR 8.4's default send-community (all three kinds) says "extendedAndStandard". */
+	st_json_has(out,
+		    "\"addressFamilyInfo\":{\"ipv4Unicast\":{"
+		    "\"commAttriSentToNbr\":\"extendedAndStandard\",\"acceptedPrefixCounter\":0,"
+		    "\"sentPrefixCounter\":0}},\"connectionsEstablished\":1,"
+		    "\"connectionsDropped\":0,\"lastReset\":\"never\","
+		    "\"externalBgpNbrMaxHopsAway\":1,\"gtsm\":{\"enabled\":false,\"hops\":0,"
+		    "\"minTtlConfigured\":0,\"minTtlSocket\":0,\"sendTtlSocket\":1,"
+		    "\"listenerProtected\":false},\"kernelCounters\":{\"tcpMinTtlDrop\":");
 	st_json_has(out, "\"tcpMd5Failure\":");
 	st_json_has(out, "},\"hostLocal\":\"127.0.0.1\",\"portLocal\":");
 	st_json_has(out, "\"hostForeign\":\"127.0.0.1\",\"portForeign\":");

@@ -521,6 +521,7 @@ static const char *const good_files[] = {
 	"good-aspath-list.conf",
 	"good-route-map.conf",
 	"good-community-list.conf",
+	"good-large-community.conf",
 	"good-route-reflector.conf",
 	"good-fib.conf",
 };
@@ -597,6 +598,9 @@ static const char *const bad_files[] = {
 	"bad-rmap-local-pref.conf",
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
+	"bad-lclist-value.conf",
+	"bad-rmap-large-community.conf",
+	"bad-send-community-unknown.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
