@@ -625,7 +625,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 					 const struct bgp_attr *in, const struct rmap_refs *kept)
 {
 	bool keep_med = kept && kept->med_set;
-	bool keep_nh = kept && kept->nexthop_set && af == BGP_AF_IPV4_UNICAST;
+	bool keep_nh = kept && (af == BGP_AF_IPV4_UNICAST ? kept->nexthop_set : kept->nexthop6_set);
 
 	struct bgp_attr t = *in;
 	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
@@ -646,12 +646,13 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		bgp_attr_set_mp_nh(&t, &ex, 16, bgp_attr_mp_nh_global(in), NULL);
 	}
 	if (to->ebgp) {
-		if (keep_nh)
-			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP); /* the route-map's next hop */
-		else if (!nexthop_self(to, af, &t, &ex)) {
+		/* The route-map's next hop, or ours. (IPv6: the global one was taken from in.) */
+		if (!keep_nh && !nexthop_self(to, af, &t, &ex)) {
 			no_nexthop(to, af);
 			return NULL;
 		}
+		if (keep_nh && af == BGP_AF_IPV4_UNICAST)
+			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		stripped = strip_private(rib, to, af, in->aspath);
 		prepended = bgp_aspath_prepend(stripped ? stripped : in->aspath, rib->bgp->asn);
 		t.aspath = prepended;

@@ -287,7 +287,8 @@ static void delete_communities(const struct rmap_entry *e, struct bgp_attr *t,
 		put_lcommunities(t, refs, lcommunity_list_strip(l, bgp_attr_ex(t)->lcommunities));
 }
 
-static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct bgp_attr *t,
+		      struct rmap_refs *refs)
 {
 	if (e->lp_set) {
 		/* +N / -N on a route without LOCAL_PREF count from 0, as FRR (an eBGP route;
@@ -310,6 +311,15 @@ static void entry_set(const struct rmap_entry *e, struct bgp_attr *t, struct rma
 		t->nexthop = e->nexthop;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		refs->nexthop_set = true;
+	}
+	if (e->nexthop6_set && p->family == AF_INET6) {
+		/* The link-local next hop, if any, stays (FRR). */
+		struct in6_addr local = *bgp_attr_mp_nh_local(t);
+		bool has_local = t->mp_nh_len == 32;
+
+		bgp_attr_set_mp_nh(t, &refs->ex, has_local ? 32 : 16, &e->nexthop6,
+				   has_local ? &local : NULL);
+		refs->nexthop6_set = true;
 	}
 	/* Prepended in the order written: the first number ends up leftmost. */
 	for (uint32_t k = e->nprepend; k-- > 0;) {
@@ -349,7 +359,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		e->hits++;
 		if (!e->permit)
 			return false;
-		entry_set(e, t, refs);
+		entry_set(e, p, t, refs);
 		/* A call to a route-map that does not exist is skipped, as FRR. */
 		if (e->call && route_map_lookup(e->call) &&
 		    !apply_depth(e->call, p, t, refs, depth + 1))
@@ -373,7 +383,7 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 	refs->aspath = NULL;
 	refs->communities = NULL;
 	refs->lcommunities = NULL;
-	refs->med_set = refs->nexthop_set = false;
+	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
 	return apply_depth(name, p, t, refs, 0);
 }
 

@@ -14,7 +14,7 @@
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
  *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
- *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`,
+ *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
  *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
  *   `set large-comm-list NAME delete` (each delete after its kind's set).
@@ -49,8 +49,9 @@ struct rmap_refs {
 	struct bgp_u32list *communities;
 	struct bgp_lcommlist *lcommunities;
 	struct bgp_attr_extra ex;
-	bool med_set;	  /* a set metric ran: an outbound MED stays (even towards eBGP) */
-	bool nexthop_set; /* a set ip next-hop ran: it is not replaced by our address */
+	bool med_set;	   /* a set metric ran: an outbound MED stays (even towards eBGP) */
+	bool nexthop_set;  /* a set ip next-hop ran: it is not replaced by our address */
+	bool nexthop6_set; /* likewise set ipv6 next-hop global */
 };
 void route_map_refs_release(struct rmap_refs *r);
 
@@ -87,6 +88,8 @@ struct rmap_entry {
 	enum rmap_arith lp_op, med_op;
 	uint32_t lp, med, weight;
 	struct in_addr nexthop;
+	bool nexthop6_set; /* set ipv6 next-hop global X:X::X:X */
+	struct in6_addr nexthop6;
 	uint32_t *prepend; /* AS numbers, in the order given */
 	uint32_t nprepend;
 	bool comm_set;	/* set community ... */

@@ -173,6 +173,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *action = yang_dnode_get_string(dnode, "action");
 	const char *nh = yang_dnode_get_string(dnode, "set/ip-next-hop");
+	const char *nh6 = yang_dnode_get_string(dnode, "set/ipv6-next-hop-global");
 
 	memset(e, 0, sizeof(*e));
 	e->seq = (uint16_t)yang_dnode_get_uint(dnode, 0, "seq");
@@ -195,6 +196,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->weight_set = yang_dnode_exists(dnode, "set/weight");
 	e->weight = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/weight");
 	e->nexthop_set = nh && inet_pton(AF_INET, nh, &e->nexthop) == 1;
+	e->nexthop6_set = nh6 && inet_pton(AF_INET6, nh6, &e->nexthop6) == 1;
 	prepend_leaf(dnode, e);
 	e->match_clist = dup_leaf(dnode, "match/community");
 	e->match_clist_exact = yang_dnode_exists(dnode, "match/community-exact");
@@ -299,6 +301,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " set large-comm-list %s delete\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/ip-next-hop")))
 		sbuf_printf(out, " set ip next-hop %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/ipv6-next-hop-global")))
+		sbuf_printf(out, " set ipv6 next-hop global %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/local-preference")))
 		sbuf_printf(out, " set local-preference %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/metric")))
@@ -723,6 +727,22 @@ DEFCMD(no_set_nexthop, "no set ip next-hop [A.B.C.D]",
 	return stmt_edit(vty, "set/ip-next-hop", NULL, true);
 }
 
+DEFCMD(set_nexthop6, "set ipv6 next-hop global X:X::X:X$nh",
+       SET_STR IPV6_STR "IPv6 next-hop address\n"
+			"IPv6 global address\n"
+			"IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "set/ipv6-next-hop-global", cmd_arg(args, "nh"), false);
+}
+
+DEFCMD(no_set_nexthop6, "no set ipv6 next-hop global [X:X::X:X]",
+       NO_STR SET_STR IPV6_STR "IPv6 next-hop address\n"
+			       "IPv6 global address\n"
+			       "IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "set/ipv6-next-hop-global", NULL, true);
+}
+
 DEFCMD(rmap_call, "call WORD",
        "Jump to another Route-Map after match+set\n"
        "Target route-map name\n")
@@ -788,7 +808,7 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 {
 	struct show_ctx *c = arg;
 	struct vty *vty = c->vty;
-	char nh[INET_ADDRSTRLEN];
+	char nh[INET6_ADDRSTRLEN];
 
 	if (!c->open || strcmp(c->open, map) != 0) {
 		vty_out(vty, "route-map: %s\n", map);
@@ -823,6 +843,9 @@ static void show_entry(const char *map, const struct rmap_entry *e, void *arg)
 	if (e->nexthop_set)
 		vty_out(vty, "    ip next-hop %s\n",
 			inet_ntop(AF_INET, &e->nexthop, nh, sizeof(nh)));
+	if (e->nexthop6_set)
+		vty_out(vty, "    ipv6 next-hop global %s\n",
+			inet_ntop(AF_INET6, &e->nexthop6, nh, sizeof(nh)));
 	if (e->lp_set)
 		vty_out(vty, "    local-preference %s%u\n",
 			e->lp_op == RMAP_ADD   ? "+"
@@ -910,6 +933,8 @@ void bgp_routemap_cli_init(void)
 		&no_set_prepend_cmd,
 		&set_nexthop_cmd,
 		&no_set_nexthop_cmd,
+		&set_nexthop6_cmd,
+		&no_set_nexthop6_cmd,
 		&rmap_call_cmd,
 		&no_rmap_call_cmd,
 		&rmap_on_match_next_cmd,

@@ -378,6 +378,46 @@ START_TEST(test_large_communities)
 }
 END_TEST
 
+START_TEST(test_set_ipv6_nexthop_global)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr t, v4;
+	struct bgp_attr_extra ex;
+	struct rmap_refs refs;
+	struct prefix p6, p4;
+	struct in6_addr g, ll;
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_pton(AF_INET6, "2001:db8::2", &g);
+	inet_pton(AF_INET6, "fe80::2", &ll);
+	inet_pton(AF_INET6, "2001:db8:ff::1", &e.nexthop6);
+	e.nexthop6_set = true;
+	route_map_entry_set("NH6", &e);
+
+	/* An IPv6 route: the global next hop replaced, the link-local one kept. */
+	t = base;
+	bgp_attr_set_mp_nh(&t, &ex, 32, &g, &ll);
+	ck_assert_int_eq(prefix_from_str(&p6, "2001:db8:5::/48", true), 0);
+	ck_assert(route_map_apply("NH6", &p6, &t, &refs));
+	ck_assert(refs.nexthop6_set);
+	ck_assert_uint_eq(t.mp_nh_len, 32);
+	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_global(&t), buf, sizeof(buf)),
+			 "2001:db8:ff::1");
+	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_local(&t), buf, sizeof(buf)),
+			 "fe80::2");
+	route_map_refs_release(&refs);
+
+	/* An IPv4 route is left alone. */
+	v4 = base;
+	ck_assert_int_eq(prefix_from_str(&p4, "198.51.100.0/24", true), 0);
+	ck_assert(route_map_apply("NH6", &p4, &v4, &refs));
+	ck_assert(!refs.nexthop6_set);
+	ck_assert_uint_eq(v4.mp_nh_len, 0);
+	ck_assert_ptr_eq(v4.extra, base.extra);
+	route_map_refs_release(&refs);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_routemap");
@@ -394,6 +434,7 @@ int main(void)
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);
 	tcase_add_test(tc, test_large_communities);
+	tcase_add_test(tc, test_set_ipv6_nexthop_global);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
