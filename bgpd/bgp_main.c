@@ -310,6 +310,7 @@ int main(int argc, char **argv)
 	bgp_clear_init();
 	bgp_policy_init(); /* routes re-evaluated when a prefix list changes */
 	bgp_fib_show_init();
+	bgp_show_peer_group_init();
 
 	/* What the kernel can enforce, before any configuration asks for it (fail closed); also
 	 * for -C, so that a check refuses what a real start would refuse. */

@@ -27,6 +27,7 @@ struct vty;
 void bgp_show_neighbor_init(void);
 /* bgp_show_gtsm.c: `show bgp gtsm [json]`, installed by bgp_show_neighbor_init(). */
 void bgp_show_gtsm_init(void);
+void bgp_show_peer_group_init(void); /* bgpd/bgp_show_peer_group.c, the daemon's own */
 
 /* Text of a counter set: "TCPMinTTLDrop 0, TCPMD5NotFound 0, ..." (absent ones left out). */
 void bgp_counters_text(const struct kernel_gtsm_counters *c, char *buf, size_t size);

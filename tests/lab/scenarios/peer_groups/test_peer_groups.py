@@ -15,6 +15,7 @@ C. Dynamic neighbors: d1 (IPv4 and IPv6) and d2 connect into 203.0.113.0/24 and
 D. bgp listen limit: lowered to the number of dynamic neighbors, a dynamic neighbor whose
    session ends is deleted and its reconnection refused; raised again, it comes back.
 E. no neighbor X peer-group G deletes the member (FRR); the other member stays up.
+F. `show bgp peer-group [NAME] [json]` as FRR 8.4 prints it.
 """
 
 import time
@@ -22,6 +23,7 @@ import time
 import pytest
 
 from skualab import probes
+from skualab.netns import run
 
 M = {"m1": "192.0.2.2", "m2": "192.0.2.6"}
 D = {"d1": "203.0.113.2", "d1v6": "2001:db8:11::2", "d2": "203.0.113.6"}
@@ -111,6 +113,33 @@ def test_dynamic_neighbors_from_ranges(lab):
                holds(lambda got: all(p in got for p in DUT_ROUTES), "missing"))
     # The running configuration does not list them.
     assert "203.0.113.2" not in dut.vtysh("show running-config")
+
+
+@pytest.mark.timeout(60)
+def test_show_peer_group(lab):
+    """`show bgp peer-group [NAME] [json]` in FRR 8.4's layout: type, families, listen
+    ranges, members with their state (dynamic ones marked)."""
+    dut = lab["dut"]
+    got = dut.vtysh_json("show bgp peer-group json")
+    assert got["EDGE"] == {"remoteAs": 0, "type": "external",
+                           "addressFamiliesConfigured": ["IPv4 Unicast"],
+                           "members": {M["m1"]: {"status": "Established"},
+                                       M["m2"]: {"status": "Established"}}}, got["EDGE"]
+    dyn = got["DYN"]
+    assert dyn["addressFamiliesConfigured"] == ["IPv4 Unicast", "IPv6 Unicast"], dyn
+    assert dyn["dynamicRanges"] == {"IPv4": {"count": 1, "ranges": ["203.0.113.0/24"]},
+                                    "IPv6": {"count": 1, "ranges": ["2001:db8:11::/64"]}}, dyn
+    assert dyn["members"] == {a: {"status": "Established", "dynamic": True}
+                              for a in D.values()}, dyn
+    assert list(dut.vtysh_json("show bgp peer-group EDGE json")) == ["EDGE"]
+    text = dut.vtysh("show bgp peer-group DYN")
+    for line in ("BGP peer-group DYN, remote AS 0", "  Peer-group type is external",
+                 "  Configured address-families: IPv4 Unicast; IPv6 Unicast;",
+                 "  1 IPv6 listen range(s)", "    2001:db8:11::/64",
+                 "    %s (dynamic) Established " % D["d1"]):
+        assert line + "\n" in text, text
+    nope = run(dut.vtysh_argv(["show bgp peer-group NOPE"]), check=False)
+    assert "% No such peer-group" in nope, nope
 
 
 @pytest.mark.timeout(90)
