@@ -16,11 +16,12 @@ and deletes; nothing is ever added to the root namespace.  For each DUT it measu
     of the DUT namespace's IPv4 table, once that table holds every route;
   - removal time: from the injector's stop (Cease, then the TCP connection closes) to the last
     change of the table, once it is back to the routes it had before the injection.
-  "Last change": the last IPv4 route notification (RTMGRP_IPV4_ROUTE), among one route in 256
-  (RouteWatch), that a netlink socket opened inside the namespace received.  "Holds every route": the main table's "Prefixes" count in
-  /proc/PID/net/fib_triestat of a process inside the namespace, read only after the table has
-  been quiet for a second (the kernel walks the whole trie for each reading, 0.1-0.2 s at a
-  million routes: polling it would compete with the DUT for the CPUs);
+  "Last change": the last IPv4 route notification (RTMGRP_IPV4_ROUTE), among one route in
+  256 (RouteWatch), that a netlink socket opened inside the namespace received.  "Holds every
+  route": the main table's "Prefixes" count in /proc/PID/net/fib_triestat of a process inside
+  the namespace, read only after the table has been quiet for a second (the kernel walks the
+  whole trie for each reading, 0.1-0.2 s at a million routes: polling it would compete with
+  the DUT for the CPUs);
   - the DUT's CPU time (user + system, every thread; FRR: bgpd + zebra) in each phase, and
     its peak memory (VmHWM; FRR: the sum of both processes, each also in the JSON).
 The DUTs: skua's bgpd (installing, the default), BIRD 2 with a kernel protocol exporting
@@ -232,14 +233,39 @@ def fib_prefixes(pid):
     return None
 
 
+def cpu_pressure():
+    """The machine's CPU pressure (PSI "some", 10 s average, %): the share of time some
+    runnable task waited for a CPU.  A better sign of contention than the load average."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            return float(f.readline().split()[1].split("=")[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def cpu_of(pids):
-    total = 0.0
+    """(user, system) CPU seconds of every thread of the processes, or None if one is gone.
+    The kernel's work on routes sent over netlink is system time of the sender."""
+    user = system = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
     for pid in pids:
-        c = tt.proc_cpu(pid)
-        if c is None:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
             return None
-        total += c
-    return total
+        user += int(fields[11]) / tick
+        system += int(fields[12]) / tick
+    return user, system
+
+
+def cpu_delta(a, b, res, key):
+    """CPU between two cpu_of() readings into res[key] (total), key_user, key_system."""
+    if a is None or b is None:
+        raise tt.BenchError("a DUT process is gone")
+    res[key] = round(b[0] + b[1] - a[0] - a[1], 2)
+    res[key.replace("_s", "_user_s")] = round(b[0] - a[0], 2)
+    res[key.replace("_s", "_system_s")] = round(b[1] - a[1], 2)
 
 
 def hwm_of(pids):
@@ -375,7 +401,7 @@ def measure(args, dut, nss, workdir, run_no):
     os.chmod(dut.rundir, 0o755)
     dut.procs = []
     res = {"dut": dut.name, "run": run_no, "prefixes": args.prefixes, "ok": False,
-           "loadavg_before": list(os.getloadavg())}
+           "loadavg_before": list(os.getloadavg()), "cpu_pressure_before": cpu_pressure()}
     inj = watch = None
     try:
         dut.start(dut_ns)
@@ -407,17 +433,18 @@ def measure(args, dut, nss, workdir, run_no):
         if first is None:
             raise tt.BenchError("the injector reported no first UPDATE time")
         res["install_s"] = round(t_inst - first, 3)
-        res["cpu_install_s"] = round(cpu1 - cpu0, 2)
+        cpu_delta(cpu0, cpu1, res, "cpu_install_s")
         res["route"] = route_check(dut, dut_ns)
         res["install_samples"] = tt.downsample(samples, 200)
         res["loadavg_installed"] = list(os.getloadavg())
+        res["cpu_pressure_installed"] = cpu_pressure()
 
         # Let the DUT finish what follows an install (BIRD's and FRR's own bookkeeping)
         # before the removal starts, so that its CPU is counted in one phase only.
         time.sleep(args.settle)
         watch.drain(0)
         cpu2 = cpu_of(pids)
-        res["cpu_after_install_s"] = round(cpu2 - cpu1, 2)
+        cpu_delta(cpu1, cpu2, res, "cpu_after_install_s")
         samples = []
         t_stop = time.monotonic()
         tt.CLEAN.stop_proc(inj)
@@ -425,7 +452,7 @@ def measure(args, dut, nss, workdir, run_no):
                         t_stop)
         cpu3 = cpu_of(pids)
         res["removal_s"] = round(t_rm - t_stop, 3)
-        res["cpu_removal_s"] = round(cpu3 - cpu2, 2)
+        cpu_delta(cpu2, cpu3, res, "cpu_removal_s")
         res["removal_samples"] = tt.downsample(samples, 200)
         hwm = hwm_of(pids)
         res["vmhwm_kib_each"] = {"%s/%d" % (dut.name, i): hwm[p] for i, p in enumerate(pids)}
@@ -433,6 +460,7 @@ def measure(args, dut, nss, workdir, run_no):
         res["sampled_notifications"] = watch.messages
         res["notification_overruns"] = watch.overruns
         res["loadavg_after"] = list(os.getloadavg())
+        res["cpu_pressure_after"] = cpu_pressure()
         res["ok"] = True
     except tt.BenchError as e:
         res["error"] = str(e)
@@ -482,6 +510,8 @@ def teardown_netns(nss):
 # ---------------------------------------------------------------------------------------------
 
 KEYS = ("install_s", "removal_s", "cpu_install_s", "cpu_removal_s")
+SPLIT = ("cpu_install_user_s", "cpu_install_system_s", "cpu_removal_user_s",
+         "cpu_removal_system_s")
 
 
 def summarise(results, order):
@@ -490,12 +520,13 @@ def summarise(results, order):
         runs = [r for r in results if r["dut"] == name and r["ok"]]
         failed = [r for r in results if r["dut"] == name and not r["ok"]]
         s = {"runs": len(runs), "failed": len(failed)}
-        for k in KEYS:
+        for k in KEYS + SPLIT:
             if runs:
                 s[k] = round(statistics.median(r[k] for r in runs), 3)
         if runs:
             s["vmhwm_mib"] = round(statistics.median(r["vmhwm_kib"] for r in runs) / 1024, 1)
             s["loadavg"] = [round(r["loadavg_before"][0], 2) for r in runs]
+            s["cpu_pressure"] = [r.get("cpu_pressure_before") for r in runs]
         if failed:
             s["errors"] = [r.get("error") for r in failed]
         summary[name] = s
@@ -509,18 +540,24 @@ def summarise(results, order):
 
 
 def table(summary, versions, skipped):
-    rows = ["| DUT | version | install (s) | removal (s) | CPU install (s) | CPU removal (s) "
-            "| VmHWM (MiB) | load avg (1 min) before each run | runs |",
+    rows = ["| DUT | version | install (s) | removal (s) | CPU install (s) user+sys "
+            "| CPU removal (s) user+sys | VmHWM (MiB) | load avg (1 min) / CPU pressure "
+            "(%) before each run | runs |",
             "|---|---|---:|---:|---:|---:|---:|---|---:|"]
     for name, s in summary.items():
         if not s["runs"]:
             rows.append("| %s | %s | failed | | | | | | 0/%d |" % (
                 name, versions.get(name, "?"), s["failed"]))
             continue
-        rows.append("| %s | %s | %.2f | %.2f | %.1f | %.1f | %.0f | %s | %d/%d |" % (
-            name, versions.get(name, "?"), s["install_s"], s["removal_s"],
-            s["cpu_install_s"], s["cpu_removal_s"], s["vmhwm_mib"],
-            ", ".join("%.2f" % x for x in s["loadavg"]), s["runs"], s["runs"] + s["failed"]))
+        rows.append("| %s | %s | %.2f | %.2f | %.1f (%.1f+%.1f) | %.1f (%.1f+%.1f) | %.0f | %s "
+                    "| %d/%d |" % (
+                        name, versions.get(name, "?"), s["install_s"], s["removal_s"],
+                        s["cpu_install_s"], s["cpu_install_user_s"], s["cpu_install_system_s"],
+                        s["cpu_removal_s"], s["cpu_removal_user_s"], s["cpu_removal_system_s"],
+                        s["vmhwm_mib"],
+                        ", ".join("%.2f / %s" % (x, "?" if p is None else "%.0f" % p)
+                                  for x, p in zip(s["loadavg"], s["cpu_pressure"])),
+                        s["runs"], s["runs"] + s["failed"]))
     for name, why in skipped.items():
         rows.append("| %s | skipped: %s | | | | | | | |" % (name, why))
     skua = summary.get("skua", {})

@@ -16,7 +16,10 @@
    a prefix per family; the restarted d100 flushes what it left and installs the current best
    routes: the withdrawn prefixes do not survive the restart.
 4. `no bgp fib retain` and `bgp fib table 101` live: the routes move, table 100 is emptied.
-5. A clean shutdown without retain removes them from table 101.
+5. `no bgp fib install` live empties table 101, `bgp fib install` fills it again.
+6. A clean shutdown without retain removes them from table 101.
+
+skua only: the FRR stand-in (SKUALAB_STANDIN=frr) installs nothing.
 """
 
 import os
@@ -176,6 +179,23 @@ def test_table_moved_live(lab):
     st = lab["d100"].vtysh_json("show bgp fib json")
     assert st["table"] == 101 and not st["retain"], st
     assert other_routes_present(lab, ["100"]) == []
+
+
+@pytest.mark.timeout(90)
+def test_fib_install_switched_live(lab):
+    """`no bgp fib install` (the config statement for --no-fib) empties the table and stops
+    tracking next hops; `bgp fib install` puts the routes back."""
+    d100 = lab["d100"]
+    d100.vtysh("configure terminal", "router bgp 65000", "no bgp fib install")
+    for version in (4, 6):
+        expect_table(lab, "d100", version, 101, {}, "after no bgp fib install", show=False)
+    st = d100.vtysh_json("show bgp fib json")
+    assert st["enabled"] and not st["installing"], st
+    assert d100.vtysh_json("show bgp nexthop json")["tracking"] is False
+    d100.vtysh("configure terminal", "router bgp 65000", "bgp fib install")
+    for version in (4, 6):
+        expect_table(lab, "d100", version, 101, designed(version, [WITHDRAWN[version]]),
+                     "after bgp fib install")
 
 
 @pytest.mark.timeout(60)
