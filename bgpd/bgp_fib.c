@@ -34,7 +34,8 @@ static struct {
 	struct kernel_watch *kw;
 	struct ev *watch_ev;
 	struct ev *flush_ev;
-	uint32_t table; /* where routes go now (0: none chosen yet) */
+	struct ev *attach_ev; /* attach_later() */
+	uint32_t table;	      /* where routes go now (0: none chosen yet) */
 	bool retain;
 	uint64_t routes[BGP_AF_MAX];
 	uint64_t installs, removals, purged;
@@ -237,7 +238,8 @@ static void table_use(uint32_t table)
 {
 	if (fib.table == table)
 		return;
-	if (fib.table && !fib.retain)
+	/* Always: retained routes in a table no longer ours would never be updated again. */
+	if (fib.table)
 		purge(fib.table, "the routes moved to another table");
 	fib.table = table;
 	purge(table, "left by an earlier run");
@@ -259,18 +261,47 @@ static void attach(struct bgp *bgp, struct bgp_rib *rib)
 	log_info("FIB: installing best routes in table %u", fib.table);
 }
 
-static void detach(struct bgp_rib *rib, const char *why)
+/* Stop installing. keep: leave the routes in the kernel (bgp fib retain, at stop only). */
+static void detach(struct bgp_rib *rib, const char *why, bool keep)
 {
+	if (fib.attach_ev)
+		event_del(fib.attach_ev);
 	if (!fib.active)
 		return;
 	fib.active = false;
 	if (rib)
 		rib_fib_detach(rib);
 	flush_now();
-	if (!fib.retain)
+	if (!keep)
 		purge(fib.table, why);
 	fib.routes[0] = fib.routes[1] = 0;
 	bgp_nh_reset();
+}
+
+/*
+ * Attach on the next loop turn, not where the instance is created: `router bgp` comes first in
+ * a commit and `bgp fib table N` after it, and attaching at once would flush table 254 as an
+ * earlier run's before knowing the table is another.
+ */
+static void attach_cb(int fd, short what, void *arg)
+{
+	struct bgp *bgp = bgp_get();
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (bgp && bgp->rib && fib.enabled && bgp->fib_install)
+		attach(bgp, bgp->rib);
+}
+
+static void attach_later(void)
+{
+	if (!fib.enabled)
+		return;
+	if (!fib.attach_ev)
+		fib.attach_ev = event_defer_new(fib.base, attach_cb, NULL);
+	if (fib.attach_ev && !event_pending(fib.attach_ev))
+		event_defer(fib.attach_ev);
 }
 
 void bgp_fib_config_changed(struct bgp *bgp)
@@ -279,11 +310,11 @@ void bgp_fib_config_changed(struct bgp *bgp)
 		return;
 	fib.retain = bgp->fib_retain;
 	if (!bgp->fib_install) {
-		detach(bgp->rib, "bgp fib install turned off");
+		detach(bgp->rib, "bgp fib install turned off", false);
 		return;
 	}
 	if (!fib.active) {
-		attach(bgp, bgp->rib);
+		attach_later();
 		return;
 	}
 	if (bgp->fib_table != fib.table) {
@@ -305,10 +336,11 @@ void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
 /* The RIB of an instance was created or is about to go (rib_fib_set_instance_hook()). */
 static void instance_hook(struct bgp *bgp, struct bgp_rib *rib, bool up)
 {
-	if (up && fib.enabled && bgp->fib_install)
-		attach(bgp, rib);
-	else if (!up) {
-		detach(rib, "router bgp removed");
+	(void)bgp;
+	if (up) {
+		attach_later();
+	} else {
+		detach(rib, "router bgp removed", false);
 		bgp_redist_reset();
 	}
 }
@@ -355,10 +387,11 @@ void bgp_fib_stop(void)
 
 	if (fib.active && fib.retain)
 		log_notice("FIB: bgp fib retain: bgpd's routes stay in table %u", fib.table);
-	detach(bgp ? bgp->rib : NULL, "bgpd stopped");
+	detach(bgp ? bgp->rib : NULL, "bgpd stopped", fib.retain);
 	event_free(fib.watch_ev);
 	event_free(fib.flush_ev);
-	fib.watch_ev = fib.flush_ev = NULL;
+	event_free(fib.attach_ev);
+	fib.watch_ev = fib.flush_ev = fib.attach_ev = NULL;
 	kernel_fib_close(fib.kf);
 	kernel_watch_close(fib.kw);
 	fib.kf = NULL;
