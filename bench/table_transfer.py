@@ -214,7 +214,8 @@ class Skua(Dut):
         return first_line([self.binary(), "--version"])
 
     def argv(self):
-        conf = self.write("bgpd.conf", frr_style_config())
+        # RFC 8212: skua, like FRR, exchanges no eBGP routes without policy by default.
+        conf = self.write("bgpd.conf", frr_style_config(" no bgp ebgp-requires-policy\n"))
         return [self.binary(), "-f", conf, "--vty-socket", os.path.join(self.rundir, "bgpd.vty")]
 
 

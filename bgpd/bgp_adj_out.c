@@ -695,6 +695,10 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	/* A best path of a session that went down is being removed: send nothing for it. */
 	if (!from || !from->up || !export_permitted(to, from, af, best->attr))
 		return NULL;
+	if (to->peer && bgp_peer_policy_missing(to->peer, to->ebgp, af, BGP_DIR_OUT)) {
+		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
+		return NULL;
+	}
 	if (to->peer && !export_policy_permits(to, af, dest))
 		return NULL;
 	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])

@@ -296,9 +296,21 @@ int bgp_nb_log_neighbor_changes_modify(struct nb_cb_args *args)
 	return bool_modify(args, offsetof(struct bgp, log_neighbor_changes));
 }
 
+/* RFC 8212 on or off: every eBGP neighbor's routes are re-evaluated both ways at once (FRR
+ * leaves that to a `clear bgp`). */
 int bgp_nb_ebgp_requires_policy_modify(struct nb_cb_args *args)
 {
-	return bool_modify(args, offsetof(struct bgp, ebgp_requires_policy));
+	struct bgp *bgp = bgp_get();
+	bool on;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	on = strcmp(lyd_get_value(args->dnode), "true") == 0;
+	if (bgp->ebgp_requires_policy == on)
+		return NB_OK;
+	bgp->ebgp_requires_policy = on;
+	bgp_ebgp_requires_policy_changed(bgp);
+	return NB_OK;
 }
 
 int bgp_nb_network_import_check_modify(struct nb_cb_args *args)

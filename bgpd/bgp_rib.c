@@ -509,6 +509,30 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	bgp_attr_unref(mapped);
 }
 
+/* FRR's words: at most once every 15 minutes per instance, as FRR, and naming the neighbor,
+ * the family and the way to turn the rule off, which FRR's does not. */
+#define POLICY_WARN_INTERVAL_MS (15 * 60 * 1000)
+
+void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
+			     enum bgp_dir dir)
+{
+	struct bgp *bgp = rib->bgp;
+	uint64_t now = monotime_ms();
+
+	if (bgp->ebgp_policy_warned_ms &&
+	    now - bgp->ebgp_policy_warned_ms < POLICY_WARN_INTERVAL_MS)
+		return;
+	bgp->ebgp_policy_warned_ms = now ? now : 1;
+	log_warn("EBGP inbound/outbound policy not properly setup, please configure in order for "
+		 "your peering to work correctly (%s: no %s policy for %s, its %s are discarded "
+		 "(RFC 8212); configure a route-map, prefix-list or filter-list %s, or `no bgp "
+		 "ebgp-requires-policy`)",
+		 src->name, dir == BGP_DIR_IN ? "inbound" : "outbound",
+		 af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast",
+		 dir == BGP_DIR_IN ? "updates received" : "updates to send",
+		 dir == BGP_DIR_IN ? "in" : "out");
+}
+
 /* One announced prefix of a session through the inbound policy into the RIB: stored holds
  * what in_attr() made of the attributes (NULL: refused for `why`), aspath_denied the
  * filter-list's verdict on them. */
@@ -519,6 +543,13 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 	struct bgp_peer *peer = src->peer;
 	const char *rmap = peer ? peer->conf.rmap[af][BGP_DIR_IN] : NULL;
 
+	if (stored && peer && bgp_peer_policy_missing(peer, src->ebgp, af, BGP_DIR_IN)) {
+		/* RFC 8212: discarded, not counted as filtered (FRR); withdrawn in case it came
+		 * in before the rule applied. */
+		rib_policy_missing_warn(rib, src, af, BGP_DIR_IN);
+		rib_path_withdraw(rib, af, src, p);
+		return;
+	}
 	if (stored && peer && (aspath_denied || !bgp_peer_plist_permits(peer, af, BGP_DIR_IN, p))) {
 		/* Filtered: as if withdrawn, in case an earlier policy let it in. */
 		src->in_stats.filtered++;

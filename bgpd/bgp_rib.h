@@ -204,6 +204,11 @@ const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af);
 
 /* ---- internal API of the RIB side (bgp_rib.c) ---- */
 
+/* RFC 8212: src's updates in direction dir are discarded for want of a policy; log it (rate
+ * limited per instance, as FRR). */
+void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
+			     enum bgp_dir dir);
+
 static inline size_t dest_addr_len(enum bgp_af af)
 {
 	return af == BGP_AF_IPV4_UNICAST ? 4 : 16;

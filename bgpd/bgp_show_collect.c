@@ -10,6 +10,7 @@
 
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgp_show_neighbor.h"
@@ -278,8 +279,12 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	else if (peer->conf.update_source_ifname)
 		snprintf(v->update_source, sizeof(v->update_source), "%s",
 			 peer->conf.update_source_ifname);
-	for (af = 0; af < BGP_AF_MAX; af++)
+	for (af = 0; af < BGP_AF_MAX; af++) {
 		v->af[af].activated = bgp_peer_af_activated(peer, af);
+		for (i = 0; i < BGP_DIR_MAX; i++)
+			v->af[af].policy_missing[i] = bgp_peer_policy_missing(
+				peer, bgp_peer_is_ebgp(peer), af, (enum bgp_dir)i);
+	}
 	fill_security(v, peer);
 	snprintf(v->up_str, sizeof(v->up_str), "never");
 	snprintf(v->last_read_str, sizeof(v->last_read_str), "never");

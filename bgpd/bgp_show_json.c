@@ -55,12 +55,15 @@ static int frr_reset_code(enum bgp_down_reason r)
 	return 0;
 }
 
-static const char *peer_state_str(const struct bgp_peer_view *pv)
+/* FRR's peerState for one family, in FRR's order of precedence. */
+static const char *peer_state_str(const struct bgp_peer_view *pv, enum bgp_af af)
 {
 	if (pv->admin_down)
 		return "Admin";
 	if (pv->passive)
 		return "Passive";
+	if (pv->af[af].policy_missing[BGP_DIR_IN] || pv->af[af].policy_missing[BGP_DIR_OUT])
+		return "Policy"; /* RFC 8212 */
 	return "OK";
 }
 
@@ -156,7 +159,7 @@ static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	else
 		state = bgp_fsm_state_str(pv->state);
 	json_string(w, "state", state);
-	json_string(w, "peerState", peer_state_str(pv));
+	json_string(w, "peerState", peer_state_str(pv, sv->af));
 	json_uint(w, "connectionsEstablished", pv->established_count);
 	json_uint(w, "connectionsDropped", pv->dropped_count);
 	if (pv->desc)
@@ -377,6 +380,12 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 					  : "nextHopSelf",
 				  true);
 		json_filters(w, &pv->peer->conf, af);
+		if (pv->af[af].policy_missing[BGP_DIR_IN])
+			json_string(w, "inboundEbgpRequiresPolicy",
+				    "Inbound updates discarded due to missing policy");
+		if (pv->af[af].policy_missing[BGP_DIR_OUT])
+			json_string(w, "outboundEbgpRequiresPolicy",
+				    "Outbound updates discarded due to missing policy");
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)
 			json_uint(w, "sentPrefixCounter", pv->af[af].sent);

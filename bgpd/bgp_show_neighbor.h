@@ -51,6 +51,8 @@ struct bgp_af_view {
 	bool negotiated; /* Established and in use */
 	uint32_t accepted;
 	uint32_t sent;
+	/* RFC 8212: eBGP without a policy that way, so nothing flows: FRR's "(Policy)" */
+	bool policy_missing[BGP_DIR_MAX];
 	uint64_t table_version;
 };
 

@@ -85,9 +85,17 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	vty_out(vty, "4%11u %9u %9u %8" PRIu64 " %4u %4u %8s", pv->remote_as, pv->total_rcvd,
 		pv->total_sent, af->table_version, pv->inq, pv->outq, pv->up_str);
 	if (pv->established) {
-		if (af->negotiated)
-			vty_out(vty, " %12u %8u", af->accepted, af->sent);
-		else
+		if (af->negotiated) {
+			/* FRR: "(Policy)" instead of a count that RFC 8212 holds at 0 */
+			if (af->policy_missing[BGP_DIR_IN])
+				vty_out(vty, " %12s", "(Policy)");
+			else
+				vty_out(vty, " %12u", af->accepted);
+			if (af->policy_missing[BGP_DIR_OUT])
+				vty_out(vty, " %8s", "(Policy)");
+			else
+				vty_out(vty, " %8u", af->sent);
+		} else
 			vty_out(vty, "        NoNeg    NoNeg");
 	} else if (pv->admin_down) {
 		vty_out(vty, " Idle (Admin) %8u", 0u);
@@ -250,6 +258,15 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 	}
 }
 
+/* RFC 8212, FRR's lines (after the route-map ones in FRR; skua prints its filters by kind). */
+static void text_policy_missing(struct vty *vty, const struct bgp_af_view *af)
+{
+	if (af->policy_missing[BGP_DIR_IN])
+		vty_out(vty, "  Inbound updates discarded due to missing policy\n");
+	if (af->policy_missing[BGP_DIR_OUT])
+		vty_out(vty, "  Outbound updates discarded due to missing policy\n");
+}
+
 static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -339,6 +356,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 			continue;
 		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
 		text_filters(vty, pv->peer, af);
+		text_policy_missing(vty, &pv->af[af]);
 		if (pv->af[af].negotiated)
 			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,
 				pv->af[af].sent);

@@ -133,6 +133,7 @@ struct bgp *bgp_create(uint32_t asn)
 	bgp->keepalive = BGP_DEFAULT_KEEPALIVE;
 	bgp->holdtime = BGP_DEFAULT_HOLDTIME;
 	bgp->default_ipv4_unicast = true;
+	bgp->ebgp_requires_policy = true; /* RFC 8212, the model's default */
 	TAILQ_INIT(&bgp->peers);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		TAILQ_INIT(&bgp->networks[af]);
@@ -350,6 +351,19 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 }
 
 /* ---- effective values ---- */
+
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
+{
+	struct bgp_peer *peer;
+
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		if (!bgp_peer_is_ebgp(peer))
+			continue;
+		for (int af = 0; af < BGP_AF_MAX; af++)
+			for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+				bgp_policy_changed(peer, (enum bgp_af)af, (enum bgp_dir)dir);
+	}
+}
 
 bool bgp_peer_is_ebgp(const struct bgp_peer *peer)
 {

@@ -174,9 +174,11 @@ struct bgp {
 	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
 	/* [no] bgp log-neighbor-changes; default false (FRR's traditional defaults). */
 	bool log_neighbor_changes;
-	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4). Stored, not yet
-	 * enforced: there is no policy to require until route-maps arrive. */
+	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4): an eBGP neighbor
+	 * without a policy in a direction gets / gives no routes that way (bgpd/bgp_policy.h). */
 	bool ebgp_requires_policy;
+	/* The last "policy not properly setup" warning (monotime), 0 = none. */
+	uint64_t ebgp_policy_warned_ms;
 	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
 	 * `network` without looking for it in a routing table (FRR with the switch off). */
 	bool network_import_check;
@@ -243,6 +245,8 @@ uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
 void bgp_router_id_changed(struct bgp *bgp); /* reset sessions, as FRR does */
 void bgp_timers_changed(struct bgp *bgp);    /* applies to new sessions */
 void bgp_default_af_changed(struct bgp *bgp);
+/* bgp ebgp-requires-policy switched: every eBGP neighbor's routes re-evaluated both ways. */
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp);
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 

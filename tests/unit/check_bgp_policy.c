@@ -299,6 +299,60 @@ static bool accepted_with(const char *pfx, const char *path)
 	       ((const struct bgp_dest *)ptree_lookup(bgp->rib->af[V4].tree, &p))->paths;
 }
 
+/* RFC 8212 (bgp ebgp-requires-policy, FRR 8.4): an eBGP neighbor with no policy in a
+ * direction for a family gets nothing and gives nothing that way; any of prefix-list,
+ * filter-list and route-map counts, even one naming nothing; iBGP needs none. */
+START_TEST(test_ebgp_requires_policy)
+{
+	struct fake_peer *ibgp = fake_peer_new(bgp, "192.0.2.10", 65001, "192.0.2.9", "192.0.2.10");
+
+	fake_peer_up(ibgp);
+	fake_run(bgp, RUN_ALL);
+	bgp->ebgp_requires_policy = true;
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 0);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 0);
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.filtered, 0); /* discarded, as FRR */
+
+	/* An inbound prefix list for IPv4 only: IPv4 comes in, IPv6 still does not. The iBGP
+	 * peer is sent it without a policy; `to`, eBGP, is not. */
+	add_entry(AF_INET, "ALL", 5, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "ALL");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 0);
+	ck_assert_uint_eq(fake_adj_count(ibgp, V4), 5);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_uint_eq(rib_peer_sent(&to->peer, V4), 0);
+
+	/* An outbound filter-list naming no list counts as a policy (and denies: FRR 8.4);
+	 * one that permits all sends everything. */
+	use_aspath_list(to, BGP_DIR_OUT, "NONE-YET");
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_int_eq(aspath_list_entry_set("NONE-YET", 5, true, ".*"), 0);
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+
+	/* The rule turned off: the re-walk sends IPv6 too, and nothing is withdrawn twice. */
+	bgp->ebgp_requires_policy = false;
+	rib_route_refresh_received(&to->peer, V6);
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 2);
+	ck_assert_uint_eq(fake_adj_count(to, V6), 2);
+	/* And on again: the outbound re-walk withdraws what `to` has in IPv6. */
+	bgp->ebgp_requires_policy = true;
+	rib_route_refresh_received(&to->peer, V6);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V6), 0);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+	fake_peer_free(ibgp);
+}
+END_TEST
+
 START_TEST(test_allowas_in)
 {
 	ck_assert(!accepted_with("198.51.100.0/26", "65002 65001 65010")); /* our AS: a loop */
@@ -412,6 +466,7 @@ int main(void)
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
+	tcase_add_test(tc, test_ebgp_requires_policy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -146,6 +146,51 @@ START_TEST(test_summary_json)
 }
 END_TEST
 
+/* RFC 8212 on (bgp ebgp-requires-policy, the default): FRR's "(Policy)" in the summary's
+ * count columns of an Established eBGP neighbor without policy, peerState "Policy" (after
+ * Passive and Admin), and the neighbor's "discarded due to missing policy" lines. */
+START_TEST(test_ebgp_requires_policy_shown)
+{
+	struct bgp_peer *p1;
+	const char *out;
+
+	three_peers();
+	bgp_get()->ebgp_requires_policy = true;
+	out = run("show ip bgp summary");
+	st_text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
+			 "00:00:00     (Policy) (Policy) N/A\n");
+	st_text_has(out, "    never       Active        0 transit-a\n");
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":"
+			 "\"Policy\",");
+	st_json_has(out, "\"state\":\"Active\",\"peerState\":\"Passive\"");
+	st_json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "\n For address family: IPv4 Unicast\n"
+			 "  Inbound updates discarded due to missing policy\n"
+			 "  Outbound updates discarded due to missing policy\n");
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"inboundEbgpRequiresPolicy\":\"Inbound updates discarded due to "
+			 "missing policy\",\"outboundEbgpRequiresPolicy\":\"Outbound updates "
+			 "discarded due to missing policy\"");
+
+	/* An inbound route-map (even one that does not exist) is a policy that way. */
+	p1 = bgp_peer_lookup(
+		bgp_get(), &(struct ipaddr){ .family = AF_INET, .u.v4.s_addr = htonl(0x7f000001) });
+	ck_assert_ptr_nonnull(p1);
+	p1->conf.rmap[BGP_AF_IPV4_UNICAST][BGP_DIR_IN] = XSTRDUP(MTYPE_BGP_PEER_CONF, "IN");
+	out = run("show ip bgp summary");
+	st_text_has(out, "00:00:00            0 (Policy) N/A\n");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	ck_assert_ptr_null(strstr(out, "Inbound updates discarded"));
+	st_text_has(out, "  Outbound updates discarded due to missing policy\n");
+	/* Off: the counts again. */
+	bgp_get()->ebgp_requires_policy = false;
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"state\":\"Established\",\"peerState\":\"OK\",");
+}
+END_TEST
+
 /* A passive IPv6 neighbor with only IPv6 unicast activated, never up. */
 static void ipv6_peer(void)
 {
@@ -485,6 +530,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_summary_no_neighbors);
 	tcase_add_test(tc, test_summary_text_layout);
 	tcase_add_test(tc, test_summary_json);
+	tcase_add_test(tc, test_ebgp_requires_policy_shown);
 	tcase_add_test(tc, test_summary_all_families);
 	tcase_add_test(tc, test_summary_filters);
 	tcase_add_test(tc, test_summary_none_failed);

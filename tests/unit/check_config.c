@@ -181,6 +181,11 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 		    name ? name : "-");
 }
 
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "ebgp_requires_policy %s\n", bgp->ebgp_requires_policy ? "on" : "off");
+}
+
 /* The listeners' rule capacity, as a double: at most 8 GTSM neighbors per family here, so
  * that a sample file shows the refusal (the real count is tested in check_bgp_gtsm). */
 #define TEST_GTSM_CAPACITY 8
@@ -826,6 +831,8 @@ START_TEST(t_frr_switches)
 	ck_assert(the_bgp->network_import_check);
 	run(vty, "no bgp ebgp-requires-policy", CMD_SUCCESS);
 	ck_assert(!the_bgp->ebgp_requires_policy);
+	/* The routes of every eBGP neighbor are re-evaluated (bgpd.c), at once. */
+	ck_assert_ptr_nonnull(strstr(calls_text(), "ebgp_requires_policy off\n"));
 	text = show();
 	ck_assert_ptr_nonnull(strstr(text, "\n no bgp ebgp-requires-policy\n"));
 	ck_assert_ptr_null(strstr(text, "log-neighbor-changes"));

@@ -141,6 +141,9 @@ void st_setup(void)
 	ck_assert_ptr_nonnull(bgp);
 	bgp->router_id_configured = true;
 	inet_pton(AF_INET, ST_LOCAL_ID, &bgp->router_id);
+	/* As the lab's configs (`no bgp ebgp-requires-policy`): the session tests exchange
+	 * eBGP routes without policy; check_bgp_show turns RFC 8212 on where it tests it. */
+	bgp->ebgp_requires_policy = false;
 }
 
 void st_teardown(void)
