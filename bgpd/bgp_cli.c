@@ -757,6 +757,66 @@ DEFCMD(no_neighbor_allowas, "no " NEIGHBOR_CMD " allowas-in [<(1-10)$count|origi
 	return allowas_edit(vty, args, af_name_of_node(vty), true);
 }
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only|restart MINUTES]: the whole statement
+ * replaces the previous one (FRR: a threshold, warning-only or restart left out goes back to
+ * its default). */
+static int maxpfx_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	const char *v;
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/afi-safis/%s/maximum-prefix", peer, af);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	if (no)
+		return nb_cli_apply_changes(vty, NULL);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/afi-safis/%s/maximum-prefix/max", peer,
+		 af);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "max"));
+	if ((v = cmd_arg(args, "threshold"))) {
+		snprintf(xpath, sizeof(xpath),
+			 BGP_NEIGHBOR_XPATH "/afi-safis/%s/maximum-prefix/threshold", peer, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
+	}
+	if (cmd_has(args, "warning-only")) {
+		snprintf(xpath, sizeof(xpath),
+			 BGP_NEIGHBOR_XPATH "/afi-safis/%s/maximum-prefix/warning-only", peer, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	if ((v = cmd_arg(args, "minutes"))) {
+		snprintf(xpath, sizeof(xpath),
+			 BGP_NEIGHBOR_XPATH "/afi-safis/%s/maximum-prefix/restart", peer, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define MAXPFX_HELP                                                \
+	"Maximum number of prefix accept from this peer\n"         \
+	"maximum no. of prefix limit\n"                            \
+	"Threshold value (%) at which to generate a warning msg\n" \
+	"Only give warning message when limit is exceeded\n"       \
+	"Restart bgp connection after limit is exceeded\n"         \
+	"Restart interval in minutes\n"
+
+DEFCMD(neighbor_maxpfx,
+       NEIGHBOR_CMD " maximum-prefix (1-4294967295)$max [(1-100)$threshold] "
+		    "[<warning-only|restart (1-65535)$minutes>]",
+       NEIGHBOR_STR MAXPFX_HELP)
+{
+	return maxpfx_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_maxpfx,
+       "no " NEIGHBOR_CMD " maximum-prefix [(1-4294967295)$max [(1-100)$threshold] "
+       "[<warning-only|restart (1-65535)$minutes>]]",
+       NO_STR NEIGHBOR_STR MAXPFX_HELP)
+{
+	return maxpfx_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int nhs_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -1017,6 +1077,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_allowas_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_allowas_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_allowas_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_maxpfx_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_nhs_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_nhs_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_nhs_cmd);

@@ -215,6 +215,27 @@ static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *
 	return v;
 }
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only] [restart MINUTES], FRR's order; the
+ * threshold only when it is not the default. */
+static void maxpfx_line(struct sbuf *body, const struct lyd_node *nbr, const char *af,
+			const char *addr)
+{
+	const struct lyd_node *m = yang_dnode_get(nbr, "afi-safis/%s/maximum-prefix", af);
+	uint64_t thr;
+
+	if (!m)
+		return;
+	sbuf_printf(body, "  neighbor %s maximum-prefix %s", addr, yang_dnode_get_string(m, "max"));
+	thr = yang_dnode_get_uint(m, BGP_MAXPFX_THRESHOLD_DEFAULT, "threshold");
+	if (thr != BGP_MAXPFX_THRESHOLD_DEFAULT)
+		sbuf_printf(body, " %u", (unsigned)thr);
+	if (yang_dnode_exists(m, "warning-only"))
+		sbuf_puts(body, " warning-only");
+	if (yang_dnode_exists(m, "restart"))
+		sbuf_printf(body, " restart %s", yang_dnode_get_string(m, "restart"));
+	sbuf_puts(body, "\n");
+}
+
 static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af af)
 {
 	const char *name = af == BGP_AF_IPV4_UNICAST ? "ipv4-unicast" : "ipv6-unicast";
@@ -234,7 +255,8 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 
 	/* Per neighbor, in FRR's order: activation (only where it differs from `bgp default
 	 * ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
-	 * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
+	 * next-hop-self, remove-private-AS, soft-reconfiguration, maximum-prefix, allowas-in, then
+	 * the filters: prefix-list, route-map, filter-list, in then
 	 * out. */
 	v = sorted(bgp, "neighbors/neighbor", neighbor_qcmp, &n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -270,6 +292,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 				    strstr(rpa, "replace") ? " replace-AS" : "");
 		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
 			sbuf_printf(&body, "  neighbor %s soft-reconfiguration inbound\n", addr);
+		maxpfx_line(&body, v[i], name, addr);
 		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
 		if (allowas && strcmp(allowas, "3") == 0)
 			sbuf_printf(&body, "  neighbor %s allowas-in\n", addr);

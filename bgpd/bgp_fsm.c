@@ -165,7 +165,8 @@ static void act_notify_cease(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp
 {
 	struct bgp_error err;
 
-	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode, NULL, 0, NULL);
+	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode,
+		      c->s->stop_data_len ? c->s->stop_data : NULL, c->s->stop_data_len, NULL);
 	bgp_conn_send_notify(c, &err);
 	bgp_conn_close(c);
 }

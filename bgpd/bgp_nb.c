@@ -163,6 +163,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .destroy = bgp_nb_neighbor_rpa_destroy },
 	},
 	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/maximum-prefix",
+		.cbs = { .create = bgp_nb_neighbor_maxpfx_create,
+			 .destroy = bgp_nb_neighbor_maxpfx_destroy,
+			 .apply_finish = bgp_nb_neighbor_maxpfx_apply_finish },
+	},
+	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/allowas-in",
 		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
 			 .destroy = bgp_nb_neighbor_allowas_destroy },
@@ -216,6 +222,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv6-unicast/remove-private-as",
 		.cbs = { .modify = bgp_nb_neighbor_rpa_modify,
 			 .destroy = bgp_nb_neighbor_rpa_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/maximum-prefix",
+		.cbs = { .create = bgp_nb_neighbor_maxpfx_create,
+			 .destroy = bgp_nb_neighbor_maxpfx_destroy,
+			 .apply_finish = bgp_nb_neighbor_maxpfx_apply_finish },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/allowas-in",

@@ -785,6 +785,44 @@ int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args)
 	return allowas_set(args, 0);
 }
 
+/* neighbor X maximum-prefix: the presence container's leaves, read once per commit. */
+int bgp_nb_neighbor_maxpfx_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaves */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	memset(&peer->conf.maxpfx[af], 0, sizeof(peer->conf.maxpfx[af]));
+	bgp_max_prefix_changed(peer, af);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+	struct bgp_maxpfx m;
+	enum bgp_af af;
+
+	if (!peer)
+		return;
+	af = nb_af(args->dnode);
+	m.max = (uint32_t)yang_dnode_get_uint(args->dnode, 0, "max");
+	m.threshold = (uint8_t)yang_dnode_get_uint(args->dnode, BGP_MAXPFX_THRESHOLD_DEFAULT,
+						   "threshold");
+	m.warning_only = yang_dnode_exists(args->dnode, "warning-only");
+	m.restart = (uint16_t)yang_dnode_get_uint(args->dnode, 0, "restart");
+	peer->conf.maxpfx[af] = m;
+	bgp_max_prefix_changed(peer, af);
+}
+
 static int cluster_id_set(struct nb_cb_args *args, const char *value)
 {
 	struct bgp *bgp = bgp_get();

@@ -575,6 +575,8 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 	rib_path_withdraw(rib, af, src, p);
 }
 
+static void max_prefix_check(struct rib_src *src, enum bgp_af af);
+
 /* ---- soft-reconfiguration inbound: the Adj-RIB-In as received ---- */
 
 /* Keep (attr) or forget (NULL) what the peer said about p, when it is kept at all. */
@@ -630,6 +632,7 @@ bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 	si.af = af;
 	si.now = (uint32_t)wallclock_s();
 	ptree_walk(src->adj_in[af], soft_in_cb, &si);
+	max_prefix_check(src, af);
 	return true;
 }
 
@@ -653,6 +656,49 @@ void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
 const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af)
 {
 	return src->adj_in[af];
+}
+
+/* neighbor X maximum-prefix: FRR's bgp_maximum_prefix_overflow() on the accepted count, with
+ * its log lines (at warning level here: an operator set the limit to hear about it). */
+static void max_prefix_check(struct rib_src *src, enum bgp_af af)
+{
+	const struct bgp_maxpfx *m = src->peer ? &src->peer->conf.maxpfx[af] : NULL;
+	const char *afname = af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast";
+	uint32_t n = src->accepted[af];
+
+	if (!m || !m->max || !src->up)
+		return;
+	if (n > m->max) {
+		if (src->pfx_over[af])
+			return;
+		src->pfx_over[af] = true;
+		log_warn("%%MAXPFXEXCEED: No. of %s prefix received from %s %u exceed, limit %u",
+			 afname, src->name, n, m->max);
+		if (!m->warning_only)
+			session_max_prefix_exceeded(src->peer, af, m->max);
+		return;
+	}
+	src->pfx_over[af] = false;
+	if (n > (uint64_t)m->max * m->threshold / 100) {
+		if (src->pfx_warned[af])
+			return;
+		src->pfx_warned[af] = true;
+		log_warn("%%MAXPFX: No. of %s prefix received from %s reaches %u, max %u", afname,
+			 src->name, n, m->max);
+		return;
+	}
+	src->pfx_warned[af] = false;
+}
+
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (src && (unsigned)af < BGP_AF_MAX) {
+		/* A new limit is judged afresh, warnings included (FRR's `always`). */
+		src->pfx_over[af] = src->pfx_warned[af] = false;
+		max_prefix_check(src, af);
+	}
 }
 
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
@@ -701,6 +747,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			adj_in_set(src, af, &p, upd->treat_as_withdraw ? NULL : upd->attr);
 			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now);
 		}
+		max_prefix_check(src, af);
 	}
 	if (stored_done && !stored && why == 2 && DEBUG_ON(BGP_DEBUG_UPDATES_IN))
 		log_debug("%s: rcvd UPDATE with our AS %u in AS_PATH: routes treated as withdrawn",

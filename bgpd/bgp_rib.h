@@ -145,6 +145,10 @@ struct rib_src {
 	bool eor_rcvd[BGP_AF_MAX];
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
+	/* maximum-prefix: over the limit / past the warning threshold (logged once each, FRR's
+	 * PEER_STATUS_PREFIX_LIMIT and _THRESHOLD). */
+	bool pfx_over[BGP_AF_MAX];
+	bool pfx_warned[BGP_AF_MAX];
 	struct rib_in_stats in_stats;
 	/* soft-reconfiguration inbound: prefix -> attributes as received (reference held), for
 	 * re-running the inbound policy and `received-routes`; NULL when not kept. */

@@ -256,6 +256,7 @@ void bgp_session_new(struct bgp_peer *peer)
 	s->connect_retry_timer = event_timer_new(base, connect_retry_cb, s);
 	s->idle_hold_timer = event_timer_new(base, idle_hold_cb, s);
 	s->kick_ev = event_defer_new(base, kick_cb, s);
+	bgp_max_prefix_session_init(s, base);
 	s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
 	s->stop_subcode = BGP_ERR_CEASE_ADMIN_RESET;
 	bgp_session_kick(peer);
@@ -278,6 +279,8 @@ void bgp_session_free(struct bgp_peer *peer)
 	event_free(s->connect_retry_timer);
 	event_free(s->idle_hold_timer);
 	event_free(s->kick_ev);
+	event_free(s->pfx_stop_ev);
+	event_free(s->pfx_restart_ev);
 	XFREE(MTYPE_BGP_SESSION, s);
 	peer->session = NULL;
 }
@@ -335,6 +338,8 @@ bool bgp_session_may_start(const struct bgp_peer *peer)
 	}
 	if (s)
 		s->no_router_id_warned = false;
+	if (s && s->pfx_overflow)
+		return false; /* maximum-prefix: until `clear bgp` or the restart timer */
 	if (!security_supported(peer))
 		return false;
 	return true;
@@ -357,6 +362,12 @@ void bgp_session_start(struct bgp_peer *peer)
 
 void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why)
 {
+	bgp_session_stop_data(peer, cease_subcode, NULL, 0, why);
+}
+
+void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const uint8_t *data,
+			   size_t len, enum bgp_down_reason why)
+{
 	struct bgp_session *s = peer->session;
 	struct bgp_conn *c, *other;
 
@@ -365,6 +376,9 @@ void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_dow
 	c = &s->conn[s->primary];
 	other = conn_other(c);
 	s->stop_subcode = cease_subcode;
+	s->stop_data_len = (uint8_t)MIN(len, sizeof(s->stop_data));
+	if (s->stop_data_len)
+		memcpy(s->stop_data, data, s->stop_data_len);
 	if (other->state != BGP_ST_IDLE)
 		bgp_fsm_event(other, BGP_EV_MANUAL_STOP);
 	bgp_session_idle_hold_stop(s);
@@ -372,6 +386,7 @@ void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_dow
 		bgp_conn_set_down_reason(c, why);
 		bgp_fsm_event(c, BGP_EV_MANUAL_STOP);
 	}
+	s->stop_data_len = 0; /* the data was for this NOTIFICATION only */
 }
 
 void bgp_session_reset(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why)

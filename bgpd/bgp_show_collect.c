@@ -259,6 +259,8 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->local_as = bgp->asn;
 	v->link = peer_link(peer);
 	v->admin_down = peer->conf.shutdown;
+	v->pfx_overflow = bgp_session_pfx_overflow(peer);
+	v->pfx_restart_ms = bgp_session_pfx_restart_remaining(peer);
 	v->passive = peer->conf.passive;
 	v->state = bgp_session_state(peer);
 	v->established = s && s->established;

@@ -60,6 +60,8 @@ static const char *peer_state_str(const struct bgp_peer_view *pv, enum bgp_af af
 {
 	if (pv->admin_down)
 		return "Admin";
+	if (pv->pfx_overflow)
+		return "PfxCt";
 	if (pv->passive)
 		return "Passive";
 	if (pv->af[af].policy_missing[BGP_DIR_IN] || pv->af[af].policy_missing[BGP_DIR_OUT])
@@ -156,6 +158,8 @@ static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	json_uint(w, "pfxSnt", af->sent);
 	if (pv->admin_down)
 		state = "Idle (Admin)";
+	else if (pv->pfx_overflow && !pv->established)
+		state = "Idle (PfxCt)";
 	else
 		state = bgp_fsm_state_str(pv->state);
 	json_string(w, "state", state);
@@ -282,6 +286,19 @@ static void json_filters(struct json_writer *w, const struct bgp_peer_config *c,
 				json_string(w, kinds[k].key[dir], kinds[k].names[dir]);
 }
 
+/* neighbor X maximum-prefix, FRR's keys. */
+static void json_maxpfx(struct json_writer *w, const struct bgp_maxpfx *m)
+{
+	if (!m->max)
+		return;
+	json_uint(w, "prefixAllowedMax", m->max);
+	if (m->warning_only)
+		json_bool(w, "prefixAllowedMaxWarning", true);
+	json_uint(w, "prefixAllowedWarningThresh", m->threshold);
+	if (m->restart)
+		json_uint(w, "prefixAllowedRestartIntervalMsecs", (uint32_t)m->restart * 60000);
+}
+
 static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -389,12 +406,22 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)
 			json_uint(w, "sentPrefixCounter", pv->af[af].sent);
+		json_maxpfx(w, &pv->peer->conf.maxpfx[af]);
 		json_object_close(w);
 	}
 	json_object_close(w);
 	json_uint(w, "connectionsEstablished", pv->established_count);
 	json_uint(w, "connectionsDropped", pv->dropped_count);
 	json_last_reset(w, pv);
+	if (pv->pfx_overflow) {
+		json_bool(w, "prefixesConfigExceedMax", true);
+		if (pv->pfx_restart_ms >= 0) {
+			json_bool(w, "reducePrefixNumFrom", true);
+			json_int(w, "restartInTimerMsec", pv->pfx_restart_ms / 1000 * 1000);
+		} else {
+			json_bool(w, "reducePrefixNumAndClearIpBgp", true);
+		}
+	}
 	json_int(w,
 		 pv->link == BGP_LINK_INTERNAL ? "internalBgpNbrMaxHopsAway"
 					       : "externalBgpNbrMaxHopsAway",

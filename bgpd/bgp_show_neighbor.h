@@ -72,6 +72,8 @@ struct bgp_peer_view {
 	enum bgp_link_type link;
 	bool admin_down;
 	bool passive;
+	bool pfx_overflow;	/* held down by maximum-prefix: "Idle (PfxCt)" */
+	int64_t pfx_restart_ms; /* its restart timer, -1 = none */
 	enum bgp_fsm_state state;
 	bool established;
 	struct in_addr remote_id;

@@ -99,6 +99,8 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 			vty_out(vty, "        NoNeg    NoNeg");
 	} else if (pv->admin_down) {
 		vty_out(vty, " Idle (Admin) %8u", 0u);
+	} else if (pv->pfx_overflow) {
+		vty_out(vty, " Idle (PfxCt) %8u", 0u);
 	} else {
 		vty_out(vty, " %12s %8u", bgp_fsm_state_str(pv->state), 0u);
 	}
@@ -267,6 +269,34 @@ static void text_policy_missing(struct vty *vty, const struct bgp_af_view *af)
 		vty_out(vty, "  Outbound updates discarded due to missing policy\n");
 }
 
+/* neighbor X maximum-prefix, FRR's lines. */
+static void text_maxpfx(struct vty *vty, const struct bgp_maxpfx *m)
+{
+	if (!m->max)
+		return;
+	vty_out(vty, "  Maximum prefixes allowed %u%s\n", m->max,
+		m->warning_only ? " (warning-only)" : "");
+	vty_out(vty, "  Threshold for warning message %u%%", m->threshold);
+	if (m->restart)
+		vty_out(vty, ", restart interval %u min", m->restart);
+	vty_out(vty, "\n");
+}
+
+/* Held down by maximum-prefix: FRR's lines after "Last reset". */
+static void text_pfx_overflow(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	if (!pv->pfx_overflow)
+		return;
+	vty_out(vty, "  Peer had exceeded the max. no. of prefixes configured.\n");
+	if (pv->pfx_restart_ms >= 0)
+		vty_out(vty,
+			"  Reduce the no. of prefix from %s, will restart in %" PRId64 " seconds\n",
+			pv->name, pv->pfx_restart_ms / 1000);
+	else
+		vty_out(vty, "  Reduce the no. of prefix and clear ip bgp %s to restore peering\n",
+			pv->name);
+}
+
 static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -362,11 +392,13 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 				pv->af[af].sent);
 		else
 			vty_out(vty, "  %u accepted prefixes\n", pv->af[af].accepted);
+		text_maxpfx(vty, &pv->peer->conf.maxpfx[af]);
 		vty_out(vty, "\n");
 	}
 	vty_out(vty, "  Connections established %u; dropped %u\n", pv->established_count,
 		pv->dropped_count);
 	text_last_reset(vty, pv);
+	text_pfx_overflow(vty, pv);
 	vty_out(vty, "  %s BGP neighbor may be up to %d hops away.\n",
 		pv->link == BGP_LINK_INTERNAL ? "Internal" : "External", pv->max_hops);
 	text_security(vty, pv);

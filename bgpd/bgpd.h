@@ -82,6 +82,17 @@ enum bgp_nhs {
 	BGP_NHS_FORCE, /* reflected iBGP routes too */
 };
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only|restart MINUTES] in one family (FRR):
+ * more than max accepted prefixes (after the inbound policy, as FRR counts) closes the session
+ * with Cease/Maximum Number of Prefixes Reached (RFC 4486) and keeps it down, or only logs. */
+struct bgp_maxpfx {
+	uint32_t max;	   /* 0 = not configured */
+	uint8_t threshold; /* % of max at which a warning is logged once */
+	bool warning_only;
+	uint16_t restart; /* minutes before the session may come up again; 0 = `clear bgp` only */
+};
+#define BGP_MAXPFX_THRESHOLD_DEFAULT 75 /* FRR's */
+
 /* Per-AF activation as configured: DEFAULT follows `bgp default ipv4-unicast` for IPv4
  * unicast and means "off" for the others. */
 enum bgp_af_activation {
@@ -127,6 +138,7 @@ struct bgp_peer_config {
 	bool soft_reconfig[BGP_AF_MAX];		    /* neighbor X soft-reconfiguration inbound */
 	enum bgp_rpa remove_private_as[BGP_AF_MAX]; /* neighbor X remove-private-AS ... */
 	enum bgp_nhs nexthop_self[BGP_AF_MAX];	    /* neighbor X next-hop-self [force] */
+	struct bgp_maxpfx maxpfx[BGP_AF_MAX];	    /* neighbor X maximum-prefix ... */
 };
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */
@@ -245,6 +257,9 @@ uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
 void bgp_router_id_changed(struct bgp *bgp); /* reset sessions, as FRR does */
 void bgp_timers_changed(struct bgp *bgp);    /* applies to new sessions */
 void bgp_default_af_changed(struct bgp *bgp);
+/* neighbor X maximum-prefix changed for af: the accepted count is checked against it at once
+ * (FRR), and a session held down by the old limit may come up. */
+void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af);
 /* bgp ebgp-requires-policy switched: every eBGP neighbor's routes re-evaluated both ways. */
 void bgp_ebgp_requires_policy_changed(struct bgp *bgp);
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);

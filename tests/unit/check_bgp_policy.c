@@ -353,6 +353,52 @@ START_TEST(test_ebgp_requires_policy)
 }
 END_TEST
 
+/* neighbor X maximum-prefix: counted after the inbound policy (FRR's pcount); past the
+ * threshold only a log line; over the limit the session side is told once per crossing, with
+ * the limit; warning-only never tells it; the other family has its own count. */
+START_TEST(test_max_prefix)
+{
+	struct bgp_maxpfx *m4 = &from->peer.conf.maxpfx[V4];
+
+	/* 5 IPv4 prefixes announced, the inbound list lets 4 in: a limit of 4 holds. */
+	*m4 = (struct bgp_maxpfx){ .max = 4, .threshold = 50 };
+	add_entry(AF_INET, "IN", 5, PREFIX_DENY, "203.0.113.0/24", 0, 0);
+	add_entry(AF_INET, "IN", 10, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "IN");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 4);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 0);
+	ck_assert(from->peer.rib->cur->pfx_warned[V4]); /* 4 > 50 % of 4 */
+
+	/* The list goes: 5 > 4, the session side is told once, with the limit. */
+	use_list(from, V4, BGP_DIR_IN, NULL);
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(from->maxpfx_limit, 4);
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(from->maxpfx_calls[V6], 0);
+
+	/* A new limit is judged at once (the configuration changed): 5 is within 10, and
+	 * under warning-only 3 only logs. */
+	*m4 = (struct bgp_maxpfx){ .max = 10, .threshold = 75 };
+	rib_max_prefix_check(&from->peer, V4);
+	ck_assert(!from->peer.rib->cur->pfx_over[V4]);
+	ck_assert(!from->peer.rib->cur->pfx_warned[V4]); /* 5 <= 7.5 */
+	*m4 = (struct bgp_maxpfx){ .max = 3, .threshold = 75, .warning_only = true };
+	rib_max_prefix_check(&from->peer, V4);
+	ck_assert(from->peer.rib->cur->pfx_over[V4]);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5); /* nothing taken out */
+
+	/* IPv6 has its own limit and count. */
+	from->peer.conf.maxpfx[V6] = (struct bgp_maxpfx){ .max = 1, .threshold = 75 };
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V6], 1);
+	ck_assert_uint_eq(from->maxpfx_limit, 1);
+}
+END_TEST
+
 START_TEST(test_allowas_in)
 {
 	ck_assert(!accepted_with("198.51.100.0/26", "65002 65001 65010")); /* our AS: a loop */
@@ -467,6 +513,7 @@ int main(void)
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
 	tcase_add_test(tc, test_ebgp_requires_policy);
+	tcase_add_test(tc, test_max_prefix);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -11,6 +11,7 @@
 
 #include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_log.h"
+#include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/command.h"
@@ -435,6 +436,79 @@ static struct bgp_peer *peer_at(const char *addr)
 	return bgp_peer_lookup(bgp_get(), &a);
 }
 
+/* maximum-prefix exceeded (what the RIB reports): NOTIFICATION Cease / Maximum Number of
+ * Prefixes Reached with AFI 1, SAFI 1 and the limit as data (RFC 4486, as FRR), the session
+ * held "Idle (PfxCt)" with FRR's lines, the restart timer shown, `clear bgp` releases it. */
+START_TEST(test_max_prefix_overflow)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+	const char *out;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	p1->conf.maxpfx[BGP_AF_IPV4_UNICAST] =
+		(struct bgp_maxpfx){ .max = 300, .threshold = 90, .restart = 0 };
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "  Maximum prefixes allowed 300\n  Threshold for warning message 90%\n");
+	session_max_prefix_exceeded(p1, BGP_AF_IPV4_UNICAST, 300);
+	ck_assert_int_eq(st_expect(remote_fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(len, 9);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_MAX_PREFIX);
+	ck_assert_mem_eq(body + 2, "\x00\x01\x01\x00\x00\x01\x2c", 7);
+	ck_assert(st_state_is(p1, BGP_ST_IDLE, 2000));
+	st_pump(100); /* no restart by itself */
+	ck_assert(bgp_session_state(p1) == BGP_ST_IDLE);
+	out = run("show ip bgp summary");
+	st_text_has(out, "00:00:00 Idle (PfxCt)        0 N/A\n");
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"state\":\"Idle (PfxCt)\",\"peerState\":\"PfxCt\"");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "Notification sent (Cease/Maximum Number of Prefixes Reached)\n"
+			 "  Peer had exceeded the max. no. of prefixes configured.\n"
+			 "  Reduce the no. of prefix and clear ip bgp 127.0.0.1 to restore "
+			 "peering\n");
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"prefixAllowedMax\":300,\"prefixAllowedWarningThresh\":90}");
+	st_json_has(out, "\"prefixesConfigExceedMax\":true,\"reducePrefixNumAndClearIpBgp\":true");
+	ck_assert_str_eq(run("clear ip bgp 127.0.0.1"), "");
+	ck_assert(st_state_is(p1, BGP_ST_CONNECT, 2000));
+	ck_assert(!bgp_session_pfx_overflow(p1));
+	ck_assert_ptr_null(strstr(run("show ip bgp neighbors 127.0.0.1"), "Peer had exceeded"));
+}
+END_TEST
+
+/* With `restart 5`: the timer runs and is shown; warning-only never calls the session. */
+START_TEST(test_max_prefix_restart_timer)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+	const char *out;
+	int64_t left;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	p1->conf.maxpfx[BGP_AF_IPV4_UNICAST] =
+		(struct bgp_maxpfx){ .max = 2, .threshold = 75, .restart = 5 };
+	session_max_prefix_exceeded(p1, BGP_AF_IPV4_UNICAST, 2);
+	ck_assert_int_eq(st_expect(remote_fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert(st_state_is(p1, BGP_ST_IDLE, 2000));
+	left = bgp_session_pfx_restart_remaining(p1);
+	ck_assert_int_gt(left, 290000);
+	ck_assert_int_le(left, 300000);
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "  Threshold for warning message 75%, restart interval 5 min\n");
+	st_text_has(out, "  Reduce the no. of prefix from 127.0.0.1, will restart in 29");
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"prefixAllowedRestartIntervalMsecs\":300000");
+	st_json_has(out, "\"prefixesConfigExceedMax\":true,\"reducePrefixNumFrom\":true,"
+			 "\"restartInTimerMsec\":29");
+}
+END_TEST
+
 /* `clear bgp PEER`: Cease / Administrative Reset, "User reset", and a new start at once. */
 START_TEST(test_clear_hard)
 {
@@ -538,6 +612,8 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_neighbors_json);
 	tcase_add_test(tc, test_neighbors_after_notification);
 	tcase_add_test(tc, test_clear_hard);
+	tcase_add_test(tc, test_max_prefix_overflow);
+	tcase_add_test(tc, test_max_prefix_restart_timer);
 	tcase_add_test(tc, test_clear_soft);
 	tcase_add_test(tc, test_debug_commands);
 	suite_add_tcase(s, tc);

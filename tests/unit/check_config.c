@@ -181,6 +181,15 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 		    name ? name : "-");
 }
 
+void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct bgp_maxpfx *m = &peer->conf.maxpfx[af];
+
+	sbuf_printf(&calls, "maxpfx %s %s %u %u %s %u\n", peer->name,
+		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", m->max, m->threshold,
+		    m->warning_only ? "warning-only" : "-", m->restart);
+}
+
 void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "ebgp_requires_policy %s\n", bgp->ebgp_requires_policy ? "on" : "off");
@@ -436,6 +445,7 @@ static const char *const good_files[] = {
 	"good-route-map.conf",
 	"good-community-list.conf",
 	"good-route-reflector.conf",
+	"good-neighbor-options.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -508,6 +518,8 @@ static const char *const bad_files[] = {
 	"bad-rmap-local-pref.conf",
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
+	"bad-maxpfx-threshold.conf",
+	"bad-json-maxpfx-both.json",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */

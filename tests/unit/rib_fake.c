@@ -278,6 +278,14 @@ size_t session_send_space(const struct bgp_peer *peer)
 	return fake_of(peer)->space;
 }
 
+void session_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t limit)
+{
+	struct fake_peer *fp = (struct fake_peer *)peer;
+
+	fp->maxpfx_calls[af]++;
+	fp->maxpfx_limit = limit;
+}
+
 int session_send_route_refresh(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;

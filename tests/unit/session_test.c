@@ -67,6 +67,12 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 	rib_calls.refresh++;
 }
 
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+}
+
 bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;
