@@ -354,6 +354,20 @@ DEFCMD(no_neighbor_shutdown, "no " NEIGHBOR_CMD " shutdown",
 	return peer_edit(vty, args, "shutdown", NB_OP_DESTROY, NULL);
 }
 
+#define CONNECTED_CHECK_HELP "one-hop away EBGP peer using loopback address\n"
+
+DEFCMD(neighbor_connected_check, NEIGHBOR_CMD " disable-connected-check",
+       NEIGHBOR_STR CONNECTED_CHECK_HELP)
+{
+	return peer_edit(vty, args, "disable-connected-check", NB_OP_CREATE, NULL);
+}
+
+DEFCMD(no_neighbor_connected_check, "no " NEIGHBOR_CMD " disable-connected-check",
+       NO_STR NEIGHBOR_STR CONNECTED_CHECK_HELP)
+{
+	return peer_edit(vty, args, "disable-connected-check", NB_OP_DESTROY, NULL);
+}
+
 DEFCMD(neighbor_passive, NEIGHBOR_CMD " passive",
        NEIGHBOR_STR "Don't send open messages to this neighbor\n")
 {
@@ -1023,6 +1037,8 @@ void bgp_cli_init(void)
 		&no_neighbor_shutdown_cmd,
 		&neighbor_passive_cmd,
 		&no_neighbor_passive_cmd,
+		&neighbor_connected_check_cmd,
+		&no_neighbor_connected_check_cmd,
 		&neighbor_password_cmd,
 		&no_neighbor_password_cmd,
 		&neighbor_ebgp_multihop_cmd,

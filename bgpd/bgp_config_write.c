@@ -12,8 +12,8 @@
  *    no bgp network import-check
  *    timers bgp K H
  *    neighbor X remote-as .. / description / shutdown / password / passive / ebgp-multihop /
- *      ttl-security hops / update-source / timers K H / timers connect N   (per neighbor,
- *      neighbors sorted by address)
+ *      ttl-security hops / disable-connected-check / update-source / timers K H / timers connect N
+ * (per neighbor, neighbors sorted by address)
  *    !
  *    address-family ipv4 unicast
  *     network P                      (sorted)
@@ -147,6 +147,11 @@ void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dno
 {
 	sbuf_printf(out, " neighbor %s ttl-security hops %s\n", nbr_addr(dnode),
 		    lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s disable-connected-check\n", nbr_addr(dnode));
 }
 
 void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode)

@@ -105,7 +105,7 @@ static void act_start(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_st
 		return;
 	}
 	bgp_session_connect_retry_start(s);
-	if (bgp_conn_connect(c) < 0)
+	if (!bgp_session_connected_ok(s) || bgp_conn_connect(c) < 0)
 		*next = BGP_ST_ACTIVE;
 }
 
@@ -120,7 +120,7 @@ static void act_connect_retry(struct bgp_conn *c, enum bgp_fsm_event ev, enum bg
 		*next = BGP_ST_ACTIVE;
 		return;
 	}
-	if (bgp_conn_connect(c) < 0)
+	if (!bgp_session_connected_ok(s) || bgp_conn_connect(c) < 0)
 		*next = BGP_ST_ACTIVE;
 }
 

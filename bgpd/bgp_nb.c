@@ -122,6 +122,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_ttl_security },
 	},
 	{
+		.xpath = NBR "/disable-connected-check",
+		.cbs = { .create = bgp_nb_neighbor_connected_check_create,
+			 .destroy = bgp_nb_neighbor_connected_check_destroy,
+			 .cli_show = bgp_show_neighbor_connected_check },
+	},
+	{
 		.xpath = NBR "/update-source",
 		.cbs = { .destroy = bgp_nb_neighbor_update_source_destroy,
 			 .apply_finish = bgp_nb_neighbor_update_source_apply_finish,

@@ -441,6 +441,29 @@ static int flag_set(struct nb_cb_args *args, bool on, bool passive)
 	return NB_OK;
 }
 
+static int connected_check_set(struct nb_cb_args *args, bool disable)
+{
+	struct bgp_peer *peer;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	if (peer->conf.disable_connected_check == disable)
+		return NB_OK;
+	peer->conf.disable_connected_check = disable;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_CONNECTED_CHECK);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_connected_check_create(struct nb_cb_args *args)
+{
+	return connected_check_set(args, true);
+}
+
+int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args)
+{
+	return connected_check_set(args, false);
+}
+
 int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args)
 {
 	return flag_set(args, true, false);

@@ -41,6 +41,7 @@ static const char *const down_str[BGP_DOWN_MAX] = {
 	[BGP_DOWN_SOCKET_ERROR] = "Socket Error",
 	[BGP_DOWN_HOLD_EXPIRED] = "BGP Notification send",
 	[BGP_DOWN_NO_ROUTER_ID] = "Router ID changed",
+	[BGP_DOWN_WAITING_NHT] = "Waiting for NHT",
 	/* Ours, in FRR's place (its PEER_DOWN_PASSWORD_CHANGE): says why a reset was needed. */
 	[BGP_DOWN_PASSWORD_CHANGE] = "Password changed (TCP-MD5 is checked on every segment: "
 				     "a new key needs a new connection)",

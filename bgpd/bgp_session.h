@@ -66,6 +66,7 @@ enum bgp_down_reason {
 	BGP_DOWN_HOLD_EXPIRED,
 	BGP_DOWN_NO_ROUTER_ID,
 	BGP_DOWN_PASSWORD_CHANGE,
+	BGP_DOWN_WAITING_NHT, /* single-hop eBGP neighbor not on a connected network */
 	BGP_DOWN_MAX,
 };
 const char *bgp_down_reason_str(enum bgp_down_reason r);
@@ -151,6 +152,7 @@ struct bgp_session {
 	bool no_router_id_warned;
 	bool sec_refused_warned;  /* bgp_peer_security_check() refused the settings (logged) */
 	bool listener_md5_failed; /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
+	bool not_connected_logged; /* bgp_connected.c: "not on a connected network" said once */
 	uint8_t stop_subcode;	  /* Cease subcode for the next ManualStop/AutomaticStop */
 	uint8_t stop_data[8];	  /* ... and its data (maximum-prefix: AFI, SAFI, limit) */
 	uint8_t stop_data_len;
@@ -242,6 +244,11 @@ void bgp_session_up(struct bgp_conn *c);      /* OpenConfirm -> Established */
 void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum bgp_fsm_event ev);
 /* Note what ended the session (kept unless a more specific reason is already there). */
 void bgp_conn_set_down_reason(struct bgp_conn *c, enum bgp_down_reason why);
+
+/* bgp_connected.c: may we connect to the peer now? Single-hop eBGP (TTL 1: no ebgp-multihop,
+ * no ttl-security) needs its address on a connected network, unless disable-connected-check
+ * (FRR). When not, notes "Waiting for NHT" as the last reset and logs it once. */
+bool bgp_session_connected_ok(struct bgp_session *s);
 
 /* bgp_max_prefix.c */
 void bgp_max_prefix_session_init(struct bgp_session *s, struct event_base *base);

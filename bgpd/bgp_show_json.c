@@ -47,6 +47,8 @@ static int frr_reset_code(enum bgp_down_reason r)
 		return 21;
 	case BGP_DOWN_SOCKET_ERROR:
 		return 34;
+	case BGP_DOWN_WAITING_NHT:
+		return 27;
 	case BGP_DOWN_PASSWORD_CHANGE:
 		return 37; /* FRR's PEER_DOWN_PASSWORD_CHANGE */
 	case BGP_DOWN_MAX:

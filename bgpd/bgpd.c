@@ -313,6 +313,12 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
 					  BGP_DOWN_UPDATE_SOURCE);
 		break;
+	case BGP_PEER_CHG_CONNECTED_CHECK:
+		/* FRR resets the session, with "Multihop config change". */
+		if (peer_running(peer))
+			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
+					  BGP_DOWN_MULTIHOP_CHANGE);
+		break;
 	case BGP_PEER_CHG_MULTIHOP:
 		bgp_session_ttl_live(peer); /* the new TTL on the live sockets, as FRR */
 		break;

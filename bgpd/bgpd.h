@@ -123,6 +123,7 @@ struct bgp_peer_config {
 	uint8_t ebgp_multihop;	   /* 0 = not configured; otherwise the TTL to send with (1-255) */
 	char *password;		   /* TCP-MD5 key, NULL = none */
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
+	bool disable_connected_check; /* neighbor X disable-connected-check (bgp_connected.c) */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
 	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
 	 * list denies everything, as in FRR (bgpd/bgp_policy.h). */
@@ -154,6 +155,7 @@ enum bgp_peer_change {
 	BGP_PEER_CHG_AF_ACTIVATION,
 	BGP_PEER_CHG_PASSWORD,
 	BGP_PEER_CHG_TTL_SECURITY,
+	BGP_PEER_CHG_CONNECTED_CHECK,
 };
 
 struct bgp_peer {

@@ -509,6 +509,37 @@ START_TEST(test_max_prefix_restart_timer)
 }
 END_TEST
 
+/* Single-hop eBGP to an address on no connected network is not connected to (FRR's "Waiting
+ * for NHT"); ebgp-multihop, ttl-security or disable-connected-check lift the check; a neighbor
+ * on a connected network (127.0.0.1 on lo) passes. The neighbors are passive: a unit test
+ * opens no connection towards a documentation address (the lab tests the FSM in namespaces). */
+START_TEST(test_connected_check)
+{
+	struct bgp_peer *far = st_peer("198.51.100.200", 65002, true);
+	const char *out;
+
+	ck_assert(!bgp_session_connected_ok(far->session));
+	ck_assert_uint_eq(far->session->last_reset, BGP_DOWN_WAITING_NHT);
+	ck_assert(st_logged("198.51.100.200 is on no connected network", "disable-connected-check",
+			    ""));
+	out = run("show bgp neighbors 198.51.100.200");
+	st_text_has(out, "  Last reset 00:00:00,  Waiting for NHT\n");
+	st_json_has(run("show bgp neighbors 198.51.100.200 json"),
+		    "\"lastResetDueTo\":\"Waiting for NHT\",\"lastResetCode\":27");
+	far->conf.ebgp_multihop = 2;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.ebgp_multihop = 0;
+	far->conf.ttl_security_hops = 2;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.ttl_security_hops = 0;
+	far->conf.disable_connected_check = true;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.disable_connected_check = false;
+	ck_assert(!bgp_session_connected_ok(far->session));
+	ck_assert(bgp_session_connected_ok(st_peer("127.0.0.1", 65003, true)->session));
+}
+END_TEST
+
 /* `clear bgp PEER`: Cease / Administrative Reset, "User reset", and a new start at once. */
 START_TEST(test_clear_hard)
 {
@@ -612,6 +643,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_neighbors_json);
 	tcase_add_test(tc, test_neighbors_after_notification);
 	tcase_add_test(tc, test_clear_hard);
+	tcase_add_test(tc, test_connected_check);
 	tcase_add_test(tc, test_max_prefix_overflow);
 	tcase_add_test(tc, test_max_prefix_restart_timer);
 	tcase_add_test(tc, test_clear_soft);

@@ -53,6 +53,7 @@ static const char *const change_names[] = {
 	[BGP_PEER_CHG_AF_ACTIVATION] = "AF_ACTIVATION",
 	[BGP_PEER_CHG_PASSWORD] = "PASSWORD",
 	[BGP_PEER_CHG_TTL_SECURITY] = "TTL_SECURITY",
+	[BGP_PEER_CHG_CONNECTED_CHECK] = "CONNECTED_CHECK",
 };
 
 static struct event_base *test_base; /* the timer of commit confirmed runs here */
