@@ -560,6 +560,24 @@ static struct bgp_aspath *strip_private(const struct bgp_rib *rib, const struct 
 	return bgp_aspath_strip_private(path, to->remote_as, replace ? rib->bgp->asn : 0);
 }
 
+/* Our AS in front of the path towards eBGP (RFC 4271 5.1.2); with `neighbor X local-as L`,
+ * L in front of it, or instead of it with replace-as (FRR). A new reference. */
+static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
+					 const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
+	struct bgp_aspath *ours, *out;
+
+	if (!c || !c->local_as)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	if (c->local_as_replace)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
+	ours = bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	out = bgp_aspath_prepend(ours, c->local_as);
+	bgp_aspath_unref(ours);
+	return out;
+}
+
 /* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
@@ -593,7 +611,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			return NULL;
 		}
 		stripped = strip_private(rib, to, af, in->aspath);
-		prepended = bgp_aspath_prepend(stripped ? stripped : in->aspath, rib->bgp->asn);
+		prepended = export_prepend(rib, to, stripped ? stripped : in->aspath);
 		t.aspath = prepended;
 		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
 		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |

@@ -354,6 +354,51 @@ DEFCMD(no_neighbor_shutdown, "no " NEIGHBOR_CMD " shutdown",
 	return peer_edit(vty, args, "shutdown", NB_OP_DESTROY, NULL);
 }
 
+/* neighbor X local-as AS [no-prepend [replace-as]]: the whole statement replaces the last. */
+static int local_as_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	char peer[IPADDR_STRLEN], xpath[XPATH_MAX];
+	size_t n;
+
+	if (peer_arg_existing(vty, args, peer, sizeof(peer)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	n = (size_t)snprintf(xpath, sizeof(xpath), BGP_NEIGHBOR_XPATH "/local-as", peer);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	if (no)
+		return nb_cli_apply_changes(vty, NULL);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(xpath + n, sizeof(xpath) - n, "/as");
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "las"));
+	if (cmd_has(args, "no-prepend")) {
+		snprintf(xpath + n, sizeof(xpath) - n, "/no-prepend");
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	if (cmd_has(args, "replace-as")) {
+		snprintf(xpath + n, sizeof(xpath) - n, "/replace-as");
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define LOCAL_AS_HELP                                          \
+	"Specify a local-as number\n"                          \
+	"AS number used as local AS\n"                         \
+	"Do not prepend local-as to updates from ebgp peers\n" \
+	"Do not prepend local-as to updates from ibgp peers\n"
+
+DEFCMD(neighbor_local_as, NEIGHBOR_CMD " local-as (1-4294967295)$las [no-prepend [replace-as]]",
+       NEIGHBOR_STR LOCAL_AS_HELP)
+{
+	return local_as_edit(vty, args, false);
+}
+
+DEFCMD(no_neighbor_local_as,
+       "no " NEIGHBOR_CMD " local-as [(1-4294967295)$las [no-prepend [replace-as]]]",
+       NO_STR NEIGHBOR_STR LOCAL_AS_HELP)
+{
+	return local_as_edit(vty, args, true);
+}
+
 #define CONNECTED_CHECK_HELP "one-hop away EBGP peer using loopback address\n"
 
 DEFCMD(neighbor_connected_check, NEIGHBOR_CMD " disable-connected-check",
@@ -1039,6 +1084,8 @@ void bgp_cli_init(void)
 		&no_neighbor_passive_cmd,
 		&neighbor_connected_check_cmd,
 		&no_neighbor_connected_check_cmd,
+		&neighbor_local_as_cmd,
+		&no_neighbor_local_as_cmd,
 		&neighbor_password_cmd,
 		&no_neighbor_password_cmd,
 		&neighbor_ebgp_multihop_cmd,

@@ -118,6 +118,14 @@ void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
 		    type && strcmp(type, "as-specified") != 0 ? type : (as ? as : "?"));
 }
 
+void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s local-as %s%s%s\n", nbr_addr(dnode),
+		    yang_dnode_get_string(dnode, "as"),
+		    yang_dnode_exists(dnode, "no-prepend") ? " no-prepend" : "",
+		    yang_dnode_exists(dnode, "replace-as") ? " replace-as" : "");
+}
+
 void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s description %s\n", nbr_addr(dnode), lyd_get_value(dnode));

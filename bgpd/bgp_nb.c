@@ -98,6 +98,13 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_shutdown },
 	},
 	{
+		.xpath = NBR "/local-as",
+		.cbs = { .create = bgp_nb_neighbor_local_as_create,
+			 .destroy = bgp_nb_neighbor_local_as_destroy,
+			 .apply_finish = bgp_nb_neighbor_local_as_apply_finish,
+			 .cli_show = bgp_show_neighbor_local_as },
+	},
+	{
 		.xpath = NBR "/password",
 		.cbs = { .modify = bgp_nb_neighbor_password_modify,
 			 .destroy = bgp_nb_neighbor_password_destroy,

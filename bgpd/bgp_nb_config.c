@@ -441,6 +441,45 @@ static int flag_set(struct nb_cb_args *args, bool on, bool passive)
 	return NB_OK;
 }
 
+/* neighbor X local-as: the presence container's leaves, read once per commit. */
+static void local_as_set(struct bgp_peer *peer, uint32_t as, bool no_prepend, bool replace)
+{
+	struct bgp_peer_config *c = &peer->conf;
+
+	if (c->local_as == as && c->local_as_no_prepend == no_prepend &&
+	    c->local_as_replace == replace)
+		return;
+	c->local_as = as;
+	c->local_as_no_prepend = no_prepend;
+	c->local_as_replace = replace;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_LOCAL_AS);
+}
+
+int bgp_nb_neighbor_local_as_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaves */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_local_as_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		local_as_set(peer, 0, false, false);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		local_as_set(peer, (uint32_t)yang_dnode_get_uint(args->dnode, 0, "as"),
+			     yang_dnode_exists(args->dnode, "no-prepend"),
+			     yang_dnode_exists(args->dnode, "replace-as"));
+}
+
 static int connected_check_set(struct nb_cb_args *args, bool disable)
 {
 	struct bgp_peer *peer;

@@ -439,6 +439,35 @@ static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_a
 	return bgp_aspath_count_as(path, bgp->asn) > allow;
 }
 
+/* neighbor X local-as AS (FRR): the path as received with AS prepended, unless no-prepend
+ * (a new reference), or NULL when nothing is to change. */
+static struct bgp_aspath *local_as_prepend(const struct rib_src *src, const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = src->peer ? &src->peer->conf : NULL;
+
+	if (!c || !c->local_as || c->local_as_no_prepend || !src->ebgp)
+		return NULL;
+	return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
+}
+
+/* FRR's local-as loop check: the local AS may appear once more than allowas-in allows when
+ * it was prepended here (counted after the prepend, as FRR). */
+static bool local_as_loop(const struct rib_src *src, enum bgp_af af, const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = src->peer ? &src->peer->conf : NULL;
+	bool prepend;
+	uint32_t n, allow;
+
+	if (!c || !c->local_as || !src->ebgp || !path)
+		return false;
+	prepend = !c->local_as_no_prepend;
+	n = bgp_aspath_count_as(path, c->local_as) + (prepend ? 1 : 0);
+	allow = c->allowas_in[af] && c->allowas_in[af] != BGP_ALLOWAS_ORIGIN ? c->allowas_in[af]
+		: prepend						     ? 1
+									     : 0;
+	return n > allow;
+}
+
 /*
  * The attribute set stored for the announced prefixes of one UPDATE (attr as received, NULL
  * when treat-as-withdraw), or NULL when they must be treated as withdrawn (why says why).
@@ -448,6 +477,7 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 				const struct bgp_attr *attr, enum bgp_af af, uint32_t *why)
 {
 	struct bgp *bgp = rib->bgp;
+	struct bgp_aspath *prepended;
 
 	if (!attr) {
 		*why = 1;
@@ -456,6 +486,10 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	/* The setting of the first family announced decides for the whole UPDATE (one
 	 * attribute set); FRR checks every peer, iBGP too. */
 	if (as_loop(bgp, src, af, attr->aspath)) {
+		*why = 2;
+		return NULL;
+	}
+	if (local_as_loop(src, af, attr->aspath)) {
 		*why = 2;
 		return NULL;
 	}
@@ -475,15 +509,23 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	}
 	/* RFC 4271 5.1.5: LOCAL_PREF from an external peer is ignored; the stored copy lacks it,
 	 * so the show commands print no LocPrf, as FRR. Weight is ours alone. */
-	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0) {
-		struct bgp_attr tmpl = *attr;
+	prepended = local_as_prepend(src, attr->aspath);
+	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0 ||
+	    prepended) {
+		struct bgp_attr tmpl = *attr, *stored;
 
 		if (src->ebgp) {
 			tmpl.present &= ~ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			tmpl.local_pref = 0;
 		}
 		tmpl.weight = 0;
-		return bgp_attr_intern(&tmpl);
+		if (prepended) {
+			tmpl.aspath = prepended;
+			tmpl.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+		}
+		stored = bgp_attr_intern(&tmpl);
+		bgp_aspath_unref(prepended);
+		return stored;
 	}
 	return bgp_attr_ref((struct bgp_attr *)attr);
 }

@@ -42,6 +42,7 @@ static const char *const down_str[BGP_DOWN_MAX] = {
 	[BGP_DOWN_HOLD_EXPIRED] = "BGP Notification send",
 	[BGP_DOWN_NO_ROUTER_ID] = "Router ID changed",
 	[BGP_DOWN_WAITING_NHT] = "Waiting for NHT",
+	[BGP_DOWN_LOCAL_AS] = "Local AS change",
 	/* Ours, in FRR's place (its PEER_DOWN_PASSWORD_CHANGE): says why a reset was needed. */
 	[BGP_DOWN_PASSWORD_CHANGE] = "Password changed (TCP-MD5 is checked on every segment: "
 				     "a new key needs a new connection)",
@@ -587,7 +588,7 @@ void bgp_session_up(struct bgp_conn *c)
 		info->af[af] = c->nego.af[af] && bgp_peer_af_activated(peer, af);
 	info->codec.as4 = c->nego.as4;
 	info->codec.ebgp = c->nego.ebgp;
-	info->codec.local_as = peer->bgp->asn;
+	info->codec.local_as = peer->conf.local_as ? peer->conf.local_as : peer->bgp->asn;
 	info->codec.peer_as = c->nego.remote_as;
 	info->codec.extended_message = c->nego.ext_message;
 	info->remote_id = c->nego.remote_id;

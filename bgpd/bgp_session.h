@@ -67,6 +67,7 @@ enum bgp_down_reason {
 	BGP_DOWN_NO_ROUTER_ID,
 	BGP_DOWN_PASSWORD_CHANGE,
 	BGP_DOWN_WAITING_NHT, /* single-hop eBGP neighbor not on a connected network */
+	BGP_DOWN_LOCAL_AS,    /* neighbor X local-as changed */
 	BGP_DOWN_MAX,
 };
 const char *bgp_down_reason_str(enum bgp_down_reason r);
@@ -150,11 +151,11 @@ struct bgp_session {
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;
-	bool sec_refused_warned;  /* bgp_peer_security_check() refused the settings (logged) */
-	bool listener_md5_failed; /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
+	bool sec_refused_warned;   /* bgp_peer_security_check() refused the settings (logged) */
+	bool listener_md5_failed;  /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
 	bool not_connected_logged; /* bgp_connected.c: "not on a connected network" said once */
-	uint8_t stop_subcode;	  /* Cease subcode for the next ManualStop/AutomaticStop */
-	uint8_t stop_data[8];	  /* ... and its data (maximum-prefix: AFI, SAFI, limit) */
+	uint8_t stop_subcode;	   /* Cease subcode for the next ManualStop/AutomaticStop */
+	uint8_t stop_data[8];	   /* ... and its data (maximum-prefix: AFI, SAFI, limit) */
 	uint8_t stop_data_len;
 	/* neighbor X maximum-prefix (bgp_max_prefix.c): held down after the limit was exceeded,
 	 * until `clear bgp` or the restart timer. */

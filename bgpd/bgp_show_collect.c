@@ -256,7 +256,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->ipv6 = peer->conf.addr.family == AF_INET6;
 	v->desc = peer->conf.description;
 	v->remote_as = peer_remote_as(peer);
-	v->local_as = bgp->asn;
+	v->local_as = peer->conf.local_as ? peer->conf.local_as : bgp->asn;
 	v->link = peer_link(peer);
 	v->admin_down = peer->conf.shutdown;
 	v->pfx_overflow = bgp_session_pfx_overflow(peer);

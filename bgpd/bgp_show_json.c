@@ -49,6 +49,8 @@ static int frr_reset_code(enum bgp_down_reason r)
 		return 34;
 	case BGP_DOWN_WAITING_NHT:
 		return 27;
+	case BGP_DOWN_LOCAL_AS:
+		return 3;
 	case BGP_DOWN_PASSWORD_CHANGE:
 		return 37; /* FRR's PEER_DOWN_PASSWORD_CHANGE */
 	case BGP_DOWN_MAX:
@@ -348,6 +350,10 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	json_object_open(w, pv->name);
 	json_uint(w, "remoteAs", pv->remote_as);
 	json_uint(w, "localAs", pv->local_as);
+	if (pv->peer->conf.local_as_no_prepend)
+		json_bool(w, "localAsNoPrepend", true);
+	if (pv->peer->conf.local_as_replace)
+		json_bool(w, "localAsReplaceAs", true);
 	if (pv->link == BGP_LINK_INTERNAL)
 		json_bool(w, "nbrInternalLink", true);
 	else if (pv->link == BGP_LINK_EXTERNAL)

@@ -355,8 +355,10 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	char rid[INET_ADDRSTRLEN], lid[INET_ADDRSTRLEN];
 	int af;
 
-	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u, %s\n", pv->name, pv->remote_as,
-		pv->local_as, link_str(pv->link));
+	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u%s%s, %s\n", pv->name,
+		pv->remote_as, pv->local_as,
+		pv->peer->conf.local_as_no_prepend ? " no-prepend" : "",
+		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv->link));
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
 	if (pv->admin_down)

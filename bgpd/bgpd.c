@@ -313,6 +313,10 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
 					  BGP_DOWN_UPDATE_SOURCE);
 		break;
+	case BGP_PEER_CHG_LOCAL_AS:
+		if (peer_running(peer))
+			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE, BGP_DOWN_LOCAL_AS);
+		break;
 	case BGP_PEER_CHG_CONNECTED_CHECK:
 		/* FRR resets the session, with "Multihop config change". */
 		if (peer_running(peer))

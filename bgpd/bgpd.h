@@ -112,6 +112,10 @@ struct bgp_peer_config {
 	enum bgp_remote_as_type remote_as_type;
 	uint32_t remote_as; /* when SPECIFIED */
 	char *description;  /* MTYPE_BGP_PEER_CONF, NULL when unset */
+	/* neighbor X local-as AS [no-prepend [replace-as]] (eBGP): 0 = none. */
+	uint32_t local_as;
+	bool local_as_no_prepend;
+	bool local_as_replace;
 	bool shutdown;
 	bool passive;
 	bool timers_configured; /* neighbor X timers K H */
@@ -156,6 +160,7 @@ enum bgp_peer_change {
 	BGP_PEER_CHG_PASSWORD,
 	BGP_PEER_CHG_TTL_SECURITY,
 	BGP_PEER_CHG_CONNECTED_CHECK,
+	BGP_PEER_CHG_LOCAL_AS,
 };
 
 struct bgp_peer {

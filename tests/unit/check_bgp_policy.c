@@ -454,6 +454,46 @@ START_TEST(test_remove_private_as)
 }
 END_TEST
 
+/* neighbor X local-as L [no-prepend [replace-as]] (FRR): routes from the neighbor get L in
+ * front (not with no-prepend) and L in their path is a loop; routes to it get L in front of
+ * our AS, or instead of it with replace-as. */
+START_TEST(test_local_as)
+{
+	char b[128];
+	const struct bgp_attr *a;
+	struct bgp_attr t;
+	struct prefix p = tpfx("198.51.100.64/26");
+
+	from->peer.conf.local_as = 64999;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "65001 64999 65002 64496");
+	/* L already in the path: counted with the prepended one, a loop (FRR). */
+	tmpl_init(&t, "65002 64999", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.64/26"));
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.as_loop, 1);
+	from->peer.conf.local_as_no_prepend = true;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "65001 65002 64496");
+	from->peer.conf.local_as = 0;
+	from->peer.conf.local_as_no_prepend = false;
+
+	/* Towards `to` with local-as 64998: in front of ours; replace-as: instead of it. */
+	to->peer.conf.local_as = 64998;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "64998 65001 65002 64496");
+	to->peer.conf.local_as_no_prepend = to->peer.conf.local_as_replace = true;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "64998 65002 64496");
+	a = fake_adj(to, "198.51.100.0/26");
+	ck_assert_ptr_nonnull(a);
+	to->peer.conf.local_as = 0;
+	to->peer.conf.local_as_no_prepend = to->peer.conf.local_as_replace = false;
+}
+END_TEST
+
 START_TEST(test_soft_reconfiguration_inbound)
 {
 	const struct ptree *kept;
@@ -514,6 +554,7 @@ int main(void)
 	tcase_add_test(tc, test_remove_private_as);
 	tcase_add_test(tc, test_ebgp_requires_policy);
 	tcase_add_test(tc, test_max_prefix);
+	tcase_add_test(tc, test_local_as);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

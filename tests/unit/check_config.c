@@ -54,6 +54,7 @@ static const char *const change_names[] = {
 	[BGP_PEER_CHG_PASSWORD] = "PASSWORD",
 	[BGP_PEER_CHG_TTL_SECURITY] = "TTL_SECURITY",
 	[BGP_PEER_CHG_CONNECTED_CHECK] = "CONNECTED_CHECK",
+	[BGP_PEER_CHG_LOCAL_AS] = "LOCAL_AS",
 };
 
 static struct event_base *test_base; /* the timer of commit confirmed runs here */
@@ -521,6 +522,7 @@ static const char *const bad_files[] = {
 	"bad-rmap-community.conf",
 	"bad-maxpfx-threshold.conf",
 	"bad-json-maxpfx-both.json",
+	"bad-local-as-ibgp.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */

@@ -198,7 +198,8 @@ static struct bgp_codec_ctx fake_ctx(const struct fake_peer *fp)
 	struct bgp_codec_ctx ctx = fp->info.codec;
 
 	ctx.local_as = fp->info.remote_as;
-	ctx.peer_as = fp->peer.bgp->asn;
+	/* The AS the fake knows us by: our local-as towards it, if any (its first AS check). */
+	ctx.peer_as = fp->peer.conf.local_as ? fp->peer.conf.local_as : fp->peer.bgp->asn;
 	return ctx;
 }
 
