@@ -59,6 +59,7 @@
 #include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_update.h"
+#include "lib/event.h"
 #include "lib/log.h"
 #include "lib/table.h"
 
@@ -1045,7 +1046,48 @@ static void send_eor(struct rib_src *to, enum bgp_af af, size_t *space)
 			  af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast");
 }
 
-static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af)
+/*
+ * neighbor X advertisement-interval N (MRAI, RFC 4271 9.2.1.1), as FRR: once a session has
+ * its table, the changes for it wait until N seconds have passed since the last UPDATE it was
+ * sent, and then go out together (the journal keeps one entry per changed prefix, so what
+ * changed several times meanwhile goes once, as it is then). Withdrawals wait too. The table
+ * sent when the session comes up (or after a refresh) is not held. Milliseconds to wait, 0
+ * when it may send now.
+ */
+static uint64_t mrai_wait_ms(const struct rib_src *to)
+{
+	uint64_t ivl = to->peer ? (uint64_t)to->peer->conf.adv_interval * 1000 : 0;
+	uint64_t now;
+
+	if (!ivl || !to->mrai_last_ms)
+		return 0;
+	now = monotime_ms();
+	return now - to->mrai_last_ms >= ivl ? 0 : to->mrai_last_ms + ivl - now;
+}
+
+static void mrai_cb(int fd, short what, void *arg)
+{
+	struct bgp_rib *rib = arg;
+
+	(void)fd;
+	(void)what;
+	rib_work_schedule(rib);
+}
+
+/* A session held by its MRAI with changes waiting: wake the output when the time comes. */
+static void mrai_arm(struct bgp_rib *rib, struct rib_src *to, uint64_t wait)
+{
+	struct event_base *base = rib->bgp->base ? rib->bgp->base : bgp_event_base();
+
+	if (!to->mrai_ev && base)
+		to->mrai_ev = event_timer_new(base, mrai_cb, rib);
+	if (to->mrai_ev && !event_pending(to->mrai_ev))
+		event_timer_add(to->mrai_ev, (uint32_t)MIN(wait, (uint64_t)UINT32_MAX), 0);
+}
+
+/* held: changes wait for the MRAI (set when the answer is false because of it). */
+static bool af_has_work_now(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
+			    bool *held)
 {
 	const struct rib_out_af *out = &to->out[af];
 
@@ -1055,9 +1097,24 @@ static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enu
 	case RIB_OUT_WALK:
 		return true;
 	case RIB_OUT_JOURNAL:
-		return out->cursor < rib->af[af].journal.head || !out->eor_sent;
+		if (!out->eor_sent)
+			return true;
+		if (out->cursor >= rib->af[af].journal.head)
+			return false;
+		if (mrai_wait_ms(to)) {
+			*held = true;
+			return false;
+		}
+		return true;
 	}
 	return false;
+}
+
+static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af)
+{
+	bool held = false;
+
+	return af_has_work_now(rib, to, af, &held);
 }
 
 static bool src_has_work(const struct bgp_rib *rib, const struct rib_src *to)
@@ -1123,6 +1180,8 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 		if (out->cursor > j->passed)
 			j->passed = out->cursor;
 	}
+	if (b->nitem && to->peer && to->peer->conf.adv_interval)
+		to->mrai_last_ms = monotime_ms(); /* an UPDATE goes out now (MRAI) */
 	batch_emit(to, af, b, space);
 	batch_reset(rib, af, b);
 	if (out->mode == RIB_OUT_JOURNAL && out->cursor >= j->head) {
@@ -1175,8 +1234,16 @@ size_t adj_out_run(struct bgp_rib *rib, size_t budget)
 			uint32_t id = (rib->rr_next + i) % n;
 			struct rib_src *src = rib->src[id];
 
-			if (!src || !src_has_work(rib, src))
+			if (!src || !src_has_work(rib, src)) {
+				uint64_t wait = src ? mrai_wait_ms(src) : 0;
+				bool held = false;
+
+				for (int af = 0; wait && af < BGP_AF_MAX; af++)
+					af_has_work_now(rib, src, (enum bgp_af)af, &held);
+				if (held && src->up && !src->local)
+					mrai_arm(rib, src, wait);
 				continue;
+			}
 			visited += run_session(rib, src, MIN(budget - visited, (size_t)RIB_BATCH));
 			progress = true;
 		}
@@ -1221,6 +1288,9 @@ void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src)
 	src->open = false;
 	XFREE(MTYPE_BGP_ADJ_OUT, src->obuf);
 	src->blocked = false;
+	event_free(src->mrai_ev);
+	src->mrai_ev = NULL;
+	src->mrai_last_ms = 0;
 	(void)rib;
 }
 

@@ -399,6 +399,22 @@ DEFCMD(no_neighbor_local_as,
 	return local_as_edit(vty, args, true);
 }
 
+#define ADV_INTERVAL_HELP                                        \
+	"Minimum interval between sending BGP routing updates\n" \
+	"time in seconds\n"
+
+DEFCMD(neighbor_adv_interval, NEIGHBOR_CMD " advertisement-interval (0-600)$secs",
+       NEIGHBOR_STR ADV_INTERVAL_HELP)
+{
+	return peer_edit(vty, args, "advertisement-interval", NB_OP_MODIFY, cmd_arg(args, "secs"));
+}
+
+DEFCMD(no_neighbor_adv_interval, "no " NEIGHBOR_CMD " advertisement-interval [(0-600)$secs]",
+       NO_STR NEIGHBOR_STR ADV_INTERVAL_HELP)
+{
+	return peer_edit(vty, args, "advertisement-interval", NB_OP_DESTROY, NULL);
+}
+
 #define CONNECTED_CHECK_HELP "one-hop away EBGP peer using loopback address\n"
 
 DEFCMD(neighbor_connected_check, NEIGHBOR_CMD " disable-connected-check",
@@ -1086,6 +1102,8 @@ void bgp_cli_init(void)
 		&no_neighbor_connected_check_cmd,
 		&neighbor_local_as_cmd,
 		&no_neighbor_local_as_cmd,
+		&neighbor_adv_interval_cmd,
+		&no_neighbor_adv_interval_cmd,
 		&neighbor_password_cmd,
 		&no_neighbor_password_cmd,
 		&neighbor_ebgp_multihop_cmd,

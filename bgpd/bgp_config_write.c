@@ -11,8 +11,9 @@
  *    no bgp default ipv4-unicast
  *    no bgp network import-check
  *    timers bgp K H
- *    neighbor X remote-as .. / description / shutdown / password / passive / ebgp-multihop /
- *      ttl-security hops / disable-connected-check / update-source / timers K H / timers connect N
+ *    neighbor X remote-as .. / local-as / description / shutdown / password / passive /
+ *      ebgp-multihop / ttl-security hops / disable-connected-check / update-source /
+ *      advertisement-interval / timers K H / timers connect N
  * (per neighbor, neighbors sorted by address)
  *    !
  *    address-family ipv4 unicast
@@ -154,6 +155,12 @@ void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode)
 void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s ttl-security hops %s\n", nbr_addr(dnode),
+		    lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s advertisement-interval %s\n", nbr_addr(dnode),
 		    lyd_get_value(dnode));
 }
 

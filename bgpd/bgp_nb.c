@@ -141,6 +141,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_update_source },
 	},
 	{
+		.xpath = NBR "/advertisement-interval",
+		.cbs = { .modify = bgp_nb_neighbor_adv_interval_modify,
+			 .destroy = bgp_nb_neighbor_adv_interval_destroy,
+			 .cli_show = bgp_show_neighbor_adv_interval },
+	},
+	{
 		.xpath = NBR "/timers",
 		.cbs = { .apply_finish = bgp_nb_neighbor_timers_apply_finish,
 			 .cli_show = bgp_show_neighbor_timers },

@@ -480,6 +480,27 @@ void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args)
 			     yang_dnode_exists(args->dnode, "replace-as"));
 }
 
+/* neighbor X advertisement-interval: read by the output at each batch, so a change applies at
+ * once (FRR restarts its MRAI timer with the new value). */
+static int adv_interval_set(struct nb_cb_args *args, uint16_t secs)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		peer->conf.adv_interval = secs;
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_adv_interval_modify(struct nb_cb_args *args)
+{
+	return adv_interval_set(args, (uint16_t)strtoul(lyd_get_value(args->dnode), NULL, 10));
+}
+
+int bgp_nb_neighbor_adv_interval_destroy(struct nb_cb_args *args)
+{
+	return adv_interval_set(args, 0);
+}
+
 static int connected_check_set(struct nb_cb_args *args, bool disable)
 {
 	struct bgp_peer *peer;

@@ -156,6 +156,8 @@ struct rib_src {
 	int64_t up_since;
 
 	/* Output (bgp_adj_out.c) */
+	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
+	struct ev *mrai_ev;    /* wakes the output when the interval is over */
 	struct rib_out_af out[BGP_AF_MAX];
 	struct adj_out_cache *cache;
 	uint8_t *obuf; /* the UPDATE being filled (max_msg bytes) */

@@ -386,7 +386,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	json_uint(w, "bgpTimerKeepAliveIntervalMsecs", (uint64_t)pv->keepalive * 1000);
 	json_capabilities(w, pv);
 	json_msg_stats(w, pv);
-	json_uint(w, "minBtwnAdvertisementRunsTimerMsecs", 0);
+	json_uint(w, "minBtwnAdvertisementRunsTimerMsecs",
+		  (uint32_t)pv->peer->conf.adv_interval * 1000);
 	if (pv->update_source[0])
 		json_string(w, "updateSource", pv->update_source);
 	json_object_open(w, "addressFamilyInfo");

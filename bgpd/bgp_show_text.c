@@ -379,7 +379,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		pv->conf_holdtime, pv->conf_keepalive);
 	text_capabilities(vty, pv);
 	text_msg_stats(vty, pv);
-	vty_out(vty, "  Minimum time between advertisement runs is 0 seconds\n");
+	vty_out(vty, "  Minimum time between advertisement runs is %u seconds\n",
+		pv->peer->conf.adv_interval);
 	if (pv->update_source[0])
 		vty_out(vty, "  Update source is %s\n", pv->update_source);
 	vty_out(vty, "\n");

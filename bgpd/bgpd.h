@@ -128,6 +128,7 @@ struct bgp_peer_config {
 	char *password;		   /* TCP-MD5 key, NULL = none */
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
 	bool disable_connected_check; /* neighbor X disable-connected-check (bgp_connected.c) */
+	uint16_t adv_interval;	      /* neighbor X advertisement-interval (MRAI), seconds; 0 */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
 	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
 	 * list denies everything, as in FRR (bgpd/bgp_policy.h). */

@@ -494,6 +494,54 @@ START_TEST(test_local_as)
 }
 END_TEST
 
+/* neighbor X advertisement-interval (MRAI): the table goes at once; later changes (a
+ * withdrawal, a new prefix, a prefix changed twice) wait for the interval since the last
+ * UPDATE, then go out together, each prefix once as it then is. */
+START_TEST(test_advertisement_interval)
+{
+	struct bgp_attr t;
+	struct prefix gone = tpfx("198.51.100.0/26"), added = tpfx("192.0.2.128/25");
+	struct prefix twice = tpfx("198.51.100.64/26");
+	struct rib_src *dst;
+	uint64_t msgs;
+	char b[64];
+
+	to->peer.conf.adv_interval = 30;
+	announce_all();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5); /* the table: not held */
+	dst = to->peer.rib->cur;
+	ck_assert_uint_gt(dst->mrai_last_ms, 0);
+	msgs = to->msgs;
+
+	fake_withdraw(from, V4, &gone, 1);
+	tmpl_init(&t, "65002 64496", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &added, 1);
+	fake_announce(from, V4, &t, &twice, 1);
+	tmpl_release(&t);
+	tmpl_init(&t, "65002 64497", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &twice, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(to->msgs, msgs); /* held */
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+
+	dst->mrai_last_ms -= 30000; /* the interval is over */
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_ptr_nonnull(fake_adj(to, "192.0.2.128/25"));
+	bgp_aspath_to_str(fake_adj(to, "198.51.100.64/26")->aspath, b, sizeof(b));
+	ck_assert_str_eq(b, "65001 65002 64497");
+	ck_assert_uint_le(to->msgs - msgs, 3); /* one withdrawal and the announcements */
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+
+	/* 0: at once again. */
+	to->peer.conf.adv_interval = 0;
+	fake_withdraw(from, V4, &added, 1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "192.0.2.128/25"));
+}
+END_TEST
+
 START_TEST(test_soft_reconfiguration_inbound)
 {
 	const struct ptree *kept;
@@ -555,6 +603,7 @@ int main(void)
 	tcase_add_test(tc, test_ebgp_requires_policy);
 	tcase_add_test(tc, test_max_prefix);
 	tcase_add_test(tc, test_local_as);
+	tcase_add_test(tc, test_advertisement_interval);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -523,6 +523,7 @@ static const char *const bad_files[] = {
 	"bad-maxpfx-threshold.conf",
 	"bad-json-maxpfx-both.json",
 	"bad-local-as-ibgp.conf",
+	"bad-adv-interval-range.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
