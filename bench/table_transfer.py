@@ -214,10 +214,11 @@ class Skua(Dut):
         return first_line([self.binary(), "--version"])
 
     def argv(self):
+        # RFC 8212: skua, like FRR, exchanges no eBGP routes without policy by default.
         # --no-fib: skua's bgpd installs its best routes in the kernel by default; here, as
         # FRR without zebra and BIRD without a kernel protocol, it does BGP work only
         # (bench/fib_install.py measures the FIB).
-        conf = self.write("bgpd.conf", frr_style_config())
+        conf = self.write("bgpd.conf", frr_style_config(" no bgp ebgp-requires-policy\n"))
         return [self.binary(), "-f", conf, "--vty-socket", os.path.join(self.rundir, "bgpd.vty"),
                 "--no-fib"]
 

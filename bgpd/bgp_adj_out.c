@@ -61,6 +61,7 @@
 #include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_routemap.h"
 #include "bgpd/bgp_update.h"
+#include "lib/event.h"
 #include "lib/log.h"
 #include "lib/table.h"
 
@@ -619,6 +620,24 @@ static struct bgp_transit *withhold_communities(uint8_t off, struct bgp_attr *t,
 	return tr;
 }
 
+/* Our AS in front of the path towards eBGP (RFC 4271 5.1.2); with `neighbor X local-as L`,
+ * L in front of it, or instead of it with replace-as (FRR). A new reference. */
+static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
+					 const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
+	struct bgp_aspath *ours, *out;
+
+	if (!c || !c->local_as)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	if (c->local_as_replace)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
+	ours = bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	out = bgp_aspath_prepend(ours, c->local_as);
+	bgp_aspath_unref(ours);
+	return out;
+}
+
 /* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
 static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
 					 const struct rib_src *from, enum bgp_af af,
@@ -654,7 +673,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		if (keep_nh && af == BGP_AF_IPV4_UNICAST)
 			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		stripped = strip_private(rib, to, af, in->aspath);
-		prepended = bgp_aspath_prepend(stripped ? stripped : in->aspath, rib->bgp->asn);
+		prepended = export_prepend(rib, to, stripped ? stripped : in->aspath);
 		t.aspath = prepended;
 		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
 		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
@@ -759,6 +778,10 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	/* A best path of a session that went down is being removed: send nothing for it. */
 	if (!from || !from->up || !export_permitted(to, from, af, best->attr))
 		return NULL;
+	if (to->peer && bgp_peer_policy_missing(to->peer, to->ebgp, af, BGP_DIR_OUT)) {
+		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
+		return NULL;
+	}
 	if (to->peer && !export_policy_permits(to, af, dest))
 		return NULL;
 	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
@@ -1087,7 +1110,48 @@ static void send_eor(struct rib_src *to, enum bgp_af af, size_t *space)
 			  af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast");
 }
 
-static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af)
+/*
+ * neighbor X advertisement-interval N (MRAI, RFC 4271 9.2.1.1), as FRR: once a session has
+ * its table, the changes for it wait until N seconds have passed since the last UPDATE it was
+ * sent, and then go out together (the journal keeps one entry per changed prefix, so what
+ * changed several times meanwhile goes once, as it is then). Withdrawals wait too. The table
+ * sent when the session comes up (or after a refresh) is not held. Milliseconds to wait, 0
+ * when it may send now.
+ */
+static uint64_t mrai_wait_ms(const struct rib_src *to)
+{
+	uint64_t ivl = to->peer ? (uint64_t)to->peer->conf.adv_interval * 1000 : 0;
+	uint64_t now;
+
+	if (!ivl || !to->mrai_last_ms)
+		return 0;
+	now = monotime_ms();
+	return now - to->mrai_last_ms >= ivl ? 0 : to->mrai_last_ms + ivl - now;
+}
+
+static void mrai_cb(int fd, short what, void *arg)
+{
+	struct bgp_rib *rib = arg;
+
+	(void)fd;
+	(void)what;
+	rib_work_schedule(rib);
+}
+
+/* A session held by its MRAI with changes waiting: wake the output when the time comes. */
+static void mrai_arm(struct bgp_rib *rib, struct rib_src *to, uint64_t wait)
+{
+	struct event_base *base = rib->bgp->base ? rib->bgp->base : bgp_event_base();
+
+	if (!to->mrai_ev && base)
+		to->mrai_ev = event_timer_new(base, mrai_cb, rib);
+	if (to->mrai_ev && !event_pending(to->mrai_ev))
+		event_timer_add(to->mrai_ev, (uint32_t)MIN(wait, (uint64_t)UINT32_MAX), 0);
+}
+
+/* held: changes wait for the MRAI (set when the answer is false because of it). */
+static bool af_has_work_now(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
+			    bool *held)
 {
 	const struct rib_out_af *out = &to->out[af];
 
@@ -1097,9 +1161,24 @@ static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enu
 	case RIB_OUT_WALK:
 		return true;
 	case RIB_OUT_JOURNAL:
-		return out->cursor < rib->af[af].journal.head || !out->eor_sent;
+		if (!out->eor_sent)
+			return true;
+		if (out->cursor >= rib->af[af].journal.head)
+			return false;
+		if (mrai_wait_ms(to)) {
+			*held = true;
+			return false;
+		}
+		return true;
 	}
 	return false;
+}
+
+static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af)
+{
+	bool held = false;
+
+	return af_has_work_now(rib, to, af, &held);
 }
 
 static bool src_has_work(const struct bgp_rib *rib, const struct rib_src *to)
@@ -1165,6 +1244,8 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 		if (out->cursor > j->passed)
 			j->passed = out->cursor;
 	}
+	if (b->nitem && to->peer && to->peer->conf.adv_interval)
+		to->mrai_last_ms = monotime_ms(); /* an UPDATE goes out now (MRAI) */
 	batch_emit(to, af, b, space);
 	batch_reset(rib, af, b);
 	if (out->mode == RIB_OUT_JOURNAL && out->cursor >= j->head) {
@@ -1217,8 +1298,16 @@ size_t adj_out_run(struct bgp_rib *rib, size_t budget)
 			uint32_t id = (rib->rr_next + i) % n;
 			struct rib_src *src = rib->src[id];
 
-			if (!src || !src_has_work(rib, src))
+			if (!src || !src_has_work(rib, src)) {
+				uint64_t wait = src ? mrai_wait_ms(src) : 0;
+				bool held = false;
+
+				for (int af = 0; wait && af < BGP_AF_MAX; af++)
+					af_has_work_now(rib, src, (enum bgp_af)af, &held);
+				if (held && src->up && !src->local)
+					mrai_arm(rib, src, wait);
 				continue;
+			}
 			visited += run_session(rib, src, MIN(budget - visited, (size_t)RIB_BATCH));
 			progress = true;
 		}
@@ -1263,6 +1352,9 @@ void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src)
 	src->open = false;
 	XFREE(MTYPE_BGP_ADJ_OUT, src->obuf);
 	src->blocked = false;
+	event_free(src->mrai_ev);
+	src->mrai_ev = NULL;
+	src->mrai_last_ms = 0;
 	(void)rib;
 }
 

@@ -95,6 +95,7 @@ static bool clear_soft(struct vty *vty, struct bgp_peer *peer, int af_only, enum
 static void clear_hard(struct bgp_peer *peer)
 {
 	bgp_peer_info(peer, "session reset by the operator (clear bgp)");
+	bgp_max_prefix_clear(peer); /* a session held down by maximum-prefix may come up */
 	bgp_session_reset(peer, BGP_ERR_CEASE_ADMIN_RESET, BGP_DOWN_USER_RESET);
 }
 

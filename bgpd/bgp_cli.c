@@ -689,6 +689,81 @@ DEFCMD(no_neighbor_shutdown, "no " NEIGHBOR_CMD " shutdown",
 	return peer_edit(vty, args, "shutdown", NB_OP_DESTROY, NULL);
 }
 
+/* neighbor X local-as AS [no-prepend [replace-as]]: the whole statement replaces the last. */
+static int local_as_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	char base[256], xpath[XPATH_MAX];
+	size_t n;
+
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	n = (size_t)snprintf(xpath, sizeof(xpath), "%s/local-as", base);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	if (no)
+		return nb_cli_apply_changes(vty, NULL);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(xpath + n, sizeof(xpath) - n, "/as");
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "las"));
+	if (cmd_has(args, "no-prepend")) {
+		snprintf(xpath + n, sizeof(xpath) - n, "/no-prepend");
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	if (cmd_has(args, "replace-as")) {
+		snprintf(xpath + n, sizeof(xpath) - n, "/replace-as");
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define LOCAL_AS_HELP                                          \
+	"Specify a local-as number\n"                          \
+	"AS number used as local AS\n"                         \
+	"Do not prepend local-as to updates from ebgp peers\n" \
+	"Do not prepend local-as to updates from ibgp peers\n"
+
+DEFCMD(neighbor_local_as, NEIGHBOR_CMD " local-as (1-4294967295)$las [no-prepend [replace-as]]",
+       NEIGHBOR_STR LOCAL_AS_HELP)
+{
+	return local_as_edit(vty, args, false);
+}
+
+DEFCMD(no_neighbor_local_as,
+       "no " NEIGHBOR_CMD " local-as [(1-4294967295)$las [no-prepend [replace-as]]]",
+       NO_STR NEIGHBOR_STR LOCAL_AS_HELP)
+{
+	return local_as_edit(vty, args, true);
+}
+
+#define ADV_INTERVAL_HELP                                        \
+	"Minimum interval between sending BGP routing updates\n" \
+	"time in seconds\n"
+
+DEFCMD(neighbor_adv_interval, NEIGHBOR_CMD " advertisement-interval (0-600)$secs",
+       NEIGHBOR_STR ADV_INTERVAL_HELP)
+{
+	return peer_edit(vty, args, "advertisement-interval", NB_OP_MODIFY, cmd_arg(args, "secs"));
+}
+
+DEFCMD(no_neighbor_adv_interval, "no " NEIGHBOR_CMD " advertisement-interval [(0-600)$secs]",
+       NO_STR NEIGHBOR_STR ADV_INTERVAL_HELP)
+{
+	return peer_edit(vty, args, "advertisement-interval", NB_OP_DESTROY, NULL);
+}
+
+#define CONNECTED_CHECK_HELP "one-hop away EBGP peer using loopback address\n"
+
+DEFCMD(neighbor_connected_check, NEIGHBOR_CMD " disable-connected-check",
+       NEIGHBOR_STR CONNECTED_CHECK_HELP)
+{
+	return peer_edit(vty, args, "disable-connected-check", NB_OP_CREATE, NULL);
+}
+
+DEFCMD(no_neighbor_connected_check, "no " NEIGHBOR_CMD " disable-connected-check",
+       NO_STR NEIGHBOR_STR CONNECTED_CHECK_HELP)
+{
+	return peer_edit(vty, args, "disable-connected-check", NB_OP_DESTROY, NULL);
+}
+
 DEFCMD(neighbor_passive, NEIGHBOR_CMD " passive",
        NEIGHBOR_STR "Don't send open messages to this neighbor\n")
 {
@@ -1145,6 +1220,66 @@ DEFCMD(no_neighbor_allowas, "no " NEIGHBOR_CMD " allowas-in [<(1-10)$count|origi
 	return allowas_edit(vty, args, af_name_of_node(vty), true);
 }
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only|restart MINUTES]: the whole statement
+ * replaces the previous one (FRR: a threshold, warning-only or restart left out goes back to
+ * its default). */
+static int maxpfx_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
+{
+	char base[256], xpath[XPATH_MAX];
+	const char *v;
+
+	if (peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix", base, af);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	if (no)
+		return nb_cli_apply_changes(vty, NULL);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/max", base,
+		 af);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "max"));
+	if ((v = cmd_arg(args, "threshold"))) {
+		snprintf(xpath, sizeof(xpath),
+			 "%s/afi-safis/%s/maximum-prefix/threshold", base, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
+	}
+	if (cmd_has(args, "warning-only")) {
+		snprintf(xpath, sizeof(xpath),
+			 "%s/afi-safis/%s/maximum-prefix/warning-only", base, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	if ((v = cmd_arg(args, "minutes"))) {
+		snprintf(xpath, sizeof(xpath),
+			 "%s/afi-safis/%s/maximum-prefix/restart", base, af);
+		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+#define MAXPFX_HELP                                                \
+	"Maximum number of prefix accept from this peer\n"         \
+	"maximum no. of prefix limit\n"                            \
+	"Threshold value (%) at which to generate a warning msg\n" \
+	"Only give warning message when limit is exceeded\n"       \
+	"Restart bgp connection after limit is exceeded\n"         \
+	"Restart interval in minutes\n"
+
+DEFCMD(neighbor_maxpfx,
+       NEIGHBOR_CMD " maximum-prefix (1-4294967295)$max [(1-100)$threshold] "
+		    "[<warning-only|restart (1-65535)$minutes>]",
+       NEIGHBOR_STR MAXPFX_HELP)
+{
+	return maxpfx_edit(vty, args, af_name_of_node(vty), false);
+}
+
+DEFCMD(no_neighbor_maxpfx,
+       "no " NEIGHBOR_CMD " maximum-prefix [(1-4294967295)$max [(1-100)$threshold] "
+       "[<warning-only|restart (1-65535)$minutes>]]",
+       NO_STR NEIGHBOR_STR MAXPFX_HELP)
+{
+	return maxpfx_edit(vty, args, af_name_of_node(vty), true);
+}
+
 static int nhs_edit(struct vty *vty, const struct cmd_args *args, const char *af, bool no)
 {
 	char leaf[96];
@@ -1373,6 +1508,12 @@ void bgp_cli_init(void)
 		&no_neighbor_shutdown_cmd,
 		&neighbor_passive_cmd,
 		&no_neighbor_passive_cmd,
+		&neighbor_connected_check_cmd,
+		&no_neighbor_connected_check_cmd,
+		&neighbor_local_as_cmd,
+		&no_neighbor_local_as_cmd,
+		&neighbor_adv_interval_cmd,
+		&no_neighbor_adv_interval_cmd,
 		&neighbor_password_cmd,
 		&no_neighbor_password_cmd,
 		&neighbor_ebgp_multihop_cmd,
@@ -1431,6 +1572,10 @@ void bgp_cli_init(void)
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_allowas_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_allowas_cmd);
 	cmd_install(BGP_IPV6_NODE, &no_neighbor_allowas_cmd);
+	cmd_install(BGP_IPV4_NODE, &neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV4_NODE, &no_neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV6_NODE, &neighbor_maxpfx_cmd);
+	cmd_install(BGP_IPV6_NODE, &no_neighbor_maxpfx_cmd);
 	cmd_install(BGP_IPV4_NODE, &neighbor_nhs_cmd);
 	cmd_install(BGP_IPV4_NODE, &no_neighbor_nhs_cmd);
 	cmd_install(BGP_IPV6_NODE, &neighbor_nhs_cmd);

@@ -11,9 +11,10 @@
  *    no bgp default ipv4-unicast
  *    no bgp network import-check
  *    timers bgp K H
- *    neighbor X remote-as .. / description / shutdown / password / passive / ebgp-multihop /
- *      ttl-security hops / update-source / timers K H / timers connect N   (per neighbor,
- *      neighbors sorted by address)
+ *    neighbor X remote-as .. / local-as / description / shutdown / password / passive /
+ *      ebgp-multihop / ttl-security hops / disable-connected-check / update-source /
+ *      advertisement-interval / timers K H / timers connect N
+ * (per neighbor, neighbors sorted by address)
  *    !
  *    address-family ipv4 unicast
  *     network P                      (sorted)
@@ -181,6 +182,14 @@ void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode)
 	ly_set_free(set, NULL);
 }
 
+void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s local-as %s%s%s\n", nbr_addr(dnode),
+		    yang_dnode_get_string(dnode, "as"),
+		    yang_dnode_exists(dnode, "no-prepend") ? " no-prepend" : "",
+		    yang_dnode_exists(dnode, "replace-as") ? " replace-as" : "");
+}
+
 void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s description %s\n", nbr_addr(dnode), lyd_get_value(dnode));
@@ -210,6 +219,17 @@ void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dno
 {
 	sbuf_printf(out, " neighbor %s ttl-security hops %s\n", nbr_addr(dnode),
 		    lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s advertisement-interval %s\n", nbr_addr(dnode),
+		    lyd_get_value(dnode));
+}
+
+void bgp_show_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s disable-connected-check\n", nbr_addr(dnode));
 }
 
 void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode)
@@ -284,6 +304,27 @@ static const struct lyd_node **sorted(const struct lyd_node *dnode, const char *
 	return v;
 }
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only] [restart MINUTES], FRR's order; the
+ * threshold only when it is not the default. */
+static void maxpfx_line(struct sbuf *body, const struct lyd_node *nbr, const char *af,
+			const char *addr)
+{
+	const struct lyd_node *m = yang_dnode_get(nbr, "afi-safis/%s/maximum-prefix", af);
+	uint64_t thr;
+
+	if (!m)
+		return;
+	sbuf_printf(body, "  neighbor %s maximum-prefix %s", addr, yang_dnode_get_string(m, "max"));
+	thr = yang_dnode_get_uint(m, BGP_MAXPFX_THRESHOLD_DEFAULT, "threshold");
+	if (thr != BGP_MAXPFX_THRESHOLD_DEFAULT)
+		sbuf_printf(body, " %u", (unsigned)thr);
+	if (yang_dnode_exists(m, "warning-only"))
+		sbuf_puts(body, " warning-only");
+	if (yang_dnode_exists(m, "restart"))
+		sbuf_printf(body, " restart %s", yang_dnode_get_string(m, "restart"));
+	sbuf_puts(body, "\n");
+}
+
 /* FRR's lines for the kinds of community not sent (bits: those sent; NULL: all). */
 static void send_community_write(struct sbuf *out, const char *addr, const char *bits)
 {
@@ -344,6 +385,7 @@ static void af_neighbors(struct sbuf *body, const struct lyd_node **v, uint32_t 
 			yang_dnode_get_string(v[i], "afi-safis/%s/send-community", name));
 		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
 			sbuf_printf(body, "  neighbor %s soft-reconfiguration inbound\n", addr);
+		maxpfx_line(body, v[i], name, addr);
 		allowas = yang_dnode_get_string(v[i], "afi-safis/%s/allowas-in", name);
 		if (allowas && strcmp(allowas, "3") == 0)
 			sbuf_printf(body, "  neighbor %s allowas-in\n", addr);

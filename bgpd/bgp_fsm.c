@@ -105,7 +105,7 @@ static void act_start(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_st
 		return;
 	}
 	bgp_session_connect_retry_start(s);
-	if (bgp_conn_connect(c) < 0)
+	if (!bgp_session_connected_ok(s) || bgp_conn_connect(c) < 0)
 		*next = BGP_ST_ACTIVE;
 }
 
@@ -120,7 +120,7 @@ static void act_connect_retry(struct bgp_conn *c, enum bgp_fsm_event ev, enum bg
 		*next = BGP_ST_ACTIVE;
 		return;
 	}
-	if (bgp_conn_connect(c) < 0)
+	if (!bgp_session_connected_ok(s) || bgp_conn_connect(c) < 0)
 		*next = BGP_ST_ACTIVE;
 }
 
@@ -165,7 +165,8 @@ static void act_notify_cease(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp
 {
 	struct bgp_error err;
 
-	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode, NULL, 0, NULL);
+	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode,
+		      c->s->stop_data_len ? c->s->stop_data : NULL, c->s->stop_data_len, NULL);
 	bgp_conn_send_notify(c, &err);
 	bgp_conn_close(c);
 }

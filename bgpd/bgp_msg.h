@@ -58,6 +58,10 @@ void rib_peer_writable(struct bgp_peer *peer);
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 
+/* neighbor X maximum-prefix: compare what the session accepted in af with the limit now (a
+ * changed configuration; UPDATEs are checked as they come). */
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af);
+
 /* Counters for show commands. */
 uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af); /* pfxRcd */
 uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);	 /* pfxSnt */
@@ -76,6 +80,10 @@ size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af);
 size_t session_send_space(const struct bgp_peer *peer);
 /* Queue one complete BGP message (header included). -1 when the peer is not Established. */
 int session_send(struct bgp_peer *peer, const uint8_t *msg, size_t len);
+/* More than `limit` prefixes accepted in af (maximum-prefix without warning-only): close the
+ * session with Cease / Maximum Number of Prefixes Reached on the next loop turn and keep it
+ * down (bgp_max_prefix.c). */
+void session_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t limit);
 /* Ask the peer to resend (ROUTE-REFRESH), e.g. after an inbound policy change. */
 int session_send_route_refresh(struct bgp_peer *peer, enum bgp_af af);
 

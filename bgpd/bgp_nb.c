@@ -133,6 +133,10 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 	{ .xpath = PG "/passive", .cbs = { .cli_show = bgp_show_neighbor_passive } },
 	{ .xpath = PG "/ebgp-multihop", .cbs = { .cli_show = bgp_show_neighbor_multihop } },
 	{ .xpath = PG "/ttl-security", .cbs = { .cli_show = bgp_show_neighbor_ttl_security } },
+	{ .xpath = PG "/local-as", .cbs = { .cli_show = bgp_show_neighbor_local_as } },
+	{ .xpath = PG "/disable-connected-check",
+	  .cbs = { .cli_show = bgp_show_neighbor_connected_check } },
+	{ .xpath = PG "/advertisement-interval", .cbs = { .cli_show = bgp_show_neighbor_adv_interval } },
 	{ .xpath = PG "/update-source", .cbs = { .cli_show = bgp_show_neighbor_update_source } },
 	{ .xpath = PG "/timers", .cbs = { .cli_show = bgp_show_neighbor_timers } },
 	{ .xpath = PG "/timers/connect-time", .keep_explicit_default = true },
@@ -174,6 +178,13 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_shutdown },
 	},
 	{
+		.xpath = NBR "/local-as",
+		.cbs = { .create = bgp_nb_neighbor_local_as_create,
+			 .destroy = bgp_nb_neighbor_local_as_destroy,
+			 .apply_finish = bgp_nb_neighbor_local_as_apply_finish,
+			 .cli_show = bgp_show_neighbor_local_as },
+	},
+	{
 		.xpath = NBR "/password",
 		.cbs = { .modify = bgp_nb_neighbor_password_modify,
 			 .destroy = bgp_nb_neighbor_password_destroy,
@@ -198,10 +209,22 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_show_neighbor_ttl_security },
 	},
 	{
+		.xpath = NBR "/disable-connected-check",
+		.cbs = { .create = bgp_nb_neighbor_connected_check_create,
+			 .destroy = bgp_nb_neighbor_connected_check_destroy,
+			 .cli_show = bgp_show_neighbor_connected_check },
+	},
+	{
 		.xpath = NBR "/update-source",
 		.cbs = { .destroy = bgp_nb_neighbor_update_source_destroy,
 			 .apply_finish = bgp_nb_neighbor_update_source_apply_finish,
 			 .cli_show = bgp_show_neighbor_update_source },
+	},
+	{
+		.xpath = NBR "/advertisement-interval",
+		.cbs = { .modify = bgp_nb_neighbor_adv_interval_modify,
+			 .destroy = bgp_nb_neighbor_adv_interval_destroy,
+			 .cli_show = bgp_show_neighbor_adv_interval },
 	},
 	{
 		.xpath = NBR "/timers",
@@ -242,6 +265,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv4-unicast/send-community",
 		.cbs = { .modify = bgp_nb_neighbor_send_comm_modify,
 			 .destroy = bgp_nb_neighbor_send_comm_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv4-unicast/maximum-prefix",
+		.cbs = { .create = bgp_nb_neighbor_maxpfx_create,
+			 .destroy = bgp_nb_neighbor_maxpfx_destroy,
+			 .apply_finish = bgp_nb_neighbor_maxpfx_apply_finish },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv4-unicast/allowas-in",
@@ -302,6 +331,12 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = NBR "/afi-safis/ipv6-unicast/send-community",
 		.cbs = { .modify = bgp_nb_neighbor_send_comm_modify,
 			 .destroy = bgp_nb_neighbor_send_comm_destroy },
+	},
+	{
+		.xpath = NBR "/afi-safis/ipv6-unicast/maximum-prefix",
+		.cbs = { .create = bgp_nb_neighbor_maxpfx_create,
+			 .destroy = bgp_nb_neighbor_maxpfx_destroy,
+			 .apply_finish = bgp_nb_neighbor_maxpfx_apply_finish },
 	},
 	{
 		.xpath = NBR "/afi-safis/ipv6-unicast/allowas-in",

@@ -399,9 +399,21 @@ int bgp_nb_log_neighbor_changes_modify(struct nb_cb_args *args)
 	return bool_modify(args, offsetof(struct bgp, log_neighbor_changes));
 }
 
+/* RFC 8212 on or off: every eBGP neighbor's routes are re-evaluated both ways at once (FRR
+ * leaves that to a `clear bgp`). */
 int bgp_nb_ebgp_requires_policy_modify(struct nb_cb_args *args)
 {
-	return bool_modify(args, offsetof(struct bgp, ebgp_requires_policy));
+	struct bgp *bgp = bgp_get();
+	bool on;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	on = strcmp(lyd_get_value(args->dnode), "true") == 0;
+	if (bgp->ebgp_requires_policy == on)
+		return NB_OK;
+	bgp->ebgp_requires_policy = on;
+	bgp_ebgp_requires_policy_changed(bgp);
+	return NB_OK;
 }
 
 int bgp_nb_network_import_check_modify(struct nb_cb_args *args)
@@ -554,6 +566,89 @@ static int flag_set(struct nb_cb_args *args, bool on, bool passive)
 	*flag = on;
 	bgp_peer_config_changed(peer, passive ? BGP_PEER_CHG_PASSIVE : BGP_PEER_CHG_SHUTDOWN);
 	return NB_OK;
+}
+
+/* neighbor X local-as: the presence container's leaves, read once per commit. */
+static void local_as_set(struct bgp_peer *peer, uint32_t as, bool no_prepend, bool replace)
+{
+	struct bgp_peer_config *c = &peer->conf;
+
+	if (c->local_as == as && c->local_as_no_prepend == no_prepend &&
+	    c->local_as_replace == replace)
+		return;
+	c->local_as = as;
+	c->local_as_no_prepend = no_prepend;
+	c->local_as_replace = replace;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_LOCAL_AS);
+}
+
+int bgp_nb_neighbor_local_as_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaves */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_local_as_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		local_as_set(peer, 0, false, false);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		local_as_set(peer, (uint32_t)yang_dnode_get_uint(args->dnode, 0, "as"),
+			     yang_dnode_exists(args->dnode, "no-prepend"),
+			     yang_dnode_exists(args->dnode, "replace-as"));
+}
+
+/* neighbor X advertisement-interval: read by the output at each batch, so a change applies at
+ * once (FRR restarts its MRAI timer with the new value). */
+static int adv_interval_set(struct nb_cb_args *args, uint16_t secs)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		peer->conf.adv_interval = secs;
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_adv_interval_modify(struct nb_cb_args *args)
+{
+	return adv_interval_set(args, (uint16_t)strtoul(lyd_get_value(args->dnode), NULL, 10));
+}
+
+int bgp_nb_neighbor_adv_interval_destroy(struct nb_cb_args *args)
+{
+	return adv_interval_set(args, 0);
+}
+
+static int connected_check_set(struct nb_cb_args *args, bool disable)
+{
+	struct bgp_peer *peer;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	if (peer->conf.disable_connected_check == disable)
+		return NB_OK;
+	peer->conf.disable_connected_check = disable;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_CONNECTED_CHECK);
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_connected_check_create(struct nb_cb_args *args)
+{
+	return connected_check_set(args, true);
+}
+
+int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args)
+{
+	return connected_check_set(args, false);
 }
 
 int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args)
@@ -927,6 +1022,44 @@ int bgp_nb_neighbor_allowas_modify(struct nb_cb_args *args)
 int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args)
 {
 	return allowas_set(args, 0);
+}
+
+/* neighbor X maximum-prefix: the presence container's leaves, read once per commit. */
+int bgp_nb_neighbor_maxpfx_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaves */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+	enum bgp_af af;
+
+	if (args->event != NB_EV_APPLY || !(peer = nb_peer_apply(args->dnode)))
+		return NB_OK;
+	af = nb_af(args->dnode);
+	memset(&peer->conf.maxpfx[af], 0, sizeof(peer->conf.maxpfx[af]));
+	bgp_max_prefix_changed(peer, af);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+	struct bgp_maxpfx m;
+	enum bgp_af af;
+
+	if (!peer)
+		return;
+	af = nb_af(args->dnode);
+	m.max = (uint32_t)yang_dnode_get_uint(args->dnode, 0, "max");
+	m.threshold = (uint8_t)yang_dnode_get_uint(args->dnode, BGP_MAXPFX_THRESHOLD_DEFAULT,
+						   "threshold");
+	m.warning_only = yang_dnode_exists(args->dnode, "warning-only");
+	m.restart = (uint16_t)yang_dnode_get_uint(args->dnode, 0, "restart");
+	peer->conf.maxpfx[af] = m;
+	bgp_max_prefix_changed(peer, af);
 }
 
 static int cluster_id_set(struct nb_cb_args *args, const char *value)

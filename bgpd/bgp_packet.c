@@ -26,7 +26,8 @@ static void open_local_fill(struct bgp_conn *c, struct bgp_open_local *l)
 	int af;
 
 	memset(l, 0, sizeof(*l));
-	l->asn = peer->bgp->asn;
+	/* neighbor X local-as: the AS this neighbor knows us by (FRR's change_local_as). */
+	l->asn = peer->conf.local_as ? peer->conf.local_as : peer->bgp->asn;
 	l->id = peer->bgp->router_id;
 	l->holdtime = bgp_peer_holdtime(peer);
 	/* RFC 4271 4.2: a hold time of 1 or 2 seconds is not allowed; round up. */
@@ -56,7 +57,7 @@ int bgp_conn_send_open(struct bgp_conn *c)
 	}
 	c->s->open_sent = c->olocal;
 	bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer,
-		       "sending OPEN, version 4, my as %u, holdtime %u, id %s", peer->bgp->asn,
+		       "sending OPEN, version 4, my as %u, holdtime %u, id %s", c->olocal.asn,
 		       c->olocal.holdtime,
 		       inet_ntop(AF_INET, &peer->bgp->router_id, id, sizeof(id)));
 	return bgp_conn_queue(c, buf, len);

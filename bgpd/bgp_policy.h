@@ -46,6 +46,22 @@ static inline bool bgp_peer_aspath_permits(const struct bgp_peer *peer, enum bgp
 	return !name || aspath_list_permits(aspath_list_lookup(name), path);
 }
 
+/*
+ * RFC 8212 (`bgp ebgp-requires-policy`, on by default as in FRR 8.4): is this eBGP neighbor
+ * (ebgp: as its session runs) without any policy for af in direction dir, so that no route
+ * flows that way? A route-map, prefix-list or filter-list statement counts as a policy
+ * whatever it names, as FRR's bgp_{in,out}bound_policy_exists() (FRR's distribute-list,
+ * which skua lacks, would count too). iBGP needs none.
+ */
+static inline bool bgp_peer_policy_missing(const struct bgp_peer *peer, bool ebgp, enum bgp_af af,
+					   enum bgp_dir dir)
+{
+	const struct bgp_peer_config *c = &peer->conf;
+
+	return ebgp && peer->bgp && peer->bgp->ebgp_requires_policy && !c->rmap[af][dir] &&
+	       !c->plist[af][dir] && !c->aspath_list[af][dir];
+}
+
 /* Watch the prefix lists (lib/plist.h change hook) for the neighbors that name them. */
 void bgp_policy_init(void);
 /* Drop the instance's pending re-evaluation (bgp_delete()). */

@@ -449,6 +449,35 @@ static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_a
 	return bgp_aspath_count_as(path, bgp->asn) > allow;
 }
 
+/* neighbor X local-as AS (FRR): the path as received with AS prepended, unless no-prepend
+ * (a new reference), or NULL when nothing is to change. */
+static struct bgp_aspath *local_as_prepend(const struct rib_src *src, const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = src->peer ? &src->peer->conf : NULL;
+
+	if (!c || !c->local_as || c->local_as_no_prepend || !src->ebgp)
+		return NULL;
+	return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
+}
+
+/* FRR's local-as loop check: the local AS may appear once more than allowas-in allows when
+ * it was prepended here (counted after the prepend, as FRR). */
+static bool local_as_loop(const struct rib_src *src, enum bgp_af af, const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = src->peer ? &src->peer->conf : NULL;
+	bool prepend;
+	uint32_t n, allow;
+
+	if (!c || !c->local_as || !src->ebgp || !path)
+		return false;
+	prepend = !c->local_as_no_prepend;
+	n = bgp_aspath_count_as(path, c->local_as) + (prepend ? 1 : 0);
+	allow = c->allowas_in[af] && c->allowas_in[af] != BGP_ALLOWAS_ORIGIN ? c->allowas_in[af]
+		: prepend						     ? 1
+									     : 0;
+	return n > allow;
+}
+
 /*
  * The attribute set stored for the announced prefixes of one UPDATE (attr as received, NULL
  * when treat-as-withdraw), or NULL when they must be treated as withdrawn (why says why).
@@ -458,6 +487,7 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 				const struct bgp_attr *attr, enum bgp_af af, uint32_t *why)
 {
 	struct bgp *bgp = rib->bgp;
+	struct bgp_aspath *prepended;
 
 	if (!attr) {
 		*why = 1;
@@ -466,6 +496,10 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	/* The setting of the first family announced decides for the whole UPDATE (one
 	 * attribute set); FRR checks every peer, iBGP too. */
 	if (as_loop(bgp, src, af, attr->aspath)) {
+		*why = 2;
+		return NULL;
+	}
+	if (local_as_loop(src, af, attr->aspath)) {
 		*why = 2;
 		return NULL;
 	}
@@ -485,15 +519,23 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	}
 	/* RFC 4271 5.1.5: LOCAL_PREF from an external peer is ignored; the stored copy lacks it,
 	 * so the show commands print no LocPrf, as FRR. Weight is ours alone. */
-	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0) {
-		struct bgp_attr tmpl = *attr;
+	prepended = local_as_prepend(src, attr->aspath);
+	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0 ||
+	    prepended) {
+		struct bgp_attr tmpl = *attr, *stored;
 
 		if (src->ebgp) {
 			tmpl.present &= ~ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			tmpl.local_pref = 0;
 		}
 		tmpl.weight = 0;
-		return bgp_attr_intern(&tmpl);
+		if (prepended) {
+			tmpl.aspath = prepended;
+			tmpl.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+		}
+		stored = bgp_attr_intern(&tmpl);
+		bgp_aspath_unref(prepended);
+		return stored;
 	}
 	return bgp_attr_ref((struct bgp_attr *)attr);
 }
@@ -548,6 +590,30 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	bgp_attr_unref(kept);
 }
 
+/* FRR's words: at most once every 15 minutes per instance, as FRR, and naming the neighbor,
+ * the family and the way to turn the rule off, which FRR's does not. */
+#define POLICY_WARN_INTERVAL_MS (15 * 60 * 1000)
+
+void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
+			     enum bgp_dir dir)
+{
+	struct bgp *bgp = rib->bgp;
+	uint64_t now = monotime_ms();
+
+	if (bgp->ebgp_policy_warned_ms &&
+	    now - bgp->ebgp_policy_warned_ms < POLICY_WARN_INTERVAL_MS)
+		return;
+	bgp->ebgp_policy_warned_ms = now ? now : 1;
+	log_warn("EBGP inbound/outbound policy not properly setup, please configure in order for "
+		 "your peering to work correctly (%s: no %s policy for %s, its %s are discarded "
+		 "(RFC 8212); configure a route-map, prefix-list or filter-list %s, or `no bgp "
+		 "ebgp-requires-policy`)",
+		 src->name, dir == BGP_DIR_IN ? "inbound" : "outbound",
+		 af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast",
+		 dir == BGP_DIR_IN ? "updates received" : "updates to send",
+		 dir == BGP_DIR_IN ? "in" : "out");
+}
+
 /* One announced prefix of a session through the inbound policy into the RIB: stored holds
  * what in_attr() made of the attributes (NULL: refused for `why`), aspath_denied the
  * filter-list's verdict on them. */
@@ -558,6 +624,13 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 	struct bgp_peer *peer = src->peer;
 	const char *rmap = peer ? peer->conf.rmap[af][BGP_DIR_IN] : NULL;
 
+	if (stored && peer && bgp_peer_policy_missing(peer, src->ebgp, af, BGP_DIR_IN)) {
+		/* RFC 8212: discarded, not counted as filtered (FRR); withdrawn in case it came
+		 * in before the rule applied. */
+		rib_policy_missing_warn(rib, src, af, BGP_DIR_IN);
+		rib_path_withdraw(rib, af, src, p);
+		return;
+	}
 	if (stored && peer && (aspath_denied || !bgp_peer_plist_permits(peer, af, BGP_DIR_IN, p))) {
 		/* Filtered: as if withdrawn, in case an earlier policy let it in. */
 		src->in_stats.filtered++;
@@ -585,6 +658,8 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 		src->in_stats.originator_loop++;
 	rib_path_withdraw(rib, af, src, p);
 }
+
+static void max_prefix_check(struct rib_src *src, enum bgp_af af);
 
 /* ---- soft-reconfiguration inbound: the Adj-RIB-In as received ---- */
 
@@ -641,6 +716,7 @@ bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 	si.af = af;
 	si.now = (uint32_t)wallclock_s();
 	ptree_walk(src->adj_in[af], soft_in_cb, &si);
+	max_prefix_check(src, af);
 	return true;
 }
 
@@ -664,6 +740,49 @@ void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
 const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af)
 {
 	return src->adj_in[af];
+}
+
+/* neighbor X maximum-prefix: FRR's bgp_maximum_prefix_overflow() on the accepted count, with
+ * its log lines (at warning level here: an operator set the limit to hear about it). */
+static void max_prefix_check(struct rib_src *src, enum bgp_af af)
+{
+	const struct bgp_maxpfx *m = src->peer ? &src->peer->conf.maxpfx[af] : NULL;
+	const char *afname = af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast";
+	uint32_t n = src->accepted[af];
+
+	if (!m || !m->max || !src->up)
+		return;
+	if (n > m->max) {
+		if (src->pfx_over[af])
+			return;
+		src->pfx_over[af] = true;
+		log_warn("%%MAXPFXEXCEED: No. of %s prefix received from %s %u exceed, limit %u",
+			 afname, src->name, n, m->max);
+		if (!m->warning_only)
+			session_max_prefix_exceeded(src->peer, af, m->max);
+		return;
+	}
+	src->pfx_over[af] = false;
+	if (n > (uint64_t)m->max * m->threshold / 100) {
+		if (src->pfx_warned[af])
+			return;
+		src->pfx_warned[af] = true;
+		log_warn("%%MAXPFX: No. of %s prefix received from %s reaches %u, max %u", afname,
+			 src->name, n, m->max);
+		return;
+	}
+	src->pfx_warned[af] = false;
+}
+
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (src && (unsigned)af < BGP_AF_MAX) {
+		/* A new limit is judged afresh, warnings included (FRR's `always`). */
+		src->pfx_over[af] = src->pfx_warned[af] = false;
+		max_prefix_check(src, af);
+	}
 }
 
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
@@ -712,6 +831,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			adj_in_set(src, af, &p, upd->treat_as_withdraw ? NULL : upd->attr);
 			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now);
 		}
+		max_prefix_check(src, af);
 	}
 	if (stored_done && !stored && why == 2 && DEBUG_ON(BGP_DEBUG_UPDATES_IN))
 		log_debug("%s: rcvd UPDATE with our AS %u in AS_PATH: routes treated as withdrawn",

@@ -146,6 +146,10 @@ struct rib_src {
 	bool eor_rcvd[BGP_AF_MAX];
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
+	/* maximum-prefix: over the limit / past the warning threshold (logged once each, FRR's
+	 * PEER_STATUS_PREFIX_LIMIT and _THRESHOLD). */
+	bool pfx_over[BGP_AF_MAX];
+	bool pfx_warned[BGP_AF_MAX];
 	struct rib_in_stats in_stats;
 	/* soft-reconfiguration inbound: prefix -> attributes as received (reference held), for
 	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
@@ -153,6 +157,8 @@ struct rib_src {
 	int64_t up_since;
 
 	/* Output (bgp_adj_out.c) */
+	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
+	struct ev *mrai_ev;    /* wakes the output when the interval is over */
 	struct rib_out_af out[BGP_AF_MAX];
 	struct adj_out_cache *cache;
 	uint8_t *obuf; /* the UPDATE being filled (max_msg bytes) */
@@ -245,6 +251,11 @@ struct bgp_rib {
 const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af);
 
 /* ---- internal API of the RIB side (bgp_rib.c) ---- */
+
+/* RFC 8212: src's updates in direction dir are discarded for want of a policy; log it (rate
+ * limited per instance, as FRR). */
+void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
+			     enum bgp_dir dir);
 
 static inline size_t dest_addr_len(enum bgp_af af)
 {

@@ -42,6 +42,8 @@ static const char *const down_str[BGP_DOWN_MAX] = {
 	[BGP_DOWN_SOCKET_ERROR] = "Socket Error",
 	[BGP_DOWN_HOLD_EXPIRED] = "BGP Notification send",
 	[BGP_DOWN_NO_ROUTER_ID] = "Router ID changed",
+	[BGP_DOWN_WAITING_NHT] = "Waiting for NHT",
+	[BGP_DOWN_LOCAL_AS] = "Local AS change",
 	/* Ours, in FRR's place (its PEER_DOWN_PASSWORD_CHANGE): says why a reset was needed. */
 	[BGP_DOWN_PASSWORD_CHANGE] = "Password changed (TCP-MD5 is checked on every segment: "
 				     "a new key needs a new connection)",
@@ -257,6 +259,7 @@ void bgp_session_new(struct bgp_peer *peer)
 	s->connect_retry_timer = event_timer_new(base, connect_retry_cb, s);
 	s->idle_hold_timer = event_timer_new(base, idle_hold_cb, s);
 	s->kick_ev = event_defer_new(base, kick_cb, s);
+	bgp_max_prefix_session_init(s, base);
 	s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
 	s->stop_subcode = BGP_ERR_CEASE_ADMIN_RESET;
 	bgp_session_kick(peer);
@@ -279,6 +282,8 @@ void bgp_session_free(struct bgp_peer *peer)
 	event_free(s->connect_retry_timer);
 	event_free(s->idle_hold_timer);
 	event_free(s->kick_ev);
+	event_free(s->pfx_stop_ev);
+	event_free(s->pfx_restart_ev);
 	XFREE(MTYPE_BGP_SESSION, s);
 	peer->session = NULL;
 }
@@ -336,6 +341,8 @@ bool bgp_session_may_start(const struct bgp_peer *peer)
 	}
 	if (s)
 		s->no_router_id_warned = false;
+	if (s && s->pfx_overflow)
+		return false; /* maximum-prefix: until `clear bgp` or the restart timer */
 	if (!security_supported(peer))
 		return false;
 	return true;
@@ -358,6 +365,12 @@ void bgp_session_start(struct bgp_peer *peer)
 
 void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why)
 {
+	bgp_session_stop_data(peer, cease_subcode, NULL, 0, why);
+}
+
+void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const uint8_t *data,
+			   size_t len, enum bgp_down_reason why)
+{
 	struct bgp_session *s = peer->session;
 	struct bgp_conn *c, *other;
 
@@ -366,6 +379,9 @@ void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_dow
 	c = &s->conn[s->primary];
 	other = conn_other(c);
 	s->stop_subcode = cease_subcode;
+	s->stop_data_len = (uint8_t)MIN(len, sizeof(s->stop_data));
+	if (s->stop_data_len)
+		memcpy(s->stop_data, data, s->stop_data_len);
 	if (other->state != BGP_ST_IDLE)
 		bgp_fsm_event(other, BGP_EV_MANUAL_STOP);
 	bgp_session_idle_hold_stop(s);
@@ -373,6 +389,7 @@ void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_dow
 		bgp_conn_set_down_reason(c, why);
 		bgp_fsm_event(c, BGP_EV_MANUAL_STOP);
 	}
+	s->stop_data_len = 0; /* the data was for this NOTIFICATION only */
 }
 
 void bgp_session_reset(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why)
@@ -572,7 +589,7 @@ void bgp_session_up(struct bgp_conn *c)
 		info->af[af] = c->nego.af[af] && bgp_peer_af_activated(peer, af);
 	info->codec.as4 = c->nego.as4;
 	info->codec.ebgp = c->nego.ebgp;
-	info->codec.local_as = peer->bgp->asn;
+	info->codec.local_as = peer->conf.local_as ? peer->conf.local_as : peer->bgp->asn;
 	info->codec.peer_as = c->nego.remote_as;
 	info->codec.extended_message = c->nego.ext_message;
 	info->remote_id = c->nego.remote_id;

@@ -66,6 +66,8 @@ enum bgp_down_reason {
 	BGP_DOWN_HOLD_EXPIRED,
 	BGP_DOWN_NO_ROUTER_ID,
 	BGP_DOWN_PASSWORD_CHANGE,
+	BGP_DOWN_WAITING_NHT, /* single-hop eBGP neighbor not on a connected network */
+	BGP_DOWN_LOCAL_AS,    /* neighbor X local-as changed */
 	BGP_DOWN_MAX,
 };
 const char *bgp_down_reason_str(enum bgp_down_reason r);
@@ -149,10 +151,19 @@ struct bgp_session {
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;
-	bool sec_refused_warned;  /* bgp_peer_security_check() refused the settings (logged) */
-	bool listener_md5_failed; /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
-	uint8_t stop_subcode;	  /* Cease subcode for the next ManualStop/AutomaticStop */
-	struct ev *kick_ev;	  /* deferred: reconcile the session with the configuration */
+	bool sec_refused_warned;   /* bgp_peer_security_check() refused the settings (logged) */
+	bool listener_md5_failed;  /* a listener lacks this peer's TCP-MD5 key: refuse incoming */
+	bool not_connected_logged; /* bgp_connected.c: "not on a connected network" said once */
+	uint8_t stop_subcode;	   /* Cease subcode for the next ManualStop/AutomaticStop */
+	uint8_t stop_data[8];	   /* ... and its data (maximum-prefix: AFI, SAFI, limit) */
+	uint8_t stop_data_len;
+	/* neighbor X maximum-prefix (bgp_max_prefix.c): held down after the limit was exceeded,
+	 * until `clear bgp` or the restart timer. */
+	bool pfx_overflow;
+	uint8_t pfx_data[7];	   /* the NOTIFICATION's data, sent on the next loop turn */
+	struct ev *pfx_stop_ev;	   /* deferred: stop the session (not from inside the RIB) */
+	struct ev *pfx_restart_ev; /* `restart MINUTES` */
+	struct ev *kick_ev;	   /* deferred: reconcile the session with the configuration */
 };
 
 /* Lifecycle, called by bgpd.c. */
@@ -162,6 +173,9 @@ void bgp_session_free(struct bgp_peer *peer);
 void bgp_session_start(struct bgp_peer *peer);
 /* ManualStop: NOTIFICATION Cease/subcode if a connection is up, then Idle without restart. */
 void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why);
+/* The same with data in the Cease NOTIFICATION (RFC 4486: maximum-prefix's AFI/SAFI/limit). */
+void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const uint8_t *data,
+			   size_t len, enum bgp_down_reason why);
 /* Stop then start again at once (config changes, `clear`). */
 void bgp_session_reset(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why);
 /* May the peer run at all (not shut down, have a router-id, remote AS usable)? */
@@ -174,6 +188,11 @@ void bgp_session_kick(struct bgp_peer *peer);
 void bgp_session_accept(struct bgp_peer *peer, int fd);
 
 enum bgp_fsm_state bgp_session_state(const struct bgp_peer *peer);
+/* maximum-prefix (bgp_max_prefix.c): held down after the limit was exceeded ("Idle (PfxCt)"),
+ * the restart timer's milliseconds left (-1: none), and `clear bgp`'s release. */
+bool bgp_session_pfx_overflow(const struct bgp_peer *peer);
+int64_t bgp_session_pfx_restart_remaining(const struct bgp_peer *peer);
+void bgp_max_prefix_clear(struct bgp_peer *peer);
 struct bgp_conn *bgp_session_primary(const struct bgp_peer *peer);
 bool bgp_conn_is_primary(const struct bgp_conn *conn);
 
@@ -226,6 +245,14 @@ void bgp_session_up(struct bgp_conn *c);      /* OpenConfirm -> Established */
 void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum bgp_fsm_event ev);
 /* Note what ended the session (kept unless a more specific reason is already there). */
 void bgp_conn_set_down_reason(struct bgp_conn *c, enum bgp_down_reason why);
+
+/* bgp_connected.c: may we connect to the peer now? Single-hop eBGP (TTL 1: no ebgp-multihop,
+ * no ttl-security) needs its address on a connected network, unless disable-connected-check
+ * (FRR). When not, notes "Waiting for NHT" as the last reset and logs it once. */
+bool bgp_session_connected_ok(struct bgp_session *s);
+
+/* bgp_max_prefix.c */
+void bgp_max_prefix_session_init(struct bgp_session *s, struct event_base *base);
 
 /* bgp_packet.c: messages in and out */
 int bgp_conn_send_open(struct bgp_conn *c);

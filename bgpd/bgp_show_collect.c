@@ -10,6 +10,7 @@
 
 #include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"
+#include "bgpd/bgp_policy.h"
 #include "bgpd/bgp_security.h"
 #include "bgpd/bgp_session.h"
 #include "bgpd/bgp_dynamic.h"
@@ -258,9 +259,11 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->peer_group = peer->conf.peer_group;
 	v->dynamic = peer->dynamic;
 	v->remote_as = peer_remote_as(peer);
-	v->local_as = bgp->asn;
+	v->local_as = peer->conf.local_as ? peer->conf.local_as : bgp->asn;
 	v->link = peer_link(peer);
 	v->admin_down = peer->conf.shutdown;
+	v->pfx_overflow = bgp_session_pfx_overflow(peer);
+	v->pfx_restart_ms = bgp_session_pfx_restart_remaining(peer);
 	v->passive = peer->conf.passive;
 	v->state = bgp_session_state(peer);
 	v->established = s && s->established;
@@ -281,8 +284,12 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	else if (peer->conf.update_source_ifname)
 		snprintf(v->update_source, sizeof(v->update_source), "%s",
 			 peer->conf.update_source_ifname);
-	for (af = 0; af < BGP_AF_MAX; af++)
+	for (af = 0; af < BGP_AF_MAX; af++) {
 		v->af[af].activated = bgp_peer_af_activated(peer, af);
+		for (i = 0; i < BGP_DIR_MAX; i++)
+			v->af[af].policy_missing[i] = bgp_peer_policy_missing(
+				peer, bgp_peer_is_ebgp(peer), af, (enum bgp_dir)i);
+	}
 	fill_security(v, peer);
 	snprintf(v->up_str, sizeof(v->up_str), "never");
 	snprintf(v->last_read_str, sizeof(v->last_read_str), "never");

@@ -48,6 +48,10 @@ static int frr_reset_code(enum bgp_down_reason r)
 		return 21;
 	case BGP_DOWN_SOCKET_ERROR:
 		return 34;
+	case BGP_DOWN_WAITING_NHT:
+		return 27;
+	case BGP_DOWN_LOCAL_AS:
+		return 3;
 	case BGP_DOWN_PASSWORD_CHANGE:
 		return 37; /* FRR's PEER_DOWN_PASSWORD_CHANGE */
 	case BGP_DOWN_MAX:
@@ -56,12 +60,17 @@ static int frr_reset_code(enum bgp_down_reason r)
 	return 0;
 }
 
-static const char *peer_state_str(const struct bgp_peer_view *pv)
+/* FRR's peerState for one family, in FRR's order of precedence. */
+static const char *peer_state_str(const struct bgp_peer_view *pv, enum bgp_af af)
 {
 	if (pv->admin_down)
 		return "Admin";
+	if (pv->pfx_overflow)
+		return "PfxCt";
 	if (pv->passive)
 		return "Passive";
+	if (pv->af[af].policy_missing[BGP_DIR_IN] || pv->af[af].policy_missing[BGP_DIR_OUT])
+		return "Policy"; /* RFC 8212 */
 	return "OK";
 }
 
@@ -154,10 +163,12 @@ static void json_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	json_uint(w, "pfxSnt", af->sent);
 	if (pv->admin_down)
 		state = "Idle (Admin)";
+	else if (pv->pfx_overflow && !pv->established)
+		state = "Idle (PfxCt)";
 	else
 		state = bgp_fsm_state_str(pv->state);
 	json_string(w, "state", state);
-	json_string(w, "peerState", peer_state_str(pv));
+	json_string(w, "peerState", peer_state_str(pv, sv->af));
 	json_uint(w, "connectionsEstablished", pv->established_count);
 	json_uint(w, "connectionsDropped", pv->dropped_count);
 	if (pv->desc)
@@ -282,6 +293,19 @@ static void json_filters(struct json_writer *w, const struct bgp_peer_config *c,
 				json_string(w, kinds[k].key[dir], kinds[k].names[dir]);
 }
 
+/* neighbor X maximum-prefix, FRR's keys. */
+static void json_maxpfx(struct json_writer *w, const struct bgp_maxpfx *m)
+{
+	if (!m->max)
+		return;
+	json_uint(w, "prefixAllowedMax", m->max);
+	if (m->warning_only)
+		json_bool(w, "prefixAllowedMaxWarning", true);
+	json_uint(w, "prefixAllowedWarningThresh", m->threshold);
+	if (m->restart)
+		json_uint(w, "prefixAllowedRestartIntervalMsecs", (uint32_t)m->restart * 60000);
+}
+
 static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -340,6 +364,10 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	json_object_open(w, pv->name);
 	json_uint(w, "remoteAs", pv->remote_as);
 	json_uint(w, "localAs", pv->local_as);
+	if (pv->peer->conf.local_as_no_prepend)
+		json_bool(w, "localAsNoPrepend", true);
+	if (pv->peer->conf.local_as_replace)
+		json_bool(w, "localAsReplaceAs", true);
 	if (pv->link == BGP_LINK_INTERNAL)
 		json_bool(w, "nbrInternalLink", true);
 	else if (pv->link == BGP_LINK_EXTERNAL)
@@ -376,7 +404,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	json_uint(w, "bgpTimerKeepAliveIntervalMsecs", (uint64_t)pv->keepalive * 1000);
 	json_capabilities(w, pv);
 	json_msg_stats(w, pv);
-	json_uint(w, "minBtwnAdvertisementRunsTimerMsecs", 0);
+	json_uint(w, "minBtwnAdvertisementRunsTimerMsecs",
+		  (uint32_t)pv->peer->conf.adv_interval * 1000);
 	if (pv->update_source[0])
 		json_string(w, "updateSource", pv->update_source);
 	json_object_open(w, "addressFamilyInfo");
@@ -396,15 +425,31 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 				  true);
 		json_send_community(w, pv->peer->conf.send_comm_off[af]);
 		json_filters(w, &pv->peer->conf, af);
+		if (pv->af[af].policy_missing[BGP_DIR_IN])
+			json_string(w, "inboundEbgpRequiresPolicy",
+				    "Inbound updates discarded due to missing policy");
+		if (pv->af[af].policy_missing[BGP_DIR_OUT])
+			json_string(w, "outboundEbgpRequiresPolicy",
+				    "Outbound updates discarded due to missing policy");
 		json_uint(w, "acceptedPrefixCounter", pv->af[af].accepted);
 		if (pv->af[af].negotiated)
 			json_uint(w, "sentPrefixCounter", pv->af[af].sent);
+		json_maxpfx(w, &pv->peer->conf.maxpfx[af]);
 		json_object_close(w);
 	}
 	json_object_close(w);
 	json_uint(w, "connectionsEstablished", pv->established_count);
 	json_uint(w, "connectionsDropped", pv->dropped_count);
 	json_last_reset(w, pv);
+	if (pv->pfx_overflow) {
+		json_bool(w, "prefixesConfigExceedMax", true);
+		if (pv->pfx_restart_ms >= 0) {
+			json_bool(w, "reducePrefixNumFrom", true);
+			json_int(w, "restartInTimerMsec", pv->pfx_restart_ms / 1000 * 1000);
+		} else {
+			json_bool(w, "reducePrefixNumAndClearIpBgp", true);
+		}
+	}
 	json_int(w,
 		 pv->link == BGP_LINK_INTERNAL ? "internalBgpNbrMaxHopsAway"
 					       : "externalBgpNbrMaxHopsAway",

@@ -52,6 +52,8 @@ struct bgp_af_view {
 	bool negotiated; /* Established and in use */
 	uint32_t accepted;
 	uint32_t sent;
+	/* RFC 8212: eBGP without a policy that way, so nothing flows: FRR's "(Policy)" */
+	bool policy_missing[BGP_DIR_MAX];
 	uint64_t table_version;
 };
 
@@ -73,6 +75,8 @@ struct bgp_peer_view {
 	enum bgp_link_type link;
 	bool admin_down;
 	bool passive;
+	bool pfx_overflow;	/* held down by maximum-prefix: "Idle (PfxCt)" */
+	int64_t pfx_restart_ms; /* its restart timer, -1 = none */
 	enum bgp_fsm_state state;
 	bool established;
 	struct in_addr remote_id;

@@ -86,12 +86,22 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 	vty_out(vty, "4%11u %9u %9u %8" PRIu64 " %4u %4u %8s", pv->remote_as, pv->total_rcvd,
 		pv->total_sent, af->table_version, pv->inq, pv->outq, pv->up_str);
 	if (pv->established) {
-		if (af->negotiated)
-			vty_out(vty, " %12u %8u", af->accepted, af->sent);
-		else
+		if (af->negotiated) {
+			/* FRR: "(Policy)" instead of a count that RFC 8212 holds at 0 */
+			if (af->policy_missing[BGP_DIR_IN])
+				vty_out(vty, " %12s", "(Policy)");
+			else
+				vty_out(vty, " %12u", af->accepted);
+			if (af->policy_missing[BGP_DIR_OUT])
+				vty_out(vty, " %8s", "(Policy)");
+			else
+				vty_out(vty, " %8u", af->sent);
+		} else
 			vty_out(vty, "        NoNeg    NoNeg");
 	} else if (pv->admin_down) {
 		vty_out(vty, " Idle (Admin) %8u", 0u);
+	} else if (pv->pfx_overflow) {
+		vty_out(vty, " Idle (PfxCt) %8u", 0u);
 	} else {
 		vty_out(vty, " %12s %8u", bgp_fsm_state_str(pv->state), 0u);
 	}
@@ -260,6 +270,43 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 	}
 }
 
+/* RFC 8212, FRR's lines (after the route-map ones in FRR; skua prints its filters by kind). */
+static void text_policy_missing(struct vty *vty, const struct bgp_af_view *af)
+{
+	if (af->policy_missing[BGP_DIR_IN])
+		vty_out(vty, "  Inbound updates discarded due to missing policy\n");
+	if (af->policy_missing[BGP_DIR_OUT])
+		vty_out(vty, "  Outbound updates discarded due to missing policy\n");
+}
+
+/* neighbor X maximum-prefix, FRR's lines. */
+static void text_maxpfx(struct vty *vty, const struct bgp_maxpfx *m)
+{
+	if (!m->max)
+		return;
+	vty_out(vty, "  Maximum prefixes allowed %u%s\n", m->max,
+		m->warning_only ? " (warning-only)" : "");
+	vty_out(vty, "  Threshold for warning message %u%%", m->threshold);
+	if (m->restart)
+		vty_out(vty, ", restart interval %u min", m->restart);
+	vty_out(vty, "\n");
+}
+
+/* Held down by maximum-prefix: FRR's lines after "Last reset". */
+static void text_pfx_overflow(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	if (!pv->pfx_overflow)
+		return;
+	vty_out(vty, "  Peer had exceeded the max. no. of prefixes configured.\n");
+	if (pv->pfx_restart_ms >= 0)
+		vty_out(vty,
+			"  Reduce the no. of prefix from %s, will restart in %" PRId64 " seconds\n",
+			pv->name, pv->pfx_restart_ms / 1000);
+	else
+		vty_out(vty, "  Reduce the no. of prefix and clear ip bgp %s to restore peering\n",
+			pv->name);
+}
+
 static void text_last_reset(struct vty *vty, const struct bgp_peer_view *pv)
 {
 	if (pv->last_reset == BGP_DOWN_NONE) {
@@ -318,8 +365,10 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	char rid[INET_ADDRSTRLEN], lid[INET_ADDRSTRLEN];
 	int af;
 
-	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u, %s\n", pv->name, pv->remote_as,
-		pv->local_as, link_str(pv->link));
+	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u%s%s, %s\n", pv->name,
+		pv->remote_as, pv->local_as,
+		pv->peer->conf.local_as_no_prepend ? " no-prepend" : "",
+		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv->link));
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
 	if (pv->peer_group)
@@ -342,7 +391,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		pv->conf_holdtime, pv->conf_keepalive);
 	text_capabilities(vty, pv);
 	text_msg_stats(vty, pv);
-	vty_out(vty, "  Minimum time between advertisement runs is 0 seconds\n");
+	vty_out(vty, "  Minimum time between advertisement runs is %u seconds\n",
+		pv->peer->conf.adv_interval);
 	if (pv->update_source[0])
 		vty_out(vty, "  Update source is %s\n", pv->update_source);
 	vty_out(vty, "\n");
@@ -351,16 +401,19 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 			continue;
 		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
 		text_filters(vty, pv->peer, af);
+		text_policy_missing(vty, &pv->af[af]);
 		if (pv->af[af].negotiated)
 			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,
 				pv->af[af].sent);
 		else
 			vty_out(vty, "  %u accepted prefixes\n", pv->af[af].accepted);
+		text_maxpfx(vty, &pv->peer->conf.maxpfx[af]);
 		vty_out(vty, "\n");
 	}
 	vty_out(vty, "  Connections established %u; dropped %u\n", pv->established_count,
 		pv->dropped_count);
 	text_last_reset(vty, pv);
+	text_pfx_overflow(vty, pv);
 	vty_out(vty, "  %s BGP neighbor may be up to %d hops away.\n",
 		pv->link == BGP_LINK_INTERNAL ? "Internal" : "External", pv->max_hops);
 	text_security(vty, pv);

@@ -137,6 +137,7 @@ struct bgp *bgp_create(uint32_t asn)
 	bgp->fib_table = BGP_FIB_TABLE_DEFAULT;
 	for (af = 0; af < BGP_AF_MAX; af++)
 		bgp->maxpaths[af][0] = bgp->maxpaths[af][1] = BGP_MAXPATHS_DEFAULT;
+	bgp->ebgp_requires_policy = true; /* RFC 8212, the model's default */
 	TAILQ_INIT(&bgp->peers);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		TAILQ_INIT(&bgp->networks[af]);
@@ -318,6 +319,16 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
 					  BGP_DOWN_UPDATE_SOURCE);
 		break;
+	case BGP_PEER_CHG_LOCAL_AS:
+		if (peer_running(peer))
+			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE, BGP_DOWN_LOCAL_AS);
+		break;
+	case BGP_PEER_CHG_CONNECTED_CHECK:
+		/* FRR resets the session, with "Multihop config change". */
+		if (peer_running(peer))
+			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
+					  BGP_DOWN_MULTIHOP_CHANGE);
+		break;
 	case BGP_PEER_CHG_MULTIHOP:
 		bgp_session_ttl_live(peer); /* the new TTL on the live sockets, as FRR */
 		break;
@@ -356,6 +367,19 @@ void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 }
 
 /* ---- effective values ---- */
+
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
+{
+	struct bgp_peer *peer;
+
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		if (!bgp_peer_is_ebgp(peer))
+			continue;
+		for (int af = 0; af < BGP_AF_MAX; af++)
+			for (int dir = 0; dir < BGP_DIR_MAX; dir++)
+				bgp_policy_changed(peer, (enum bgp_af)af, (enum bgp_dir)dir);
+	}
+}
 
 bool bgp_peer_is_ebgp(const struct bgp_peer *peer)
 {

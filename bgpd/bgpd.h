@@ -82,6 +82,17 @@ enum bgp_nhs {
 	BGP_NHS_FORCE, /* reflected iBGP routes too */
 };
 
+/* neighbor X maximum-prefix N [THRESHOLD] [warning-only|restart MINUTES] in one family (FRR):
+ * more than max accepted prefixes (after the inbound policy, as FRR counts) closes the session
+ * with Cease/Maximum Number of Prefixes Reached (RFC 4486) and keeps it down, or only logs. */
+struct bgp_maxpfx {
+	uint32_t max;	   /* 0 = not configured */
+	uint8_t threshold; /* % of max at which a warning is logged once */
+	bool warning_only;
+	uint16_t restart; /* minutes before the session may come up again; 0 = `clear bgp` only */
+};
+#define BGP_MAXPFX_THRESHOLD_DEFAULT 75 /* FRR's */
+
 /* Per-AF activation as configured: DEFAULT follows `bgp default ipv4-unicast` for IPv4
  * unicast and means "off" for the others. */
 enum bgp_af_activation {
@@ -101,6 +112,10 @@ struct bgp_peer_config {
 	enum bgp_remote_as_type remote_as_type;
 	uint32_t remote_as; /* when SPECIFIED */
 	char *description;  /* MTYPE_BGP_PEER_CONF, NULL when unset */
+	/* neighbor X local-as AS [no-prepend [replace-as]] (eBGP): 0 = none. */
+	uint32_t local_as;
+	bool local_as_no_prepend;
+	bool local_as_replace;
 	bool shutdown;
 	bool passive;
 	bool timers_configured; /* neighbor X timers K H */
@@ -112,6 +127,8 @@ struct bgp_peer_config {
 	uint8_t ebgp_multihop;	   /* 0 = not configured; otherwise the TTL to send with (1-255) */
 	char *password;		   /* TCP-MD5 key, NULL = none */
 	uint8_t ttl_security_hops; /* GTSM hops, 0 = off */
+	bool disable_connected_check; /* neighbor X disable-connected-check (bgp_connected.c) */
+	uint16_t adv_interval;	      /* neighbor X advertisement-interval (MRAI), seconds; 0 */
 	enum bgp_af_activation af_activation[BGP_AF_MAX];
 	/* neighbor X prefix-list NAME <in|out> per family; NULL = none. A name that names no
 	 * list denies everything, as in FRR (bgpd/bgp_policy.h). */
@@ -130,6 +147,7 @@ struct bgp_peer_config {
 	char *peer_group; /* neighbor X peer-group NAME (MTYPE_BGP_PEER_CONF); NULL: none */
 	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
 	uint8_t send_comm_off[BGP_AF_MAX];
+	struct bgp_maxpfx maxpfx[BGP_AF_MAX];	    /* neighbor X maximum-prefix ... */
 };
 
 #define BGP_SEND_COMM_STANDARD 0x1
@@ -150,6 +168,8 @@ enum bgp_peer_change {
 	BGP_PEER_CHG_AF_ACTIVATION,
 	BGP_PEER_CHG_PASSWORD,
 	BGP_PEER_CHG_TTL_SECURITY,
+	BGP_PEER_CHG_CONNECTED_CHECK,
+	BGP_PEER_CHG_LOCAL_AS,
 };
 
 struct bgp_peer {
@@ -198,9 +218,11 @@ struct bgp {
 	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
 	/* [no] bgp log-neighbor-changes; default false (FRR's traditional defaults). */
 	bool log_neighbor_changes;
-	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4). Stored, not yet
-	 * enforced: there is no policy to require until route-maps arrive. */
+	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4): an eBGP neighbor
+	 * without a policy in a direction gets / gives no routes that way (bgpd/bgp_policy.h). */
 	bool ebgp_requires_policy;
+	/* The last "policy not properly setup" warning (monotime), 0 = none. */
+	uint64_t ebgp_policy_warned_ms;
 	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
 	 * `network` without looking for it in a routing table (FRR with the switch off). */
 	bool network_import_check;
@@ -285,6 +307,11 @@ uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
 void bgp_router_id_changed(struct bgp *bgp); /* reset sessions, as FRR does */
 void bgp_timers_changed(struct bgp *bgp);    /* applies to new sessions */
 void bgp_default_af_changed(struct bgp *bgp);
+/* neighbor X maximum-prefix changed for af: the accepted count is checked against it at once
+ * (FRR), and a session held down by the old limit may come up. */
+void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af);
+/* bgp ebgp-requires-policy switched: every eBGP neighbor's routes re-evaluated both ways. */
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp);
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 

@@ -299,6 +299,106 @@ static bool accepted_with(const char *pfx, const char *path)
 	       ((const struct bgp_dest *)ptree_lookup(bgp->rib->af[V4].tree, &p))->paths;
 }
 
+/* RFC 8212 (bgp ebgp-requires-policy, FRR 8.4): an eBGP neighbor with no policy in a
+ * direction for a family gets nothing and gives nothing that way; any of prefix-list,
+ * filter-list and route-map counts, even one naming nothing; iBGP needs none. */
+START_TEST(test_ebgp_requires_policy)
+{
+	struct fake_peer *ibgp = fake_peer_new(bgp, "192.0.2.10", 65001, "192.0.2.9", "192.0.2.10");
+
+	fake_peer_up(ibgp);
+	fake_run(bgp, RUN_ALL);
+	bgp->ebgp_requires_policy = true;
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 0);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 0);
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.filtered, 0); /* discarded, as FRR */
+
+	/* An inbound prefix list for IPv4 only: IPv4 comes in, IPv6 still does not. The iBGP
+	 * peer is sent it without a policy; `to`, eBGP, is not. */
+	add_entry(AF_INET, "ALL", 5, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "ALL");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 0);
+	ck_assert_uint_eq(fake_adj_count(ibgp, V4), 5);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_uint_eq(rib_peer_sent(&to->peer, V4), 0);
+
+	/* An outbound filter-list naming no list counts as a policy (and denies: FRR 8.4);
+	 * one that permits all sends everything. */
+	use_aspath_list(to, BGP_DIR_OUT, "NONE-YET");
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_int_eq(aspath_list_entry_set("NONE-YET", 5, true, ".*"), 0);
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+
+	/* The rule turned off: the re-walk sends IPv6 too, and nothing is withdrawn twice. */
+	bgp->ebgp_requires_policy = false;
+	rib_route_refresh_received(&to->peer, V6);
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V6), 2);
+	ck_assert_uint_eq(fake_adj_count(to, V6), 2);
+	/* And on again: the outbound re-walk withdraws what `to` has in IPv6. */
+	bgp->ebgp_requires_policy = true;
+	rib_route_refresh_received(&to->peer, V6);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V6), 0);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+	fake_peer_free(ibgp);
+}
+END_TEST
+
+/* neighbor X maximum-prefix: counted after the inbound policy (FRR's pcount); past the
+ * threshold only a log line; over the limit the session side is told once per crossing, with
+ * the limit; warning-only never tells it; the other family has its own count. */
+START_TEST(test_max_prefix)
+{
+	struct bgp_maxpfx *m4 = &from->peer.conf.maxpfx[V4];
+
+	/* 5 IPv4 prefixes announced, the inbound list lets 4 in: a limit of 4 holds. */
+	*m4 = (struct bgp_maxpfx){ .max = 4, .threshold = 50 };
+	add_entry(AF_INET, "IN", 5, PREFIX_DENY, "203.0.113.0/24", 0, 0);
+	add_entry(AF_INET, "IN", 10, PREFIX_PERMIT, "0.0.0.0/0", 0, 32);
+	use_list(from, V4, BGP_DIR_IN, "IN");
+	announce_all();
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 4);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 0);
+	ck_assert(from->peer.rib->cur->pfx_warned[V4]); /* 4 > 50 % of 4 */
+
+	/* The list goes: 5 > 4, the session side is told once, with the limit. */
+	use_list(from, V4, BGP_DIR_IN, NULL);
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(from->maxpfx_limit, 4);
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(from->maxpfx_calls[V6], 0);
+
+	/* A new limit is judged at once (the configuration changed): 5 is within 10, and
+	 * under warning-only 3 only logs. */
+	*m4 = (struct bgp_maxpfx){ .max = 10, .threshold = 75 };
+	rib_max_prefix_check(&from->peer, V4);
+	ck_assert(!from->peer.rib->cur->pfx_over[V4]);
+	ck_assert(!from->peer.rib->cur->pfx_warned[V4]); /* 5 <= 7.5 */
+	*m4 = (struct bgp_maxpfx){ .max = 3, .threshold = 75, .warning_only = true };
+	rib_max_prefix_check(&from->peer, V4);
+	ck_assert(from->peer.rib->cur->pfx_over[V4]);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5); /* nothing taken out */
+
+	/* IPv6 has its own limit and count. */
+	from->peer.conf.maxpfx[V6] = (struct bgp_maxpfx){ .max = 1, .threshold = 75 };
+	announce_all();
+	ck_assert_uint_eq(from->maxpfx_calls[V6], 1);
+	ck_assert_uint_eq(from->maxpfx_limit, 1);
+}
+END_TEST
+
 START_TEST(test_allowas_in)
 {
 	ck_assert(!accepted_with("198.51.100.0/26", "65002 65001 65010")); /* our AS: a loop */
@@ -351,6 +451,94 @@ START_TEST(test_remove_private_as)
 	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 {64512,64496} 4200000001",
 				   BGP_RPA_ALL_REPLACE, b, 128),
 			 "65001 65001 {65001,64496} 65001");
+}
+END_TEST
+
+/* neighbor X local-as L [no-prepend [replace-as]] (FRR): routes from the neighbor get L in
+ * front (not with no-prepend) and L in their path is a loop; routes to it get L in front of
+ * our AS, or instead of it with replace-as. */
+START_TEST(test_local_as)
+{
+	char b[128];
+	const struct bgp_attr *a;
+	struct bgp_attr t;
+	struct prefix p = tpfx("198.51.100.64/26");
+
+	from->peer.conf.local_as = 64999;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "65001 64999 65002 64496");
+	/* L already in the path: counted with the prepended one, a loop (FRR). */
+	tmpl_init(&t, "65002 64999", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.64/26"));
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.as_loop, 1);
+	from->peer.conf.local_as_no_prepend = true;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "65001 65002 64496");
+	from->peer.conf.local_as = 0;
+	from->peer.conf.local_as_no_prepend = false;
+
+	/* Towards `to` with local-as 64998: in front of ours; replace-as: instead of it. */
+	to->peer.conf.local_as = 64998;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "64998 65001 65002 64496");
+	to->peer.conf.local_as_no_prepend = to->peer.conf.local_as_replace = true;
+	ck_assert_str_eq(sent_path("198.51.100.0/26", "65002 64496", BGP_RPA_OFF, b, 128),
+			 "64998 65002 64496");
+	a = fake_adj(to, "198.51.100.0/26");
+	ck_assert_ptr_nonnull(a);
+	to->peer.conf.local_as = 0;
+	to->peer.conf.local_as_no_prepend = to->peer.conf.local_as_replace = false;
+}
+END_TEST
+
+/* neighbor X advertisement-interval (MRAI): the table goes at once; later changes (a
+ * withdrawal, a new prefix, a prefix changed twice) wait for the interval since the last
+ * UPDATE, then go out together, each prefix once as it then is. */
+START_TEST(test_advertisement_interval)
+{
+	struct bgp_attr t;
+	struct prefix gone = tpfx("198.51.100.0/26"), added = tpfx("192.0.2.128/25");
+	struct prefix twice = tpfx("198.51.100.64/26");
+	struct rib_src *dst;
+	uint64_t msgs;
+	char b[64];
+
+	to->peer.conf.adv_interval = 30;
+	announce_all();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5); /* the table: not held */
+	dst = to->peer.rib->cur;
+	ck_assert_uint_gt(dst->mrai_last_ms, 0);
+	msgs = to->msgs;
+
+	fake_withdraw(from, V4, &gone, 1);
+	tmpl_init(&t, "65002 64496", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &added, 1);
+	fake_announce(from, V4, &t, &twice, 1);
+	tmpl_release(&t);
+	tmpl_init(&t, "65002 64497", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &twice, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(to->msgs, msgs); /* held */
+	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
+
+	dst->mrai_last_ms -= 30000; /* the interval is over */
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "198.51.100.0/26"));
+	ck_assert_ptr_nonnull(fake_adj(to, "192.0.2.128/25"));
+	bgp_aspath_to_str(fake_adj(to, "198.51.100.64/26")->aspath, b, sizeof(b));
+	ck_assert_str_eq(b, "65001 65002 64497");
+	ck_assert_uint_le(to->msgs - msgs, 3); /* one withdrawal and the announcements */
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+
+	/* 0: at once again. */
+	to->peer.conf.adv_interval = 0;
+	fake_withdraw(from, V4, &added, 1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "192.0.2.128/25"));
 }
 END_TEST
 
@@ -412,6 +600,10 @@ int main(void)
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
+	tcase_add_test(tc, test_ebgp_requires_policy);
+	tcase_add_test(tc, test_max_prefix);
+	tcase_add_test(tc, test_local_as);
+	tcase_add_test(tc, test_advertisement_interval);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

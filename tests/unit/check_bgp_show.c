@@ -11,6 +11,7 @@
 
 #include "bgpd/bgp_clear.h"
 #include "bgpd/bgp_log.h"
+#include "bgpd/bgp_msg.h"
 #include "bgpd/bgp_network.h"
 #include "bgpd/bgp_show_neighbor.h"
 #include "lib/command.h"
@@ -143,6 +144,52 @@ START_TEST(test_summary_json)
 	out = run("show bgp summary json");
 	ck_assert(st_json_valid(out));
 	st_json_has(out, "{\"ipv4Unicast\":{");
+}
+END_TEST
+
+/* RFC 8212 on (bgp ebgp-requires-policy, the default): FRR's "(Policy)" in the summary's
+ * count columns of an Established eBGP neighbor without policy, peerState "Policy" (after
+ * Passive and Admin), and the neighbor's "discarded due to missing policy" lines. */
+START_TEST(test_ebgp_requires_policy_shown)
+{
+	struct bgp_peer *p1;
+	const char *out;
+
+	three_peers();
+	bgp_get()->ebgp_requires_policy = true;
+	out = run("show ip bgp summary");
+	st_text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
+			 "00:00:00     (Policy) (Policy) N/A\n");
+	st_text_has(out, "    never       Active        0 transit-a\n");
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"pfxRcd\":0,\"pfxSnt\":0,\"state\":\"Established\",\"peerState\":"
+			 "\"Policy\",");
+	st_json_has(out, "\"state\":\"Active\",\"peerState\":\"Passive\"");
+	st_json_has(out, "\"state\":\"Idle (Admin)\",\"peerState\":\"Admin\"");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	/* In the family's block after the other per-family lines (send-community), as FRR. */
+	st_text_has(out, "\n For address family: IPv4 Unicast\n");
+	st_text_has(out, "\n  Inbound updates discarded due to missing policy\n"
+			 "  Outbound updates discarded due to missing policy\n");
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"inboundEbgpRequiresPolicy\":\"Inbound updates discarded due to "
+			 "missing policy\",\"outboundEbgpRequiresPolicy\":\"Outbound updates "
+			 "discarded due to missing policy\"");
+
+	/* An inbound route-map (even one that does not exist) is a policy that way. */
+	p1 = bgp_peer_lookup(
+		bgp_get(), &(struct ipaddr){ .family = AF_INET, .u.v4.s_addr = htonl(0x7f000001) });
+	ck_assert_ptr_nonnull(p1);
+	p1->conf.rmap[BGP_AF_IPV4_UNICAST][BGP_DIR_IN] = XSTRDUP(MTYPE_BGP_PEER_CONF, "IN");
+	out = run("show ip bgp summary");
+	st_text_has(out, "00:00:00            0 (Policy) N/A\n");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	ck_assert_ptr_null(strstr(out, "Inbound updates discarded"));
+	st_text_has(out, "  Outbound updates discarded due to missing policy\n");
+	/* Off: the counts again. */
+	bgp_get()->ebgp_requires_policy = false;
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"state\":\"Established\",\"peerState\":\"OK\",");
 }
 END_TEST
 
@@ -394,6 +441,125 @@ static struct bgp_peer *peer_at(const char *addr)
 	return bgp_peer_lookup(bgp_get(), &a);
 }
 
+/* maximum-prefix exceeded (what the RIB reports): NOTIFICATION Cease / Maximum Number of
+ * Prefixes Reached with AFI 1, SAFI 1 and the limit as data (RFC 4486, as FRR), the session
+ * held "Idle (PfxCt)" with FRR's lines, the restart timer shown, `clear bgp` releases it. */
+START_TEST(test_max_prefix_overflow)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+	const char *out;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	p1->conf.maxpfx[BGP_AF_IPV4_UNICAST] =
+		(struct bgp_maxpfx){ .max = 300, .threshold = 90, .restart = 0 };
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "  Maximum prefixes allowed 300\n  Threshold for warning message 90%\n");
+	session_max_prefix_exceeded(p1, BGP_AF_IPV4_UNICAST, 300);
+	ck_assert_int_eq(st_expect(remote_fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(len, 9);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_MAX_PREFIX);
+	ck_assert_mem_eq(body + 2, "\x00\x01\x01\x00\x00\x01\x2c", 7);
+	ck_assert(st_state_is(p1, BGP_ST_IDLE, 2000));
+	st_pump(100); /* no restart by itself */
+	ck_assert(bgp_session_state(p1) == BGP_ST_IDLE);
+	out = run("show ip bgp summary");
+	st_text_has(out, "00:00:00 Idle (PfxCt)        0 N/A\n");
+	out = run("show ip bgp summary json");
+	st_json_has(out, "\"state\":\"Idle (PfxCt)\",\"peerState\":\"PfxCt\"");
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "Notification sent (Cease/Maximum Number of Prefixes Reached)\n"
+			 "  Peer had exceeded the max. no. of prefixes configured.\n"
+			 "  Reduce the no. of prefix and clear ip bgp 127.0.0.1 to restore "
+			 "peering\n");
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"prefixAllowedMax\":300,\"prefixAllowedWarningThresh\":90}");
+	st_json_has(out, "\"prefixesConfigExceedMax\":true,\"reducePrefixNumAndClearIpBgp\":true");
+	ck_assert_str_eq(run("clear ip bgp 127.0.0.1"), "");
+	ck_assert(st_state_is(p1, BGP_ST_CONNECT, 2000));
+	ck_assert(!bgp_session_pfx_overflow(p1));
+	ck_assert_ptr_null(strstr(run("show ip bgp neighbors 127.0.0.1"), "Peer had exceeded"));
+}
+END_TEST
+
+/* The number right after the first `what` in text (the test fails when there is none). */
+static long number_after(const char *text, const char *what)
+{
+	const char *p = strstr(text, what);
+
+	ck_assert_msg(p, "missing [%s] in:\n%s", what, text);
+	return strtol(p + strlen(what), NULL, 10);
+}
+
+/* With `restart 5`: the timer runs and is shown; warning-only never calls the session. */
+START_TEST(test_max_prefix_restart_timer)
+{
+	struct bgp_peer *p1;
+	uint8_t body[64];
+	size_t len = 0;
+	const char *out;
+	int64_t left;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	p1->conf.maxpfx[BGP_AF_IPV4_UNICAST] =
+		(struct bgp_maxpfx){ .max = 2, .threshold = 75, .restart = 5 };
+	session_max_prefix_exceeded(p1, BGP_AF_IPV4_UNICAST, 2);
+	ck_assert_int_eq(st_expect(remote_fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert(st_state_is(p1, BGP_ST_IDLE, 2000));
+	left = bgp_session_pfx_restart_remaining(p1);
+	ck_assert_int_gt(left, 290000);
+	ck_assert_int_le(left, 300000);
+	out = run("show ip bgp neighbors 127.0.0.1");
+	st_text_has(out, "  Threshold for warning message 75%, restart interval 5 min\n");
+	/* 290..300 seconds left, depending on how long the steps above took. */
+	ck_assert_int_ge(
+		number_after(out, "Reduce the no. of prefix from 127.0.0.1, will restart in "),
+		290);
+	ck_assert_int_le(number_after(out, "will restart in "), 300);
+	out = run("show ip bgp neighbors 127.0.0.1 json");
+	st_json_has(out, "\"prefixAllowedRestartIntervalMsecs\":300000");
+	st_json_has(out, "\"prefixesConfigExceedMax\":true,\"reducePrefixNumFrom\":true,"
+			 "\"restartInTimerMsec\":");
+	ck_assert_int_ge(number_after(out, "\"restartInTimerMsec\":"), 290000);
+	ck_assert_int_le(number_after(out, "\"restartInTimerMsec\":"), 300000);
+}
+END_TEST
+
+/* Single-hop eBGP to an address on no connected network is not connected to (FRR's "Waiting
+ * for NHT"); ebgp-multihop, ttl-security or disable-connected-check lift the check; a neighbor
+ * on a connected network (127.0.0.1 on lo) passes. The neighbors are passive: a unit test
+ * opens no connection towards a documentation address (the lab tests the FSM in namespaces). */
+START_TEST(test_connected_check)
+{
+	struct bgp_peer *far = st_peer("198.51.100.200", 65002, true);
+	const char *out;
+
+	ck_assert(!bgp_session_connected_ok(far->session));
+	ck_assert_uint_eq(far->session->last_reset, BGP_DOWN_WAITING_NHT);
+	ck_assert(st_logged("198.51.100.200 is on no connected network", "disable-connected-check",
+			    ""));
+	out = run("show bgp neighbors 198.51.100.200");
+	st_text_has(out, "  Last reset 00:00:00,  Waiting for NHT\n");
+	st_json_has(run("show bgp neighbors 198.51.100.200 json"),
+		    "\"lastResetDueTo\":\"Waiting for NHT\",\"lastResetCode\":27");
+	far->conf.ebgp_multihop = 2;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.ebgp_multihop = 0;
+	far->conf.ttl_security_hops = 2;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.ttl_security_hops = 0;
+	far->conf.disable_connected_check = true;
+	ck_assert(bgp_session_connected_ok(far->session));
+	far->conf.disable_connected_check = false;
+	ck_assert(!bgp_session_connected_ok(far->session));
+	ck_assert(bgp_session_connected_ok(st_peer("127.0.0.1", 65003, true)->session));
+}
+END_TEST
+
 /* `clear bgp PEER`: Cease / Administrative Reset, "User reset", and a new start at once. */
 START_TEST(test_clear_hard)
 {
@@ -489,6 +655,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_summary_no_neighbors);
 	tcase_add_test(tc, test_summary_text_layout);
 	tcase_add_test(tc, test_summary_json);
+	tcase_add_test(tc, test_ebgp_requires_policy_shown);
 	tcase_add_test(tc, test_summary_all_families);
 	tcase_add_test(tc, test_summary_filters);
 	tcase_add_test(tc, test_summary_none_failed);
@@ -496,6 +663,9 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_neighbors_json);
 	tcase_add_test(tc, test_neighbors_after_notification);
 	tcase_add_test(tc, test_clear_hard);
+	tcase_add_test(tc, test_connected_check);
+	tcase_add_test(tc, test_max_prefix_overflow);
+	tcase_add_test(tc, test_max_prefix_restart_timer);
 	tcase_add_test(tc, test_clear_soft);
 	tcase_add_test(tc, test_debug_commands);
 	suite_add_tcase(s, tc);

@@ -54,6 +54,8 @@ static const char *const change_names[] = {
 	[BGP_PEER_CHG_AF_ACTIVATION] = "AF_ACTIVATION",
 	[BGP_PEER_CHG_PASSWORD] = "PASSWORD",
 	[BGP_PEER_CHG_TTL_SECURITY] = "TTL_SECURITY",
+	[BGP_PEER_CHG_CONNECTED_CHECK] = "CONNECTED_CHECK",
+	[BGP_PEER_CHG_LOCAL_AS] = "LOCAL_AS",
 };
 
 static struct event_base *test_base; /* the timer of commit confirmed runs here */
@@ -181,6 +183,20 @@ void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 	sbuf_printf(&calls, "policy_changed %s %s %s %s\n", peer->name,
 		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", dir == BGP_DIR_IN ? "in" : "out",
 		    name ? name : "-");
+}
+
+void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct bgp_maxpfx *m = &peer->conf.maxpfx[af];
+
+	sbuf_printf(&calls, "maxpfx %s %s %u %u %s %u\n", peer->name,
+		    af == BGP_AF_IPV4_UNICAST ? "ipv4" : "ipv6", m->max, m->threshold,
+		    m->warning_only ? "warning-only" : "-", m->restart);
+}
+
+void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "ebgp_requires_policy %s\n", bgp->ebgp_requires_policy ? "on" : "off");
 }
 
 /* The listeners' rule capacity, as a double: at most 8 GTSM neighbors per family here, so
@@ -524,6 +540,7 @@ static const char *const good_files[] = {
 	"good-large-community.conf",
 	"good-route-reflector.conf",
 	"good-fib.conf",
+	"good-neighbor-options.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -601,6 +618,10 @@ static const char *const bad_files[] = {
 	"bad-lclist-value.conf",
 	"bad-rmap-large-community.conf",
 	"bad-send-community-unknown.conf",
+	"bad-maxpfx-threshold.conf",
+	"bad-json-maxpfx-both.json",
+	"bad-local-as-ibgp.conf",
+	"bad-adv-interval-range.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
@@ -924,6 +945,8 @@ START_TEST(t_frr_switches)
 	ck_assert(the_bgp->network_import_check);
 	run(vty, "no bgp ebgp-requires-policy", CMD_SUCCESS);
 	ck_assert(!the_bgp->ebgp_requires_policy);
+	/* The routes of every eBGP neighbor are re-evaluated (bgpd.c), at once. */
+	ck_assert_ptr_nonnull(strstr(calls_text(), "ebgp_requires_policy off\n"));
 	text = show();
 	ck_assert_ptr_nonnull(strstr(text, "\n no bgp ebgp-requires-policy\n"));
 	ck_assert_ptr_null(strstr(text, "log-neighbor-changes"));

@@ -198,7 +198,8 @@ static struct bgp_codec_ctx fake_ctx(const struct fake_peer *fp)
 	struct bgp_codec_ctx ctx = fp->info.codec;
 
 	ctx.local_as = fp->info.remote_as;
-	ctx.peer_as = fp->peer.bgp->asn;
+	/* The AS the fake knows us by: our local-as towards it, if any (its first AS check). */
+	ctx.peer_as = fp->peer.conf.local_as ? fp->peer.conf.local_as : fp->peer.bgp->asn;
 	return ctx;
 }
 
@@ -276,6 +277,14 @@ static struct fake_peer *fake_of(const struct bgp_peer *peer)
 size_t session_send_space(const struct bgp_peer *peer)
 {
 	return fake_of(peer)->space;
+}
+
+void session_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t limit)
+{
+	struct fake_peer *fp = (struct fake_peer *)peer;
+
+	fp->maxpfx_calls[af]++;
+	fp->maxpfx_limit = limit;
 }
 
 int session_send_route_refresh(struct bgp_peer *peer, enum bgp_af af)

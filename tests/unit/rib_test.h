@@ -42,6 +42,9 @@ struct fake_peer {
 	uint64_t treat_as_withdraw;
 	uint64_t discarded;	       /* RFC 7606 discards seen (OR of bits) */
 	struct ptree *adj[BGP_AF_MAX]; /* prefix -> struct bgp_attr * (reference held) */
+	/* session_max_prefix_exceeded() calls: how many, and the last limit */
+	uint32_t maxpfx_calls[BGP_AF_MAX];
+	uint32_t maxpfx_limit;
 };
 
 /* The instance: AS asn, router id rid; creates its RIB. bgp_get() returns it. */

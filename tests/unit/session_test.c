@@ -78,6 +78,12 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 	rib_calls.refresh++;
 }
 
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+}
+
 bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;
@@ -152,6 +158,9 @@ void st_setup(void)
 	ck_assert_ptr_nonnull(bgp);
 	bgp->router_id_configured = true;
 	inet_pton(AF_INET, ST_LOCAL_ID, &bgp->router_id);
+	/* As the lab's configs (`no bgp ebgp-requires-policy`): the session tests exchange
+	 * eBGP routes without policy; check_bgp_show turns RFC 8212 on where it tests it. */
+	bgp->ebgp_requires_policy = false;
 }
 
 void st_teardown(void)
