@@ -1235,22 +1235,20 @@ static int maxpfx_edit(struct vty *vty, const struct cmd_args *args, const char 
 	if (no)
 		return nb_cli_apply_changes(vty, NULL);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/max", base,
-		 af);
+	snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/max", base, af);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "max"));
 	if ((v = cmd_arg(args, "threshold"))) {
-		snprintf(xpath, sizeof(xpath),
-			 "%s/afi-safis/%s/maximum-prefix/threshold", base, af);
+		snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/threshold", base,
+			 af);
 		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
 	}
 	if (cmd_has(args, "warning-only")) {
-		snprintf(xpath, sizeof(xpath),
-			 "%s/afi-safis/%s/maximum-prefix/warning-only", base, af);
+		snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/warning-only", base,
+			 af);
 		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	}
 	if ((v = cmd_arg(args, "minutes"))) {
-		snprintf(xpath, sizeof(xpath),
-			 "%s/afi-safis/%s/maximum-prefix/restart", base, af);
+		snprintf(xpath, sizeof(xpath), "%s/afi-safis/%s/maximum-prefix/restart", base, af);
 		nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, v);
 	}
 	return nb_cli_apply_changes(vty, NULL);

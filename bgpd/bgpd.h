@@ -147,7 +147,7 @@ struct bgp_peer_config {
 	char *peer_group; /* neighbor X peer-group NAME (MTYPE_BGP_PEER_CONF); NULL: none */
 	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
 	uint8_t send_comm_off[BGP_AF_MAX];
-	struct bgp_maxpfx maxpfx[BGP_AF_MAX];	    /* neighbor X maximum-prefix ... */
+	struct bgp_maxpfx maxpfx[BGP_AF_MAX]; /* neighbor X maximum-prefix ... */
 };
 
 #define BGP_SEND_COMM_STANDARD 0x1
