@@ -372,9 +372,25 @@ void community_list_entry_delete(const char *name, uint32_t seq)
 	entry_delete(false, name, seq);
 }
 
-bool community_list_permits(struct community_list *l, const struct bgp_u32list *comms, bool exact)
+/* The text of a set, as `show` prints it and an expanded list's regular expressions see. */
+typedef void (*set_str_fn)(const void *set, char *buf, size_t size);
+
+static void communities_str(const void *set, char *buf, size_t size)
 {
-	uint32_t n = comms ? comms->count : 0;
+	bgp_u32list_community_str(set, buf, size);
+}
+
+static void lcommunities_str(const void *set, char *buf, size_t size)
+{
+	bgp_lcommlist_str(set, buf, size);
+}
+
+/* Does l permit the n values of set? An expanded list matches their text (at most
+ * text_per_value bytes each); a route without any is the empty text (FRR 8.4: `.*` matches it,
+ * as the lab's policy_lcomm found). */
+static bool permits_set(struct community_list *l, const uint32_t *vals, uint32_t n, const void *set,
+			set_str_fn str, size_t text_per_value, bool exact)
+{
 	char small[1024], *text = small;
 	size_t size = sizeof(small);
 	bool permit;
@@ -383,16 +399,23 @@ bool community_list_permits(struct community_list *l, const struct bgp_u32list *
 		return false;
 	text[0] = '\0';
 	if (l->expanded && n) {
-		if ((size_t)n * 24 + 1 > size) {
-			size = (size_t)n * 24 + 1;
+		if ((size_t)n * text_per_value + 1 > size) {
+			size = (size_t)n * text_per_value + 1;
 			text = XMALLOC(MTYPE_BGP_CLIST, size);
 		}
-		bgp_u32list_community_str(comms, text, size);
+		str(set, text, size);
 	}
-	permit = list_permits(l, n ? comms->val : NULL, n, text, exact);
+	permit = list_permits(l, n ? vals : NULL, n, text, exact);
 	if (text != small)
 		XFREE(MTYPE_BGP_CLIST, text);
 	return permit;
+}
+
+bool community_list_permits(struct community_list *l, const struct bgp_u32list *comms, bool exact)
+{
+	uint32_t n = comms ? comms->count : 0;
+
+	return permits_set(l, n ? comms->val : NULL, n, comms, communities_str, 24, exact);
 }
 
 struct bgp_u32list *community_list_strip(struct community_list *l, const struct bgp_u32list *c)
@@ -446,26 +469,8 @@ void lcommunity_list_entry_delete(const char *name, uint32_t seq)
 bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact)
 {
 	uint32_t n = lc ? lc->count : 0;
-	char small[1024], *text = small;
-	size_t size = sizeof(small);
-	bool permit;
 
-	if (!l)
-		return false;
-	/* A route without large communities is the empty text to an expanded list (FRR 8.4:
-	 * `.*` matches it, the lab's policy_lcomm found). */
-	text[0] = '\0';
-	if (l->expanded && n) {
-		if ((size_t)n * 34 + 1 > size) {
-			size = (size_t)n * 34 + 1;
-			text = XMALLOC(MTYPE_BGP_CLIST, size);
-		}
-		bgp_lcommlist_str(lc, text, size);
-	}
-	permit = list_permits(l, n ? lc->val : NULL, n, text, exact);
-	if (text != small)
-		XFREE(MTYPE_BGP_CLIST, text);
-	return permit;
+	return permits_set(l, n ? lc->val : NULL, n, lc, lcommunities_str, 34, exact);
 }
 
 struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
