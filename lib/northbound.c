@@ -1206,10 +1206,35 @@ int nb_candidate_commit(struct nb_candidate *c, struct nb_error *err)
 	return nb_candidate_commit_id(c, &txid, err);
 }
 
+/*
+ * Apply the effective tree eff against the effective running tree: the transaction's
+ * callbacks in their phases, then eff becomes the effective running tree (taken over; freed
+ * on failure). *changes: how many changes the callbacks saw.
+ */
+static int txn_run_effective(struct lyd_node *eff, unsigned *changes, struct nb_error *err)
+{
+	struct nb_txn t;
+
+	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
+		lyd_free_all(eff);
+		return -1;
+	}
+	if (txn_validate(&t, eff, err) < 0 || txn_prepare(&t, err) < 0) {
+		txn_free(&t);
+		lyd_free_all(eff);
+		return -1;
+	}
+	txn_apply(&t);
+	*changes = (unsigned)t.n;
+	txn_free(&t); /* the destroy dnodes pointed into the old trees: free them after */
+	lyd_free_all(nb.running_eff);
+	nb.running_eff = eff;
+	return 0;
+}
+
 int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_error *err)
 {
 	struct lyd_node *eff;
-	struct nb_txn t;
 	unsigned changes;
 	bool changed;
 
@@ -1223,26 +1248,14 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 	}
 	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
-	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
-		lyd_free_all(eff);
+	if (txn_run_effective(eff, &changes, err) < 0)
 		return -1;
-	}
-	if (txn_validate(&t, eff, err) < 0 || txn_prepare(&t, err) < 0) {
-		txn_free(&t);
-		lyd_free_all(eff);
-		return -1;
-	}
-	txn_apply(&t);
-	changes = (unsigned)t.n;
-	changed = t.n > 0 || trees_differ(nb.running, c->tree);
+	changed = changes > 0 || trees_differ(nb.running, c->tree);
 	if (changed && !changes)
 		changes = 1; /* only the tree as written changed */
-	txn_free(&t);	     /* the destroy dnodes pointed into the old trees: free them after */
 
 	lyd_free_all(nb.running);
-	lyd_free_all(nb.running_eff);
 	nb.running = c->tree;
-	nb.running_eff = eff;
 	c->tree = nb_tree_dup(nb.running);
 	*txid = 0;
 	if (changed) {
@@ -1257,23 +1270,10 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 int nb_running_reexpand(struct nb_error *err)
 {
 	struct lyd_node *eff;
-	struct nb_txn t;
+	unsigned changes;
 
 	memset(err, 0, sizeof(*err));
 	if (expand(nb.running, &eff, err) < 0)
 		return -1;
-	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
-		lyd_free_all(eff);
-		return -1;
-	}
-	if (txn_validate(&t, eff, err) < 0 || txn_prepare(&t, err) < 0) {
-		txn_free(&t);
-		lyd_free_all(eff);
-		return -1;
-	}
-	txn_apply(&t);
-	txn_free(&t);
-	lyd_free_all(nb.running_eff);
-	nb.running_eff = eff;
-	return 0;
+	return txn_run_effective(eff, &changes, err);
 }
