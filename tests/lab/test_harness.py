@@ -7,12 +7,13 @@ scapy, an independent BGP implementation)."""
 import ipaddress
 import json
 import os
+import sys
 import textwrap
 
 import pytest
 
 from skualab import json_cmp, run_and_expect
-from skualab import parsers
+from skualab import parsers, tables
 from skualab.daemons import FrrBgpd, StandinBgpd
 from skualab.topology import Topology, TopologyError
 
@@ -261,3 +262,126 @@ def test_sanitizer_reports_are_found_in_skua_logs(tmp_path):
     assert len(found) == 3 and "heap-use-after-free" in found[0]
     log.write_text("2026/12/03 BGP: all fine, runtime of 3 s\n")
     assert d.sanitizer_reports() == []
+
+
+# --- tables: the scenarios' BGP table readers -----------------------------------------------
+
+class FakeVtysh:
+    """A router whose vtysh is a Python script: `show bgp AFI unicast json` answers a captured
+    FRR 8.4 table; every other command is appended to `log` (if given), and a per-prefix
+    `show bgp ... PREFIX json` answers {"prefix": PREFIX, "paths": [...]}, after a stray line
+    when `noise` is set and there are several commands (a vtysh warning between them)."""
+
+    SCRIPT = textwrap.dedent("""\
+        import json, sys
+        log, noise, cmds = sys.argv[1], sys.argv[2] == "1", sys.argv[4::2]
+        for c in cmds:
+            if log:
+                with open(log, "a") as f:
+                    f.write(c + "\\n")
+            w = c.split()
+            if len(w) == 6 and w[:2] == ["show", "bgp"] and w[-1] == "json":
+                if noise and len(cmds) > 1:
+                    print("% Unknown command")
+                print(json.dumps({"prefix": w[4], "paths": [
+                    {"peer": {"peerId": "192.0.2.9"}, "community": {"string": "65000:" + w[4]}},
+                    {"peer": {"peerId": "192.0.2.8"}}]}, indent=2))
+        """)
+
+    def __init__(self, log="", noise=False):
+        self.log, self.noise = str(log), noise
+
+    def vtysh_argv(self, cmds):
+        argv = [sys.executable, "-c", self.SCRIPT, self.log, "1" if self.noise else "0"]
+        for c in cmds:
+            argv += ["-c", c]
+        return argv
+
+    def vtysh_json(self, cmd):
+        return {"show bgp ipv4 unicast json": fixture_json("frr_routes4.json"),
+                "show bgp ipv6 unicast json": fixture_json("frr_routes6.json")}[cmd]
+
+
+def test_tables_bgpd_argv_names_bgpd_alone_on_frr():
+    frr = FrrBgpd.__new__(FrrBgpd)
+    frr.sockdir = "/run/x"
+    assert tables.bgpd_argv(frr, ["conf t", "router bgp 1"]) == [
+        "vtysh", "--vty_socket", "/run/x", "-d", "bgpd", "-c", "conf t", "-c", "router bgp 1"]
+    other = FakeVtysh()
+    assert tables.bgpd_argv(other, ["show x"]) == other.vtysh_argv(["show x"])
+
+
+def test_tables_bgpd_configure_runs_each_router_in_order(tmp_path):
+    lab = {"a": FakeVtysh(tmp_path / "a"), "b": FakeVtysh(tmp_path / "b")}
+    tables.bgpd_configure(lab, ("b", "a"), "router bgp 65000", "no neighbor 192.0.2.1 x")
+    for r in ("a", "b"):
+        assert (tmp_path / r).read_text().splitlines() == [
+            "configure terminal", "router bgp 65000", "no neighbor 192.0.2.1 x"]
+
+
+def test_tables_json_docs_one_after_the_other():
+    assert tables.json_docs('{"a": 1}\n{"b": [2]}  \n\n{}\n') == [{"a": 1}, {"b": [2]}, {}]
+    assert tables.json_docs("  \n") == []
+    with pytest.raises(ValueError):
+        tables.json_docs('{"a": 1}\n% Unknown command\n')
+
+
+def test_tables_table_rows_from_captured_frr_tables():
+    tab = tables.table(FakeVtysh(), ("peer", "nexthops", "aspath", "origin", "med", "best"))
+    assert tab["198.51.100.16/28"] == [("192.0.2.2", "192.0.2.2", "65002", "IGP", "-", True),
+                                       ("192.0.2.6", "192.0.2.6", "65003 65002", "IGP", "-",
+                                        False)]
+    assert tab["198.51.100.0/28"][0] == ("(unspec)", "0.0.0.0", "", "IGP", "0", True)
+    # IPv6: the link-local next hop is left out
+    assert tab["2001:db8:102::/48"] == [("2001:db8:0:1::2", "2001:db8:0:1::2", "65002", "IGP",
+                                         "-", True)]
+    assert len(tab) == 6
+    v4 = tables.table(FakeVtysh(), ("localpref", "weight"), afis=("ipv4",))
+    assert sorted(v4) == tables.prefixes(FakeVtysh())
+    assert v4["198.51.100.0/28"] == [("-", "0"), ("-", "32768")]
+    path = fixture_json("frr_routes6.json")["routes"]["2001:db8:102::/48"][0]
+    assert tables.global_nexthops(path) == ["2001:db8:0:1::2"]
+
+
+def test_tables_rows_get_the_prefix():
+    got = tables.rows({"p1": [{"x": 2}, {"x": 1}]}, lambda prefix, p: (prefix, p["x"]))
+    assert got == {"p1": [("p1", 1), ("p1", 2)]}
+
+
+@pytest.mark.parametrize("noise", [False, True])
+def test_tables_detail_docs_in_one_run_or_one_by_one(tmp_path, noise):
+    log = tmp_path / "log"
+    want = ["198.51.100.0/28", "198.51.100.16/28"]
+    docs = tables.detail_docs(FakeVtysh(log, noise), "ipv4", want)
+    assert [d["prefix"] for d in docs] == want
+    # one run with both commands; with noise, then one run each
+    assert len(log.read_text().splitlines()) == (4 if noise else 2)
+    assert tables.detail_docs(FakeVtysh(log), "ipv4", []) == []
+
+
+def test_tables_detail_table_over_every_prefix():
+    tab = tables.detail_table(FakeVtysh(), lambda p: (p["peer"]["peerId"],
+                                                      p.get("community", {}).get("string", "")))
+    assert sorted(tab) == tables.prefixes(FakeVtysh())
+    assert tab["198.51.100.32/28"] == [("192.0.2.8", ""), ("192.0.2.9", "65000:198.51.100.32/28")]
+
+
+def test_tables_differences_and_describe():
+    tabs = {"dut": {"p1": [1], "p2": [2]}, "ref": {"p1": [1], "p2": [3], "p3": [4]},
+            "sd": {}, "sr": {"p2": [5]}}
+    diff = tables.differences(tabs, [("dut", "ref"), ("sd", "sr")])
+    assert diff == {"p2": ["dut [2]\n    ref [3]", "sd None\n    sr [5]"],
+                    "p3": ["dut None\n    ref [4]"]}
+    assert tables.differences(tabs, [("dut", "ref")], ["p1", "p2"], sep=" / ") == {
+        "p2": ["dut [2] / ref [3]"]}
+    assert tables.differences(tabs, [("dut", "ref")], ["p1"]) == {}
+    assert tables.describe({"p3": ["x"], "p2": ["a", "b"]}) == "p2:\n    a\n    b\np3:\n    x"
+
+
+def test_tables_steady_stops_on_match_on_no_change_and_on_time():
+    def reader(seq):
+        it = iter(seq)
+        return lambda: next(it)
+    assert tables.steady(reader([3, 2, 0, 9]), bool, 60, interval=0) == 0
+    assert tables.steady(reader([3, 2, 2, 9]), bool, 60, interval=0) == 2
+    assert tables.steady(reader([3, 9]), bool, 0, interval=0) == 3

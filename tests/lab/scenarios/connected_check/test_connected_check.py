@@ -13,21 +13,16 @@ import time
 
 import pytest
 
-from skualab.daemons import FrrBgpd
-from skualab.netns import run
+from skualab.tables import bgpd_configure
 
 PEER = "192.0.2.110"
 ROUTERS = ("dut", "ref")
 
 
-def vtysh_bgpd(daemon, *cmds):
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30)
+def set_knob(lab, on):
+    """`[no] neighbor PEER disable-connected-check` on dut and ref."""
+    bgpd_configure(lab, ROUTERS, "router bgp 65000", "%sneighbor %s disable-connected-check"
+                   % ("" if on else "no ", PEER))
 
 
 def view(daemon):
@@ -58,9 +53,7 @@ def test_without_the_knob_no_connection(lab):
 
 @pytest.mark.timeout(120)
 def test_with_the_knob_connected_with_ttl_1(lab):
-    for r in ROUTERS:
-        vtysh_bgpd(lab[r], "configure terminal", "router bgp 65000",
-                   "neighbor %s disable-connected-check" % PEER)
+    set_knob(lab, True)
     expect_same(lab, "up", {"bgpState": "Established", "pfxRcd": 1})
     nbr = lab["dut"].neighbor(PEER)[PEER]
     if "gtsm" in nbr:  # skua's socket read back (not under SKUALAB_STANDIN=frr)
@@ -72,9 +65,7 @@ def test_with_the_knob_connected_with_ttl_1(lab):
 
 @pytest.mark.timeout(120)
 def test_knob_removed_session_reset(lab):
-    for r in ROUTERS:
-        vtysh_bgpd(lab[r], "configure terminal", "router bgp 65000",
-                   "no neighbor %s disable-connected-check" % PEER)
+    set_knob(lab, False)
     expect_same(lab, "reset", {"bgpState": "Active", "pfxRcd": 0})
     lab.expect("ref: last reset", lambda: view(lab["ref"])["lastResetDueTo"],
                lambda v: None if v in ("Multihop config change", "Waiting for NHT") else v,

@@ -14,8 +14,7 @@ against the designed outcome first.  Both logs carry FRR's warning.
 
 import pytest
 
-from skualab.daemons import FrrBgpd
-from skualab.netns import run
+from skualab.tables import bgpd_configure, prefixes
 
 FEEDER, SINK, IBGP = "192.0.2.1", "192.0.2.4", "192.0.2.5"
 DUT, REF = "192.0.2.2", "192.0.2.3"
@@ -24,21 +23,6 @@ IBGP_NET = "198.51.100.32/28"
 OWN_NET = "203.0.113.0/28"
 WARNING = "EBGP inbound/outbound policy not properly setup"
 CONVERGE = 30
-
-
-def vtysh_bgpd(daemon, *cmds):
-    """Config commands to bgpd alone (FRR's vtysh would send route-maps to zebra too)."""
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30)
-
-
-def prefixes(daemon):
-    return sorted((daemon.vtysh_json("show bgp ipv4 unicast json").get("routes") or {}))
 
 
 def received_from(daemon, neighbor):
@@ -101,6 +85,13 @@ IN_MSG = "Inbound updates discarded due to missing policy"
 OUT_MSG = "Outbound updates discarded due to missing policy"
 
 
+def configure_ipv4(lab, line):
+    """`line` in dut's and ref's ipv4 unicast, their three sessions up first."""
+    for r in ("dut", "ref"):
+        lab.require_established(r, [FEEDER, SINK, IBGP])
+    bgpd_configure(lab, ("dut", "ref"), "router bgp 65000", "address-family ipv4 unicast", line)
+
+
 @pytest.mark.timeout(120)
 def test_sessions_established(lab):
     lab.wait_all_established({"dut": [FEEDER, SINK, IBGP], "ref": [FEEDER, SINK, IBGP]},
@@ -128,12 +119,7 @@ def test_warning_logged(lab):
 
 @pytest.mark.timeout(120)
 def test_inbound_route_map_lets_feeder_in(lab):
-    for r in ("dut", "ref"):
-        lab.require_established(r, [FEEDER, SINK, IBGP])
-    for r in ("dut", "ref"):
-        vtysh_bgpd(lab[r], "configure terminal", "router bgp 65000",
-                   "address-family ipv4 unicast",
-                   "neighbor %s route-map FROM-FEEDER in" % FEEDER)
+    configure_ipv4(lab, "neighbor %s route-map FROM-FEEDER in" % FEEDER)
     # feeder's routes in; still nothing to sink or back to feeder; ibgp gets them.
     expect_step(lab, "route-map in on feeder", FEEDER_NETS + [IBGP_NET, OWN_NET], sink=0,
                 ibgp=3, view={
@@ -144,11 +130,7 @@ def test_inbound_route_map_lets_feeder_in(lab):
 
 @pytest.mark.timeout(120)
 def test_outbound_prefix_list_feeds_sink(lab):
-    for r in ("dut", "ref"):
-        lab.require_established(r, [FEEDER, SINK, IBGP])
-    for r in ("dut", "ref"):
-        vtysh_bgpd(lab[r], "configure terminal", "router bgp 65000",
-                   "address-family ipv4 unicast", "neighbor %s prefix-list TO-SINK out" % SINK)
+    configure_ipv4(lab, "neighbor %s prefix-list TO-SINK out" % SINK)
     expect_step(lab, "prefix-list out on sink", FEEDER_NETS + [IBGP_NET, OWN_NET], sink=4,
                 ibgp=3, view={
                     FEEDER: (("2", "(Policy)"), "Policy", None, OUT_MSG),

@@ -3,9 +3,10 @@
 
 - the table goes to sink at once when the session comes up;
 - a change right after an UPDATE waits: feeder adds 198.51.100.16/28 (more than 20 s after
-  the table, so both send it at once); once sink has it from both, feeder adds 198.51.100.32/28 and withdraws 198.51.100.16/28: dut and ref have the
-  change at once, sink gets neither from either for a while (8 s of the 20 are looked at),
-  then both, together, from both;
+  the table, so both send it at once); once sink has it from both, feeder adds
+  198.51.100.32/28 and withdraws 198.51.100.16/28: dut and ref have the change at once,
+  sink gets neither from either for a while (8 s of the 20 are looked at), then both,
+  together, from both;
 - show neighbors says 20 s (text and JSON) on both.
 Nothing is asserted about exact times; the check is what sink holds while the interval runs.
 """
@@ -14,31 +15,21 @@ import time
 
 import pytest
 
-from skualab.daemons import FrrBgpd
-from skualab.netns import run
+from skualab import tables
+from skualab.tables import bgpd_vtysh
 
 FEEDER, SINK, DUT, REF = "192.0.2.1", "192.0.2.4", "192.0.2.2", "192.0.2.3"
 ROUTERS = ("dut", "ref")
 
 
-def vtysh_bgpd(daemon, *cmds):
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30)
-
-
 def feeder_net(lab, prefix, no=False):
-    vtysh_bgpd(lab["feeder"], "configure terminal", "router bgp 65010",
+    bgpd_vtysh(lab["feeder"], "configure terminal", "router bgp 65010",
                "address-family ipv4 unicast", "%snetwork %s" % ("no " if no else "", prefix))
 
 
 def at_sink(lab):
     """{dut|ref: sorted prefixes sink has from it}."""
-    routes = lab["sink"].vtysh_json("show bgp ipv4 unicast json").get("routes", {})
+    routes = tables.routes(lab["sink"])
     out = {"dut": [], "ref": []}
     for prefix, paths in routes.items():
         for p in paths:
@@ -49,7 +40,7 @@ def at_sink(lab):
 
 
 def table(daemon):
-    return sorted(daemon.vtysh_json("show bgp ipv4 unicast json").get("routes", {}))
+    return tables.prefixes(daemon)
 
 
 @pytest.mark.timeout(120)

@@ -30,8 +30,7 @@ import time
 
 import pytest
 
-from skualab.daemons import FrrBgpd
-from skualab.netns import run
+from skualab.tables import bgpd_configure, bgpd_vtysh
 
 FEEDER, FEEDER2, FEEDER3 = "192.0.2.1", "192.0.2.4", "192.0.2.5"
 DUT, REF = "192.0.2.2", "192.0.2.3"
@@ -45,19 +44,8 @@ TOP_KEYS = ("prefixesConfigExceedMax", "reducePrefixNumAndClearIpBgp", "reducePr
             "lastErrorCodeSubcode", "lastNotificationReason")
 
 
-def vtysh_bgpd(daemon, *cmds):
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30)
-
-
 def configure(lab, *cmds):
-    for r in ROUTERS:
-        vtysh_bgpd(lab[r], "configure terminal", "router bgp 65000", *cmds)
+    bgpd_configure(lab, ROUTERS, "router bgp 65000", *cmds)
 
 
 def log_text(daemon):
@@ -100,7 +88,7 @@ OVER = {"state": "Idle (PfxCt)", "peerState": "PfxCt", "prefixAllowedMax": 5,
 
 
 def add_network(lab, feeder, prefix):
-    vtysh_bgpd(lab[feeder], "configure terminal", "router bgp %d" % FEEDER_AS[feeder],
+    bgpd_vtysh(lab[feeder], "configure terminal", "router bgp %d" % FEEDER_AS[feeder],
                "address-family ipv4 unicast", "network %s" % prefix)
 
 
@@ -192,7 +180,7 @@ def test_counted_after_inbound_policy(lab):
     """A prefix-list keeps 4 of the 7: within 5, the session comes up after clear."""
     configure(lab, "address-family ipv4 unicast", "neighbor %s prefix-list FEW in" % FEEDER)
     for r in ROUTERS:
-        vtysh_bgpd(lab[r], "clear bgp %s" % FEEDER)
+        bgpd_vtysh(lab[r], "clear bgp %s" % FEEDER)
     expect_same(lab, "feeder through FEW", FEEDER,
                 {"state": "Established", "peerState": "OK", "pfxRcd": 4,
                  "prefixesConfigExceedMax": None})

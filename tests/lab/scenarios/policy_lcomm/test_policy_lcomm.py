@@ -6,10 +6,11 @@ ExaBGP (inj) announces 38 IPv4 routes with large communities (unsorted, repeated
 values), communities (no-export, no-advertise, local-AS, blackhole, no-peer included) and
 extended communities to dut and ref.  Both run the same policy (lcomm_cases.py): an inbound
 route-map with `match large-community` over standard, expanded, exact-match and numbered lists
-(a route without large communities included), `match community` over numbered lists, `set large-community` replace / additive / none,
-`set large-comm-list NAME delete`, `set comm-list NAME delete`; an outbound route-map towards
-the first eBGP sink (deny on a large community, an additive set); and four eBGP sinks plus an
-iBGP one with different `send-community` settings.
+(a route without large communities included), `match community` over numbered lists,
+`set large-community` replace / additive / none, `set large-comm-list NAME delete`,
+`set comm-list NAME delete`; an outbound route-map towards the first eBGP sink (deny on a
+large community, an additive set); and four eBGP sinks plus an iBGP one with different
+`send-community` settings.
 
 What is checked:
 - FRR (ref and its sinks) against the designed outcome (lcomm_cases.DESIGNED_*): every case
@@ -24,15 +25,13 @@ What is checked:
   seconds.
 """
 
-import json
 import os
-import time
 
 import pytest
 
 import lcomm_cases as lc
-from skualab.daemons import FrrBgpd
-from skualab.netns import run
+from skualab import tables as bgp_tables
+from skualab.tables import bgpd_configure, bgpd_vtysh, describe, steady
 
 CONVERGE = 45
 SKUA_ON_ITS_OWN = 10
@@ -44,53 +43,16 @@ ALL_ROUTERS = ("dut", "ref") + tuple(SINK_ROUTERS["dut"]) + tuple(SINK_ROUTERS["
 PREFIXES = sorted({rt["prefix"] for rt in lc.ROUTES})
 
 
-def bgpd_vtysh(daemon, *cmds, check=True):
-    """vtysh to bgpd alone (FRR's vtysh would send configuration to zebra too)."""
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30, check=check)
-
-
-def json_docs(text):
-    dec, docs, i = json.JSONDecoder(), [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i == len(text):
-            return docs
-        doc, i = dec.raw_decode(text, i)
-        docs.append(doc)
-
-
 def table(daemon, speaker):
     """{prefix: sorted rows (peer, AS path, LOCAL_PREF, best, communities, large communities,
     extended communities)} from the per-prefix detail.  skua does not print extended
     communities: on dut and ref they are left out (the sinks show what went through)."""
-    routes = daemon.vtysh_json("show bgp ipv4 unicast json").get("routes") or {}
-    prefixes = sorted(routes)
-    if not prefixes:
-        return {}
-    cmds = ["show bgp ipv4 unicast %s json" % p for p in prefixes]
-    try:
-        docs = json_docs(bgpd_vtysh(daemon, *cmds))
-    except ValueError:
-        docs = []
-    if len(docs) != len(cmds):
-        docs = [json.loads(bgpd_vtysh(daemon, c) or "{}") for c in cmds]
-    out = {}
-    for prefix, doc in zip(prefixes, docs):
-        out[prefix] = sorted(
-            (p.get("peer", {}).get("peerId", ""), p.get("aspath", {}).get("string", ""),
-             str(p.get("locPrf", "-")), bool(p.get("bestpath", {}).get("overall")),
-             p.get("community", {}).get("string", ""),
-             p.get("largeCommunity", {}).get("string", ""),
-             "-" if speaker else p.get("extendedCommunity", {}).get("string", ""))
-            for p in doc.get("paths", []))
-    return out
+    return bgp_tables.detail_table(daemon, lambda p: (
+        p.get("peer", {}).get("peerId", ""), p.get("aspath", {}).get("string", ""),
+        str(p.get("locPrf", "-")), bool(p.get("bestpath", {}).get("overall")),
+        p.get("community", {}).get("string", ""),
+        p.get("largeCommunity", {}).get("string", ""),
+        "-" if speaker else p.get("extendedCommunity", {}).get("string", "")))
 
 
 def tables(lab):
@@ -146,11 +108,7 @@ def settled(lab):
                design_mismatch, timeout=lab.budget("converge", CONVERGE), interval=2,
                needs={"ref": [lc.INJ_ADDR]})
     # dut got everything at the same time: taken once it equals ref or stops changing.
-    deadline = time.monotonic() + lab.budget("dut-settle", 20)
-    prev, tabs = None, tables(lab)
-    while differences(tabs) and tabs != prev and time.monotonic() < deadline:
-        time.sleep(2)
-        prev, tabs = tabs, tables(lab)
+    tabs = steady(lambda: tables(lab), differences, lab.budget("dut-settle", 20))
     _settled["tabs"] = tabs
     return tabs
 
@@ -160,17 +118,7 @@ def pairs():
 
 
 def differences(tabs, prefixes=None, which=None):
-    out = {}
-    for a, b in which or pairs():
-        for p in sorted(prefixes if prefixes is not None else set(tabs[a]) | set(tabs[b])):
-            if tabs[a].get(p) != tabs[b].get(p):
-                out.setdefault(p, []).append("%s %s\n    %s %s" % (a, tabs[a].get(p), b,
-                                                                   tabs[b].get(p)))
-    return out
-
-
-def describe(diff):
-    return "\n".join("%s:\n    %s" % (p, "\n    ".join(d)) for p, d in sorted(diff.items()))
+    return bgp_tables.differences(tabs, which or pairs(), prefixes)
 
 
 @pytest.mark.timeout(10)
@@ -303,8 +251,7 @@ def live_change(lab, lines, check, what):
     clear towards e1."""
     settled(lab)
     e1 = lc.SINKS["e1"][1]
-    for name in SPEAKERS:
-        bgpd_vtysh(lab[name], "configure terminal", *lines)
+    bgpd_configure(lab, SPEAKERS, *lines)
     lab.expect("skua applied %s by itself" % what, lambda: sink_rows(lab, "dut"), check,
                timeout=SKUA_ON_ITS_OWN, interval=1)
     try:

@@ -34,8 +34,9 @@ import time
 import pytest
 
 import plist_cases as pc
-from skualab.daemons import FrrBgpd, SkuaBgpd
-from skualab.netns import run
+from skualab import tables as bgp_tables
+from skualab.daemons import SkuaBgpd
+from skualab.tables import bgpd_configure, bgpd_vtysh, describe, steady
 
 CONVERGE = 45
 SKUA_ON_ITS_OWN = 10  # seconds skua gets to apply a live change by itself
@@ -45,34 +46,12 @@ INJ = [v4 for _, v4, _, _ in pc.SESSIONS.values()]
 STATE = pc.State()  # the policy in force; the live-change tests advance it
 
 
-def bgpd_vtysh(daemon, *cmds, check=True):
-    """vtysh to bgpd alone: FRR's vtysh would also send the commands to zebra, which has no
-    lists (a `no ...` zebra refuses stops vtysh before bgpd sees it)."""
-    if isinstance(daemon, FrrBgpd):
-        argv = ["vtysh", "--vty_socket", daemon.sockdir, "-d", "bgpd"]
-        for c in cmds:
-            argv += ["-c", c]
-    else:
-        argv = daemon.vtysh_argv(cmds)
-    return run(argv, timeout=30, check=check)
-
-
-def global_nexthops(path):
-    return [n.get("ip") for n in path.get("nexthops", [])
-            if n.get("ip") and not n["ip"].lower().startswith("fe80")]
+FIELDS = ("peer", "nexthops", "aspath", "origin", "med", "best")
 
 
 def table(daemon):
     """{prefix: sorted [(peer, next hops, AS path, origin, MED, best)]}, both families."""
-    out = {}
-    for afi in ("ipv4", "ipv6"):
-        doc = daemon.vtysh_json("show bgp %s unicast json" % afi)
-        for prefix, paths in (doc.get("routes") or {}).items():
-            out[prefix] = sorted(
-                (p.get("peerId", ""), " ".join(global_nexthops(p)), p.get("path", ""),
-                 p.get("origin", ""), str(p.get("metric", "-")), bool(p.get("bestpath")))
-                for p in paths)
-    return out
+    return bgp_tables.table(daemon, FIELDS)
 
 
 def rib_view(tab):
@@ -109,18 +88,7 @@ PAIRS = (("dut", "ref"), ("sinkd", "sinkr"))
 
 def differences(tabs, prefixes=None, pairs=PAIRS):
     """{prefix: what differs} between dut and ref, and between their sinks."""
-    out = {}
-    for a, b in pairs:
-        keys = prefixes if prefixes is not None else set(tabs[a]) | set(tabs[b])
-        for p in sorted(keys):
-            if tabs[a].get(p) != tabs[b].get(p):
-                out.setdefault(p, []).append("%s %s / %s %s" % (a, tabs[a].get(p), b,
-                                                                 tabs[b].get(p)))
-    return out
-
-
-def describe(diff):
-    return "\n".join("%s:\n    %s" % (p, "\n    ".join(d)) for p, d in sorted(diff.items()))
+    return bgp_tables.differences(tabs, pairs, prefixes, sep=" / ")
 
 
 _settled = {}
@@ -136,12 +104,8 @@ def settled(lab):
                needs={"ref": INJ, "sinkr": [pc.UPLINK4]})
     # The injector sent everything to both at once: dut is taken once it matches the
     # design or stops changing (the comparisons then say where it differs).
-    deadline = time.monotonic() + lab.budget("dut-settle", 20)
-    prev, tabs = None, tables(lab)
-    while (model_mismatch(tabs, "dut", "sinkd") and tabs != prev
-           and time.monotonic() < deadline):
-        time.sleep(2)
-        prev, tabs = tabs, tables(lab)
+    tabs = steady(lambda: tables(lab), lambda t: model_mismatch(t, "dut", "sinkd"),
+                  lab.budget("dut-settle", 20))
     _settled["tabs"] = tabs
     return tabs
 
@@ -295,8 +259,7 @@ def test_live_change(lab, step):
                if old_rib.get(p) != new_rib.get(p) or old_sink.get(p) != new_sink.get(p)}
     assert touched, "%s changes nothing by design: fix plist_cases.STEPS" % name
 
-    for router in ("dut", "ref"):
-        bgpd_vtysh(lab[router], "configure terminal", *lines)
+    bgpd_configure(lab, ("dut", "ref"), *lines)
     dut_alone, dut_alone_bad = wait_for_model(lab, "dut", "sinkd", touched, SKUA_ON_ITS_OWN)
     ref_alone, _ = wait_for_model(lab, "ref", "sinkr", touched, FRR_ON_ITS_OWN)
     cleared = ref_alone is None
