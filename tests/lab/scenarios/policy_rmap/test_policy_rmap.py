@@ -40,6 +40,7 @@ import rmap_cases as rc
 import rmap_show
 from rmap_tables import bgpd_vtysh, describe, differences, table
 from skualab.daemons import SkuaBgpd
+from skualab.tables import steady
 
 CONVERGE = 45
 SKUA_ON_ITS_OWN = 10  # seconds skua gets to apply a live change by itself
@@ -86,11 +87,8 @@ def settled(lab):
                needs={"ref": INJ, "sinkr": UPLINKS[:2], "isinkr": UPLINKS[2:]})
     # The injector sent everything to both at once: dut is taken once it matches the
     # design or stops changing (the comparisons then say where it differs).
-    deadline = time.monotonic() + lab.budget("dut-settle", 20)
-    prev, tabs = None, tables(lab)
-    while model_mismatch(tabs, "dut") and tabs != prev and time.monotonic() < deadline:
-        time.sleep(2)
-        prev, tabs = tabs, tables(lab)
+    tabs = steady(lambda: tables(lab), lambda t: model_mismatch(t, "dut"),
+                  lab.budget("dut-settle", 20))
     _settled["tabs"] = tabs
     return tabs
 
