@@ -68,7 +68,8 @@ class Skua(benchlib.SkuaBinary):
     proto = "bgp"
 
     def start(self, ns):
-        conf = self.write("bgpd.conf", bgpd_config())
+        # RFC 8212: skua, like FRR, takes no eBGP routes without policy by default.
+        conf = self.write("bgpd.conf", bgpd_config(" no bgp ebgp-requires-policy\n"))
         self.spawn([self.args.skua_bgpd, "-f", conf, "--vty-socket",
                     os.path.join(self.rundir, "bgpd.vty")], ns, "bgpd")
 
