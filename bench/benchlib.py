@@ -17,14 +17,18 @@ What it offers:
   - bgp_blaster: blaster_argv(), JsonReader (its JSON lines) and first_update_time();
     wait_listening() for a DUT's port 179;
   - /proc accounting: proc_status() (VmRSS, VmHWM), proc_cpu() and cpu_of() (CPU time);
-  - driving and results: preflight() (root, bgp_blaster), pick_duts(), run_guarded() (work
-    directory, signals, cleanup, exit status), downsample(), run_meta() and write_results()
-    (bench/results/<stem>-<prefixes>-<date>.{json,md}).
+  - options: add_table_args(), add_output_args(), check_table_args();
+  - driving and results: drive() with a Report, a benchmark's whole course, built on
+    preflight() (root, bgp_blaster), pick_duts(), run_guarded() (work directory, signals,
+    cleanup, exit status), run_meta() and write_results()
+    (bench/results/<stem>-<prefixes>-<date>.{json,md});
+    split_runs() and downsample() for the summaries.
 
 Everything here is for scripts run as root with /usr/bin/python3 from bench/; it touches
 only what it records in CLEAN.
 """
 
+import collections
 import io
 import json
 import os
@@ -502,6 +506,42 @@ def pick_duts(args, classes):
         versions[name] = d.version()
         duts.append(d)
     return duts, versions, skipped
+
+
+Report = collections.namedtuple("Report", "summarise table stem settings heading")
+Report.__doc__ = """How drive() reports a benchmark: summarise(results, DUT names) -> summary,
+table(summary, versions, skipped) -> Markdown, the results files' stem, the settings that go
+into "meta", heading(meta) -> the Markdown file's first line."""
+
+
+def split_runs(results, name):
+    """DUT name's measured runs and its failed ones."""
+    return ([r for r in results if r["dut"] == name and r["ok"]],
+            [r for r in results if r["dut"] == name and not r["ok"]])
+
+
+def drive(args, argv, classes, workdir_prefix, runs, report):
+    """A table benchmark from its parsed options to its results: preflight(), pick_duts(),
+    runs(duts, versions, workdir, results) under run_guarded() (it appends one result dict a
+    run and returns 0, or 1 when a run failed), then, if anything was measured, the report:
+    report.summarise(results, dut names) and report.table(summary, versions, skipped) (printed
+    and written) as the Report says.  Returns the exit status."""
+    code = preflight(args)
+    if code:
+        return code
+    duts, versions, skipped = pick_duts(args, classes)
+    results = []
+    code = run_guarded(workdir_prefix, args.keep_logs,
+                       lambda workdir: runs(duts, versions, workdir, results))
+    if not results:
+        return code or 1
+    summary = report.summarise(results, [d for d in args.duts if d not in skipped])
+    md = report.table(summary, versions, skipped)
+    print(md)
+    meta = run_meta(argv, report.settings, versions, skipped)
+    write_results(args.out_dir, report.stem, args.prefixes, meta, summary, results,
+                  report.heading(meta), md)
+    return code
 
 
 def run_meta(argv, settings, versions, skipped):

@@ -379,8 +379,7 @@ SPLIT = ("cpu_install_user_s", "cpu_install_system_s", "cpu_removal_user_s",
 def summarise(results, order):
     summary = {}
     for name in order:
-        runs = [r for r in results if r["dut"] == name and r["ok"]]
-        failed = [r for r in results if r["dut"] == name and not r["ok"]]
+        runs, failed = benchlib.split_runs(results, name)
         s = {"runs": len(runs), "failed": len(failed)}
         for k in KEYS + SPLIT:
             if runs:
@@ -469,13 +468,8 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    code = benchlib.preflight(args)
-    if code:
-        return code
-    duts, versions, skipped = benchlib.pick_duts(args, DUTS)
-    results = []
 
-    def runs(workdir):
+    def runs(duts, versions, workdir, results):
         tag = "fi%d" % os.getpid()
         log("%d routes, %d per attribute set; logs in %s" % (args.prefixes, args.per_set,
                                                              workdir))
@@ -501,21 +495,14 @@ def main(argv):
                     code = 1
         return code
 
-    code = benchlib.run_guarded("skua-fib-", args.keep_logs, runs)
-    if not results:
-        return code or 1
-    summary = summarise(results, [d for d in args.duts if d not in skipped])
-    md = table(summary, versions, skipped)
-    print(md)
-    meta = benchlib.run_meta(argv, {
-        "prefixes": args.prefixes, "per_set": args.per_set, "repeat": args.repeat,
-        "quiet_s": args.quiet, "zebra_nl_buf": args.zebra_nl_buf,
-    }, versions, skipped)
-    benchlib.write_results(args.out_dir, "fib_install", args.prefixes, meta, summary, results,
-                           "FIB install and removal, %d IPv4 routes, %d per attribute set, %s "
-                           "(%s, %d CPUs)" % (args.prefixes, args.per_set, meta["date"],
-                                              meta["kernel"], meta["cpus"]), md)
-    return code
+    report = benchlib.Report(
+        summarise=summarise, table=table, stem="fib_install",
+        settings={"prefixes": args.prefixes, "per_set": args.per_set, "repeat": args.repeat,
+                  "quiet_s": args.quiet, "zebra_nl_buf": args.zebra_nl_buf},
+        heading=lambda meta: "FIB install and removal, %d IPv4 routes, %d per attribute set, "
+                             "%s (%s, %d CPUs)" % (args.prefixes, args.per_set, meta["date"],
+                                                   meta["kernel"], meta["cpus"]))
+    return benchlib.drive(args, argv, DUTS, "skua-fib-", runs, report)
 
 
 if __name__ == "__main__":

@@ -253,8 +253,7 @@ def mib(kib):
 def summarise(results, order):
     summary = {}
     for name in order:
-        runs = [r for r in results if r["dut"] == name and r["ok"]]
-        failed = [r for r in results if r["dut"] == name and not r["ok"]]
+        runs, failed = benchlib.split_runs(results, name)
         s = {"runs": len(runs), "failed": len(failed)}
         if runs:
             s["transfer_s"] = round(statistics.median(r["transfer_s"] for r in runs), 3)
@@ -331,13 +330,8 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
-    code = benchlib.preflight(args)
-    if code:
-        return code
-    duts, versions, skipped = benchlib.pick_duts(args, DUTS)
-    results = []
 
-    def runs(workdir):
+    def runs(duts, versions, workdir, results):
         dut_ns, (inj_ns, sink_ns) = benchlib.setup_netns("tt%d" % os.getpid(), (
             ("inj", INJ_ADDR, DUT_INJ_ADDR), ("sink", SINK_ADDR, DUT_SINK_ADDR)))
         log("%d prefixes, %d per attribute set (0..%d transit ASes, 0..%d communities), "
@@ -356,20 +350,14 @@ def main(argv):
                     code = 1
         return code
 
-    code = benchlib.run_guarded("skua-tt-", args.keep_logs, runs)
-    if not results:
-        return code or 1
-    summary = summarise(results, [d for d in args.duts if d not in skipped])
-    md = table(summary, versions, skipped)
-    print(md)
-    meta = benchlib.run_meta(argv, {
-        "prefixes": args.prefixes, "per_set": args.per_set, "order": args.order,
-        "path_len": args.path_len, "communities": args.communities, "repeat": args.repeat,
-    }, versions, skipped)
-    benchlib.write_results(args.out_dir, "table_transfer", args.prefixes, meta, summary, results,
-                           "Table transfer, %d IPv4 prefixes, %d per attribute set, %s (%s)"
-                           % (args.prefixes, args.per_set, meta["date"], meta["kernel"]), md)
-    return code
+    report = benchlib.Report(
+        summarise=summarise, table=table, stem="table_transfer",
+        settings={"prefixes": args.prefixes, "per_set": args.per_set, "order": args.order,
+                  "path_len": args.path_len, "communities": args.communities,
+                  "repeat": args.repeat},
+        heading=lambda meta: "Table transfer, %d IPv4 prefixes, %d per attribute set, %s (%s)"
+                             % (args.prefixes, args.per_set, meta["date"], meta["kernel"]))
+    return benchlib.drive(args, argv, DUTS, "skua-tt-", runs, report)
 
 
 if __name__ == "__main__":
