@@ -35,133 +35,62 @@ script creates is removed on exit, error or signal, and nothing else is touched.
 import argparse
 import ctypes
 import errno
-import json
 import os
 import pwd
 import select
-import shutil
-import signal
 import socket
 import statistics
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
-import table_transfer as tt
+import benchlib
+from benchlib import BenchError, CLEAN, log
 
 INJ_ADDR, DUT_ADDR = "192.0.2.1", "192.0.2.2"
 INJ_AS, DUT_AS = 65001, 65000
-FRR_DIR = "/usr/lib/frr"
+FRR_DIR = benchlib.FRR_DIR
 SO_RCVBUFFORCE = 33
 FIRST_PREFIX = "16.0.0.0/24"  # what the injector sends first (bgp_blaster's default start)
 
 
-def log(msg):
-    print("fib_install: %s" % msg, file=sys.stderr, flush=True)
-
-
 # ---------------------------------------------------------------------------------------------
-# DUTs: each starts its processes in the DUT namespace and names the one whose namespace the
-# FIB is read through.
+# DUTs: each starts its processes in the DUT namespace (start(ns)); the first one's namespace
+# is the one the FIB is read through.  `proto`: the protocol its routes carry in the kernel.
 # ---------------------------------------------------------------------------------------------
 
-class Dut:
-    name = "?"
-    proto = "?"  # the protocol its routes carry in the kernel
-
-    def __init__(self, args):
-        self.args = args
-        self.rundir = None
-        self.procs = []
-
-    def binaries(self):
-        raise NotImplementedError
-
-    def missing(self):
-        for b in self.binaries():
-            if not (os.path.isfile(b) and os.access(b, os.X_OK)):
-                return "%s not found or not executable" % b
-        return None
-
-    def write(self, fname, text):
-        path = os.path.join(self.rundir, fname)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, 0o644)
-        return path
-
-    def spawn(self, argv, ns, label):
-        p = tt.spawn(argv, ns, os.path.join(self.rundir, label + ".log"))
-        self.procs.append(p)
-        return p
-
-    def start(self, ns):
-        raise NotImplementedError
-
-    def pids(self):
-        return [p.pid for p in self.procs]
+def bgpd_config(extra=""):
+    return benchlib.frr_bgpd_config(DUT_AS, DUT_ADDR, ((INJ_ADDR, INJ_AS),), extra)
 
 
-class Skua(Dut):
-    name = "skua"
+class Skua(benchlib.SkuaBinary):
     proto = "bgp"
 
-    def binaries(self):
-        return [self.args.skua_bgpd]
-
-    def version(self):
-        return tt.first_line([self.args.skua_bgpd, "--version"])
-
     def start(self, ns):
-        conf = self.write("bgpd.conf", """hostname dut
-router bgp {das}
- bgp router-id {dut}
- neighbor {inj} remote-as {ias}
- address-family ipv4 unicast
-  neighbor {inj} activate
- exit-address-family
-exit
-""".format(das=DUT_AS, dut=DUT_ADDR, inj=INJ_ADDR, ias=INJ_AS))
+        # RFC 8212: skua, like FRR, takes no eBGP routes without policy by default.
+        conf = self.write("bgpd.conf", bgpd_config(" no bgp ebgp-requires-policy\n"))
         self.spawn([self.args.skua_bgpd, "-f", conf, "--vty-socket",
                     os.path.join(self.rundir, "bgpd.vty")], ns, "bgpd")
 
 
-class Bird(Dut):
-    name = "bird"
+class Bird(benchlib.BirdBinary):
     proto = "bird"
-
-    def binaries(self):
-        return [shutil.which("bird") or "/usr/sbin/bird"]
-
-    def version(self):
-        return tt.first_line([self.binaries()[0], "--version"])
 
     def start(self, ns):
         # The kernel protocol with its defaults (scan time 60 s, routes removed at shutdown)
         # exporting every route; BIRD's default kernel metric.
-        conf = self.write("bird.conf", """router id {dut};
-log stderr {{ warning, error, fatal, bug }};
-protocol device {{ }}
-protocol kernel {{
-  ipv4 {{ export all; }};
-}}
-protocol bgp inj {{
-  local {dut} as {das};
-  neighbor {inj} as {ias};
-  ipv4 {{ import all; export none; }};
-}}
-""".format(dut=DUT_ADDR, das=DUT_AS, inj=INJ_ADDR, ias=INJ_AS))
+        conf = self.write("bird.conf", benchlib.bird_config(DUT_ADDR, (
+            ("inj", DUT_ADDR, DUT_AS, INJ_ADDR, INJ_AS, "import all; export none;"),),
+            kernel=True))
         self.spawn([self.binaries()[0], "-f", "-c", conf, "-s",
                     os.path.join(self.rundir, "bird.ctl"), "-P",
                     os.path.join(self.rundir, "bird.pid")], ns, "bird")
 
 
-class Frr(Dut):
+class Frr(benchlib.FrrBinary):
     """bgpd and zebra, as FRR runs them: zebra installs, bgpd talks to zebra."""
 
-    name = "frr"
     proto = "bgp"
 
     def binaries(self):
@@ -177,23 +106,11 @@ class Frr(Dut):
             return "user frr does not exist (the frr package creates it)"
         return None
 
-    def version(self):
-        return tt.first_line([FRR_DIR + "/bgpd", "--version"]).replace("bgpd version ", "FRR ")
-
     def start(self, ns):
         frr = pwd.getpwnam("frr")
         os.chown(self.rundir, frr.pw_uid, frr.pw_gid)
         zconf = self.write("zebra.conf", "hostname dut\n")
-        bconf = self.write("bgpd.conf", """hostname dut
-router bgp {das}
- bgp router-id {dut}
- no bgp ebgp-requires-policy
- neighbor {inj} remote-as {ias}
- address-family ipv4 unicast
-  neighbor {inj} activate
- exit-address-family
-exit
-""".format(das=DUT_AS, dut=DUT_ADDR, inj=INJ_ADDR, ias=INJ_AS))
+        bconf = self.write("bgpd.conf", bgpd_config(" no bgp ebgp-requires-policy\n"))
         zsock = os.path.join(self.rundir, "zserv.api")
         common = ["-u", "frr", "-g", "frr", "--vty_socket", self.rundir, "-P", "0",
                   "--log", "stdout", "--log-level", "warnings"]
@@ -203,7 +120,7 @@ exit
         deadline = time.monotonic() + 20
         while not os.path.exists(zsock):
             if z.poll() is not None or time.monotonic() > deadline:
-                raise tt.BenchError("zebra did not open its socket %s" % zsock)
+                raise BenchError("zebra did not open its socket %s" % zsock)
             time.sleep(0.1)
         self.spawn([FRR_DIR + "/bgpd", "-f", bconf, "-z", zsock, "-i",
                     os.path.join(self.rundir, "bgpd.pid")] + common, ns, "bgpd")
@@ -243,26 +160,10 @@ def cpu_pressure():
         return None
 
 
-def cpu_of(pids):
-    """(user, system) CPU seconds of every thread of the processes, or None if one is gone.
-    The kernel's work on routes sent over netlink is system time of the sender."""
-    user = system = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        try:
-            with open("/proc/%d/stat" % pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        user += int(fields[11]) / tick
-        system += int(fields[12]) / tick
-    return user, system
-
-
 def cpu_delta(a, b, res, key):
     """CPU between two cpu_of() readings into res[key] (total), key_user, key_system."""
     if a is None or b is None:
-        raise tt.BenchError("a DUT process is gone")
+        raise BenchError("a DUT process is gone")
     res[key] = round(b[0] + b[1] - a[0] - a[1], 2)
     res[key.replace("_s", "_user_s")] = round(b[0] - a[0], 2)
     res[key.replace("_s", "_system_s")] = round(b[1] - a[1], 2)
@@ -271,7 +172,7 @@ def cpu_delta(a, b, res, key):
 def hwm_of(pids):
     out = {}
     for pid in pids:
-        st = tt.proc_status(pid) or {}
+        st = benchlib.proc_status(pid) or {}
         out[pid] = st.get("VmHWM")
     return out
 
@@ -301,13 +202,13 @@ class RouteWatch:
         there = os.open("/proc/%d/ns/net" % pid, os.O_RDONLY)
         try:
             if libc.setns(there, self.CLONE_NEWNET) != 0:
-                raise tt.BenchError("setns: %s" % os.strerror(ctypes.get_errno()))
+                raise BenchError("setns: %s" % os.strerror(ctypes.get_errno()))
             try:
                 self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                           socket.NETLINK_ROUTE)
             finally:
                 if libc.setns(home, self.CLONE_NEWNET) != 0:
-                    raise tt.BenchError("setns back: %s" % os.strerror(ctypes.get_errno()))
+                    raise BenchError("setns back: %s" % os.strerror(ctypes.get_errno()))
         finally:
             os.close(home)
             os.close(there)
@@ -363,79 +264,70 @@ def wait_fib(args, pid, watch, goal, procs, what, samples, t0):
             n = fib_prefixes(pid)
             t_check = time.monotonic()
             if n is None:
-                raise tt.BenchError("the DUT's namespace is gone (%s)" % what)
+                raise BenchError("the DUT's namespace is gone (%s)" % what)
             samples.append((round(now - t0, 3), n))
             if goal(n):
                 return last_change or now
             if now - quiet_since > args.stall:
-                raise tt.BenchError("%s: no route change for %.0f s (count %d)"
+                raise BenchError("%s: no route change for %.0f s (count %d)"
                                     % (what, args.stall, n))
         for p in procs:
             if p.poll() is not None:
-                raise tt.BenchError("a DUT process exited (status %d) during %s"
+                raise BenchError("a DUT process exited (status %d) during %s"
                                     % (p.returncode, what))
         if now > deadline:
-            raise tt.BenchError("%s: not done after %.0f s" % (what, args.timeout))
+            raise BenchError("%s: not done after %.0f s" % (what, args.timeout))
 
 
 def route_check(dut, ns):
     """One installed route, read back: the right gateway and protocol."""
-    out = tt.run(["ip", "-4", "route", "show", FIRST_PREFIX], ns=ns, capture=True)
+    out = benchlib.run(["ip", "-4", "route", "show", FIRST_PREFIX], ns=ns, capture=True)
     if ("via %s" % INJ_ADDR) not in out or ("proto %s" % dut.proto) not in out:
-        raise tt.BenchError("%s in the kernel is not what %s should install: %r"
+        raise BenchError("%s in the kernel is not what %s should install: %r"
                             % (FIRST_PREFIX, dut.name, out.strip()))
     return out.strip()
 
 
 def injector_argv(args):
-    return [args.blaster, "--timeout", str(args.timeout * 2 + 60), "--hold-time", "90",
-            "--quiet", "--name", "injector", "--connect", DUT_ADDR, "--bind", INJ_ADDR,
-            "--local-as", str(INJ_AS), "--peer-as", str(DUT_AS), "--inject",
-            str(args.prefixes), "--per-set", str(args.per_set), "--linger", "-1"]
+    return benchlib.blaster_argv(args.blaster, args.timeout * 2 + 60, "injector", DUT_ADDR,
+                                 INJ_ADDR, INJ_AS, DUT_AS, [
+                                     "--inject", str(args.prefixes), "--per-set",
+                                     str(args.per_set), "--linger", "-1"])
 
 
 def measure(args, dut, nss, workdir, run_no):
     inj_ns, dut_ns = nss
-    dut.rundir = os.path.join(workdir, "%s-%d" % (dut.name, run_no))
-    os.makedirs(dut.rundir)
-    os.chmod(dut.rundir, 0o755)
-    dut.procs = []
+    dut.new_run(workdir, run_no)
     res = {"dut": dut.name, "run": run_no, "prefixes": args.prefixes, "ok": False,
            "loadavg_before": list(os.getloadavg()), "cpu_pressure_before": cpu_pressure()}
     inj = watch = None
     try:
         dut.start(dut_ns)
         t_start = time.monotonic()
-        tt.wait_listening(dut_ns, 179, t_start + 30, dut.procs[-1])
+        benchlib.wait_listening(dut_ns, 179, t_start + 30, dut.procs[-1])
         pid0 = dut.procs[0].pid  # any process inside the DUT namespace
         base = fib_prefixes(pid0)
         watch = RouteWatch(pid0)
         pids = dut.pids()
         res["fib_before"] = base
 
-        inj = tt.spawn(injector_argv(args), inj_ns, os.path.join(dut.rundir, "inj.log"),
-                       stdout=subprocess.PIPE)
-        inj_rd = tt.JsonReader(tt._text(inj), "injector")
+        inj = benchlib.spawn(injector_argv(args), inj_ns, os.path.join(dut.rundir, "inj.log"),
+                             stdout=subprocess.PIPE)
+        inj_rd = benchlib.JsonReader(benchlib.text_stdout(inj), "injector")
         inj_rd.start()
         ev = inj_rd.wait_for(("established", "result"), time.monotonic() + 60)
         if not ev or ev["event"] != "established":
-            raise tt.BenchError("the injector's session did not come up: %s" % (ev,))
-        cpu0 = cpu_of(pids)
+            raise BenchError("the injector's session did not come up: %s" % (ev,))
+        cpu0 = benchlib.cpu_of(pids)
         samples = []
         t_inst = wait_fib(args, pid0, watch, lambda n: n - base >= args.prefixes, dut.procs,
                           "install", samples, time.monotonic())
-        cpu1 = cpu_of(pids)
-        first = None
-        for e in inj_rd.all + [inj_rd.wait_for(("sent",), time.monotonic() + 5) or {}]:
-            if e.get("t_first_update"):
-                first = e["t_first_update"]
-                break
-        if first is None:
-            raise tt.BenchError("the injector reported no first UPDATE time")
+        cpu1 = benchlib.cpu_of(pids)
+        first = benchlib.first_update_time(inj_rd)
         res["install_s"] = round(t_inst - first, 3)
         cpu_delta(cpu0, cpu1, res, "cpu_install_s")
         res["route"] = route_check(dut, dut_ns)
-        res["install_samples"] = tt.downsample(samples, 200)
+        res["install_samples"] = benchlib.downsample(samples, 200)
         res["loadavg_installed"] = list(os.getloadavg())
         res["cpu_pressure_installed"] = cpu_pressure()
 
@@ -443,17 +335,17 @@ def measure(args, dut, nss, workdir, run_no):
         # before the removal starts, so that its CPU is counted in one phase only.
         time.sleep(args.settle)
         watch.drain(0)
-        cpu2 = cpu_of(pids)
+        cpu2 = benchlib.cpu_of(pids)
         cpu_delta(cpu1, cpu2, res, "cpu_after_install_s")
         samples = []
         t_stop = time.monotonic()
-        tt.CLEAN.stop_proc(inj)
+        CLEAN.stop_proc(inj)
         t_rm = wait_fib(args, pid0, watch, lambda n: n <= base, dut.procs, "removal", samples,
                         t_stop)
-        cpu3 = cpu_of(pids)
+        cpu3 = benchlib.cpu_of(pids)
         res["removal_s"] = round(t_rm - t_stop, 3)
         cpu_delta(cpu2, cpu3, res, "cpu_removal_s")
-        res["removal_samples"] = tt.downsample(samples, 200)
+        res["removal_samples"] = benchlib.downsample(samples, 200)
         hwm = hwm_of(pids)
         res["vmhwm_kib_each"] = {"%s/%d" % (dut.name, i): hwm[p] for i, p in enumerate(pids)}
         res["vmhwm_kib"] = sum(v or 0 for v in hwm.values())
@@ -462,47 +354,17 @@ def measure(args, dut, nss, workdir, run_no):
         res["loadavg_after"] = list(os.getloadavg())
         res["cpu_pressure_after"] = cpu_pressure()
         res["ok"] = True
-    except tt.BenchError as e:
+    except BenchError as e:
         res["error"] = str(e)
         log("%s run %d: %s (logs in %s)" % (dut.name, run_no, e, dut.rundir))
     finally:
         if watch:
             watch.close()
         for p in ([inj] if inj else []) + list(reversed(dut.procs)):
-            tt.CLEAN.stop_proc(p, grace=args.grace)
-            if p in tt.CLEAN.procs:
-                tt.CLEAN.procs.remove(p)
+            CLEAN.release(p, grace=args.grace)
         # Whatever a DUT left behind (a failed run, a slow shutdown) must not count in the
         # next DUT's baseline: the table goes with the namespace, rebuilt per run.
     return res
-
-
-def setup_netns(tag):
-    inj, dut = tag + "-inj", tag + "-dut"
-    for ns in (inj, dut):
-        tt.run(["ip", "netns", "add", ns])
-        tt.CLEAN.netns.append(ns)
-        tt.run(["ip", "link", "set", "lo", "up"], ns=ns)
-    tt.run(["ip", "link", "add", "name", "eth0", "netns", inj, "type", "veth", "peer", "name",
-            "to-inj", "netns", dut])
-    for ns, dev, addr in ((inj, "eth0", INJ_ADDR), (dut, "to-inj", DUT_ADDR)):
-        tt.run(["ip", "addr", "add", addr + "/24", "dev", dev], ns=ns)
-        tt.run(["ip", "link", "set", dev, "up"], ns=ns)
-    deadline = time.monotonic() + 10
-    while not all("state UP" in tt.run(["ip", "-o", "link", "show", "dev", dev], ns=ns,
-                                       capture=True)
-                  for ns, dev in ((inj, "eth0"), (dut, "to-inj"))):
-        if time.monotonic() > deadline:
-            raise tt.BenchError("the veth link does not come up")
-        time.sleep(0.1)
-    return inj, dut
-
-
-def teardown_netns(nss):
-    for ns in nss:
-        tt.run(["ip", "netns", "del", ns], check=False)
-        if ns in tt.CLEAN.netns:
-            tt.CLEAN.netns.remove(ns)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -517,8 +379,7 @@ SPLIT = ("cpu_install_user_s", "cpu_install_system_s", "cpu_removal_user_s",
 def summarise(results, order):
     summary = {}
     for name in order:
-        runs = [r for r in results if r["dut"] == name and r["ok"]]
-        failed = [r for r in results if r["dut"] == name and not r["ok"]]
+        runs, failed = benchlib.split_runs(results, name)
         s = {"runs": len(runs), "failed": len(failed)}
         for k in KEYS + SPLIT:
             if runs:
@@ -581,18 +442,8 @@ def parse_args(argv):
         description="Kernel FIB install benchmark: an IPv4 table over eBGP into skua, BIRD "
                     "and FRR (zebra), each installing into its namespace's kernel FIB. Root; "
                     "creates and removes its own namespaces.")
-    p.add_argument("--prefixes", type=int, default=1000000,
-                   help="IPv4 /24 routes (default 1000000)")
-    p.add_argument("--quick", action="store_true", help="100000 routes")
-    p.add_argument("--duts", default="skua,bird,frr",
-                   help="comma-separated DUTs, in order (default skua,bird,frr)")
-    p.add_argument("--repeat", type=int, default=1, help="runs per DUT (median reported)")
-    p.add_argument("--build-dir", default=os.path.join(tt.TOP, "build"),
-                   help="skua build directory (default <repo>/build)")
-    p.add_argument("--skua-bgpd", help="skua's bgpd (default BUILD_DIR/bgpd/bgpd)")
-    p.add_argument("--blaster", help="bgp_blaster (default BUILD_DIR/bench/bgp_blaster)")
-    p.add_argument("--per-set", type=int, default=100,
-                   help="prefixes per attribute set (default 100)")
+    benchlib.add_table_args(p, "skua,bird,frr", "IPv4 /24 routes (default 1000000)",
+                            "100000 routes", "prefixes per attribute set (default 100)")
     p.add_argument("--zebra-nl-buf", type=int, default=90000000,
                    help="zebra's -s (netlink receive buffer), default 90000000 as in FRR's "
                         "daemons file")
@@ -607,65 +458,33 @@ def parse_args(argv):
                    help="seconds between the end of the install and the removal (default 3)")
     p.add_argument("--grace", type=float, default=30.0,
                    help="seconds a DUT gets to exit after SIGTERM before SIGKILL (default 30)")
-    p.add_argument("--out-dir", default=os.path.join(tt.HERE, "results"),
-                   help="where the JSON and Markdown results go (default bench/results)")
-    p.add_argument("--keep-logs", action="store_true",
-                   help="keep the daemons' configurations and logs (path printed)")
+    benchlib.add_output_args(p)
     a = p.parse_args(argv)
-    if a.quick:
-        a.prefixes = 100000
-    if a.prefixes < 1 or a.prefixes > 1 << 20:
-        p.error("--prefixes must be between 1 and 1048576 (/24s of 16.0.0.0/4)")
+    benchlib.check_table_args(p, a, DUTS)
     if a.repeat < 1 or a.timeout <= 0 or a.quiet <= 0:
         p.error("--repeat, --timeout and --quiet must be positive")
-    a.skua_bgpd = a.skua_bgpd or os.path.join(a.build_dir, "bgpd", "bgpd")
-    a.blaster = a.blaster or os.path.join(a.build_dir, "bench", "bgp_blaster")
-    a.duts = [d.strip() for d in a.duts.split(",") if d.strip()]
-    for d in a.duts:
-        if d not in DUTS:
-            p.error("unknown DUT %s (known: %s)" % (d, ", ".join(DUTS)))
     return a
 
 
 def main(argv):
     args = parse_args(argv)
-    if os.geteuid() != 0:
-        log("must run as root (network namespaces)")
-        return 2
-    if not os.access(args.blaster, os.X_OK):
-        log("bgp_blaster not found at %s (make bench/bgp_blaster, or --blaster)" % args.blaster)
-        return 2
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, tt.on_signal)
 
-    workdir = tempfile.mkdtemp(prefix="skua-fib-")
-    os.chmod(workdir, 0o755)
-    tag = "fi%d" % os.getpid()
-    results, versions, skipped = [], {}, {}
-    code = 0
-    try:
-        duts = []
-        for name in args.duts:
-            d = DUTS[name](args)
-            why = d.missing()
-            if why:
-                log("skipping %s: %s" % (name, why))
-                skipped[name] = why
-                continue
-            versions[name] = d.version()
-            duts.append(d)
+    def runs(duts, versions, workdir, results):
+        tag = "fi%d" % os.getpid()
         log("%d routes, %d per attribute set; logs in %s" % (args.prefixes, args.per_set,
                                                              workdir))
+        code = 0
         for r in range(1, args.repeat + 1):
             for d in duts:
                 # A fresh pair of namespaces per run: every DUT starts from an empty FIB.
-                nss = setup_netns("%s-%d%s" % (tag, r, d.name[0]))
+                dut_ns, (inj_ns,) = benchlib.setup_netns("%s-%d%s" % (tag, r, d.name[0]),
+                                                         (("inj", INJ_ADDR, DUT_ADDR),))
                 log("%s (%s), run %d/%d, load average %.2f ..." % (
                     d.name, versions[d.name], r, args.repeat, os.getloadavg()[0]))
                 try:
-                    res = measure(args, d, nss, workdir, r)
+                    res = measure(args, d, (inj_ns, dut_ns), workdir, r)
                 finally:
-                    teardown_netns(nss)
+                    benchlib.teardown_netns((inj_ns, dut_ns))
                 results.append(res)
                 if res["ok"]:
                     log("  install %.2f s (CPU %.1f s), removal %.2f s (CPU %.1f s), "
@@ -674,44 +493,16 @@ def main(argv):
                                             res["vmhwm_kib"] / 1024))
                 else:
                     code = 1
-    except tt.Stop as e:
-        log("stopped by %s" % e)
-        code = 130
-    except tt.BenchError as e:
-        log(str(e))
-        code = 2
-    finally:
-        tt.CLEAN.all()
-        if not args.keep_logs:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            log("logs kept in %s" % workdir)
+        return code
 
-    if not results:
-        return code or 1
-    summary = summarise(results, [d for d in args.duts if d not in skipped])
-    md = table(summary, versions, skipped)
-    print(md)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    os.makedirs(args.out_dir, exist_ok=True)
-    base = os.path.join(args.out_dir, "fib_install-%d-%s" % (args.prefixes, stamp))
-    meta = {
-        "command": " ".join([sys.executable] + [os.path.abspath(sys.argv[0])] + argv),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
-        "prefixes": args.prefixes, "per_set": args.per_set, "repeat": args.repeat,
-        "quiet_s": args.quiet, "zebra_nl_buf": args.zebra_nl_buf,
-        "kernel": os.uname().release, "cpus": os.cpu_count(),
-        "versions": versions, "skipped": skipped,
-    }
-    with open(base + ".json", "w") as f:
-        json.dump({"meta": meta, "summary": summary, "runs": results}, f, indent=1)
-    with open(base + ".md", "w") as f:
-        f.write("FIB install and removal, %d IPv4 routes, %d per attribute set, %s (%s, %d "
-                "CPUs)\n\n%s\n\nCommand: `%s`\n" % (args.prefixes, args.per_set, meta["date"],
-                                                   meta["kernel"], meta["cpus"], md,
-                                                   meta["command"]))
-    log("results: %s.json, %s.md" % (base, base))
-    return code
+    report = benchlib.Report(
+        summarise=summarise, table=table, stem="fib_install",
+        settings={"prefixes": args.prefixes, "per_set": args.per_set, "repeat": args.repeat,
+                  "quiet_s": args.quiet, "zebra_nl_buf": args.zebra_nl_buf},
+        heading=lambda meta: "FIB install and removal, %d IPv4 routes, %d per attribute set, "
+                             "%s (%s, %d CPUs)" % (args.prefixes, args.per_set, meta["date"],
+                                                   meta["kernel"], meta["cpus"]))
+    return benchlib.drive(args, argv, DUTS, "skua-fib-", runs, report)
 
 
 if __name__ == "__main__":

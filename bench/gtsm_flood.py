@@ -22,7 +22,6 @@ namespaces and processes are touched, and the Lab context manager removes them o
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -33,6 +32,7 @@ sys.path.insert(0, os.path.join(TOP, "tests", "lab"))
 from skualab import Lab  # noqa: E402
 from skualab.daemons import FrrBgpd, SkuaBgpd  # noqa: E402
 
+from benchlib import first_line, log  # noqa: E402
 import gtsm_attack  # noqa: E402
 import gtsm_report  # noqa: E402
 import gtsm_watch  # noqa: E402
@@ -44,10 +44,6 @@ RUNS = {"skua-gtsm": ("skua", True), "skua-plain": ("skua", False),
         "frr-gtsm": ("frr", True), "frr-plain": ("frr", False),
         "bird-gtsm": ("bird", True), "bird-plain": ("bird", False)}
 DEFAULT_RUNS = "skua-gtsm,skua-plain,frr-gtsm,bird-gtsm"
-
-
-def log(msg):
-    print("gtsm_flood: %s" % msg, file=sys.stderr, flush=True)
 
 
 # --- starting the routers -------------------------------------------------------------------
@@ -135,18 +131,9 @@ def desynchronised(offsets):
 
 def versions():
     """First line of each daemon's --version, for the tables."""
-    out = {}
-    for name, argv in (("skua", [SkuaBgpd.bgpd_path(), "--version"]),
-                       ("frr", ["/usr/lib/frr/bgpd", "--version"]),
-                       ("bird", ["bird", "--version"])):
-        try:
-            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=10)
-            lines = [line.strip() for line in r.stdout.splitlines() if line.strip()]
-            out[name] = lines[0] if lines else "?"
-        except (OSError, subprocess.TimeoutExpired):
-            out[name] = "?"
-    return out
+    return {"skua": first_line([SkuaBgpd.bgpd_path(), "--version"]),
+            "frr": first_line(["/usr/lib/frr/bgpd", "--version"]),
+            "bird": first_line(["bird", "--version"])}
 
 
 # --- one run -------------------------------------------------------------------------------
