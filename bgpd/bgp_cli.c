@@ -390,34 +390,32 @@ DEFCMD(neighbor_remote_as, NEIGHBOR_CMD " remote-as <ASNUM|internal|external>",
 	return nb_cli_apply_changes(vty, NULL);
 }
 
+/* Enqueue the deletion of every `what` entry (neighbors, listen ranges) naming group. */
+static void destroy_group_users(struct vty *vty, const char *what, const char *group)
+{
+	const struct lyd_node *bgp = nb_cli_get(vty, BGP_XPATH);
+	struct ly_set *set = NULL;
+	char xpath[XPATH_MAX];
+
+	snprintf(xpath, sizeof(xpath), "%s[peer-group='%s']", what, group);
+	if (bgp && lyd_find_xpath(bgp, xpath, &set) == LY_SUCCESS)
+		for (uint32_t i = 0; i < set->count; i++) {
+			char path[XPATH_MAX];
+
+			nb_cli_enqueue_change(vty,
+					      yang_dnode_path(set->dnodes[i], path, sizeof(path)),
+					      NB_OP_DESTROY, NULL);
+		}
+	ly_set_free(set, NULL);
+}
+
 /* A group goes with its members and listen ranges (FRR's peer_group_delete). */
 static void group_delete(struct vty *vty, const char *name)
 {
 	char xpath[XPATH_MAX];
-	const struct lyd_node *bgp = nb_cli_get(vty, BGP_XPATH);
-	struct ly_set *set = NULL;
 
-	snprintf(xpath, sizeof(xpath), "neighbors/neighbor[peer-group='%s']", name);
-	if (bgp && lyd_find_xpath(bgp, xpath, &set) == LY_SUCCESS)
-		for (uint32_t i = 0; i < set->count; i++) {
-			char path[XPATH_MAX];
-
-			nb_cli_enqueue_change(vty,
-					      yang_dnode_path(set->dnodes[i], path, sizeof(path)),
-					      NB_OP_DESTROY, NULL);
-		}
-	ly_set_free(set, NULL);
-	set = NULL;
-	snprintf(xpath, sizeof(xpath), "listen/range[peer-group='%s']", name);
-	if (bgp && lyd_find_xpath(bgp, xpath, &set) == LY_SUCCESS)
-		for (uint32_t i = 0; i < set->count; i++) {
-			char path[XPATH_MAX];
-
-			nb_cli_enqueue_change(vty,
-					      yang_dnode_path(set->dnodes[i], path, sizeof(path)),
-					      NB_OP_DESTROY, NULL);
-		}
-	ly_set_free(set, NULL);
+	destroy_group_users(vty, "neighbors/neighbor", name);
+	destroy_group_users(vty, "listen/range", name);
 	snprintf(xpath, sizeof(xpath), BGP_PEER_GROUP_XPATH, name);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 }
