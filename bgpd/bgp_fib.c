@@ -190,6 +190,12 @@ static bool nexthop_changed(void *arg, const struct ipaddr *nh)
 	return bgp_nh_changed(nh);
 }
 
+static void walk_begin(void *arg)
+{
+	(void)arg;
+	bgp_nh_walk_begin();
+}
+
 static void walk_done(void *arg, bool all)
 {
 	(void)arg;
@@ -201,6 +207,7 @@ static const struct rib_fib_ops fib_ops = {
 	.nexthop_valid = nexthop_valid,
 	.nexthop_changed = nexthop_changed,
 	.install = fib_install,
+	.walk_begin = walk_begin,
 	.walk_done = walk_done,
 };
 

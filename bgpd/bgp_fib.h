@@ -44,7 +44,7 @@ struct bgp_nh {
 	struct ipaddr addr;
 	bool valid;
 	struct kernel_resolution res;
-	uint32_t used;	  /* generation of the last lookup */
+	uint32_t used;	  /* use epoch of the last lookup (a walk's begin bumps it) */
 	uint32_t changed; /* generation of the last change */
 	uint32_t changes;
 	int64_t since; /* wall clock of the last change */
@@ -56,6 +56,7 @@ struct bgp_nh *bgp_nh_lookup(const struct ipaddr *addr);
  * prefixes that use one whose answer changed. */
 void bgp_nh_kernel_changed(struct bgp_rib *rib);
 bool bgp_nh_changed(const struct ipaddr *addr);
+void bgp_nh_walk_begin(void);
 void bgp_nh_walk_done(bool all);
 void bgp_nh_reset(void);
 int bgp_nh_walk(int (*cb)(struct bgp_nh *nh, void *arg), void *arg);

@@ -8,7 +8,9 @@
  * (reachability, the route that resolves it, or its gateways) are marked, and the RIB's
  * revalidation walk (bgpd/bgp_rib_fib.c) re-decides and re-installs just the prefixes whose
  * paths use a marked next hop: an IGP change behind one next hop costs the prefixes behind
- * it, not the table. Entries no prefix used during a whole walk are dropped at its end.
+ * it, not the table. Entries no prefix used during a whole walk are dropped at its end; when
+ * the entries have doubled since the last sweep, a walk is asked for just to sweep (lookups
+ * only, nothing is written to the kernel for prefixes whose next hops did not change).
  */
 #include "lib/compat.h"
 
@@ -23,7 +25,9 @@
 static DEFINE_MTYPE(BGP_NEXTHOP, "BGP next-hop tracking");
 
 static struct hash *nh_hash;
-static uint32_t nh_generation = 1; /* bumped when a revalidation walk ends */
+static uint32_t nh_generation = 1; /* changed marks: bumped when a revalidation walk ends */
+static uint32_t nh_use_epoch = 1;  /* used marks: bumped when a walk begins */
+static size_t nh_gc_at = 64;	   /* entries that make the next sweep worth a walk */
 
 static uint32_t nh_key(const void *item)
 {
@@ -70,8 +74,17 @@ struct bgp_nh *bgp_nh_get(const struct ipaddr *addr)
 		nh->since = wallclock_s();
 		resolve(nh);
 		hash_insert(nh_hash, nh);
+		if (hash_count(nh_hash) >= nh_gc_at) {
+			struct bgp *bgp = bgp_get();
+
+			/* Twice as many as after the last sweep: a walk finds which are still
+			 * used (it costs lookups, no kernel writes); the rest go at its end. */
+			nh_gc_at = 2 * hash_count(nh_hash);
+			if (bgp && bgp->rib)
+				rib_fib_revalidate(bgp->rib, false);
+		}
 	}
-	nh->used = nh_generation;
+	nh->used = nh_use_epoch;
 	return nh;
 }
 
@@ -140,9 +153,12 @@ void bgp_nh_kernel_changed(struct bgp_rib *rib)
 
 bool bgp_nh_changed(const struct ipaddr *addr)
 {
-	const struct bgp_nh *nh = bgp_nh_lookup(addr);
+	struct bgp_nh *nh = bgp_nh_lookup(addr);
 
-	return nh && nh->changed == nh_generation;
+	if (!nh)
+		return false;
+	nh->used = nh_use_epoch; /* the walk asks about every path: it is still used */
+	return nh->changed == nh_generation;
 }
 
 struct sweep_ctx {
@@ -155,7 +171,7 @@ static int sweep_collect(void *item, void *arg)
 	struct bgp_nh *nh = item;
 	struct sweep_ctx *c = arg;
 
-	if (nh->used == nh_generation)
+	if (nh->used == nh_use_epoch)
 		return 0;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
@@ -165,21 +181,28 @@ static int sweep_collect(void *item, void *arg)
 	return 0;
 }
 
+void bgp_nh_walk_begin(void)
+{
+	/* From now on only what the walk (or anything else) looks up counts as used. */
+	nh_use_epoch++;
+}
+
 void bgp_nh_walk_done(bool all)
 {
 	struct sweep_ctx c = { 0 };
 
+	(void)all;
 	if (!nh_hash)
 		return;
-	/* Only a walk of every prefix used (looked up) every next hop still in use. */
-	if (all) {
-		hash_walk(nh_hash, sweep_collect, &c);
-		for (size_t i = 0; i < c.n; i++) {
-			hash_remove(nh_hash, c.dead[i]);
-			XFREE(MTYPE_BGP_NEXTHOP, c.dead[i]);
-		}
-		XFREE(MTYPE_BGP_NEXTHOP, c.dead);
+	/* A whole walk looked up the next hop of every path (bgp_nh_changed() or the decision's
+	 * bgp_nh_get()): what it did not touch is no longer used. */
+	hash_walk(nh_hash, sweep_collect, &c);
+	for (size_t i = 0; i < c.n; i++) {
+		hash_remove(nh_hash, c.dead[i]);
+		XFREE(MTYPE_BGP_NEXTHOP, c.dead[i]);
 	}
+	XFREE(MTYPE_BGP_NEXTHOP, c.dead);
+	nh_gc_at = MAX((size_t)64, 2 * hash_count(nh_hash));
 	nh_generation++;
 }
 

@@ -215,7 +215,9 @@ struct rib_fib_ops {
 	/* Forward p over set (set->n == 0: remove it). Returns whether a route is installed. */
 	bool (*install)(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
 			const struct rib_fib_set *set, bool installed);
-	/* The revalidation walk has visited every prefix (all: and re-synced each). */
+	/* A revalidation walk begins (again); then it has visited every prefix (all: and
+	 * re-synced each). */
+	void (*walk_begin)(void *arg);
 	void (*walk_done)(void *arg, bool all);
 	void *arg;
 };
@@ -228,6 +230,7 @@ struct rib_fib {
 	bool walk_again; /* asked again while walking: start over when done */
 	bool walk_all;	 /* sync every prefix, not only those with a changed next hop */
 	bool walk_started;
+	bool walk_begun; /* walk_begin() was called for the walk under way */
 	enum bgp_af walk_af;
 	struct prefix walk_last;
 };

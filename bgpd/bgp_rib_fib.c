@@ -184,6 +184,7 @@ void rib_fib_detach(struct bgp_rib *rib)
 	rib->fib.walk_on = true;
 	rib->fib.walk_all = true;
 	rib->fib.walk_started = false;
+	rib->fib.walk_begun = false;
 	rib->fib.walk_af = 0;
 	rib_work_schedule(rib);
 }
@@ -211,6 +212,7 @@ void rib_fib_revalidate(struct bgp_rib *rib, bool all)
 	f->walk_on = true;
 	f->walk_all = all;
 	f->walk_started = false;
+	f->walk_begun = false;
 	f->walk_af = 0;
 	rib_work_schedule(rib);
 }
@@ -259,6 +261,11 @@ size_t rib_fib_walk_run(struct bgp_rib *rib, size_t budget)
 		struct bgp_dest *d;
 		struct prefix p;
 
+		if (!f->walk_begun) {
+			f->walk_begun = true;
+			if (f->ops && f->ops->walk_begin)
+				f->ops->walk_begin(f->ops->arg);
+		}
 		if (f->walk_af >= BGP_AF_MAX) {
 			const struct rib_fib_ops *ops = f->ops;
 
