@@ -224,7 +224,7 @@ struct bgp {
 	/* The last "policy not properly setup" warning (monotime), 0 = none. */
 	uint64_t ebgp_policy_warned_ms;
 	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
-	 * `network` without looking for it in a routing table (FRR with the switch off). */
+	 * `network` without looking for it in the kernel's table (FRR with the switch off). */
 	bool network_import_check;
 	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
 	struct in_addr cluster_id;
