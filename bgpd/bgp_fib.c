@@ -203,7 +203,7 @@ static void walk_done(void *arg, bool all)
 	flush_now();
 }
 
-static const struct rib_fib_ops fib_ops = {
+const struct rib_fib_ops bgp_fib_ops = {
 	.nexthop_valid = nexthop_valid,
 	.nexthop_changed = nexthop_changed,
 	.install = fib_install,
@@ -264,7 +264,7 @@ static void attach(struct bgp *bgp, struct bgp_rib *rib)
 		rib_fib_maxpaths_set(rib, af, false, bgp->maxpaths[af][0]);
 		rib_fib_maxpaths_set(rib, af, true, bgp->maxpaths[af][1]);
 	}
-	rib_fib_attach(rib, &fib_ops);
+	rib_fib_attach(rib, &bgp_fib_ops);
 	log_info("FIB: installing best routes in table %u", fib.table);
 }
 
@@ -328,7 +328,7 @@ void bgp_fib_config_changed(struct bgp *bgp)
 		table_use(bgp->fib_table);
 		fib.routes[0] = fib.routes[1] = 0;
 		rib_fib_detach(bgp->rib);
-		rib_fib_attach(bgp->rib, &fib_ops);
+		rib_fib_attach(bgp->rib, &bgp_fib_ops);
 	}
 }
 

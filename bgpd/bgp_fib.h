@@ -25,6 +25,9 @@ struct vty;
 void bgp_fib_start(struct event_base *base, bool install);
 /* Clean shutdown: remove bgpd's routes from the kernel unless `bgp fib retain`. */
 void bgp_fib_stop(void);
+/* What the RIB calls (installed by the instance hook; tests attach it themselves). Without
+ * bgp_fib_start() it tracks next hops against no kernel and installs nothing. */
+extern const struct rib_fib_ops bgp_fib_ops;
 /* The kernel mirror next hops resolve through (NULL when not watching). */
 struct kernel_watch *bgp_fib_watch(void);
 

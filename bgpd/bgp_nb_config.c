@@ -54,21 +54,6 @@ static enum bgp_af nb_af(const struct lyd_node *dnode)
 							  : BGP_AF_IPV4_UNICAST;
 }
 
-/* Free what the northbound allocated in a peer's configuration. */
-static void peer_conf_strings_free(struct bgp_peer *peer)
-{
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
-	for (int af = 0; af < BGP_AF_MAX; af++)
-		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.rmap[af][dir]);
-		}
-}
-
 /* Where a string leaf's value goes in a peer's configuration. */
 typedef char **(*conf_field_fn)(struct bgp_peer *peer, const struct lyd_node *dnode, size_t off);
 
@@ -312,7 +297,7 @@ int bgp_nb_instance_destroy(struct nb_cb_args *args)
 	if (args->event != NB_EV_APPLY || !bgp)
 		return NB_OK;
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
-		peer_conf_strings_free(peer);
+		bgp_peer_config_strings_free(&peer->conf);
 	bgp_delete(bgp);
 	bgp_dynamic_reset();
 	listen_ranges_apply(NULL);
@@ -487,7 +472,7 @@ int bgp_nb_neighbor_destroy(struct nb_cb_args *args)
 		return NB_OK;
 	addr = peer->conf.addr;
 	dynamic = peer->dynamic;
-	peer_conf_strings_free(peer);
+	bgp_peer_config_strings_free(&peer->conf);
 	bgp_peer_delete(peer);
 	if (dynamic)
 		bgp_dynamic_forget(&addr);

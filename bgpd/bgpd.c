@@ -273,16 +273,7 @@ void bgp_peer_delete(struct bgp_peer *peer)
 	TAILQ_REMOVE(&bgp->peers, peer, entry);
 	bgp->peer_count--;
 	index_free(peer->index);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
-	for (int af = 0; af < BGP_AF_MAX; af++)
-		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.rmap[af][dir]);
-		}
+	bgp_peer_config_strings_free(&peer->conf);
 	XFREE(MTYPE_BGP_PEER, peer);
 }
 

@@ -153,6 +153,21 @@ struct bgp_peer_config {
 #define BGP_SEND_COMM_STANDARD 0x1
 #define BGP_SEND_COMM_EXTENDED 0x2
 #define BGP_SEND_COMM_LARGE 0x4
+
+/* Free the strings the northbound put into a peer's configuration (MTYPE_BGP_PEER_CONF). */
+static inline void bgp_peer_config_strings_free(struct bgp_peer_config *c)
+{
+	XFREE(MTYPE_BGP_PEER_CONF, c->description);
+	XFREE(MTYPE_BGP_PEER_CONF, c->password);
+	XFREE(MTYPE_BGP_PEER_CONF, c->update_source_ifname);
+	XFREE(MTYPE_BGP_PEER_CONF, c->peer_group);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
+			XFREE(MTYPE_BGP_PEER_CONF, c->plist[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, c->aspath_list[af][dir]);
+			XFREE(MTYPE_BGP_PEER_CONF, c->rmap[af][dir]);
+		}
+}
 #define BGP_SEND_COMM_ALL 0x7
 
 /* Why the configuration of a peer changed: the session side decides what it needs to do. */

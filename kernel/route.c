@@ -157,7 +157,8 @@ int kernel_fib_flush(struct kernel_fib *kf)
 	return (int)count;
 }
 
-/* Room for one message of at most need bytes: flush first when the buffer cannot take it. */
+/* A new message at the end of the buffer, flushed first unless a whole page is left (a route
+ * with KERNEL_NH_MAX next hops takes about 1.2 KiB). */
 static struct nlmsghdr *msg_begin(struct kernel_fib *kf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;

@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from skualab import json_cmp, run_and_expect
-from skualab import parsers, tables
+from skualab import parsers, rendered, tables
 from skualab.daemons import FrrBgpd, StandinBgpd
 from skualab.topology import Topology, TopologyError
 
@@ -385,3 +385,13 @@ def test_tables_steady_stops_on_match_on_no_change_and_on_time():
     assert tables.steady(reader([3, 2, 0, 9]), bool, 60, interval=0) == 0
     assert tables.steady(reader([3, 2, 2, 9]), bool, 60, interval=0) == 2
     assert tables.steady(reader([3, 9]), bool, 0, interval=0) == 3
+
+
+def test_rendered_write_all_and_stale(tmp_path, capsys):
+    files = {"a/bgpd.conf": lambda: "router bgp 1\n", "b.conf": lambda: "x\n"}
+    assert rendered.stale(str(tmp_path), files) == ["a/bgpd.conf", "b.conf"]  # missing
+    rendered.write_all(str(tmp_path), files)
+    assert "wrote" in capsys.readouterr().out
+    assert rendered.stale(str(tmp_path), files) == []
+    (tmp_path / "b.conf").write_text("y\n")
+    assert rendered.stale(str(tmp_path), files) == ["b.conf"]

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Next-hop tracking's cache (bgpd/bgp_nexthop.c) with the real RIB and fake sessions, and no
- * kernel (the null backend resolves nothing, so every tracked next hop is unreachable: what
- * is tested here is the bookkeeping). Entries are made on first use; a walk over the table
- * keeps every next hop some path still uses and drops the others; growth to twice the size
- * left by the last sweep asks for such a walk by itself.
+ * Next-hop tracking's cache (bgpd/bgp_nexthop.c), through the daemon's own forwarding side
+ * (bgp_fib_ops), with the real RIB and fake sessions, and no kernel (the null backend resolves
+ * nothing, so every tracked next hop is unreachable: what is tested here is the bookkeeping).
+ * Entries are made on first use; a walk over the table keeps every next hop some path still uses
+ * and drops the others; growth to twice the size left by the last sweep asks for such a walk by
+ * itself.
  */
 #include "lib/compat.h"
 
@@ -21,51 +22,12 @@
 static struct bgp *bgp;
 static struct fake_peer *e1;
 
-static bool nh_valid(void *arg, const struct ipaddr *nh)
-{
-	(void)arg;
-	return bgp_nh_get(nh)->valid;
-}
-
-static bool nh_changed(void *arg, const struct ipaddr *nh)
-{
-	(void)arg;
-	return bgp_nh_changed(nh);
-}
-
-static bool install(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
-		    const struct rib_fib_set *set, bool installed)
-{
-	(void)arg, (void)af, (void)p, (void)ebgp, (void)set, (void)installed;
-	return false;
-}
-
-static void walk_begin(void *arg)
-{
-	(void)arg;
-	bgp_nh_walk_begin();
-}
-
-static void walk_done(void *arg, bool all)
-{
-	(void)arg;
-	bgp_nh_walk_done(all);
-}
-
-static const struct rib_fib_ops ops = {
-	.nexthop_valid = nh_valid,
-	.nexthop_changed = nh_changed,
-	.install = install,
-	.walk_begin = walk_begin,
-	.walk_done = walk_done,
-};
-
 static void setup(void)
 {
 	bgp = fake_bgp_new(65001, "192.0.2.1");
 	e1 = fake_peer_new(bgp, "192.0.2.2", 65002, "192.0.2.1", "198.51.100.2");
 	fake_peer_up(e1);
-	rib_fib_attach(bgp->rib, &ops);
+	rib_fib_attach(bgp->rib, &bgp_fib_ops); /* the daemon's own, no kernel behind */
 	fake_run(bgp, RUN_ALL);
 }
 

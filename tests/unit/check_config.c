@@ -90,16 +90,7 @@ struct bgp *bgp_create(uint32_t asn)
 static void peer_free(struct bgp_peer *peer)
 {
 	/* What the northbound installed (the daemon's bgp_peer_delete() frees the same). */
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.description);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.password);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.update_source_ifname);
-	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.peer_group);
-	for (int af = 0; af < BGP_AF_MAX; af++)
-		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.plist[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.aspath_list[af][dir]);
-			XFREE(MTYPE_BGP_PEER_CONF, peer->conf.rmap[af][dir]);
-		}
+	bgp_peer_config_strings_free(&peer->conf);
 	TAILQ_REMOVE(&peer->bgp->peers, peer, entry);
 	peer->bgp->peer_count--;
 	free(peer);

@@ -24,6 +24,7 @@ are what it renders.
 """
 
 import os
+import sys
 
 LOCAL_AS = 65000
 INJ_AS, INJ_ADDR, INJ_RID = 65010, "192.0.2.11", "203.0.113.11"
@@ -371,9 +372,6 @@ for _sink in SINKS:
 
 
 if __name__ == "__main__":
-    for rel, render in RENDERED.items():
-        path = os.path.join(HERE, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(render())
-        print("wrote", path)
+    sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/lab, for skualab
+    from skualab import rendered
+    rendered.write_all(HERE, RENDERED)

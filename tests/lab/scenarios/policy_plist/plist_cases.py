@@ -26,6 +26,7 @@ are what it renders.
 """
 
 import os
+import sys
 
 import plist_model
 
@@ -341,9 +342,6 @@ RENDERED = {
 
 
 if __name__ == "__main__":
-    for rel, render in RENDERED.items():
-        path = os.path.join(HERE, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(render())
-        print("wrote", path)
+    sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/lab, for skualab
+    from skualab import rendered
+    rendered.write_all(HERE, RENDERED)
