@@ -33,11 +33,11 @@
 #include <unistd.h>
 
 #include "bench/blaster.h"
-#include "bgpd/bgp_attr.h"
-#include "bgpd/bgp_header.h"
-#include "bgpd/bgp_notify.h"
-#include "bgpd/bgp_open.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
+#include "bgpd/wire/bgp_open.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
 

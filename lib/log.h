@@ -2,7 +2,7 @@
 /*
  * Logging: targets (stderr/stdout, file, syslog), each with its own level, and per-subsystem
  * debug flags that are tested before any formatting work is done (FRR bgp_debug, BIRD BGP_TRACE).
- * Peer messages go through the bgpd helpers (bgpd/bgp_log.h) that prefix the neighbor.
+ * Peer messages go through the bgpd helpers (bgpd/core/bgp_log.h) that prefix the neighbor.
  */
 #ifndef SKUA_LOG_H
 #define SKUA_LOG_H

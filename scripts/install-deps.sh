@@ -14,7 +14,7 @@ set -euo pipefail
 BUILD_DEPS=(build-essential autoconf automake libtool pkg-config libevent-dev libssl-dev
 	libyang2-dev libyang2-tools check libedit-dev libmnl-dev)
 TEST_DEPS=(frr bird2 gobgpd exabgp python3-scapy python3-pytest python3-pytest-timeout
-	tcpdump iproute2 strace)
+	tcpdump iproute2 strace clang libclang-rt-14-dev clang-format)
 SERVICES=(frr bird gobgpd exabgp)
 
 say() { printf 'install-deps: %s\n' "$*"; }

@@ -12,6 +12,7 @@
 #   SKIP_INSTALL=1       do not run install-deps.sh
 #   SKIP_ASAN=1          skip the sanitizer build and its unit tests (the lab uses build/)
 #   LAB_TIMEOUT          bound on the whole lab run in seconds (default 1200)
+#   FUZZ_SECONDS         how long each fuzz target runs (default 60; 0 skips the fuzz suite)
 #   PYTEST_ARGS          extra pytest arguments for the lab (e.g. "-k selftest")
 set -uo pipefail
 
@@ -96,6 +97,50 @@ build_step() {
 	return 1
 }
 
+# static_suite BUILDDIR: the layer rule (scripts/check-layers) and the source format
+# (make format-check), one check each.
+static_suite() {
+	local t0 p=0 f=0 remark=""
+	t0=$(date +%s)
+	note "static: scripts/check-layers, make format-check"
+	if python3 scripts/check-layers; then p=$((p + 1)); else f=$((f + 1)); remark+="check-layers failed "; fi
+	if (cd "$1" && make -s format-check); then
+		p=$((p + 1))
+	else
+		f=$((f + 1))
+		remark+="format-check failed (clang-format -i the files it names)"
+	fi
+	record static "$p" "$f" $(($(date +%s) - t0)) "$remark"
+}
+
+# fuzz_suite: build the libFuzzer targets (tests/fuzz/build.sh) and run each for FUZZ_SECONDS
+# from the seed corpus; a crash, leak or sanitizer report fails it (the input is kept).
+fuzz_suite() {
+	local secs=${FUZZ_SECONDS:-60} t0 p=0 f=0 remark="" out=/tmp/skua-fuzz-$$ t
+	[ "$secs" -gt 0 ] || return 0
+	t0=$(date +%s)
+	note "fuzz: tests/fuzz/build.sh, then ${secs}s per target"
+	if ! sh tests/fuzz/build.sh "$out"; then
+		record fuzz 0 1 $(($(date +%s) - t0)) "tests/fuzz/build.sh failed (clang, libclang-rt-14-dev)"
+		return
+	fi
+	for t in update open; do
+		mkdir -p "$out/corpus-$t"
+		if (cd "$out" && "./fuzz_$t" "corpus-$t" "$top/tests/fuzz/corpus/$t" \
+			-max_total_time="$secs" -print_final_stats=1 >"fuzz_$t.log" 2>&1); then
+			p=$((p + 1))
+			remark+="fuzz_$t $(grep -oE 'stat::number_of_executed_units: *[0-9]+' \
+				"$out/fuzz_$t.log" | grep -oE '[0-9]+$') runs; "
+		else
+			f=$((f + 1))
+			remark+="fuzz_$t FAILED (log and crash input in $out); "
+			tail -30 "$out/fuzz_$t.log"
+		fi
+	done
+	[ "$f" -eq 0 ] && rm -rf "$out"
+	record fuzz "$p" "$f" $(($(date +%s) - t0)) "$remark"
+}
+
 # lab_suite BUILDDIR: pytest tests/lab against the skua binaries in BUILDDIR.
 lab_suite() {
 	local dir=$1 t0 rc junit=$1/lab-junit.xml counts remark
@@ -145,7 +190,9 @@ fi
 
 if build_step build --builddir "$B"; then
 	unit_suite unit "$B"
+	static_suite "$B"
 fi
+fuzz_suite
 
 lab_build=$B
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}

@@ -9,9 +9,9 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_header.h"
-#include "bgpd/bgp_notify.h"
-#include "bgpd/bgp_open.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
+#include "bgpd/wire/bgp_open.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_codec.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_update.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -79,7 +79,7 @@ C4, C6 = "192.0.2.6", "2001:db8:0:2::2"
 
 # When skua cannot sign (TCP-MD5) or set and check the TTL (GTSM) of its sessions, set this to
 # the reason, and the password and ttl_security cases are expected to fail (strict: once they
-# pass, pytest reports it and the mark must go). None: bgpd/bgp_security.c does both.
+# pass, pytest reports it and the mark must go). None: bgpd/session/bgp_security.c does both.
 SECURITY_XFAIL = None
 
 

@@ -254,8 +254,8 @@ def test_sanitizer_reports_are_found_in_skua_logs(tmp_path):
     log = tmp_path / "bgpd.log"
     log.write_text("2026/12/03 BGP: listening on :: port 179\n"
                    "==42==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020\n"
-                   "bgpd/bgp_fsm.c:120:5: runtime error: signed integer overflow\n"
-                   "SUMMARY: AddressSanitizer: heap-use-after-free bgpd/bgp_fsm.c:120\n")
+                   "bgpd/session/bgp_fsm.c:120:5: runtime error: signed integer overflow\n"
+                   "SUMMARY: AddressSanitizer: heap-use-after-free bgpd/session/bgp_fsm.c:120\n")
     d = SkuaBgpd.__new__(SkuaBgpd)
     d.procs = [SimpleNamespace(log_path=str(log))]
     found = d.sanitizer_reports()

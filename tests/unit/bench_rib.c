@@ -37,8 +37,8 @@
 #include <malloc.h>
 #include <time.h>
 
-#include "bgpd/bgp_rib.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"

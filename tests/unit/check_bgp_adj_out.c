@@ -10,9 +10,9 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/bgp_adj_out.h"
-#include "bgpd/bgp_rib.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -355,7 +355,7 @@ static void loop_setup(void)
 	/* fake_bgp_new() made the RIB without a loop: make it again on this one. */
 	rib_free(bgp->rib);
 	bgp->base = base;
-	rib_new(bgp);
+	rib_new(bgp, &fake_session_ops);
 	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
 	e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
 	fake_peer_up(e1);

@@ -2,8 +2,8 @@
 /* AS paths: wire parsing, RFC 6793 merge, encoding for 2-octet peers, prepend, loops, text. */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_codec.h"
-#include "bgpd/bgp_open.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_open.h"
 #include "tests/unit/codec_test.h"
 
 static uint8_t wire[70000];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * AS path access lists (bgpd/bgp_aspath_list.c): FRR's `_` (a separator or either end, never
+ * AS path access lists (bgpd/policy/bgp_aspath_list.c): FRR's `_` (a separator or either end, never
  * part of a number), anchors, sets and confederation segments as FRR writes them, first match
  * in seq order, implicit deny, a missing list denies, expressions that do not compile, the
  * list going with its last entry, the change hook, and nothing leaked.
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bgpd/bgp_aspath_list.h"
-#include "bgpd/bgp_attr.h"
+#include "bgpd/policy/bgp_aspath_list.h"
+#include "bgpd/wire/bgp_attr.h"
 
 static bool permits(const char *list, const char *path_text)
 {

@@ -6,10 +6,10 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_codec.h"
-#include "bgpd/bgp_community.h"
-#include "bgpd/bgp_open.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_open.h"
+#include "bgpd/wire/bgp_update.h"
 #include "tests/unit/codec_test.h"
 
 /* Valid pieces: eBGP from AS 65002 with 4-octet AS. */

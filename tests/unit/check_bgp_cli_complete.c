@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Completion of configured neighbors (bgpd/bgp_cli_complete.c): the provider registers itself
- * at program start and offers the neighbors of bgp_get() to `?` and TAB wherever a command
+ * Completion of configured neighbors (bgpd/config/bgp_cli_complete.c): the provider registers
+ * itself at program start and offers the neighbors of bgp_get() to `?` and TAB wherever a command
  * binds $peer. bgp_get() is a test double here: the instance is a few hand-made peers.
  */
 #include "lib/compat.h"
 
 #include <check.h>
 
-#include "bgpd/bgp_cli_complete.h"
-#include "bgpd/bgpd.h"
+#include "bgpd/config/bgp_cli_complete.h"
+#include "bgpd/core/bgp.h"
+#include "bgpd/instance/bgp_instance.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 
@@ -27,7 +28,7 @@ static int nop(struct vty *vty, const struct cmd_args *args)
 	return CMD_SUCCESS;
 }
 
-/* The grammars bgpd uses for neighbors (bgpd/bgp_cli.c, bgpd/bgp_show_neighbor.c). */
+/* The grammars bgpd uses for neighbors (bgpd/config/bgp_cli.c, bgpd/show/bgp_show_neighbor.c). */
 static const struct cmd_def nbr_def = {
 	.grammar = "neighbor <A.B.C.D|X:X::X:X>$peer remote-as <ASNUM|internal|external>",
 	.help = "Specify a neighbor router\nNeighbor address\nNeighbor IPv6 address\n"

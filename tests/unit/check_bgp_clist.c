@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Community lists (bgpd/bgp_clist.c): a standard entry matches a route carrying all its
+ * Community lists (bgpd/policy/bgp_clist.c): a standard entry matches a route carrying all its
  * communities (exact-match: only them), `internet` matches any, an expanded entry is a
  * regular expression over FRR's text of the communities, first match in seq order, implicit
  * deny, a missing list permits nothing, bad entries refused, no leaks. Large community lists
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bgpd/bgp_attr.h"
-#include "bgpd/bgp_clist.h"
-#include "bgpd/bgp_community.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/policy/bgp_clist.h"
+#include "bgpd/wire/bgp_community.h"
 
 /* An interned list from text "65001:1 no-export" (NULL for ""); the caller unrefs. */
 static struct bgp_u32list *comms(const char *text)

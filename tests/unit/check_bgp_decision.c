@@ -5,8 +5,8 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/bgp_decision.h"
-#include "bgpd/bgp_rib.h"
+#include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "tests/unit/rib_test.h"
 
 /* A candidate described in a table row. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The RIB's side of forwarding (bgpd/bgp_rib_fib.c) through the real RIB, fake sessions and a
+ * The RIB's side of forwarding (bgpd/rib/bgp_rib_fib.c) through the real RIB, fake sessions and a
  * fake forwarding side that records what it is told: which paths make a multipath set (FRR's
  * rules), that a losing second feed costs the kernel nothing, maximum-paths, that our own
  * routes are not installed, that withdrawals remove, and that an unreachable next hop takes
@@ -10,7 +10,7 @@
 
 #include <check.h>
 
-#include "bgpd/bgp_rib.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -100,7 +100,7 @@ static void setup(void)
 	fake_peer_up(e3);
 	fake_peer_up(i1);
 	fake_peer_up(sink);
-	rib_fib_attach(bgp->rib, &fk_ops);
+	rib_fib_attach(bgp->rib, &fk_ops, NULL);
 	fake_run(bgp, RUN_ALL);
 }
 

@@ -12,9 +12,10 @@
 #include <check.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_fsm.h"
-#include "bgpd/bgp_network.h"
-#include "bgpd/bgp_session.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/session/bgp_fsm.h"
+#include "bgpd/session/bgp_network.h"
+#include "bgpd/session/bgp_session.h"
 #include "lib/event.h"
 #include "lib/log.h"
 #include "tests/unit/session_test.h"

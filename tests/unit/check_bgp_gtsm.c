@@ -28,10 +28,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_network.h"
-#include "bgpd/bgp_security.h"
-#include "bgpd/bgp_session.h"
-#include "bgpd/bgp_show_neighbor.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/session/bgp_network.h"
+#include "bgpd/session/bgp_security.h"
+#include "bgpd/session/bgp_session.h"
+#include "bgpd/show/bgp_show.h"
+#include "bgpd/show/bgp_show_neighbor.h"
 #include "kernel/kernel.h"
 #include "lib/command.h"
 #include "lib/event.h"

@@ -2,7 +2,7 @@
 /* The 19-byte message header: RFC 4271 4.1 and 6.1, RFC 8654. */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_header.h"
+#include "bgpd/wire/bgp_header.h"
 #include "tests/unit/codec_test.h"
 
 #define MARKER "ffffffffffffffffffffffffffffffff"

@@ -9,7 +9,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/bgp_codec.h"
+#include "bgpd/wire/bgp_codec.h"
 #include "lib/log.h"
 
 static struct bgp_aspath *path(const char *s)

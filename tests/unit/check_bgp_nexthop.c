@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Next-hop tracking's cache (bgpd/bgp_nexthop.c), through the daemon's own forwarding side
+ * Next-hop tracking's cache (bgpd/fib/bgp_nexthop.c), through the daemon's own forwarding side
  * (bgp_fib_ops), with the real RIB and fake sessions, and no kernel (the null backend resolves
  * nothing, so every tracked next hop is unreachable: what is tested here is the bookkeeping).
  * Entries are made on first use; a walk over the table keeps every next hop some path still uses
@@ -11,8 +11,8 @@
 
 #include <check.h>
 
-#include "bgpd/bgp_fib.h"
-#include "bgpd/bgp_rib.h"
+#include "bgpd/fib/bgp_fib.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -27,7 +27,8 @@ static void setup(void)
 	bgp = fake_bgp_new(65001, "192.0.2.1");
 	e1 = fake_peer_new(bgp, "192.0.2.2", 65002, "192.0.2.1", "198.51.100.2");
 	fake_peer_up(e1);
-	rib_fib_attach(bgp->rib, &bgp_fib_ops); /* the daemon's own, no kernel behind */
+	/* The daemon's own, no kernel behind; its calls get the RIB, as in the daemon. */
+	rib_fib_attach(bgp->rib, &bgp_fib_ops, bgp->rib);
 	fake_run(bgp, RUN_ALL);
 }
 

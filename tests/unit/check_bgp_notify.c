@@ -2,8 +2,8 @@
 /* NOTIFICATION (RFC 4271, RFC 9003 shutdown communication), KEEPALIVE, ROUTE-REFRESH. */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_header.h"
-#include "bgpd/bgp_notify.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
 #include "tests/unit/codec_test.h"
 
 #define MARKER "ffffffffffffffffffffffffffffffff"

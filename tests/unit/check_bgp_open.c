@@ -2,8 +2,8 @@
 /* OPEN and capabilities: byte vectors both ways, negotiation, every RFC 4271 6.2 error. */
 #include "lib/compat.h"
 
-#include "bgpd/bgp_header.h"
-#include "bgpd/bgp_open.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_open.h"
 #include "tests/unit/codec_test.h"
 
 #define MARKER "ffffffffffffffffffffffffffffffff"

@@ -12,8 +12,9 @@
 #include <check.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_network.h"
-#include "bgpd/bgp_session.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/session/bgp_network.h"
+#include "bgpd/session/bgp_session.h"
 #include "kernel/kernel.h"
 #include "lib/event.h"
 #include "lib/memory.h"

@@ -10,10 +10,11 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/bgp_adj_out.h"
-#include "bgpd/bgp_rib.h"
-#include "bgpd/bgp_show_route.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/show/bgp_show.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/command.h"
 #include "lib/table.h"
 #include "lib/vty.h"
@@ -25,6 +26,12 @@
 
 static struct bgp *bgp;
 static struct fake_peer *e1, *e2, *i1, *i2;
+
+/* The show commands find the running instance through the instance layer: this one. */
+struct bgp *bgp_get(void)
+{
+	return bgp;
+}
 
 static void setup(void)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Route-maps (bgpd/bgp_routemap.c) against FRR's rules: deny, permit with set statements,
+ * Route-maps (bgpd/policy/bgp_routemap.c) against FRR's rules: deny, permit with set statements,
  * implicit deny, on-match next and goto, call (and a call loop), match statements naming
  * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks;
  * match large-community [exact-match], set large-community [additive] | none and the
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bgpd/bgp_aspath_list.h"
-#include "bgpd/bgp_attr.h"
-#include "bgpd/bgp_clist.h"
-#include "bgpd/bgp_community.h"
-#include "bgpd/bgp_routemap.h"
+#include "bgpd/policy/bgp_aspath_list.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/policy/bgp_clist.h"
+#include "bgpd/wire/bgp_community.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "lib/plist.h"
 
 static struct bgp_attr base;

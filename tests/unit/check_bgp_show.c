@@ -9,11 +9,12 @@
 #include <check.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_clear.h"
-#include "bgpd/bgp_log.h"
-#include "bgpd/bgp_msg.h"
-#include "bgpd/bgp_network.h"
-#include "bgpd/bgp_show_neighbor.h"
+#include "bgpd/core/bgp_log.h"
+#include "bgpd/core/bgp_msg.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/session/bgp_network.h"
+#include "bgpd/show/bgp_show.h"
+#include "bgpd/show/bgp_show_neighbor.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 #include "tests/unit/session_test.h"

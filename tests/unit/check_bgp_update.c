@@ -8,9 +8,9 @@
 
 #include <errno.h>
 
-#include "bgpd/bgp_codec.h"
-#include "bgpd/bgp_header.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_update.h"
 #include "tests/unit/codec_test.h"
 
 static const struct bgp_codec_ctx ebgp = {

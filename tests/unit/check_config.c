@@ -22,10 +22,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_config.h"
-#include "bgpd/bgp_dynamic.h"
-#include "bgpd/bgp_nb.h"
-#include "bgpd/bgpd.h"
+#include "bgpd/config/bgp_config.h"
+#include "bgpd/config/bgp_nb.h"
+#include "bgpd/core/bgp.h"
+#include "bgpd/fib/bgp_fib.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/rib/bgp_policy_reeval.h"
+#include "bgpd/session/bgp_dynamic.h"
+#include "bgpd/session/bgp_security.h"
 #include "lib/command.h"
 #include "lib/event.h"
 #include "lib/northbound.h"
@@ -65,12 +69,7 @@ struct bgp *bgp_get(void)
 	return the_bgp;
 }
 
-struct event_base *bgp_event_base(void)
-{
-	return test_base;
-}
-
-struct bgp *bgp_create(uint32_t asn)
+struct bgp *bgp_create(uint32_t asn, struct event_base *base)
 {
 	struct bgp *bgp = calloc(1, sizeof(*bgp));
 
@@ -1751,11 +1750,13 @@ static void confirm_setup(void)
 	setup();
 	setenv("SKUA_CONFIRM_UNIT_MS", "40", 1);
 	test_base = event_loop_new();
+	bgp_config_set_event_base(test_base);
 }
 
 static void confirm_teardown(void)
 {
 	teardown(); /* nb_terminate() frees the timer before the loop goes */
+	bgp_config_set_event_base(NULL);
 	event_loop_free(test_base);
 	test_base = NULL;
 	unsetenv("SKUA_CONFIRM_UNIT_MS");

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bgpd/bgp_attr.h"
-#include "bgpd/bgp_error.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/wire/bgp_error.h"
 #include "lib/prefix.h"
 
 /* "ff 01 0a" (spaces and '|' ignored) into buf; aborts the test on bad input. */

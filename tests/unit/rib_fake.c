@@ -5,8 +5,9 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/bgp_rib.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -18,18 +19,6 @@
 		if (!(cond))                       \
 			ck_abort_msg(__VA_ARGS__); \
 	} while (0)
-
-static struct bgp *the_bgp;
-
-struct bgp *bgp_get(void)
-{
-	return the_bgp;
-}
-
-struct event_base *bgp_event_base(void)
-{
-	return the_bgp ? the_bgp->base : NULL;
-}
 
 struct prefix tpfx(const char *s)
 {
@@ -74,8 +63,7 @@ struct bgp *fake_bgp_new(uint32_t asn, const char *rid)
 	TAILQ_INIT(&bgp->peers);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		TAILQ_INIT(&bgp->networks[af]);
-	the_bgp = bgp;
-	rib_new(bgp);
+	rib_new(bgp, &fake_session_ops);
 	ck_assert_ptr_nonnull(bgp->rib);
 	return bgp;
 }
@@ -84,8 +72,6 @@ void fake_bgp_free(struct bgp *bgp)
 {
 	rib_free(bgp->rib);
 	ck_assert_ptr_null(bgp->rib);
-	if (the_bgp == bgp)
-		the_bgp = NULL;
 	free(bgp);
 }
 
@@ -274,12 +260,12 @@ static struct fake_peer *fake_of(const struct bgp_peer *peer)
 	return (struct fake_peer *)peer;
 }
 
-size_t session_send_space(const struct bgp_peer *peer)
+static size_t fake_send_space(const struct bgp_peer *peer)
 {
 	return fake_of(peer)->space;
 }
 
-void session_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t limit)
+static void fake_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t limit)
 {
 	struct fake_peer *fp = (struct fake_peer *)peer;
 
@@ -287,7 +273,7 @@ void session_max_prefix_exceeded(struct bgp_peer *peer, enum bgp_af af, uint32_t
 	fp->maxpfx_limit = limit;
 }
 
-int session_send_route_refresh(struct bgp_peer *peer, enum bgp_af af)
+static int fake_send_route_refresh(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;
 	(void)af;
@@ -337,7 +323,7 @@ static void fake_apply(struct fake_peer *fp, struct bgp_update *upd)
 	fp->msgs_withdraw += wd;
 }
 
-int session_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
+static int fake_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 {
 	struct fake_peer *fp = fake_of(peer);
 	struct bgp_codec_ctx ctx = fake_ctx(fp);
@@ -346,7 +332,7 @@ int session_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 	static const uint8_t marker[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 					    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-	FAKE_CHECK(fp->established, "%s: session_send while not Established", peer->name);
+	FAKE_CHECK(fp->established, "%s: send while not Established", peer->name);
 	FAKE_CHECK(len >= 19 && len <= fp->info.max_msg_size, "%s: message of %zu bytes",
 		   peer->name, len);
 	FAKE_CHECK(memcmp(msg, marker, 16) == 0, "%s: bad marker", peer->name);
@@ -372,6 +358,15 @@ int session_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 	bgp_update_release(&upd);
 	return 0;
 }
+
+/* The RIB's view of the sessions: these doubles, handed to rib_new() as the instance layer
+ * hands the real session side's. */
+const struct bgp_session_ops fake_session_ops = {
+	.send_space = fake_send_space,
+	.send = fake_send,
+	.max_prefix_exceeded = fake_max_prefix_exceeded,
+	.send_route_refresh = fake_send_route_refresh,
+};
 
 /* ---- memory ---- */
 

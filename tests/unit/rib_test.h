@@ -11,17 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bgpd/bgp_attr.h"
-#include "bgpd/bgp_msg.h"
-#include "bgpd/bgpd.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/core/bgp_msg.h"
+#include "bgpd/core/bgp.h"
 #include "lib/prefix.h"
 
 struct ptree;
 
 struct fake_peer {
-	struct bgp_peer peer; /* first: session_send() finds the fake from the peer */
+	struct bgp_peer peer; /* first: the session doubles find the fake from the peer */
 	struct bgp_session_info info;
-	size_t space;	       /* what session_send_space() reports; SIZE_MAX = no limit. Like the
+	size_t space;	       /* what send_space() reports; SIZE_MAX = no limit. Like the
 				* session, a message may be queued while space > 0 (it may overshoot). */
 	size_t overshoot;      /* the largest overshoot seen */
 	uint64_t sent_at_zero; /* messages queued with no room at all (must stay 0) */
@@ -42,12 +42,17 @@ struct fake_peer {
 	uint64_t treat_as_withdraw;
 	uint64_t discarded;	       /* RFC 7606 discards seen (OR of bits) */
 	struct ptree *adj[BGP_AF_MAX]; /* prefix -> struct bgp_attr * (reference held) */
-	/* session_max_prefix_exceeded() calls: how many, and the last limit */
+	/* max_prefix_exceeded() calls: how many, and the last limit */
 	uint32_t maxpfx_calls[BGP_AF_MAX];
 	uint32_t maxpfx_limit;
 };
 
-/* The instance: AS asn, router id rid; creates its RIB. bgp_get() returns it. */
+/* The session side as the RIB sees it (bgpd/core/bgp_msg.h): doubles that decode what is sent
+ * into the fake peer. fake_bgp_new() hands it to rib_new(). */
+extern const struct bgp_session_ops fake_session_ops;
+
+/* The instance: AS asn, router id rid, no event loop (fake_run() runs the RIB's work); creates
+ * its RIB with the session doubles. */
 struct bgp *fake_bgp_new(uint32_t asn, const char *rid);
 void fake_bgp_free(struct bgp *bgp);
 

@@ -11,22 +11,27 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bgpd/bgp_network.h"
-#include "bgpd/bgp_update.h"
+#include "bgpd/fib/bgp_fib.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/rib/bgp_policy_reeval.h"
+#include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/session/bgp_network.h"
+#include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"
 #include "tests/unit/session_test.h"
 
 struct rib_calls rib_calls;
 
-/* Defined by the configuration layer in the daemon (bgpd/bgp_nb_config.c). */
+/* Defined by the configuration layer in the daemon (bgpd/config/bgp_nb_config.c). */
 DEFINE_MTYPE(BGP_PEER_CONF, "BGP peer configuration strings");
 struct event_base *st_base;
 
-/* ---- doubles of the RIB side ---- */
+/* ---- doubles of the RIB side (bgpd/core/bgp_msg.h, bgpd/rib/bgp_rib_api.h) ---- */
 
-struct bgp_rib *rib_new(struct bgp *bgp)
+struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 {
+	(void)sops;
 	return NULL;
 }
 
@@ -35,6 +40,37 @@ void rib_free(struct bgp_rib *rib)
 }
 
 void bgp_redist_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
+/* The RIB's re-evaluation after policy changes (bgpd/rib/bgp_policy_reeval.h). */
+void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
+{
+	(void)peer;
+	(void)af;
+	(void)dir;
+}
+
+void bgp_policy_plist_changed(struct bgp *bgp, int family, const char *name)
+{
+	(void)bgp;
+	(void)family;
+	(void)name;
+}
+
+void bgp_policy_aspath_changed(struct bgp *bgp, const char *name)
+{
+	(void)bgp;
+	(void)name;
+}
+
+void bgp_policy_rmap_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
+void bgp_policy_fini(struct bgp *bgp)
 {
 	(void)bgp;
 }
@@ -127,8 +163,6 @@ uint64_t rib_table_version(const struct bgp *bgp)
 	return 0;
 }
 
-/* Declared by the RIB side (bgpd/bgp_rib.h); the show commands print it. */
-uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af);
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)
 {
 	return 0;
@@ -153,8 +187,7 @@ void st_setup(void)
 	memset(&rib_calls, 0, sizeof(rib_calls));
 	st_base = event_loop_new();
 	ck_assert_ptr_nonnull(st_base);
-	bgp_set_event_base(st_base);
-	bgp = bgp_create(ST_LOCAL_AS);
+	bgp = bgp_create(ST_LOCAL_AS, st_base);
 	ck_assert_ptr_nonnull(bgp);
 	bgp->router_id_configured = true;
 	inet_pton(AF_INET, ST_LOCAL_ID, &bgp->router_id);
@@ -169,7 +202,6 @@ void st_teardown(void)
 	bgp_network_stop();
 	event_loop_free(st_base);
 	st_base = NULL;
-	bgp_set_event_base(NULL);
 }
 
 struct bgp_peer *st_peer(const char *addr, uint32_t remote_as, bool passive)

@@ -7,7 +7,7 @@ segment that matches no socket.
 The ACK of the peer's FIN after the router closed first counts as a socket's segment: a
 socket closed right after its FIN would leave that ACK to a TIME_WAIT mini-socket, which keeps
 no TTL (it would leave at 64 and a GTSM peer would drop it and retransmit its FIN); skua keeps
-the socket open until the peer's FIN (bgpd/bgp_closer.c), so the ACK must be at 255 too.
+the socket open until the peer's FIN (bgpd/session/bgp_closer.c), so the ACK must be at 255 too.
 """
 
 from scapy.layers.inet import TCP

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Community lists on the CLI and in the northbound (skua-policy's community-list):
+ *
+ *   bgp community-list <standard|expanded> NAME [seq N] <permit|deny> ...
+ *   no bgp community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
+ *   show bgp community-list [NAME]
+ *   bgp large-community-list <standard|expanded> NAME [seq N] <permit|deny> ...
+ *   no bgp large-community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
+ *   show bgp large-community-list [NAME [detail]]
+ *   bgp [large-]community-list (1-99)|(100-500) [seq N] <permit|deny> ...   (FRR's numbered
+ *     forms: standard and expanded lists named by their number, printed without the type)
+ *
+ * As in FRR: an entry without seq gets the highest seq plus 5 and the same entry is not added
+ * twice; a list goes with its last entry; a standard entry's words must be communities and an
+ * expanded entry's expression must compile (checked in VALIDATE, with the line of a file).
+ * Printed after the prefix lists, in one block with the AS path lists:
+ *
+ *   bgp community-list standard NO-EXPORT-TAG seq 5 permit 65001:666
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgpd/config/bgp_cli_help.h"
+#include "bgpd/policy/bgp_clist.h"
+#include "bgpd/config/bgp_config.h"
+#include "bgpd/config/bgp_list_entry_cli.h"
+#include "lib/command.h"
+#include "lib/northbound.h"
+#include "lib/northbound_cli.h"
+#include "lib/plist_cli.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+#define CL_XPATH POLICY_XPATH "/community-list"
+#define LCL_XPATH POLICY_XPATH "/large-community-list"
+#define XPATH_MAX 512
+
+/* A large-community-list node (else community-list). */
+static bool is_large(const struct lyd_node *list)
+{
+	return strcmp(list->schema->name, "large-community-list") == 0;
+}
+
+/* A list named by a number, FRR's numbered form: (1-99) standard, (100-500) expanded. */
+static bool numbered(const char *name)
+{
+	return name[0] && strspn(name, "0123456789") == strlen(name);
+}
+
+static bool is_expanded(const struct lyd_node *list)
+{
+	const char *type = yang_dnode_get_string(list, "type");
+
+	return type && strcmp(type, "expanded") == 0;
+}
+
+/* ---- callbacks --------------------------------------------------------------------------- */
+
+static int cl_entry_text_modify(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(lyd_parent(args->dnode));
+
+	int (*check)(bool, const char *, char *, size_t) =
+		is_large(list) ? lcommunity_list_entry_check : community_list_entry_check;
+
+	if (args->event == NB_EV_VALIDATE && check(is_expanded(list), lyd_get_value(args->dnode),
+						   args->errmsg, args->errmsg_len) < 0)
+		return NB_ERR;
+	return NB_OK;
+}
+
+/* The type of an existing list cannot change under its entries: FRR refuses it too. */
+static int cl_type_modify(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_VALIDATE && args->old_dnode) {
+		snprintf(args->errmsg, args->errmsg_len,
+			 "%scommunity list %s is %s: remove it first to make it %s",
+			 is_large(lyd_parent(args->dnode)) ? "large " : "",
+			 yang_dnode_get_string(lyd_parent(args->dnode), "name"),
+			 lyd_get_value(args->old_dnode), lyd_get_value(args->dnode));
+		return NB_ERR;
+	}
+	return NB_OK;
+}
+
+static void cl_entry_apply_finish(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(args->dnode);
+	const char *action = yang_dnode_get_string(args->dnode, "action");
+	const char *text = yang_dnode_get_string(args->dnode, "text");
+
+	if (!action || !text)
+		return;
+	(is_large(list) ? lcommunity_list_entry_set : community_list_entry_set)(
+		yang_dnode_get_string(list, "name"), is_expanded(list),
+		(uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"), strcmp(action, "permit") == 0,
+		text);
+}
+
+static int cl_entry_destroy(struct nb_cb_args *args)
+{
+	const struct lyd_node *list = lyd_parent(args->dnode);
+
+	if (args->event == NB_EV_APPLY)
+		(is_large(list) ? lcommunity_list_entry_delete : community_list_entry_delete)(
+			yang_dnode_get_string(list, "name"),
+			(uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"));
+	return NB_OK;
+}
+
+static int cl_destroy(struct nb_cb_args *args)
+{
+	if (args->event == NB_EV_APPLY)
+		(is_large(args->dnode) ? lcommunity_list_delete : community_list_delete)(
+			yang_dnode_get_string(args->dnode, "name"));
+	return NB_OK;
+}
+
+/* ---- running-config ---------------------------------------------------------------------- */
+
+/* FRR's order: numbered lists by number first, then named lists by name. */
+static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	const char *na = yang_dnode_get_string(a, "name"), *nb = yang_dnode_get_string(b, "name");
+
+	if (numbered(na) != numbered(nb))
+		return numbered(na) ? -1 : 1;
+	if (numbered(na) && strlen(na) != strlen(nb))
+		return strlen(na) < strlen(nb) ? -1 : 1;
+	return strcmp(na, nb);
+}
+
+/* The first community list closes the prefix lists with "!" (FRR's layout); the large ones
+ * follow the others in the same block. */
+static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	bool plists = false;
+
+	for (const struct lyd_node *s = lyd_first_sibling(dnode); s; s = s->next) {
+		if (s->schema == dnode->schema) {
+			if (s != dnode && cl_cmp(s, dnode) < 0)
+				return;
+		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
+			plists = true;
+		} else if (is_large(dnode) && strcmp(s->schema->name, "community-list") == 0) {
+			return;
+		}
+	}
+	if (plists)
+		sbuf_puts(out, "!\n");
+}
+
+static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
+{
+	const struct lyd_node *list = lyd_parent(dnode);
+	const char *name = yang_dnode_get_string(list, "name");
+
+	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n",
+		    is_large(list) ? "large-" : "",
+		    numbered(name)	? ""
+		    : is_expanded(list) ? "expanded"
+					: "standard",
+		    numbered(name) ? "" : " ", name, yang_dnode_get_uint(dnode, 0, "seq"),
+		    yang_dnode_get_string(dnode, "action"), yang_dnode_get_string(dnode, "text"));
+}
+
+static int cl_entry_cmp(const struct lyd_node *a, const struct lyd_node *b)
+{
+	uint64_t sa = yang_dnode_get_uint(a, 0, "seq"), sb = yang_dnode_get_uint(b, 0, "seq");
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+static const struct nb_node_info cl_nb_nodes[] = {
+	{
+		.xpath = CL_XPATH,
+		.cbs = { .destroy = cl_destroy, .cli_show = cl_show, .cli_cmp = cl_cmp },
+	},
+	{
+		.xpath = CL_XPATH "/type",
+		.cbs = { .modify = cl_type_modify },
+	},
+	{
+		.xpath = CL_XPATH "/entry",
+		.cbs = { .destroy = cl_entry_destroy,
+			 .apply_finish = cl_entry_apply_finish,
+			 .cli_show = cl_entry_show,
+			 .cli_cmp = cl_entry_cmp },
+	},
+	{
+		.xpath = CL_XPATH "/entry/text",
+		.cbs = { .modify = cl_entry_text_modify },
+	},
+	{
+		.xpath = LCL_XPATH,
+		.cbs = { .destroy = cl_destroy, .cli_show = cl_show, .cli_cmp = cl_cmp },
+	},
+	{
+		.xpath = LCL_XPATH "/type",
+		.cbs = { .modify = cl_type_modify },
+	},
+	{
+		.xpath = LCL_XPATH "/entry",
+		.cbs = { .destroy = cl_entry_destroy,
+			 .apply_finish = cl_entry_apply_finish,
+			 .cli_show = cl_entry_show,
+			 .cli_cmp = cl_entry_cmp },
+	},
+	{
+		.xpath = LCL_XPATH "/entry/text",
+		.cbs = { .modify = cl_entry_text_modify },
+	},
+	{ .xpath = NULL },
+};
+
+static const struct nb_module_info cl_nb_module = {
+	.name = "skua-policy",
+	.nodes = cl_nb_nodes,
+};
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, bool no)
+{
+	const char *num = cmd_arg(args, "num");
+	const char *name = num ? num : cmd_arg(args, "name");
+	const char *type = !num ? cmd_arg(args, "type") : atoi(num) < 100 ? "standard" : "expanded";
+	const struct lyd_node *list_node;
+	char list[XPATH_MAX], canonical[1100];
+	struct policy_entry_edit e = {
+		.kind = large ? "large community list" : "community list",
+		.list_xpath = list,
+		.text_leaf = "text",
+		.name = name,
+		.action = cmd_arg(args, "action"),
+		.text = cmd_arg(args, "LINE..."),
+		.has_seq = cmd_has(args, "seq"),
+		.seq = cmd_arg_u64(args, "seq", 0),
+		.list_leaf = "type",
+		.list_value = type,
+	};
+
+	if (strchr(name, '\'')) {
+		vty_out(vty, "%% A community list name cannot contain a quote (')\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	/* FRR keeps (and prints) a standard large community entry's values sorted. */
+	if (large && e.text && type && strcmp(type, "standard") == 0 &&
+	    lcommunity_list_canonical(e.text, canonical, sizeof(canonical)) == 0)
+		e.text = canonical;
+	snprintf(list, sizeof(list), "%s[name='%s']", large ? LCL_XPATH : CL_XPATH, name);
+	list_node = nb_cli_get(vty, "%s", list);
+	if (list_node && type && strcmp(yang_dnode_get_string(list_node, "type"), type) != 0) {
+		vty_out(vty, "%% %s %s is %s: remove it first to make it %s\n", e.kind, name,
+			yang_dnode_get_string(list_node, "type"), type);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	return policy_entry_edit(vty, &e, no);
+}
+
+#define CL_STR                                           \
+	BGP_STR "Add a community list entry\n"           \
+		"Add a standard community-list entry\n"  \
+		"Add an expanded community-list entry\n" \
+		"Community list name\n"
+#define CL_ENTRY_HELP                   \
+	"Sequence number of an entry\n" \
+	"Sequence number\n"             \
+	"Specify community to reject\n" \
+	"Specify community to accept\n" \
+	"Communities (AA:NN or well-known names), or a regular expression\n"
+
+DEFCMD(bgp_community_list,
+       "bgp community-list <standard|expanded>$type WORD$name [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       CL_STR CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, false);
+}
+
+DEFCMD(no_bgp_community_list,
+       "no bgp community-list <standard|expanded>$type WORD$name [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR CL_STR CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, true);
+}
+
+#define NUM_HELP                             \
+	"Community list number (standard)\n" \
+	"Community list number (expanded)\n"
+
+DEFCMD(bgp_community_list_num,
+       "bgp community-list <(1-99)|(100-500)>$num [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, false);
+}
+
+DEFCMD(no_bgp_community_list_num,
+       "no bgp community-list <(1-99)|(100-500)>$num [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, false, true);
+}
+
+DEFCMD(bgp_lcommunity_list_num,
+       "bgp large-community-list <(1-99)|(100-500)>$num [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, false);
+}
+
+DEFCMD(no_bgp_lcommunity_list_num,
+       "no bgp large-community-list <(1-99)|(100-500)>$num [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, true);
+}
+
+#define LCL_STR                                                \
+	BGP_STR "Add a large community list entry\n"           \
+		"Add a standard large community-list entry\n"  \
+		"Add an expanded large community-list entry\n" \
+		"Large community list name\n"
+#define LCL_ENTRY_HELP                        \
+	"Sequence number of an entry\n"       \
+	"Sequence number\n"                   \
+	"Specify large community to reject\n" \
+	"Specify large community to accept\n" \
+	"Large communities (GLOBAL:LOCAL1:LOCAL2), or a regular expression\n"
+
+DEFCMD(bgp_lcommunity_list,
+       "bgp large-community-list <standard|expanded>$type WORD$name [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       LCL_STR LCL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, false);
+}
+
+DEFCMD(no_bgp_lcommunity_list,
+       "no bgp large-community-list <standard|expanded>$type WORD$name [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR LCL_STR LCL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, true, true);
+}
+
+void bgp_clist_cli_init(void)
+{
+	nb_module_register(&cl_nb_module);
+	cmd_install(CONFIG_NODE, &bgp_community_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_community_list_cmd);
+	cmd_install(CONFIG_NODE, &bgp_community_list_num_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_community_list_num_cmd);
+	cmd_install(CONFIG_NODE, &bgp_lcommunity_list_num_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_num_cmd);
+	cmd_install(CONFIG_NODE, &bgp_lcommunity_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_cmd);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * bgpd's northbound: the skua-bgp schema paths and their callbacks (bgp_nb_config.c: the
+ * model -> struct bgp / struct bgp_peer), running-config printers (bgp_config_write.c) and
+ * the configuration commands (bgp_cli.c: commands -> edits of the model).
+ */
+#ifndef SKUA_BGP_NB_H
+#define SKUA_BGP_NB_H
+
+#include "lib/memory.h"
+#include "lib/northbound.h"
+#include "lib/sbuf.h"
+
+/* MTYPE_BGP_PEER_CONF (bgpd/core/bgp.h) is defined in bgp_nb_config.c: the callbacks allocate
+ * and free the strings of struct bgp_peer_config, also when a peer or the instance goes. */
+DECLARE_MTYPE(BGP_CONFIG_WRITE); /* scratch of the running-config printer */
+
+#define BGP_XPATH "/skua-bgp:bgp"
+#define BGP_NEIGHBOR_XPATH BGP_XPATH "/neighbors/neighbor[remote-address='%s']"
+#define BGP_PEER_GROUP_XPATH BGP_XPATH "/peer-groups/peer-group[name='%s']"
+#define BGP_AF_IPV4_XPATH BGP_XPATH "/afi-safis/ipv4-unicast"
+#define BGP_AF_IPV6_XPATH BGP_XPATH "/afi-safis/ipv6-unicast"
+
+extern const struct nb_module_info bgp_nb_module;
+
+/* bgp_nb_config.c */
+int bgp_nb_instance_create(struct nb_cb_args *args);
+int bgp_nb_instance_destroy(struct nb_cb_args *args);
+void bgp_nb_instance_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_peer_group_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_peer_group_destroy(struct nb_cb_args *args);
+int bgp_nb_local_as_modify(struct nb_cb_args *args);
+int bgp_nb_router_id_modify(struct nb_cb_args *args);
+int bgp_nb_router_id_destroy(struct nb_cb_args *args);
+int bgp_nb_default_ipv4_modify(struct nb_cb_args *args);
+int bgp_nb_log_neighbor_changes_modify(struct nb_cb_args *args);
+int bgp_nb_ebgp_requires_policy_modify(struct nb_cb_args *args);
+int bgp_nb_network_import_check_modify(struct nb_cb_args *args);
+void bgp_nb_timers_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_remote_as_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_description_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_password_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_password_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_passive_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_passive_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_multihop_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_multihop_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_ttl_security_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_ttl_security_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_update_source_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_update_source_apply_finish(struct nb_cb_args *args);
+void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_af_enabled_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_af_enabled_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_plist_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rr_client_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_rr_client_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_nhs_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_allowas_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rpa_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_rpa_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_send_comm_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_send_comm_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_soft_in_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_soft_in_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_allowas_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_maxpfx_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_connected_check_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_adv_interval_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_adv_interval_destroy(struct nb_cb_args *args);
+void bgp_show_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_nb_neighbor_local_as_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_local_as_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args);
+void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args);
+void bgp_show_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
+/* Forwarding settings (bgpd/config/bgp_fib_cli.c). */
+void bgp_nb_fib_apply_finish(struct nb_cb_args *args);
+int bgp_nb_maxpaths_modify(struct nb_cb_args *args);
+int bgp_nb_maxpaths_ibgp_modify(struct nb_cb_args *args);
+int bgp_nb_maxpaths_destroy(struct nb_cb_args *args);
+int bgp_nb_maxpaths_ibgp_destroy(struct nb_cb_args *args);
+int bgp_nb_redist_create(struct nb_cb_args *args);
+int bgp_nb_redist_destroy(struct nb_cb_args *args);
+int bgp_nb_redist_metric_modify(struct nb_cb_args *args);
+int bgp_nb_redist_metric_destroy(struct nb_cb_args *args);
+int bgp_nb_redist_rmap_modify(struct nb_cb_args *args);
+int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args);
+void bgp_show_fib(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
+void bgp_fib_cli_init(void);
+
+int bgp_nb_cluster_id_modify(struct nb_cb_args *args);
+int bgp_nb_cluster_id_destroy(struct nb_cb_args *args);
+void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
+			 size_t xpathlen);
+int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
+int bgp_nb_network_create(struct nb_cb_args *args);
+int bgp_nb_network_destroy(struct nb_cb_args *args);
+
+/* bgp_peer_group.c: the effective tree (peer-group members filled in, dynamic neighbors
+ * added); the northbound's expand_tree hook. */
+int bgp_nb_expand_tree(struct lyd_node **tree, char *errmsg, size_t errlen, char *xpath,
+		       size_t xpathlen);
+
+/* bgp_config_write.c */
+void bgp_show_peer_group(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_show_neighbor_head(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_network_import_check(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_show_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_password(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
+
+/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes. */
+void bgp_cli_init(void);
+
+#endif /* SKUA_BGP_NB_H */

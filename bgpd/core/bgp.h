@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The instance (`router bgp ASN`) as every layer reads it: its settings, its peers
+ * (bgpd/core/bgp_peer.h) and `network` statements, and the handle of its RIB. Data only:
+ * creating and deleting the instance and telling the layers of a change is
+ * bgpd/instance/bgp_instance.h's.
+ */
+#ifndef SKUA_BGP_H
+#define SKUA_BGP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "bgpd/core/bgp_peer.h"
+#include "bgpd/wire/bgp_af.h"
+#include "lib/prefix.h"
+
+struct event_base;
+struct hash;
+struct bgp_rib;
+struct ev;
+
+/* A `network` statement. */
+struct bgp_network {
+	TAILQ_ENTRY(bgp_network) entry;
+	struct prefix prefix;
+};
+TAILQ_HEAD(bgp_network_list, bgp_network);
+
+/* redistribute connected|static|kernel [metric N] [route-map NAME] (bgpd/fib/bgp_redist.c). */
+enum bgp_redist_type {
+	BGP_REDIST_CONNECTED, /* networks on our links (the kernel's own interface routes) */
+	BGP_REDIST_STATIC,    /* kernel routes of protocol static */
+	BGP_REDIST_KERNEL,    /* every other kernel route that is not BGP's */
+	BGP_REDIST_MAX,
+};
+#define BGP_RMAP_NAME_MAX 64
+struct bgp_redist {
+	bool on;
+	bool metric_set;
+	uint32_t metric;
+	char rmap[BGP_RMAP_NAME_MAX]; /* "" = none */
+};
+
+/* The instance; skua runs one. */
+struct bgp {
+	uint32_t asn;
+	struct in_addr router_id;  /* effective */
+	bool router_id_configured; /* bgp router-id given; otherwise chosen from local addresses */
+	uint16_t keepalive;	   /* timers bgp K H */
+	uint16_t holdtime;
+	bool default_ipv4_unicast; /* [no] bgp default ipv4-unicast; default true */
+	/* [no] bgp log-neighbor-changes; default false (FRR's traditional defaults). */
+	bool log_neighbor_changes;
+	/* [no] bgp ebgp-requires-policy; default true (RFC 8212, FRR >= 7.4): an eBGP neighbor
+	 * without a policy in a direction gets / gives no routes that way
+	 * (bgpd/rib/bgp_peer_filter.h). */
+	bool ebgp_requires_policy;
+	/* The last "policy not properly setup" warning (monotime), 0 = none. */
+	uint64_t ebgp_policy_warned_ms;
+	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
+	 * `network` without looking for it in the kernel's table (FRR with the switch off). */
+	bool network_import_check;
+	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
+	struct in_addr cluster_id;
+	/* Forwarding (bgpd/fib/bgp_fib.c): [no] bgp fib install, bgp fib table N, bgp fib retain.
+	 */
+	bool fib_install;
+	uint32_t fib_table;
+	bool fib_retain;
+	/* maximum-paths N / maximum-paths ibgp N per address family: [af][0] eBGP, [af][1] iBGP */
+	uint16_t maxpaths[BGP_AF_MAX][2];
+	struct bgp_redist redist[BGP_AF_MAX][BGP_REDIST_MAX];
+	struct bgp_peer_list peers;
+	struct hash *peer_hash; /* by address (bgp_peer_table_new()) */
+	uint32_t peer_count;
+	struct bgp_network_list networks[BGP_AF_MAX];
+	struct bgp_rib *rib; /* RIB side, owned by bgpd/rib/bgp_rib.c */
+	struct ev
+		*policy_ev; /* re-evaluation after policy changes (bgpd/rib/bgp_policy_reeval.c) */
+	struct event_base *base; /* the loop every layer schedules the instance's work on */
+	int64_t created_epoch;
+};
+
+#define BGP_FIB_TABLE_DEFAULT 254 /* main */
+#define BGP_MAXPATHS_DEFAULT 64	  /* FRR's MULTIPATH_NUM */
+
+/* The peers of an instance by address: the table for bgp->peer_hash, and a lookup in it
+ * (IPv4-mapped IPv6 addresses find the IPv4 peer). */
+struct hash *bgp_peer_table_new(void);
+struct bgp_peer *bgp_peer_lookup(struct bgp *bgp, const struct ipaddr *addr);
+
+#endif /* SKUA_BGP_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The typed boundary between the session side (bgpd/session/: FSM, sockets, message framing)
+ * and the RIB side (bgpd/rib/: Adj-RIB-In, decision, Adj-RIB-Out), in the spirit of OpenBGPD's
+ * imsg: neither side includes the other's headers or touches its structures, only what is
+ * declared here crosses.
+ *
+ *   session -> RIB: the five rib_*() calls below (a peer came up or went down, an UPDATE or a
+ *                   ROUTE-REFRESH arrived, the output queue drained), implemented by rib/.
+ *   RIB -> session: struct bgp_session_ops, handed to rib_new() by whoever creates the RIB
+ *                   (bgpd/instance/ with the session side's table, a test or a benchmark with
+ *                   its own), so the RIB library links without the session library.
+ *
+ * Ownership: struct bgp_session_info is the session's, copied by the RIB at rib_peer_up();
+ * an UPDATE handed over with rib_update_received() is the RIB's from then on (it releases it);
+ * a message given to bgp_session_ops.send() is copied into the session's output queue before
+ * the call returns. Today both sides run in one thread on one loop; the boundary keeps the
+ * door open to moving the RIB elsewhere.
+ */
+#ifndef SKUA_BGP_MSG_H
+#define SKUA_BGP_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/core/bgp.h"
+
+struct bgp_update;
+
+/* What the session negotiated, as the RIB needs it. Valid while the peer is Established. */
+struct bgp_session_info {
+	bool af[BGP_AF_MAX]; /* address families negotiated (both sides advertised MP) */
+	struct bgp_codec_ctx codec;
+	struct in_addr remote_id; /* BGP Identifier from the peer's OPEN */
+	uint32_t remote_as;
+	bool ebgp;
+	bool route_refresh;	  /* peer supports ROUTE-REFRESH */
+	struct ipaddr local_addr; /* our address on this session (next hop self) */
+	struct ipaddr remote_addr;
+	size_t max_msg_size; /* 4096, or 65535 with RFC 8654 */
+};
+
+/* ---- the RIB side, called by the session side (implemented by bgpd/rib/) ---- */
+
+void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info);
+/* Withdraws every path learned from the peer and drops its Adj-RIB-Out state. */
+void rib_peer_down(struct bgp_peer *peer);
+/* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
+void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
+void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af);
+/* The session's output queue has room again: continue sending updates. */
+void rib_peer_writable(struct bgp_peer *peer);
+
+/* ---- the session side, as the RIB calls it (implemented by bgpd/session/) ---- */
+
+struct bgp_session_ops {
+	/* Bytes that may be queued now without exceeding the peer's output high-water mark. */
+	size_t (*send_space)(const struct bgp_peer *peer);
+	/* Queue one complete BGP message (header included). -1 when the peer is not
+	 * Established. */
+	int (*send)(struct bgp_peer *peer, const uint8_t *msg, size_t len);
+	/* More than `limit` prefixes accepted in af (maximum-prefix without warning-only):
+	 * close the session with Cease / Maximum Number of Prefixes Reached on the next loop
+	 * turn and keep it down. */
+	void (*max_prefix_exceeded)(struct bgp_peer *peer, enum bgp_af af, uint32_t limit);
+	/* Ask the peer to resend (ROUTE-REFRESH), e.g. after an inbound policy change; -1 when
+	 * it cannot (logged). */
+	int (*send_route_refresh)(struct bgp_peer *peer, enum bgp_af af);
+};
+
+#endif /* SKUA_BGP_MSG_H */

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * bgpd's best routes in the Linux FIB.
+ *
+ * The RIB calls install() when a prefix's forwarding set changes (bgpd/rib/bgp_rib_fib.c); each
+ * next hop of the set is resolved through the kernel's own routes (bgpd/fib/bgp_nexthop.c) into
+ * gateways and interfaces, and the route is queued as one replace (or a delete) into the
+ * installer's buffer (kernel/route.c). The buffer goes to the kernel when it is full or, at
+ * the latest, on the next loop turn: a full table is written in about a thousand system calls
+ * while the RIB's bounded work keeps the sessions served.
+ *
+ * Routes carry protocol bgp in the configured table (`bgp fib table N`, default main) and
+ * metric 20, as FRR's. Routes of protocol bgp found in that table when bgpd starts using it
+ * are an earlier run's (a crash, or `bgp fib retain`): they are removed then, as FRR's zebra
+ * does without a graceful-restart time. A clean shutdown removes bgpd's routes unless
+ * `bgp fib retain` is configured.
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+
+#include "bgpd/fib/bgp_fib.h"
+#include "bgpd/core/bgp.h"
+#include "lib/event.h"
+#include "lib/log.h"
+
+#define FIB_REFUSALS_LOGGED 10 /* per flush; the rest are counted */
+
+static struct {
+	struct event_base *base;
+	struct bgp *bgp; /* the instance served: its RIB is up (instance_hook()) */
+	bool enabled;	 /* not --no-fib */
+	bool active;	 /* attached to the RIB, installing */
+	struct kernel_fib *kf;
+	struct kernel_watch *kw;
+	struct ev *watch_ev;
+	struct ev *flush_ev;
+	struct ev *attach_ev; /* attach_later() */
+	uint32_t table;	      /* where routes go now (0: none chosen yet) */
+	bool retain;
+	uint64_t routes[BGP_AF_MAX];
+	uint64_t installs, removals, purged;
+	unsigned refusals_logged;
+} fib;
+
+/* ---- talking to the kernel ---- */
+
+static void refused_cb(const struct prefix *dst, bool del, int err, void *arg)
+{
+	char p[PREFIX_STRLEN];
+
+	(void)arg;
+	/* Removing what is already gone (a route someone else deleted) is not a problem. */
+	if (del && (err == ESRCH || err == ENOENT))
+		return;
+	if (fib.refusals_logged++ >= FIB_REFUSALS_LOGGED)
+		return;
+	if (dst->family == AF_UNSPEC)
+		snprintf(p, sizeof(p), "a route");
+	else
+		prefix_to_str(dst, p, sizeof(p));
+	log_warn("FIB: the kernel refused to %s %s in table %u: %s%s", del ? "remove" : "install",
+		 p, fib.table, strerror(err),
+		 err == EPERM ? " (bgpd needs CAP_NET_ADMIN, or run it with --no-fib)" : "");
+}
+
+static void flush_now(void)
+{
+	uint64_t before_refused, after_refused, sent, msgs;
+	int ret;
+
+	if (!fib.kf)
+		return;
+	kernel_fib_stats(fib.kf, &sent, &before_refused, &msgs);
+	fib.refusals_logged = 0;
+	ret = kernel_fib_flush(fib.kf);
+	if (ret < 0)
+		log_err("FIB: cannot send route changes to the kernel: %s; routes may be stale "
+			"until the next change",
+			strerror(-ret));
+	kernel_fib_stats(fib.kf, &sent, &after_refused, &msgs);
+	if (fib.refusals_logged > FIB_REFUSALS_LOGGED)
+		log_warn("FIB: %u more changes refused by the kernel (not logged one by one)",
+			 fib.refusals_logged - FIB_REFUSALS_LOGGED);
+}
+
+static void flush_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	flush_now();
+}
+
+static void flush_schedule(void)
+{
+	if (fib.flush_ev && !event_pending(fib.flush_ev))
+		event_defer(fib.flush_ev);
+}
+
+/* Remove our routes of both families from table; returns how many. */
+static uint64_t purge(uint32_t table, const char *why)
+{
+	uint64_t total = 0;
+
+	flush_now();
+	for (int family = AF_INET; family; family = family == AF_INET ? AF_INET6 : 0) {
+		int n = kernel_fib_purge(fib.kf, table, family);
+
+		if (n < 0) {
+			log_warn(
+				"FIB: cannot list or remove %s routes of protocol bgp in table %u: "
+				"%s",
+				family == AF_INET ? "IPv4" : "IPv6", table, strerror(-n));
+			continue;
+		}
+		total += (uint64_t)n;
+	}
+	if (total)
+		log_notice("FIB: removed %" PRIu64 " route%s of protocol bgp from table %u (%s)",
+			   total, total == 1 ? "" : "s", table, why);
+	fib.purged += total;
+	return total;
+}
+
+/* ---- what the RIB calls ---- */
+
+static bool nh_add(struct kernel_route *r, const struct kernel_nh *nh)
+{
+	for (unsigned i = 0; i < r->nnh; i++)
+		if (r->nh[i].ifindex == nh->ifindex && ipaddr_cmp(&r->nh[i].gw, &nh->gw) == 0)
+			return true;
+	if (r->nnh == KERNEL_NH_MAX)
+		return false;
+	r->nh[r->nnh++] = *nh;
+	return true;
+}
+
+static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
+			const struct rib_fib_set *set, bool installed)
+{
+	struct kernel_route r;
+	int ret;
+
+	(void)ebgp;
+	if (!fib.kf || !fib.table)
+		return false;
+	memset(&r, 0, sizeof(r));
+	r.dst = *p;
+	r.table = fib.table;
+	r.metric = BGP_FIB_METRIC;
+	for (unsigned i = 0; i < set->n; i++) {
+		const struct bgp_nh *nh = bgp_nh_get(arg, &set->nh[i]);
+
+		for (unsigned j = 0; nh->valid && j < nh->res.nnh; j++)
+			nh_add(&r, &nh->res.nh[j]);
+	}
+	ret = r.nnh ? kernel_fib_replace(fib.kf, &r) : -ENETUNREACH;
+	if (ret == 0) {
+		if (!installed)
+			fib.routes[af]++;
+		fib.installs++;
+		flush_schedule();
+		return true;
+	}
+	if (ret != -ENETUNREACH) {
+		char buf[PREFIX_STRLEN];
+
+		log_warn("FIB: %s cannot be installed: %s (not supported for its next hops)",
+			 prefix_to_str(p, buf, sizeof(buf)), strerror(-ret));
+	}
+	if (installed) {
+		kernel_fib_delete(fib.kf, p, fib.table, BGP_FIB_METRIC);
+		fib.routes[af]--;
+		fib.removals++;
+		flush_schedule();
+	}
+	return false;
+}
+
+/* arg: the RIB attached (attach() gives it), whose paths use the next hops it asks about. */
+static bool nexthop_valid(void *arg, const struct ipaddr *nh)
+{
+	return bgp_nh_get(arg, nh)->valid;
+}
+
+static bool nexthop_changed(void *arg, const struct ipaddr *nh)
+{
+	(void)arg;
+	return bgp_nh_changed(nh);
+}
+
+static void walk_begin(void *arg)
+{
+	(void)arg;
+	bgp_nh_walk_begin();
+}
+
+static void walk_done(void *arg, bool all)
+{
+	(void)arg;
+	bgp_nh_walk_done(all);
+	flush_now();
+}
+
+const struct rib_fib_ops bgp_fib_ops = {
+	.nexthop_valid = nexthop_valid,
+	.nexthop_changed = nexthop_changed,
+	.install = fib_install,
+	.walk_begin = walk_begin,
+	.walk_done = walk_done,
+};
+
+/* ---- the kernel's notifications ---- */
+
+static void watch_cb(int fd, short what, void *arg)
+{
+	struct bgp *bgp = fib.bgp;
+	int ret;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	ret = kernel_watch_read(fib.kw);
+	if (ret < 0) {
+		log_err("FIB: reading the kernel's route changes failed: %s; next hops may be "
+			"judged on stale routes",
+			strerror(-ret));
+		return;
+	}
+	if (ret > 0) {
+		bgp_nh_kernel_changed(bgp && fib.active ? bgp->rib : NULL);
+		bgp_redist_kernel_changed();
+	}
+}
+
+/* ---- life cycle ---- */
+
+struct kernel_watch *bgp_fib_watch(void)
+{
+	return fib.kw;
+}
+
+static void table_use(uint32_t table)
+{
+	if (fib.table == table)
+		return;
+	/* Always: retained routes in a table no longer ours would never be updated again. */
+	if (fib.table)
+		purge(fib.table, "the routes moved to another table");
+	fib.table = table;
+	purge(table, "left by an earlier run");
+}
+
+static void attach(struct bgp *bgp, struct bgp_rib *rib)
+{
+	if (fib.active || !fib.kf || !rib)
+		return;
+	fib.retain = bgp->fib_retain;
+	table_use(bgp->fib_table);
+	fib.active = true;
+	fib.routes[0] = fib.routes[1] = 0;
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		rib_fib_maxpaths_set(rib, af, false, bgp->maxpaths[af][0]);
+		rib_fib_maxpaths_set(rib, af, true, bgp->maxpaths[af][1]);
+	}
+	rib_fib_attach(rib, &bgp_fib_ops, rib);
+	log_info("FIB: installing best routes in table %u", fib.table);
+}
+
+/* Stop installing. keep: leave the routes in the kernel (bgp fib retain, at stop only). */
+static void detach(struct bgp_rib *rib, const char *why, bool keep)
+{
+	if (fib.attach_ev)
+		event_del(fib.attach_ev);
+	if (!fib.active)
+		return;
+	fib.active = false;
+	if (rib)
+		rib_fib_detach(rib);
+	flush_now();
+	if (!keep)
+		purge(fib.table, why);
+	fib.routes[0] = fib.routes[1] = 0;
+	bgp_nh_reset();
+}
+
+/*
+ * Attach on the next loop turn, not where the instance is created: `router bgp` comes first in
+ * a commit and `bgp fib table N` after it, and attaching at once would flush table 254 as an
+ * earlier run's before knowing the table is another.
+ */
+static void attach_cb(int fd, short what, void *arg)
+{
+	struct bgp *bgp = fib.bgp;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (bgp && bgp->rib && fib.enabled && bgp->fib_install)
+		attach(bgp, bgp->rib);
+}
+
+static void attach_later(void)
+{
+	if (!fib.enabled)
+		return;
+	if (!fib.attach_ev)
+		fib.attach_ev = event_defer_new(fib.base, attach_cb, NULL);
+	if (fib.attach_ev && !event_pending(fib.attach_ev))
+		event_defer(fib.attach_ev);
+}
+
+void bgp_fib_config_changed(struct bgp *bgp)
+{
+	if (!fib.enabled || !bgp)
+		return;
+	fib.retain = bgp->fib_retain;
+	if (!bgp->fib_install) {
+		detach(bgp->rib, "bgp fib install turned off", false);
+		return;
+	}
+	if (!fib.active) {
+		attach_later();
+		return;
+	}
+	if (bgp->fib_table != fib.table) {
+		table_use(bgp->fib_table);
+		fib.routes[0] = fib.routes[1] = 0;
+		rib_fib_detach(bgp->rib);
+		rib_fib_attach(bgp->rib, &bgp_fib_ops, bgp->rib);
+	}
+}
+
+void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
+{
+	if (!bgp || !bgp->rib)
+		return;
+	rib_fib_maxpaths_set(bgp->rib, af, false, bgp->maxpaths[af][0]);
+	rib_fib_maxpaths_set(bgp->rib, af, true, bgp->maxpaths[af][1]);
+}
+
+/* The RIB of an instance was created or is about to go (rib_fib_set_instance_hook()). */
+static void instance_hook(struct bgp *bgp, struct bgp_rib *rib, bool up)
+{
+	if (up) {
+		fib.bgp = bgp;
+		attach_later();
+	} else {
+		detach(rib, "router bgp removed", false);
+		bgp_redist_reset();
+		fib.bgp = NULL;
+	}
+}
+
+struct bgp *bgp_fib_instance(void)
+{
+	return fib.bgp;
+}
+
+void bgp_fib_start(struct event_base *base, bool install)
+{
+	int ret;
+
+	fib.base = base;
+	fib.enabled = install;
+	rib_fib_set_instance_hook(instance_hook);
+	/* The kernel's routes are read either way: redistribution needs them too. */
+	ret = kernel_watch_open(&fib.kw);
+	if (ret < 0) {
+		log_err("FIB: cannot read the kernel's routes (rtnetlink): %s; %s", strerror(-ret),
+			install ? "running as with --no-fib, nothing can be redistributed"
+				: "nothing can be redistributed");
+		fib.enabled = false;
+		return;
+	}
+	fib.watch_ev = event_fd_new(base, kernel_watch_fd(fib.kw), EV_READ_FLAG, watch_cb, NULL);
+	event_add(fib.watch_ev);
+	if (!install) {
+		log_notice("FIB: --no-fib: routes are not installed and next hops are not tracked "
+			   "(every next hop counts as reachable)");
+		return;
+	}
+	ret = kernel_fib_open(&fib.kf, refused_cb, NULL);
+	if (ret < 0) {
+		log_err("FIB: cannot open the kernel's routing interface (rtnetlink): %s; running "
+			"as with --no-fib",
+			strerror(-ret));
+		fib.enabled = false;
+		return;
+	}
+	fib.flush_ev = event_defer_new(base, flush_cb, NULL);
+	log_info("FIB: watching %zu IPv4 and %zu IPv6 kernel routes for next-hop resolution",
+		 kernel_watch_routes(fib.kw, AF_INET), kernel_watch_routes(fib.kw, AF_INET6));
+}
+
+void bgp_fib_stop(void)
+{
+	struct bgp *bgp = fib.bgp;
+
+	if (fib.active && fib.retain)
+		log_notice("FIB: bgp fib retain: bgpd's routes stay in table %u", fib.table);
+	detach(bgp ? bgp->rib : NULL, "bgpd stopped", fib.retain);
+	event_free(fib.watch_ev);
+	event_free(fib.flush_ev);
+	event_free(fib.attach_ev);
+	fib.watch_ev = fib.flush_ev = fib.attach_ev = NULL;
+	kernel_fib_close(fib.kf);
+	kernel_watch_close(fib.kw);
+	fib.kf = NULL;
+	fib.kw = NULL;
+	bgp_nh_reset();
+	bgp_redist_stop();
+}
+
+void bgp_fib_status(struct bgp_fib_status *st)
+{
+	uint64_t sent, refused, msgs;
+
+	memset(st, 0, sizeof(*st));
+	st->enabled = fib.enabled;
+	st->active = fib.active;
+	st->retain = fib.retain;
+	st->table = fib.table;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		st->routes[af] = fib.routes[af];
+	kernel_fib_stats(fib.kf, &sent, &refused, &msgs);
+	st->installs = fib.installs;
+	st->removals = fib.removals;
+	st->refused = refused;
+	st->messages = msgs;
+	st->purged = fib.purged;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Route-maps (`route-map NAME <permit|deny> SEQ` with match, set, call and on-match), FRR's
+ * semantics for what skua supports:
+ *
+ * - Entries are tried in sequence order. An entry matches when every match statement in it
+ *   matches (an entry without any matches everything). A matching deny entry denies the route.
+ *   A matching permit entry applies its set statements, then its `call` (a route-map that
+ *   denies makes this one deny), then: accept the route (no on-match), go on with the next
+ *   entry (`on-match next`) or with the first entry at or after N (`on-match goto N`).
+ *   Falling off the end without a decision denies, except after a permit entry sent us on with
+ *   on-match, which then accepts (the sets stay applied).
+ * - Match statements: `match ip address prefix-list`, `match ipv6 address prefix-list`,
+ *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
+ *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
+ * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
+ *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
+ *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
+ *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
+ *   `set large-comm-list NAME delete` (each delete after its kind's set).
+ * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
+ *
+ * Route-maps are looked up by name whenever applied; every change calls the change hook.
+ */
+#ifndef SKUA_BGP_ROUTEMAP_H
+#define SKUA_BGP_ROUTEMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include "bgpd/wire/bgp_attr.h"
+#include "lib/memory.h"
+#include "lib/prefix.h"
+
+DECLARE_MTYPE(BGP_ROUTEMAP);
+
+struct bgp_aspath;
+struct bgp_attr;
+struct bgp_u32list;
+struct route_map;
+
+/* What a route-map put into a template that the template does not own: new interned AS
+ * path and community list references, released by route_map_refs_release() once the
+ * template has been interned (the interned set holds its own references), and the extras
+ * block the template points to once a set statement changed one of its attributes. */
+struct rmap_refs {
+	struct bgp_aspath *aspath;
+	struct bgp_u32list *communities;
+	struct bgp_lcommlist *lcommunities;
+	struct bgp_attr_extra ex;
+	bool med_set;	   /* a set metric ran: an outbound MED stays (even towards eBGP) */
+	bool nexthop_set;  /* a set ip next-hop ran: it is not replaced by our address */
+	bool nexthop6_set; /* likewise set ipv6 next-hop global */
+};
+void route_map_refs_release(struct rmap_refs *r);
+
+#define RMAP_CALL_DEPTH 10 /* call nesting, against loops (FRR refuses deeper) */
+
+enum rmap_on_match {
+	RMAP_EXIT = 0,
+	RMAP_NEXT,
+	RMAP_GOTO,
+};
+
+/* +N / -N / N for set local-preference and set metric. */
+enum rmap_arith {
+	RMAP_SET_VALUE = 0,
+	RMAP_ADD,
+	RMAP_SUB,
+};
+
+struct rmap_entry {
+	uint16_t seq;
+	bool permit;
+	enum rmap_on_match on_match;
+	uint16_t goto_seq;
+	char *call;
+	char *description;
+	/* match */
+	char *match_plist4, *match_plist6, *match_aspath;
+	bool match_metric_set;
+	uint32_t match_metric;
+	char *match_clist; /* match community NAME */
+	bool match_clist_exact;
+	/* set */
+	bool lp_set, med_set, weight_set, nexthop_set;
+	enum rmap_arith lp_op, med_op;
+	uint32_t lp, med, weight;
+	struct in_addr nexthop;
+	bool nexthop6_set; /* set ipv6 next-hop global X:X::X:X */
+	struct in6_addr nexthop6;
+	uint32_t *prepend; /* AS numbers, in the order given */
+	uint32_t nprepend;
+	bool comm_set;	/* set community ... */
+	bool comm_none; /* set community none */
+	bool comm_additive;
+	uint32_t *comm; /* sorted, without duplicates */
+	uint32_t ncomm;
+	char *comm_delete;  /* set comm-list NAME delete */
+	char *match_lclist; /* match large-community NAME */
+	bool match_lclist_exact;
+	bool lcomm_set;	 /* set large-community ... */
+	bool lcomm_none; /* set large-community none */
+	bool lcomm_additive;
+	uint32_t *lcomm; /* 3 words each, sorted, without duplicates */
+	uint32_t nlcomm;
+	char *lcomm_delete; /* set large-comm-list NAME delete */
+	uint64_t hits;
+};
+
+struct route_map *route_map_lookup(const char *name);
+/* Add or replace an entry (the map is created); takes over e's strings and prepend array. */
+void route_map_entry_set(const char *name, struct rmap_entry *e);
+void route_map_entry_delete(const char *name, uint16_t seq);
+void route_map_delete(const char *name);
+
+/*
+ * Run the route-map named `name` on prefix p with attributes *t (a template: the caller
+ * interns it afterwards). true: permitted, *t carries the set statements' changes; the new
+ * references they made are in *refs (always to be released, permitted or not). A name that
+ * names no route-map denies.
+ */
+bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
+		     struct rmap_refs *refs);
+
+/* Walk for show and printing: maps in name order, entries in seq order. */
+typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);
+void route_map_walk(const char *only, route_map_walk_cb cb, void *arg);
+
+typedef void (*route_map_hook_fn)(const char *name);
+void route_map_set_change_hook(route_map_hook_fn fn);
+
+void route_map_entry_free(struct rmap_entry *e); /* its strings and arrays */
+void route_map_reset(void);
+
+#endif /* SKUA_BGP_ROUTEMAP_H */

@@ -1,0 +1,1374 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Adj-RIB-Out, without per-prefix per-peer objects.
+ *
+ * State
+ *   - Every dest carries a bitmap of the sessions it is currently advertised to (bit = source
+ *     id: inline for ids 1..63 in a pointer-sized field, an allocated bitmap beyond). That is
+ *     the whole Adj-RIB-Out: what a session was sent is the best path run through the export
+ *     rules, which are deterministic, so it is recomputed rather than stored. Withdrawals go
+ *     exactly to the sessions whose bit is set; pfxSnt is the number of bits a session has.
+ *   - The RIB appends a dest to its address family's change journal when the best path or
+ *     its attributes change (rib_journal_mark()). An entry is a dest pointer (8 bytes, no
+ *     prefix copy). A dest is not appended again while every reader still has its latest
+ *     entry ahead (journal.passed), so a prefix that changes often while peers are slow costs
+ *     one entry; readers skip entries that are not a dest's latest.
+ *
+ * A session's life
+ *   - Up: it walks the table in prefix order (resumable: its cursor is the last prefix
+ *     visited, and ptree_next() survives deletions), remembering the journal position at
+ *     which it started. Dests whose latest entry is at or after that position are skipped by
+ *     the walk: the journal brings them. After the walk it reads the journal from that
+ *     position, and sends End-of-RIB (RFC 4724 2) once it has caught up with the journal head
+ *     as of the end of the walk, so EoR follows the whole initial table.
+ *   - ROUTE-REFRESH restarts the walk from the session's journal cursor.
+ *   - Down: its output state goes at once; its bits are cleared by the same bounded walk that
+ *     removes its paths (bgp_rib_work.c). Its id is not reused before that walk ends.
+ *
+ * Output
+ *   - The attribute set sent is computed from the best path when sending (AS prepended and
+ *     next hop self towards eBGP, LOCAL_PREF and MED rules, see export_attr()) and interned.
+ *     A small per-session cache maps (stored set, kind of source) to the exported set, so the
+ *     work is per distinct attribute set, not per prefix.
+ *   - A batch of up to RIB_BATCH dests is grouped by exported set (identity of the interned
+ *     set) and each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
+ *     withdrawals are grouped likewise and sent first. Grouping a whole batch packs better than
+ *     grouping only consecutive prefixes: attribute sets are scattered over prefix order. The
+ *     last message stays open for the next batch while the walk or the journal goes on (so a
+ *     table with one attribute set goes out in ceil(N / per-message) UPDATEs); it is finished
+ *     before any message with other attributes, and when the session has caught up.
+ *   - Backpressure: a batch stops growing once its estimated size reaches the room
+ *     the session's send_space() reported; messages are handed over while there is room (see
+ *     hand_over()), the rest waits in a per-session pending buffer, and nothing more is
+ *     computed for that session until rib_peer_writable().
+ *   - Journal entries are trimmed once every reader is past them. A dest left without paths
+ *     is freed when no live entry points to it and no session that is up still has its bit
+ *     (that session has yet to be sent the withdrawal).
+ *   - A session whose cursor lags more than max(RIB_JOURNAL_LAG_MIN, 2 x table size) entries
+ *     (a stalled peer while the table churns) restarts with a walk from the head: what it
+ *     missed is the current table plus the path-less dests that still carry its bit, so the
+ *     journal stays bounded by the table size.
+ */
+#include "lib/compat.h"
+
+#include <inttypes.h>
+
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_community.h"
+#include "bgpd/core/bgp_log.h"
+#include "bgpd/core/bgp_msg.h"
+#include "bgpd/rib/bgp_peer_filter.h"
+#include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/wire/bgp_update.h"
+#include "lib/event.h"
+#include "lib/log.h"
+#include "lib/table.h"
+
+_Static_assert(sizeof(uintptr_t) == 8, "the inline advertised-to bitmap needs 64-bit pointers");
+
+#define ADJ_CACHE_SIZE 1024 /* per session, power of two */
+#define ADJ_HASH_SIZE 4096  /* groups of one batch, power of two, >= 2 * RIB_BATCH */
+#define ADJ_NIL UINT32_MAX
+
+/* ---- the advertised-to bitmap ---- */
+
+struct adv_map {
+	uint32_t nwords;
+	uint64_t w[];
+};
+
+static inline bool adv_spilled(const struct bgp_dest *d)
+{
+	return d->adv & 1;
+}
+
+static inline struct adv_map *adv_map_of(const struct bgp_dest *d)
+{
+	return (struct adv_map *)(d->adv & ~(uintptr_t)1);
+}
+
+bool bgp_dest_adv_test(const struct bgp_dest *d, uint32_t id)
+{
+	const struct adv_map *m;
+
+	if (!adv_spilled(d))
+		return id > 0 && id < 64 && ((d->adv >> id) & 1);
+	m = adv_map_of(d);
+	return id / 64 < m->nwords && ((m->w[id / 64] >> (id % 64)) & 1);
+}
+
+static void adv_set(struct bgp_dest *d, uint32_t id)
+{
+	struct adv_map *m;
+	uint32_t w = id / 64;
+
+	if (!adv_spilled(d) && id < 64) {
+		d->adv |= (uintptr_t)1 << id;
+		return;
+	}
+	if (!adv_spilled(d)) {
+		uint32_t n = MAX(w + 1, 2u);
+
+		m = XCALLOC(MTYPE_BGP_ADV_BITMAP, sizeof(*m) + n * sizeof(uint64_t));
+		m->nwords = n;
+		m->w[0] = d->adv; /* bit 0 (the tag) is clear inline */
+		d->adv = (uintptr_t)m | 1;
+	}
+	m = adv_map_of(d);
+	if (w >= m->nwords) {
+		uint32_t n = MAX(w + 1, m->nwords * 2);
+
+		m = XREALLOC(MTYPE_BGP_ADV_BITMAP, m, sizeof(*m) + n * sizeof(uint64_t));
+		memset(m->w + m->nwords, 0, (n - m->nwords) * sizeof(uint64_t));
+		m->nwords = n;
+		d->adv = (uintptr_t)m | 1;
+	}
+	m->w[w] |= UINT64_C(1) << (id % 64);
+}
+
+bool bgp_dest_adv_clear(struct bgp_dest *d, uint32_t id)
+{
+	struct adv_map *m;
+
+	if (!bgp_dest_adv_test(d, id))
+		return false;
+	if (!adv_spilled(d)) {
+		d->adv &= ~((uintptr_t)1 << id);
+		return true;
+	}
+	m = adv_map_of(d);
+	m->w[id / 64] &= ~(UINT64_C(1) << (id % 64));
+	for (uint32_t i = 0; i < m->nwords; i++)
+		if (m->w[i])
+			return true;
+	XFREE(MTYPE_BGP_ADV_BITMAP, m);
+	d->adv = 0;
+	return true;
+}
+
+void bgp_dest_adv_release(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+{
+	uint32_t nbits;
+
+	if (d->adv == 0)
+		return;
+	nbits = adv_spilled(d) ? adv_map_of(d)->nwords * 64 : 64;
+	for (uint32_t id = 1; id < nbits; id++) {
+		struct rib_src *src;
+
+		if (!bgp_dest_adv_test(d, id))
+			continue;
+		src = rib_src_get(rib, id);
+		if (src && src->sent[af])
+			src->sent[af]--;
+	}
+	if (adv_spilled(d)) {
+		struct adv_map *m = adv_map_of(d);
+
+		XFREE(MTYPE_BGP_ADV_BITMAP, m);
+	}
+	d->adv = 0;
+}
+
+/* ---- the journal ---- */
+
+static inline struct bgp_dest **jslot(const struct rib_journal *j, uint64_t pos)
+{
+	uint64_t i = pos - j->base;
+
+	return &j->chunk[i / RIB_JCHUNK][i % RIB_JCHUNK];
+}
+
+/* Is dest's latest journal entry live and at or after pos? */
+static bool journal_has_since(const struct rib_journal *j, const struct bgp_dest *d, uint64_t pos)
+{
+	uint64_t dist = (uint32_t)((uint32_t)j->head - d->version);
+	uint64_t at;
+
+	if (dist == 0 || dist > j->head - j->tail)
+		return false;
+	at = j->head - dist;
+	/* The pointer comparison makes the 32-bit version unambiguous. */
+	return at >= pos && *jslot(j, at) == d;
+}
+
+void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest)
+{
+	struct rib_journal *j = &rib->af[af].journal;
+
+	/* Every reader still has dest's latest entry ahead: it will see the new state there. */
+	if (journal_has_since(j, dest, j->passed))
+		return;
+	if (j->head - j->base == (uint64_t)j->nchunk * RIB_JCHUNK) {
+		if (j->nchunk == j->cap) {
+			j->cap = j->cap ? j->cap * 2 : 16;
+			j->chunk =
+				XREALLOC(MTYPE_BGP_JOURNAL, j->chunk, j->cap * sizeof(*j->chunk));
+		}
+		j->chunk[j->nchunk++] =
+			XMALLOC(MTYPE_BGP_JOURNAL, RIB_JCHUNK * sizeof(struct bgp_dest *));
+	}
+	*jslot(j, j->head) = dest;
+	dest->version = (uint32_t)j->head;
+	j->head++;
+	rib_work_schedule(rib);
+}
+
+static void dest_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+{
+	struct prefix p;
+	void *v;
+
+	bgp_dest_prefix(d, af, &p);
+	v = ptree_delete(rib->af[af].tree, &p);
+	if (v != d)
+		log_err("RIB: route node for a prefix was not in its table (internal error)");
+	bgp_dest_adv_release(rib, af, d);
+	bgp_slab_free(&rib->af[af].dest_slab, d);
+}
+
+/* Is d advertised to a session that is up (one that still has to be sent a withdrawal)? */
+static bool adv_to_live_session(const struct bgp_rib *rib, const struct bgp_dest *d)
+{
+	uint32_t nbits;
+
+	if (d->adv == 0)
+		return false;
+	nbits = adv_spilled(d) ? adv_map_of(d)->nwords * 64 : 64;
+	for (uint32_t id = 1; id < nbits; id++) {
+		const struct rib_src *src;
+
+		if (!bgp_dest_adv_test(d, id))
+			continue;
+		src = rib_src_get(rib, id);
+		if (src && src->up)
+			return true;
+	}
+	return false;
+}
+
+bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+{
+	const struct rib_journal *j = &rib->af[af].journal;
+
+	/* Nobody needs a dest without paths once no journal entry points to it and no live
+	 * session has it (a reader that restarted its walk withdraws it from there). */
+	if (d->paths || journal_has_since(j, d, j->tail) || adv_to_live_session(rib, d))
+		return false;
+	dest_free(rib, af, d);
+	return true;
+}
+
+/* Readers that lag this far behind the head restart with a walk of the table, so the
+ * journal stays bounded by the table size whatever a stalled session does. */
+static uint64_t lag_max(const struct bgp_rib *rib, enum bgp_af af)
+{
+	return MAX((uint64_t)RIB_JOURNAL_LAG_MIN, 2 * (uint64_t)ptree_count(rib->af[af].tree));
+}
+
+static void journal_check_lag(struct bgp_rib *rib, enum bgp_af af)
+{
+	struct rib_journal *j = &rib->af[af].journal;
+	uint64_t max = lag_max(rib, af);
+
+	if (j->head - j->tail <= max)
+		return;
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		struct rib_src *src = rib->src[id];
+		struct rib_out_af *out;
+
+		if (!src || src->out[af].mode == RIB_OUT_OFF)
+			continue;
+		out = &src->out[af];
+		if (j->head - out->cursor <= max)
+			continue;
+		/* Everything it missed is in the table now: current routes, and prefixes without
+		 * paths that stay until every session that had them was sent a withdrawal. */
+		out->mode = RIB_OUT_WALK;
+		out->walk_started = false;
+		out->cursor = j->head;
+		j->passed = MAX(j->passed, j->head);
+		if (DEBUG_ON(BGP_DEBUG_UPDATES_OUT))
+			log_debug("%s: output lags %" PRIu64 " changes behind: walking the table "
+				  "again",
+				  src->name, max);
+	}
+}
+
+size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
+{
+	struct rib_journal *j = &rib->af[af].journal;
+	uint64_t limit;
+	size_t n = 0;
+
+	journal_check_lag(rib, af);
+	limit = adj_out_min_cursor(rib, af);
+	while (j->tail < limit && n < max) {
+		uint64_t pos = j->tail++;
+		struct bgp_dest *d = *jslot(j, pos);
+
+		/* Its latest entry, every reader past it: free it if it has no paths. */
+		if (d->version == (uint32_t)pos)
+			rib_dest_maybe_free(rib, af, d);
+		n++;
+		if (j->tail - j->base == RIB_JCHUNK) {
+			XFREE(MTYPE_BGP_JOURNAL, j->chunk[0]);
+			memmove(j->chunk, j->chunk + 1, (j->nchunk - 1) * sizeof(*j->chunk));
+			j->nchunk--;
+			j->base += RIB_JCHUNK;
+		}
+	}
+	if (j->tail == j->head && j->base != j->head) {
+		/* Empty: start over at the beginning of the first chunk, free the others. */
+		while (j->nchunk > 1) {
+			j->nchunk--;
+			XFREE(MTYPE_BGP_JOURNAL, j->chunk[j->nchunk]);
+		}
+		j->base = j->head;
+	}
+	return n;
+}
+
+void rib_journal_free(struct bgp_rib *rib, enum bgp_af af)
+{
+	struct rib_journal *j = &rib->af[af].journal;
+
+	while (j->nchunk) {
+		j->nchunk--;
+		XFREE(MTYPE_BGP_JOURNAL, j->chunk[j->nchunk]);
+	}
+	XFREE(MTYPE_BGP_JOURNAL, j->chunk);
+	j->cap = 0;
+	j->base = j->tail = j->head;
+}
+
+uint64_t adj_out_min_cursor(const struct bgp_rib *rib, enum bgp_af af)
+{
+	uint64_t min = rib->af[af].journal.head;
+
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		const struct rib_src *src = rib->src[id];
+
+		if (src && src->out[af].mode != RIB_OUT_OFF)
+			min = MIN(min, src->out[af].cursor);
+	}
+	return min;
+}
+
+/* ---- what a session is sent ---- */
+
+struct adj_out_cache_ent {
+	struct bgp_attr *in;  /* stored set (reference held) */
+	struct bgp_attr *out; /* exported set (reference held), NULL = cannot be sent */
+	uint32_t kind;
+};
+
+struct adj_out_cache {
+	struct adj_out_cache_ent e[ADJ_CACHE_SIZE];
+};
+
+/* Forget every exported set (the policy that made them changed). */
+static void cache_clear(struct rib_src *src)
+{
+	if (!src->cache)
+		return;
+	for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
+		bgp_attr_unref(src->cache->e[i].in);
+		bgp_attr_unref(src->cache->e[i].out);
+		src->cache->e[i].in = src->cache->e[i].out = NULL;
+	}
+}
+
+static void cache_free(struct rib_src *src)
+{
+	cache_clear(src);
+	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
+}
+
+/* RFC 1997 and the iBGP rules: may `to` be sent a path that came from `from`? */
+/* Is this iBGP session a route reflector client of ours in af? */
+static bool rr_client(const struct rib_src *s, enum bgp_af af)
+{
+	return s->peer && s->peer->conf.rr_client[af];
+}
+
+/* A path learned over iBGP, going to an iBGP session: reflected (RFC 4456). */
+static bool reflected(const struct rib_src *to, const struct rib_src *from)
+{
+	return !from->local && !from->ebgp && !to->ebgp;
+}
+
+static bool export_permitted(const struct rib_src *to, const struct rib_src *from, enum bgp_af af,
+			     const struct bgp_attr *attr)
+{
+	/* Never back to the peer it came from (FRR: "Do not send back route to sender"). */
+	if (from == to || (from->rp && from->rp == to->rp))
+		return false;
+	/* RFC 4271 9.2: routes learned over iBGP are not sent to iBGP peers, except by a route
+	 * reflector (RFC 4456 6): a client's routes to every iBGP peer, the others' to the
+	 * clients. */
+	if (reflected(to, from) && !rr_client(from, af) && !rr_client(to, af))
+		return false;
+	if (attr->communities) {
+		for (uint32_t i = 0; i < attr->communities->count; i++) {
+			uint32_t c = attr->communities->val[i];
+
+			/* RFC 1997: NO_ADVERTISE to no peer; NO_EXPORT and NO_EXPORT_SUBCONFED
+			 * not outside the AS (no confederations: every eBGP peer is outside). */
+			if (c == BGP_COMM_NO_ADVERTISE)
+				return false;
+			if (to->ebgp &&
+			    (c == BGP_COMM_NO_EXPORT || c == BGP_COMM_NO_EXPORT_SUBCONFED))
+				return false;
+		}
+	}
+	/* RFC 4456 8: not back to the router that originated it into the AS. */
+	if (!to->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID)) &&
+	    bgp_attr_ex(attr)->originator_id.s_addr == to->remote_id.s_addr)
+		return false;
+	return true;
+}
+
+/* The session's outbound prefix list (neighbor X prefix-list NAME out). Applied before the
+ * attribute cache below, which is per attribute set: this decision is per prefix. */
+static bool export_policy_permits(const struct rib_src *to, enum bgp_af af,
+				  const struct bgp_dest *dest)
+{
+	struct prefix p;
+
+	if (!to->peer->conf.plist[af][BGP_DIR_OUT])
+		return true;
+	bgp_dest_prefix(dest, af, &p);
+	return bgp_peer_plist_permits(to->peer, af, BGP_DIR_OUT, &p);
+}
+
+/* Our address on the session as the next hop for af; false when there is none we can use.
+ * ex: the template's own extras block (bgp_attr_set_mp_nh()). */
+static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_attr *t,
+			 struct bgp_attr_extra *ex)
+{
+	struct ipaddr a = to->local_addr;
+	struct in6_addr g;
+
+	if (af == BGP_AF_IPV4_UNICAST) {
+		ipaddr_unmap_v4(&a);
+		if (a.family != AF_INET)
+			return false; /* would need RFC 8950 */
+		t->nexthop = a.u.v4;
+		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		return true;
+	}
+	if (a.family == AF_INET) {
+		/* An IPv6 route over an IPv4 session: the IPv4-mapped address, as FRR. */
+		memset(&g, 0, sizeof(g));
+		g.s6_addr[10] = 0xff;
+		g.s6_addr[11] = 0xff;
+		memcpy(&g.s6_addr[12], &a.u.v4, 4);
+	} else if (a.family == AF_INET6) {
+		g = a.u.v6;
+	} else {
+		return false;
+	}
+	bgp_attr_set_mp_nh(t, ex, 16, &g, NULL);
+	return true;
+}
+
+/*
+ * The attribute set `to` is sent for a path of `from` (a new reference), NULL when it cannot
+ * be sent (no usable next hop).
+ *   eBGP: our AS prepended (RFC 4271 5.1.2), next hop = our address on the session (5.1.3),
+ *         no LOCAL_PREF (5.1.5), no MED unless we originated the route (5.1.4: a received MED
+ *         is not passed on to other neighboring ASes), no ORIGINATOR_ID / CLUSTER_LIST
+ *         (RFC 4456, non-transitive iBGP attributes).
+ *   iBGP: LOCAL_PREF always (default 100), next hop unchanged for learned routes (FRR's
+ *         default, no next-hop-self) and our address for our own routes; MED kept.
+ *   Weight is ours and never sent.
+ */
+static void no_nexthop(struct rib_src *to, enum bgp_af af)
+{
+	char buf[IPADDR_STRLEN];
+
+	if (to->nh_warned[af])
+		return;
+	to->nh_warned[af] = true;
+	log_warn("%s: no %s address of ours on this session (local address %s) to use as next "
+		 "hop: %s routes that need next hop self are not sent (RFC 8950 next hops are not "
+		 "supported)",
+		 to->name, af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6",
+		 ipaddr_to_str(&to->local_addr, buf, sizeof(buf)),
+		 af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6");
+}
+
+/* The cluster id of this reflector: bgp cluster-id, else the router id (RFC 4456 7). */
+static uint32_t cluster_id(const struct bgp *bgp)
+{
+	return ntohl(bgp->cluster_id.s_addr ? bgp->cluster_id.s_addr : bgp->router_id.s_addr);
+}
+
+/*
+ * RFC 4456 8: a reflected path gets an ORIGINATOR_ID (the BGP Identifier of the session it
+ * came from, unless it has one) and our cluster id in front of its CLUSTER_LIST. Returns the
+ * new cluster list reference the template now points to (the caller drops it after
+ * interning).
+ */
+static struct bgp_u32list *reflect_attrs(struct bgp_rib *rib, const struct rib_src *from,
+					 struct bgp_attr *t, struct bgp_attr_extra *ex)
+{
+	const struct bgp_u32list *old;
+	struct bgp_u32list *l;
+	uint32_t n, *v;
+
+	if (t->extra != ex) {
+		*ex = *bgp_attr_ex(t);
+		t->extra = ex;
+	}
+	if (!(t->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))) {
+		ex->originator_id = from->remote_id;
+		t->present |= ATTR_BIT(BGP_ATTR_ORIGINATOR_ID);
+	}
+	old = (t->present & ATTR_BIT(BGP_ATTR_CLUSTER_LIST)) ? ex->cluster_list : NULL;
+	n = old ? old->count : 0;
+	v = XMALLOC(MTYPE_BGP_ADJ_OUT, ((size_t)n + 1) * sizeof(*v));
+	v[0] = cluster_id(rib->bgp);
+	if (n)
+		memcpy(v + 1, old->val, n * sizeof(*v));
+	l = bgp_u32list_intern(v, n + 1);
+	XFREE(MTYPE_BGP_ADJ_OUT, v);
+	ex->cluster_list = l;
+	t->present |= ATTR_BIT(BGP_ATTR_CLUSTER_LIST);
+	return l;
+}
+
+/*
+ * neighbor X remove-private-AS [all] [replace-AS] towards an eBGP neighbor, before our own AS
+ * is prepended (FRR): without `all` only an all-private path is touched; the neighbor's own AS
+ * is never removed. A new path reference, or NULL when nothing is to change.
+ */
+static struct bgp_aspath *strip_private(const struct bgp_rib *rib, const struct rib_src *to,
+					enum bgp_af af, const struct bgp_aspath *path)
+{
+	enum bgp_rpa rpa = to->peer ? to->peer->conf.remove_private_as[af] : BGP_RPA_OFF;
+	bool all_private = bgp_aspath_all_private(path);
+	bool replace = rpa == BGP_RPA_ONLY_REPLACE || rpa == BGP_RPA_ALL_REPLACE;
+
+	if (rpa == BGP_RPA_OFF ||
+	    (!all_private && rpa != BGP_RPA_ALL && rpa != BGP_RPA_ALL_REPLACE))
+		return NULL;
+	if (all_private && !replace)
+		return bgp_aspath_strip_private(path, 0, 0); /* empty */
+	return bgp_aspath_strip_private(path, to->remote_as, replace ? rib->bgp->asn : 0);
+}
+
+/* The unknown transitive attributes less the one of type code: a new reference, NULL when
+ * none is left. */
+static struct bgp_transit *transit_without(const struct bgp_transit *tr, uint8_t code)
+{
+	const uint8_t *d = tr->data;
+	uint8_t *out = bgp_transit_key_data();
+	size_t o = 0, k = 0;
+
+	while (o + 3 <= tr->len) {
+		size_t hdr = (d[o] & BGP_ATTR_FLAG_EXTLEN) ? 4 : 3;
+		size_t rec;
+
+		if (o + hdr > tr->len)
+			break;
+		rec = hdr + (hdr == 4 ? ((size_t)d[o + 2] << 8 | d[o + 3]) : d[o + 2]);
+		if (o + rec > tr->len)
+			break;
+		if (d[o + 1] != code) {
+			memcpy(out + k, d + o, rec);
+			k += rec;
+		}
+		o += rec;
+	}
+	return k ? bgp_transit_intern(k) : NULL;
+}
+
+/*
+ * no neighbor X send-community [standard|extended|large|all]: the kinds of community the
+ * neighbor is not sent, taken out last, after the outbound route-map (FRR leaves them out
+ * when it encodes). The well-known communities were honoured on the stored set before. Returns
+ * the new transit reference the template points to (the caller drops it after interning).
+ */
+static struct bgp_transit *withhold_communities(uint8_t off, struct bgp_attr *t,
+						struct bgp_attr_extra *ex)
+{
+	struct bgp_transit *tr = NULL;
+
+	if (off & BGP_SEND_COMM_STANDARD) {
+		t->communities = NULL;
+		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	if (off & BGP_SEND_COMM_LARGE)
+		t->present &= ~ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	if (off & BGP_SEND_COMM_EXTENDED)
+		t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+	if (!t->extra || !(off & (BGP_SEND_COMM_LARGE | BGP_SEND_COMM_EXTENDED)))
+		return NULL;
+	if (t->extra != ex) {
+		*ex = *t->extra;
+		t->extra = ex;
+	}
+	if (off & BGP_SEND_COMM_LARGE)
+		ex->lcommunities = NULL;
+	if ((off & BGP_SEND_COMM_EXTENDED) && ex->transit) {
+		tr = transit_without(ex->transit, BGP_ATTR_EXT_COMMUNITIES);
+		ex->transit = tr;
+	}
+	return tr;
+}
+
+/* Our AS in front of the path towards eBGP (RFC 4271 5.1.2); with `neighbor X local-as L`,
+ * L in front of it, or instead of it with replace-as (FRR). A new reference. */
+static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
+					 const struct bgp_aspath *path)
+{
+	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
+	struct bgp_aspath *ours, *out;
+
+	if (!c || !c->local_as)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	if (c->local_as_replace)
+		return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
+	ours = bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	out = bgp_aspath_prepend(ours, c->local_as);
+	bgp_aspath_unref(ours);
+	return out;
+}
+
+/* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
+static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
+					 const struct rib_src *from, enum bgp_af af,
+					 const struct bgp_attr *in, const struct rmap_refs *kept)
+{
+	bool keep_med = kept && kept->med_set;
+	bool keep_nh = kept && (af == BGP_AF_IPV4_UNICAST ? kept->nexthop_set : kept->nexthop6_set);
+
+	struct bgp_attr t = *in;
+	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
+	struct bgp_aspath *prepended = NULL;
+	struct bgp_u32list *clusters = NULL;
+	struct bgp_aspath *stripped = NULL;
+	struct bgp_transit *trimmed = NULL;
+	struct bgp_attr *out;
+
+	t.weight = 0;
+	t.present &= ~(ATTR_BIT(BGP_ATTR_MP_REACH_NLRI) | ATTR_BIT(BGP_ATTR_MP_UNREACH_NLRI));
+	if (af == BGP_AF_IPV4_UNICAST) {
+		bgp_attr_set_mp_nh(&t, &ex, 0, NULL, NULL);
+	} else {
+		t.present &= ~ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		t.nexthop.s_addr = 0;
+		/* The link-local next hop is only meaningful on the link it came from. */
+		bgp_attr_set_mp_nh(&t, &ex, 16, bgp_attr_mp_nh_global(in), NULL);
+	}
+	if (to->ebgp) {
+		/* The route-map's next hop, or ours. (IPv6: the global one was taken from in.) */
+		if (!keep_nh && !nexthop_self(to, af, &t, &ex)) {
+			no_nexthop(to, af);
+			return NULL;
+		}
+		if (keep_nh && af == BGP_AF_IPV4_UNICAST)
+			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		stripped = strip_private(rib, to, af, in->aspath);
+		prepended = export_prepend(rib, to, stripped ? stripped : in->aspath);
+		t.aspath = prepended;
+		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
+			       ATTR_BIT(BGP_ATTR_CLUSTER_LIST));
+		t.local_pref = 0;
+		if (t.extra) {
+			/* A copy without them: bgp_attr_intern() finds or makes the block. */
+			if (t.extra != &ex) {
+				ex = *t.extra;
+				t.extra = &ex;
+			}
+			ex.originator_id.s_addr = 0;
+			ex.cluster_list = NULL;
+		}
+		/* RFC 4271 5.1.4: another AS's MED is not passed on; one set by the outbound
+		 * route-map is ours to send (FRR). */
+		if (!from->local && !keep_med) {
+			t.present &= ~ATTR_BIT(BGP_ATTR_MED);
+			t.med = 0;
+		}
+	} else {
+		enum bgp_nhs nhs = to->peer ? to->peer->conf.nexthop_self[af] : BGP_NHS_OFF;
+		bool self =
+			from->local || (nhs == BGP_NHS_SELF && from->ebgp) || nhs == BGP_NHS_FORCE;
+
+		if (!(t.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
+			t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+			t.local_pref = BGP_DEFAULT_LOCAL_PREF;
+		}
+		if (self && !keep_nh && !nexthop_self(to, af, &t, &ex)) {
+			no_nexthop(to, af);
+			return NULL;
+		}
+		if (reflected(to, from))
+			clusters = reflect_attrs(rib, from, &t, &ex);
+	}
+	if (to->peer && to->peer->conf.send_comm_off[af])
+		trimmed = withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
+	out = bgp_attr_intern(&t);
+	bgp_transit_unref(trimmed);
+	bgp_aspath_unref(prepended);
+	bgp_aspath_unref(stripped);
+	if (clusters)
+		bgp_u32list_unref(clusters);
+	return out;
+}
+
+/*
+ * Through the session's outbound route-map: its decision depends on the prefix (match ip
+ * address prefix-list), so it is made per prefix, past the per-attribute cache. The
+ * filter-list still judges the stored path first, as in FRR.
+ */
+static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *to,
+					   const struct rib_src *from, enum bgp_af af,
+					   const struct bgp_dest *dest,
+					   const struct bgp_attr *stored)
+{
+	struct bgp_attr t = *stored, *mapped, *out;
+	struct rmap_refs refs;
+	struct prefix p;
+
+	if (!bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, stored->aspath))
+		return NULL;
+	bgp_dest_prefix(dest, af, &p);
+	/* Towards iBGP the default LOCAL_PREF is there before the map runs (FRR: +N counts
+	 * from 100 then). */
+	if (!to->ebgp && !(t.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
+		t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
+	}
+	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs)) {
+		route_map_refs_release(&refs);
+		return NULL;
+	}
+	mapped = bgp_attr_intern(&t);
+	route_map_refs_release(&refs);
+	out = export_attr_make(rib, to, from, af, mapped, &refs);
+	bgp_attr_unref(mapped);
+	return out;
+}
+
+static inline uint32_t cache_index(const void *p, uint32_t kind)
+{
+	uint64_t h = ((uintptr_t)p >> 4) ^ ((uint64_t)kind << 40);
+
+	h *= UINT64_C(0x9E3779B97F4A7C15);
+	return (uint32_t)(h >> 32) & (ADJ_CACHE_SIZE - 1);
+}
+
+/* What `to` should have for dest: the exported set (a new reference) or NULL for nothing. */
+static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				    const struct bgp_dest *dest)
+{
+	const struct bgp_path *best = dest_best(dest);
+	const struct rib_src *from;
+	struct adj_out_cache_ent *e;
+	uint32_t kind;
+
+	if (!best)
+		return NULL;
+	from = rib_src_get(rib, best->src);
+	/* A best path of a session that went down is being removed: send nothing for it. */
+	if (!from || !from->up || !export_permitted(to, from, af, best->attr))
+		return NULL;
+	if (to->peer && bgp_peer_policy_missing(to->peer, to->ebgp, af, BGP_DIR_OUT)) {
+		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
+		return NULL;
+	}
+	if (to->peer && !export_policy_permits(to, af, dest))
+		return NULL;
+	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
+		return export_attr_mapped(rib, to, from, af, dest, best->attr);
+	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
+	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
+	 * none: the same stored set exports differently per source then. */
+	if (reflected(to, from))
+		kind |= (from->id + 1) << 8;
+	e = &to->cache->e[cache_index(best->attr, kind)];
+	if (e->in != best->attr || e->kind != kind) {
+		/* The filter-list decides on the stored set's AS path: per attribute set, so it
+		 * is cached with the exported set (the cache is emptied when policy changes). */
+		bool as_ok = !to->peer ||
+			     bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, best->attr->aspath);
+		struct bgp_attr *out =
+			as_ok ? export_attr_make(rib, to, from, af, best->attr, NULL) : NULL;
+
+		bgp_attr_unref(e->in);
+		bgp_attr_unref(e->out);
+		e->in = bgp_attr_ref(best->attr);
+		e->out = out;
+		e->kind = kind;
+	}
+	return e->out ? bgp_attr_ref(e->out) : NULL;
+}
+
+/* For `show ... neighbors X advertised-routes`: what `to` is sent for dest, recomputed from the
+ * advertised-to bit and the export function (no per-session copy is kept). */
+struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				    const struct bgp_dest *dest)
+{
+	if (!to->up || !to->cache || !bgp_dest_adv_test(dest, to->id))
+		return NULL;
+	return export_attr(rib, to, af, dest);
+}
+
+/* ---- batches ---- */
+
+struct adj_out_item {
+	struct bgp_dest *dest;
+	struct bgp_attr *attr; /* exported set (reference held), NULL = withdraw */
+	uint32_t next;	       /* next item of the same group */
+};
+
+struct adj_out_group {
+	struct bgp_attr *attr;
+	uint32_t head;
+	uint32_t tail;
+	uint32_t slot; /* in hslot[] */
+};
+
+struct adj_out_batch {
+	uint32_t nitem;
+	uint32_t ngroup;
+	struct adj_out_item item[RIB_BATCH];
+	struct adj_out_group group[RIB_BATCH];
+	uint32_t hslot[ADJ_HASH_SIZE]; /* group index + 1, 0 = free */
+};
+
+void adj_out_init(struct bgp_rib *rib)
+{
+	rib->batch = XCALLOC(MTYPE_BGP_ADJ_OUT, sizeof(*rib->batch));
+}
+
+void adj_out_fini(struct bgp_rib *rib)
+{
+	XFREE(MTYPE_BGP_ADJ_OUT, rib->batch);
+}
+
+/* Add dest to the batch under attr; returns an estimate of the bytes it adds. */
+static size_t batch_add(struct adj_out_batch *b, struct bgp_dest *d, struct bgp_attr *attr)
+{
+	uint32_t idx = b->nitem++;
+	uint32_t h = (uint32_t)((((uintptr_t)attr >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 40);
+	size_t est = 1 + ((size_t)d->plen + 7) / 8;
+	struct adj_out_group *g;
+
+	b->item[idx].dest = d;
+	b->item[idx].attr = attr;
+	b->item[idx].next = ADJ_NIL;
+	for (h &= ADJ_HASH_SIZE - 1; b->hslot[h]; h = (h + 1) & (ADJ_HASH_SIZE - 1)) {
+		g = &b->group[b->hslot[h] - 1];
+		if (g->attr == attr) {
+			b->item[g->tail].next = idx;
+			g->tail = idx;
+			return est;
+		}
+	}
+	g = &b->group[b->ngroup];
+	g->attr = attr;
+	g->head = g->tail = idx;
+	g->slot = h;
+	b->hslot[h] = ++b->ngroup;
+	/* A new UPDATE: header, lengths and the attributes. */
+	return est + 64;
+}
+
+static void batch_reset(struct bgp_rib *rib, enum bgp_af af, struct adj_out_batch *b)
+{
+	for (uint32_t i = 0; i < b->nitem; i++) {
+		if (b->item[i].attr)
+			bgp_attr_unref(b->item[i].attr);
+		else if (!b->item[i].dest->paths)
+			/* Withdrawn from this session: maybe the last one that had it. */
+			rib_dest_maybe_free(rib, af, b->item[i].dest);
+	}
+	for (uint32_t g = 0; g < b->ngroup; g++)
+		b->hslot[b->group[g].slot] = 0;
+	b->nitem = 0;
+	b->ngroup = 0;
+}
+
+/* Decide what `to` gets for dest and queue it in the batch; returns the estimated bytes. */
+static size_t collect(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af, struct bgp_dest *d,
+		      struct adj_out_batch *b)
+{
+	struct bgp_attr *attr = export_attr(rib, to, af, d);
+
+	if (attr) {
+		if (!bgp_dest_adv_test(d, to->id)) {
+			adv_set(d, to->id);
+			to->sent[af]++;
+		}
+		return batch_add(b, d, attr);
+	}
+	if (bgp_dest_adv_clear(d, to->id)) {
+		to->sent[af]--;
+		return batch_add(b, d, NULL);
+	}
+	return 0;
+}
+
+/* ---- sending ---- */
+
+static size_t msg_len(const uint8_t *msg)
+{
+	return (size_t)msg[16] << 8 | msg[17];
+}
+
+static bool pend_empty(const struct rib_src *to)
+{
+	return to->pend_off == to->pend_len;
+}
+
+static void pend_free(struct rib_src *to)
+{
+	XFREE(MTYPE_BGP_ADJ_OUT, to->pend);
+	to->pend_len = to->pend_off = to->pend_cap = 0;
+}
+
+/*
+ * Handing messages to the session. Its send_space() says how much room is left below the
+ * session's high-water mark; the session marks itself blocked once its queue reaches the mark
+ * and calls rib_peer_writable() when it has drained. So we hand over messages while there is
+ * any room at all (the last one may go past the mark by less than one message: that is what
+ * makes the session block and call us back) and stop at zero. What a batch produced beyond
+ * that waits here.
+ */
+static void hand_over(struct rib_src *to, const uint8_t *msg, size_t len, size_t *space)
+{
+	/* -1 means the session is going down; rib_peer_down() follows. */
+	rib_sops(to->peer)->send(to->peer, msg, len);
+	*space = len >= *space ? 0 : *space - len;
+}
+
+/* Hand queued messages to the session while there is room; true when none is left. */
+static bool pend_flush(struct rib_src *to, size_t *space)
+{
+	while (!pend_empty(to)) {
+		const uint8_t *msg = to->pend + to->pend_off;
+		size_t len = msg_len(msg);
+
+		if (*space == 0)
+			return false;
+		hand_over(to, msg, len, space);
+		to->pend_off += len;
+	}
+	pend_free(to);
+	return true;
+}
+
+static void emit(struct rib_src *to, const uint8_t *msg, size_t len, size_t *space)
+{
+	if (pend_empty(to) && *space > 0) {
+		hand_over(to, msg, len, space);
+		return;
+	}
+	if (to->pend_len + len > to->pend_cap) {
+		size_t ncap = MAX(to->pend_cap * 2, to->pend_len + len);
+
+		to->pend = XREALLOC(MTYPE_BGP_ADJ_OUT, to->pend, ncap);
+		to->pend_cap = ncap;
+	}
+	memcpy(to->pend + to->pend_len, msg, len);
+	to->pend_len += len;
+}
+
+static int ub_begin(struct rib_src *to, enum bgp_af af, const struct bgp_attr *attr)
+{
+	if (attr)
+		return bgp_ub_begin_announce(&to->oub, to->obuf, to->max_msg, &to->codec, af, attr);
+	return bgp_ub_begin_withdraw(&to->oub, to->obuf, to->max_msg, &to->codec, af);
+}
+
+/* Finish and send the message being filled, if any. */
+static void open_flush(struct rib_src *to, size_t *space)
+{
+	size_t len;
+
+	if (!to->open)
+		return;
+	len = bgp_ub_finish(&to->oub);
+	if (len)
+		emit(to, to->obuf, len, space);
+	bgp_attr_unref(to->oattr);
+	to->oattr = NULL;
+	to->open = false;
+}
+
+/* Start a message for attr (NULL = withdrawals); false when the attributes cannot be
+ * encoded at all. */
+static bool open_begin(struct rib_src *to, enum bgp_af af, struct bgp_attr *attr)
+{
+	if (ub_begin(to, af, attr) < 0)
+		return false;
+	to->open = true;
+	to->oaf = af;
+	to->oattr = bgp_attr_ref(attr);
+	return true;
+}
+
+/*
+ * Add the items of one group (attr NULL = withdrawals) to the session's output. Messages are
+ * filled to the brim: the last one stays open for the next group with the same attributes
+ * (possibly in the next batch) and is finished as soon as anything else has to be sent.
+ */
+static void emit_group(struct rib_src *to, enum bgp_af af, struct adj_out_batch *b,
+		       struct bgp_attr *attr, uint32_t first, size_t *space)
+{
+	struct prefix p;
+
+	if (to->open && (to->oattr != attr || to->oaf != af))
+		open_flush(to, space);
+	if (!to->open && !open_begin(to, af, attr)) {
+		if (!attr) {
+			log_err("%s: cannot build a withdrawal UPDATE (internal error)", to->name);
+			return;
+		}
+		/* An attribute set too large for one message: the prefixes cannot be sent. Make
+		 * sure the peer does not keep an older version of them. */
+		log_warn("%s: attribute set too large for a %zu-byte UPDATE; %s routes withdrawn "
+			 "instead (enable extended messages on both sides to send them)",
+			 to->name, to->max_msg, af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6");
+		for (uint32_t i = first; i != ADJ_NIL; i = b->item[i].next)
+			if (bgp_dest_adv_clear(b->item[i].dest, to->id))
+				to->sent[af]--;
+		emit_group(to, af, b, NULL, first, space);
+		return;
+	}
+	for (uint32_t i = first; i != ADJ_NIL; i = b->item[i].next) {
+		size_t len;
+		int r;
+
+		bgp_dest_prefix(b->item[i].dest, af, &p);
+		r = bgp_ub_add(&to->oub, &p);
+		if (r == 0)
+			continue;
+		if (r != -1) {
+			log_err("%s: prefix refused by the UPDATE builder (internal error)",
+				to->name);
+			continue;
+		}
+		/* Full: send it and go on in a new one. */
+		len = bgp_ub_finish(&to->oub);
+		if (len)
+			emit(to, to->obuf, len, space);
+		if (ub_begin(to, af, attr) < 0 || bgp_ub_add(&to->oub, &p) < 0) {
+			log_err("%s: prefix does not fit an empty UPDATE (internal error)",
+				to->name);
+			bgp_attr_unref(to->oattr);
+			to->oattr = NULL;
+			to->open = false;
+			return;
+		}
+	}
+}
+
+/*
+ * Send a batch: first the group that continues the open message, then withdrawals, then one
+ * run per exported attribute set. Each dest is in one group only, and a message is finished
+ * before one with other attributes starts, so the peer sees every prefix's changes in order.
+ */
+static void batch_emit(struct rib_src *to, enum bgp_af af, struct adj_out_batch *b, size_t *space)
+{
+	uint32_t cont = ADJ_NIL;
+
+	if (to->open && to->oaf == af) {
+		for (uint32_t g = 0; g < b->ngroup; g++)
+			if (b->group[g].attr == to->oattr) {
+				cont = g;
+				emit_group(to, af, b, b->group[g].attr, b->group[g].head, space);
+				break;
+			}
+	}
+	for (uint32_t g = 0; g < b->ngroup; g++)
+		if (g != cont && !b->group[g].attr)
+			emit_group(to, af, b, NULL, b->group[g].head, space);
+	for (uint32_t g = 0; g < b->ngroup; g++)
+		if (g != cont && b->group[g].attr)
+			emit_group(to, af, b, b->group[g].attr, b->group[g].head, space);
+}
+
+static void send_eor(struct rib_src *to, enum bgp_af af, size_t *space)
+{
+	uint8_t buf[64];
+	size_t len;
+
+	open_flush(to, space);
+	len = bgp_update_end_of_rib(buf, sizeof(buf), af);
+	if (len)
+		emit(to, buf, len, space);
+	to->out[af].eor_sent = true;
+	if (DEBUG_ON(BGP_DEBUG_UPDATES_OUT))
+		log_debug("%s: send End-of-RIB for %s", to->name,
+			  af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast");
+}
+
+/*
+ * neighbor X advertisement-interval N (MRAI, RFC 4271 9.2.1.1), as FRR: once a session has
+ * its table, the changes for it wait until N seconds have passed since the last UPDATE it was
+ * sent, and then go out together (the journal keeps one entry per changed prefix, so what
+ * changed several times meanwhile goes once, as it is then). Withdrawals wait too. The table
+ * sent when the session comes up (or after a refresh) is not held. Milliseconds to wait, 0
+ * when it may send now.
+ */
+static uint64_t mrai_wait_ms(const struct rib_src *to)
+{
+	uint64_t ivl = to->peer ? (uint64_t)to->peer->conf.adv_interval * 1000 : 0;
+	uint64_t now;
+
+	if (!ivl || !to->mrai_last_ms)
+		return 0;
+	now = monotime_ms();
+	return now - to->mrai_last_ms >= ivl ? 0 : to->mrai_last_ms + ivl - now;
+}
+
+static void mrai_cb(int fd, short what, void *arg)
+{
+	struct bgp_rib *rib = arg;
+
+	(void)fd;
+	(void)what;
+	rib_work_schedule(rib);
+}
+
+/* A session held by its MRAI with changes waiting: wake the output when the time comes. */
+static void mrai_arm(struct bgp_rib *rib, struct rib_src *to, uint64_t wait)
+{
+	struct event_base *base = rib->bgp->base;
+
+	if (!to->mrai_ev && base)
+		to->mrai_ev = event_timer_new(base, mrai_cb, rib);
+	if (to->mrai_ev && !event_pending(to->mrai_ev))
+		event_timer_add(to->mrai_ev, (uint32_t)MIN(wait, (uint64_t)UINT32_MAX), 0);
+}
+
+/* held: changes wait for the MRAI (set when the answer is false because of it). */
+static bool af_has_work_now(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
+			    bool *held)
+{
+	const struct rib_out_af *out = &to->out[af];
+
+	switch (out->mode) {
+	case RIB_OUT_OFF:
+		return false;
+	case RIB_OUT_WALK:
+		return true;
+	case RIB_OUT_JOURNAL:
+		if (!out->eor_sent)
+			return true;
+		if (out->cursor >= rib->af[af].journal.head)
+			return false;
+		if (mrai_wait_ms(to)) {
+			*held = true;
+			return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+static bool af_has_work(const struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af)
+{
+	bool held = false;
+
+	return af_has_work_now(rib, to, af, &held);
+}
+
+static bool src_has_work(const struct bgp_rib *rib, const struct rib_src *to)
+{
+	if (!to->up || to->blocked || to->local)
+		return false;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		if (af_has_work(rib, to, af))
+			return true;
+	return false;
+}
+
+bool adj_out_has_work(const struct bgp_rib *rib)
+{
+	for (uint32_t id = 1; id < rib->src_cap; id++)
+		if (rib->src[id] && src_has_work(rib, rib->src[id]))
+			return true;
+	return false;
+}
+
+/* One batch for one AF of one session: visits at most limit dests. Always makes progress
+ * (visits a dest, ends the walk or sends End-of-RIB). Returns the dests visited. */
+static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af, size_t limit,
+			size_t *space)
+{
+	struct adj_out_batch *b = rib->batch;
+	struct rib_out_af *out = &to->out[af];
+	struct rib_journal *j = &rib->af[af].journal;
+	size_t visited = 0, est = 0;
+
+	if (out->mode == RIB_OUT_WALK) {
+		struct ptree *tree = rib->af[af].tree;
+		struct prefix p;
+		struct bgp_dest *d;
+
+		d = out->walk_started ? ptree_next(tree, &out->walk_last, &p)
+				      : ptree_first(tree, &p);
+		out->walk_started = true;
+		while (d) {
+			out->walk_last = p;
+			visited++;
+			if (!journal_has_since(j, d, out->cursor))
+				est += collect(rib, to, af, d, b);
+			if (visited >= limit || est >= *space)
+				break;
+			d = ptree_next(tree, &out->walk_last, &p);
+		}
+		if (!d) {
+			out->mode = RIB_OUT_JOURNAL;
+			if (!out->eor_sent)
+				out->eor_pos = j->head;
+		}
+	} else {
+		while (out->cursor < j->head && visited < limit && est < *space) {
+			uint64_t pos = out->cursor++;
+			struct bgp_dest *d = *jslot(j, pos);
+
+			visited++;
+			if (d->version != (uint32_t)pos)
+				continue; /* it has a later entry */
+			est += collect(rib, to, af, d, b);
+		}
+		if (out->cursor > j->passed)
+			j->passed = out->cursor;
+	}
+	if (b->nitem && to->peer && to->peer->conf.adv_interval)
+		to->mrai_last_ms = monotime_ms(); /* an UPDATE goes out now (MRAI) */
+	batch_emit(to, af, b, space);
+	batch_reset(rib, af, b);
+	if (out->mode == RIB_OUT_JOURNAL && out->cursor >= j->head) {
+		/* Caught up: nothing more to pack with, send what is there. */
+		open_flush(to, space);
+		if (!out->eor_sent && out->cursor >= out->eor_pos)
+			send_eor(to, af, space);
+	}
+	return visited;
+}
+
+/* Serve one session: at most limit dests. */
+static size_t run_session(struct bgp_rib *rib, struct rib_src *to, size_t limit)
+{
+	size_t visited = 0;
+	size_t space;
+
+	if (!to->peer)
+		return 0;
+	space = rib->sops->send_space(to->peer);
+	if (!pend_flush(to, &space)) {
+		to->blocked = true;
+		return 0;
+	}
+	for (int af = 0; af < BGP_AF_MAX && visited < limit; af++) {
+		while (visited < limit && af_has_work(rib, to, af)) {
+			if (space == 0 || !pend_empty(to)) {
+				to->blocked = true;
+				return visited;
+			}
+			visited += run_batch(rib, to, af, limit - visited, &space);
+		}
+	}
+	if (!pend_empty(to))
+		to->blocked = true;
+	return visited;
+}
+
+size_t adj_out_run(struct bgp_rib *rib, size_t budget)
+{
+	size_t visited = 0;
+	bool progress = true;
+
+	/* Round robin, one batch per session per round, until the budget is used. */
+	while (visited < budget && progress) {
+		uint32_t n = rib->src_cap;
+
+		progress = false;
+		for (uint32_t i = 0; i < n && visited < budget; i++) {
+			uint32_t id = (rib->rr_next + i) % n;
+			struct rib_src *src = rib->src[id];
+
+			if (!src || !src_has_work(rib, src)) {
+				uint64_t wait = src ? mrai_wait_ms(src) : 0;
+				bool held = false;
+
+				for (int af = 0; wait && af < BGP_AF_MAX; af++)
+					af_has_work_now(rib, src, (enum bgp_af)af, &held);
+				if (held && src->up && !src->local)
+					mrai_arm(rib, src, wait);
+				continue;
+			}
+			visited += run_session(rib, src, MIN(budget - visited, (size_t)RIB_BATCH));
+			progress = true;
+		}
+		rib->rr_next = (rib->rr_next + 1) % n;
+	}
+	return visited;
+}
+
+/* ---- session events ---- */
+
+void adj_out_peer_up(struct bgp_rib *rib, struct rib_src *src)
+{
+	src->cache = XCALLOC(MTYPE_BGP_ADJ_OUT, sizeof(*src->cache));
+	src->obuf = XMALLOC(MTYPE_BGP_ADJ_OUT, src->max_msg);
+	src->open = false;
+	src->blocked = false;
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		struct rib_out_af *out = &src->out[af];
+		struct rib_journal *j = &rib->af[af].journal;
+
+		memset(out, 0, sizeof(*out));
+		if (!src->af[af])
+			continue;
+		out->mode = RIB_OUT_WALK;
+		out->cursor = j->head;
+		/* Entries before head are behind this reader: a dest changing again must be
+		 * appended anew for it. */
+		if (j->head > j->passed)
+			j->passed = j->head;
+	}
+	rib_work_schedule(rib);
+}
+
+void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src)
+{
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		src->out[af].mode = RIB_OUT_OFF;
+	cache_free(src);
+	pend_free(src);
+	bgp_attr_unref(src->oattr);
+	src->oattr = NULL;
+	src->open = false;
+	XFREE(MTYPE_BGP_ADJ_OUT, src->obuf);
+	src->blocked = false;
+	event_free(src->mrai_ev);
+	src->mrai_ev = NULL;
+	src->mrai_last_ms = 0;
+	(void)rib;
+}
+
+void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
+{
+	struct rib_out_af *out = &src->out[af];
+
+	if (out->mode == RIB_OUT_OFF)
+		return;
+	/* Walk again; the journal is read on from where this session stood, so nothing that
+	 * changed meanwhile is lost (the walk skips what the journal will bring). What the
+	 * session's policy made of each attribute set is computed afresh. */
+	cache_clear(src);
+	out->mode = RIB_OUT_WALK;
+	out->walk_started = false;
+	rib_work_schedule(rib);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: ISC */
+/* The decision process (RFC 4271 9.1): which path of a prefix is best, and why. */
+#ifndef SKUA_BGP_DECISION_H
+#define SKUA_BGP_DECISION_H
+
+#include <stdbool.h>
+
+#include "bgpd/rib/bgp_rib.h"
+
+/* The tie-breaker that decided, FRR's enum bgp_path_selection_reason. */
+enum bgp_sel_reason {
+	BGP_SEL_NONE = 0, /* "Nothing to Select" */
+	BGP_SEL_FIRST,	  /* "First path received": the only valid path */
+	BGP_SEL_WEIGHT,
+	BGP_SEL_LOCAL_PREF,
+	BGP_SEL_LOCAL_ROUTE,
+	BGP_SEL_AS_PATH,
+	BGP_SEL_ORIGIN,
+	BGP_SEL_MED,
+	BGP_SEL_PEER_TYPE, /* eBGP over iBGP */
+	BGP_SEL_ROUTER_ID,
+	BGP_SEL_CLUSTER_LEN,
+	BGP_SEL_NEIGHBOR_IP,
+	BGP_SEL_DEFAULT, /* "Nothing left to compare" */
+	BGP_SEL_MAX,
+};
+
+/* FRR's text for selectionReason ("Local Pref", "AS Path", ...). */
+const char *bgp_sel_reason_str(enum bgp_sel_reason r);
+
+/* What the decision needs to know about a path. */
+struct bgp_cand {
+	const struct bgp_attr *attr;
+	const struct rib_src *src;
+};
+
+/*
+ * Compare two valid candidates: < 0 when a is better, > 0 when b is better, 0 when nothing
+ * tells them apart (only possible for two paths of the same source). *why says which
+ * tie-breaker decided.
+ */
+int bgp_decision_cmp(const struct bgp_cand *a, const struct bgp_cand *b, enum bgp_sel_reason *why);
+
+/* Is the path eligible at all (rule 0: its session is up, its next hop usable)? */
+bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path);
+
+/*
+ * Select the best path of dest: moves it to the head of the list and sets DEST_F_BEST (or
+ * clears it when no path is valid). The result does not depend on the order of the list.
+ */
+void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest);
+
+/* Why dest's best path won (against the best of the others), for the show commands. */
+enum bgp_sel_reason bgp_decision_reason(const struct bgp_rib *rib, const struct bgp_dest *dest);
+
+#endif /* SKUA_BGP_DECISION_H */

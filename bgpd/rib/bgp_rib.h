@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The RIB side of bgpd: Adj-RIB-In and Loc-RIB in one structure (one struct bgp_dest per
+ * prefix, holding one struct bgp_path per source), the change journal that drives the
+ * Adj-RIB-Out (bgp_adj_out.c), and the per-session state of each peer.
+ *
+ * Layout, chosen for full tables (budget: about 140 bytes per prefix learned from one peer and
+ * advertised to another, everything included):
+ *   - prefix tree (lib/table.h) per address family: prefix -> struct bgp_dest *
+ *   - struct bgp_dest, slab-allocated: path list, peers advertised to (bitmap), version,
+ *     and the prefix itself in 4 or 16 bytes (32 bytes for IPv4, 40 for IPv6)
+ *   - struct bgp_path, slab-allocated: next, interned attribute, source id, last update
+ *     (24 bytes)
+ *   - the journal: one pointer per change, trimmed as soon as every peer has read it
+ * There is no per-prefix per-peer object on the output side (see bgp_adj_out.c).
+ *
+ * Sources: every Established session is a struct rib_src with a small dense id. Paths name
+ * their source by id (4 bytes instead of an 8-byte pointer) and the id is also the bit of the
+ * session in every dest's "advertised to" bitmap. A session that goes down keeps its rib_src
+ * (paths marked stale by src->up == false) until a bounded walk has removed its paths and bits;
+ * if the peer comes back meanwhile, the new session gets a new rib_src and its paths replace
+ * the stale ones prefix by prefix.
+ */
+#ifndef SKUA_BGP_RIB_H
+#define SKUA_BGP_RIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/core/bgp_msg.h"
+#include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/rib/bgp_slab.h"
+#include "bgpd/wire/bgp_update.h"
+#include "bgpd/core/bgp.h"
+#include "lib/memory.h"
+#include "lib/prefix.h"
+
+struct ev;
+struct ptree;
+struct adj_out_cache;
+
+DECLARE_MTYPE(BGP_RIB);	       /* struct bgp_rib and its tables */
+DECLARE_MTYPE(BGP_RIB_PEER);   /* struct rib_peer */
+DECLARE_MTYPE(BGP_RIB_SRC);    /* struct rib_src */
+DECLARE_MTYPE(BGP_DEST_SLAB);  /* chunks of struct bgp_dest */
+DECLARE_MTYPE(BGP_PATH_SLAB);  /* chunks of struct bgp_path */
+DECLARE_MTYPE(BGP_JOURNAL);    /* change journal chunks */
+DECLARE_MTYPE(BGP_ADV_BITMAP); /* "advertised to" bitmaps of more than 63 sessions */
+DECLARE_MTYPE(BGP_ADJ_OUT);    /* output batches, pending output, export caches */
+
+/* Defaults, as FRR's. */
+#define BGP_DEFAULT_LOCAL_PREF 100
+#define BGP_WEIGHT_LOCAL 32768
+
+/* Work per loop turn (prefixes visited), see bgp_rib_work.c. */
+#define RIB_BATCH 2000
+#define RIB_TURN_BUDGET 4000
+/* A session whose journal cursor lags more than max(this, 2 x table size) entries behind is
+ * switched to a walk of the table (bgp_adj_out.c), so the journal stays bounded. */
+#define RIB_JOURNAL_LAG_MIN 65536
+
+/* One path: what one source says about one prefix. */
+struct bgp_path {
+	struct bgp_path *next;
+	struct bgp_attr *attr; /* interned, one reference held */
+	uint32_t src;	       /* struct rib_src id (0 = locally originated) */
+	uint32_t uptime;       /* wall clock seconds of the last change (Last update) */
+};
+
+/* dest->flags */
+#define DEST_F_BEST 0x01 /* paths is the selected best path */
+#define DEST_F_FIB 0x02	 /* a route for it is installed in the kernel (bgpd/rib/bgp_rib_fib.c) */
+
+/* One prefix. Allocated from the AF's slab with room for the address (4 or 16 bytes). */
+struct bgp_dest {
+	struct bgp_path *paths; /* best first when DEST_F_BEST */
+	uintptr_t adv;		/* sessions this prefix is advertised to (bgp_adj_out.c) */
+	uint32_t version;	/* journal position of the last change (low 32 bits) */
+	uint8_t flags;
+	uint8_t plen;
+	uint8_t addr[]; /* 4 or 16 bytes */
+};
+
+/*
+ * The change journal of one address family: dests whose best path (or its attributes)
+ * changed, in order. Positions are 64-bit and start at 1; the table version is the last
+ * position used. A dest is appended again only when some reader has already gone past its
+ * latest entry: see rib_journal_mark().
+ */
+#define RIB_JCHUNK 4096
+struct rib_journal {
+	struct bgp_dest ***chunk; /* chunk[i][j] is position base + i * RIB_JCHUNK + j */
+	uint32_t nchunk;
+	uint32_t cap;
+	uint64_t base;
+	uint64_t tail;	 /* first live position */
+	uint64_t head;	 /* next position to write */
+	uint64_t passed; /* highest reader cursor ever: entries below it were read by
+			  * someone (or are behind a walk that started later) */
+};
+
+/* Output state of one session for one address family (bgp_adj_out.c). */
+enum rib_out_mode {
+	RIB_OUT_OFF = 0, /* not negotiated */
+	RIB_OUT_WALK,	 /* sending the whole table: ordered walk from walk_last */
+	RIB_OUT_JOURNAL, /* following the journal from cursor */
+};
+
+struct rib_out_af {
+	enum rib_out_mode mode;
+	bool walk_started;
+	bool eor_sent;
+	struct prefix walk_last;
+	uint64_t cursor;  /* WALK: where the journal will be read from after the walk */
+	uint64_t eor_pos; /* send End-of-RIB once cursor reaches it */
+};
+
+/* Why a path was refused on input (counted per source, shown by `show bgp neighbors`). */
+struct rib_in_stats {
+	uint32_t as_loop;	    /* our AS in AS_PATH (RFC 4271 9.1.2) */
+	uint32_t originator_loop;   /* ORIGINATOR_ID is our router id (RFC 4456 8) */
+	uint32_t cluster_loop;	    /* our cluster id in CLUSTER_LIST (RFC 4456 8) */
+	uint32_t treat_as_withdraw; /* RFC 7606 */
+	uint32_t filtered; /* denied by the inbound prefix list, filter-list or route-map */
+};
+
+/* One session (or the local source, id 0). */
+struct rib_src {
+	uint32_t id;
+	bool local; /* network statements */
+	bool up;    /* Established; false = its paths are stale and being removed */
+	bool ebgp;
+	bool blocked;		    /* waiting for rib_peer_writable() */
+	bool nh_warned[BGP_AF_MAX]; /* logged that we have no next hop to send for the AF */
+	struct bgp_peer *peer;	    /* NULL for the local source and after rib_peer_detach() */
+	struct rib_peer *rp;	    /* likewise */
+	char name[IPADDR_STRLEN];
+	struct in_addr remote_id;
+	uint32_t remote_as;
+	struct ipaddr remote_addr;
+	struct ipaddr local_addr;
+	struct bgp_codec_ctx codec;
+	size_t max_msg;
+	bool af[BGP_AF_MAX];
+	bool eor_rcvd[BGP_AF_MAX];
+	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
+	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
+	/* maximum-prefix: over the limit / past the warning threshold (logged once each, FRR's
+	 * PEER_STATUS_PREFIX_LIMIT and _THRESHOLD). */
+	bool pfx_over[BGP_AF_MAX];
+	bool pfx_warned[BGP_AF_MAX];
+	struct rib_in_stats in_stats;
+	/* soft-reconfiguration inbound: prefix -> attributes as received (reference held), for
+	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
+	struct ptree *adj_in[BGP_AF_MAX];
+	int64_t up_since;
+
+	/* Output (bgp_adj_out.c) */
+	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
+	struct ev *mrai_ev;    /* wakes the output when the interval is over */
+	struct rib_out_af out[BGP_AF_MAX];
+	struct adj_out_cache *cache;
+	uint8_t *obuf; /* the UPDATE being filled (max_msg bytes) */
+	struct bgp_update_builder oub;
+	struct bgp_attr *oattr; /* its attribute set (reference held); NULL = withdrawals */
+	enum bgp_af oaf;
+	bool open;     /* oub holds an unfinished message */
+	uint8_t *pend; /* encoded messages the session could not take yet */
+	size_t pend_len;
+	size_t pend_off;
+	size_t pend_cap;
+
+	/* Removal of a down session's paths and bits (bgp_rib_work.c) */
+	TAILQ_ENTRY(rib_src) clean_entry;
+	enum bgp_af clean_af;
+	bool clean_started;
+	struct prefix clean_last;
+};
+TAILQ_HEAD(rib_src_list, rib_src);
+
+/* Per configured peer: the current session, if any. */
+struct rib_peer {
+	struct bgp_peer *peer;
+	struct rib_src *cur;
+};
+
+struct rib_af {
+	struct ptree *tree;
+	struct rib_journal journal;
+	struct bgp_slab dest_slab;
+	uint64_t paths; /* paths stored */
+};
+
+/* ---- the forwarding side, as the RIB sees it (bgpd/rib/bgp_rib_fib.c) ---- */
+
+#define RIB_MAXPATHS 64 /* maximum-paths' upper bound */
+
+/* The next hops a prefix is forwarded over: its best path and the paths equal to it
+ * (maximum-paths), distinct next hop addresses in order. */
+struct rib_fib_set {
+	unsigned n;
+	struct ipaddr nh[RIB_MAXPATHS];
+};
+
+/*
+ * Installed by bgpd/fib/bgp_fib.c (which talks to the kernel); unset in unit tests and with
+ * --no-fib, where nothing is installed and every next hop counts as reachable. Each call gets
+ * the arg given with the ops to rib_fib_attach().
+ */
+struct rib_fib_ops {
+	/* Does the kernel reach this next hop (next-hop tracking)? */
+	bool (*nexthop_valid)(void *arg, const struct ipaddr *nh);
+	/* Has this next hop's resolution changed since the revalidation walk began? */
+	bool (*nexthop_changed)(void *arg, const struct ipaddr *nh);
+	/* Forward p over set (set->n == 0: remove it). Returns whether a route is installed. */
+	bool (*install)(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
+			const struct rib_fib_set *set, bool installed);
+	/* A revalidation walk begins (again); then it has visited every prefix (all: and
+	 * re-synced each). */
+	void (*walk_begin)(void *arg);
+	void (*walk_done)(void *arg, bool all);
+};
+
+struct rib_fib {
+	const struct rib_fib_ops *ops;	  /* NULL = no forwarding side */
+	void *arg;			  /* ... and what its calls get */
+	uint16_t maxpaths[BGP_AF_MAX][2]; /* [af][0] eBGP, [af][1] iBGP: maximum-paths */
+	/* The revalidation walk (next hops changed, FIB attached, maximum-paths changed). */
+	bool walk_on;
+	bool walk_again; /* asked again while walking: start over when done */
+	bool walk_all;	 /* sync every prefix, not only those with a changed next hop */
+	bool walk_started;
+	bool walk_begun; /* walk_begin() was called for the walk under way */
+	enum bgp_af walk_af;
+	struct prefix walk_last;
+};
+
+struct bgp_rib {
+	struct bgp *bgp;
+	const struct bgp_session_ops *sops; /* the session side (bgpd/core/bgp_msg.h) */
+	struct rib_fib fib;
+	struct rib_af af[BGP_AF_MAX];
+	struct bgp_slab path_slab;
+	struct rib_src **src; /* by id; NULL = free id */
+	uint32_t src_cap;
+	struct rib_src local; /* id 0 */
+	struct ev *work;
+	uint32_t rr_next;	     /* output: the session served first next turn */
+	struct rib_src_list clean_q; /* down sessions whose paths are being removed */
+	uint32_t nsessions;	     /* Established sessions (journal readers) */
+	struct adj_out_batch *batch; /* scratch for one output batch */
+};
+
+/* The session side's calls, for a peer of this RIB. */
+static inline const struct bgp_session_ops *rib_sops(const struct bgp_peer *peer)
+{
+	return peer->bgp->rib->sops;
+}
+
+/* The Adj-RIB-In as received (soft-reconfiguration inbound), or NULL (show commands). */
+const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af);
+
+/* ---- internal API of the RIB side (bgp_rib.c) ---- */
+
+/* RFC 8212: src's updates in direction dir are discarded for want of a policy; log it (rate
+ * limited per instance, as FRR). */
+void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
+			     enum bgp_dir dir);
+
+static inline size_t dest_addr_len(enum bgp_af af)
+{
+	return af == BGP_AF_IPV4_UNICAST ? 4 : 16;
+}
+
+void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix *p);
+static inline struct rib_src *rib_src_get(const struct bgp_rib *rib, uint32_t id)
+{
+	return id < rib->src_cap ? rib->src[id] : NULL;
+}
+static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
+{
+	return (dest->flags & DEST_F_BEST) ? dest->paths : NULL;
+}
+/* Remove the path of src (if any) from dest, re-run the decision and journal the change.
+ * Does not free the dest (the journal does, see rib_journal_trim()). */
+void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+			 struct rib_src *src);
+void rib_src_free(struct bgp_rib *rib, struct rib_src *src);
+
+/* Journal (bgp_adj_out.c) */
+void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
+/* Drop entries every reader has passed (at most max); frees dests left without paths. */
+size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max);
+void rib_journal_free(struct bgp_rib *rib, enum bgp_af af);
+static inline uint64_t rib_af_version(const struct bgp_rib *rib, enum bgp_af af)
+{
+	return rib->af[af].journal.head - 1;
+}
+
+/* Work scheduler (bgp_rib_work.c) */
+void rib_work_init(struct bgp_rib *rib);
+void rib_work_fini(struct bgp_rib *rib);
+void rib_work_schedule(struct bgp_rib *rib);
+/* Run queued work now until none is left or max_turns turns ran (tests, benchmarks). */
+void rib_work_run(struct bgp_rib *rib, unsigned max_turns);
+bool rib_work_pending(const struct bgp_rib *rib);
+void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src);
+/* One cleanup batch: returns the dests visited. */
+size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget);
+
+/* Our own routes (network statements, redistribution): the attributes FRR gives them, and
+ * their path of the local source (one per prefix). */
+void rib_local_template(enum bgp_af af, uint8_t origin, uint32_t med, struct bgp_attr *tmpl,
+			struct bgp_attr_extra *ex);
+void rib_local_set(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p,
+		   struct bgp_attr *attr);
+void rib_local_del(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p);
+
+/* The forwarding side (bgpd/rib/bgp_rib_fib.c). The instance hook is told when the RIB of an
+ * instance is created (up) and before it goes (not up: before its peers are deleted, so that
+ * the forwarding side can leave the kernel's routes alone rather than remove them one by one). */
+typedef void (*rib_fib_instance_hook)(struct bgp *bgp, struct bgp_rib *rib, bool up);
+void rib_fib_set_instance_hook(rib_fib_instance_hook hook); /* calls: rib_fib_instance() */
+/* Forward through ops from now on; arg goes with every call (the forwarding side's own). */
+void rib_fib_attach(struct bgp_rib *rib, const struct rib_fib_ops *ops, void *arg);
+void rib_fib_detach(struct bgp_rib *rib);
+/* The next hops of a path (IPv4 NEXT_HOP or the MP_REACH global address). */
+void rib_path_nexthop(const struct bgp_attr *attr, struct ipaddr *nh);
+/* dest's forwarding set now (empty without a forwarding side). */
+void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+		    struct rib_fib_set *set);
+bool rib_fib_set_same(const struct rib_fib_set *a, const struct rib_fib_set *b);
+/* Is path one of dest's multipaths (FRR's "multipath": the best and the paths equal to it,
+ * maximum-paths counted), whether or not routes are installed? */
+bool rib_path_multipath(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+			const struct bgp_path *path);
+/* Hand dest's forwarding set to the forwarding side. */
+void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
+/* Re-run the decision of every prefix whose paths use a changed next hop (all = every prefix,
+ * and sync each with the kernel), bounded per loop turn. */
+void rib_fib_revalidate(struct bgp_rib *rib, bool all);
+size_t rib_fib_walk_run(struct bgp_rib *rib, size_t budget);
+/* maximum-paths [ibgp] N for af. */
+void rib_fib_maxpaths_set(struct bgp_rib *rib, enum bgp_af af, bool ibgp, unsigned n);
+
+/* Bytes held by the RIB (dests, paths, trees, journal), for `show bgp memory`-style output. */
+size_t rib_memory(const struct bgp_rib *rib);
+
+#endif /* SKUA_BGP_RIB_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The RIB as the layers above it use it (bgpd/instance/, config/, show/): creating it for an
+ * instance, attaching peers, the configuration it follows, and the counters the show commands
+ * print. What the session side calls is in bgpd/core/bgp_msg.h; the forwarding side's ops
+ * table in bgpd/rib/bgp_rib.h.
+ */
+#ifndef SKUA_BGP_RIB_API_H
+#define SKUA_BGP_RIB_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bgpd/core/bgp.h"
+#include "bgpd/core/bgp_msg.h"
+
+/* The RIB of bgp, which runs its deferred work on bgp->base (NULL: only rib_work_run() runs
+ * it, in tests) and talks to sessions through sops (kept: it must outlive the RIB). */
+struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops);
+void rib_free(struct bgp_rib *rib);
+/* The instance is about to go (before its peers are deleted): the forwarding side removes the
+ * kernel's routes in one step, or leaves them (bgp fib retain), rather than route by route. */
+void rib_fib_instance(struct bgp_rib *rib, bool up);
+/* Peer objects: created with the configured peer, gone with it (show counters live here). */
+void rib_peer_attach(struct bgp_peer *peer);
+void rib_peer_detach(struct bgp_peer *peer);
+
+/* soft-reconfiguration inbound: re-run the inbound policy over the kept Adj-RIB-In (false:
+ * nothing kept, ask the peer instead); keep it or drop it after the setting changed. */
+bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af);
+void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af);
+
+/* Configuration (network statements, activation changes while up). */
+void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+
+/* neighbor X maximum-prefix: compare what the session accepted in af with the limit now (a
+ * changed configuration; UPDATEs are checked as they come). */
+void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af);
+
+/* Counters for show commands. */
+uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af); /* pfxRcd */
+uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);	 /* pfxSnt */
+uint64_t rib_table_version(const struct bgp *bgp);
+/* The table version of one address family (FRR shows one per table; rib_table_version() is the
+ * sum over the families). */
+uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af);
+/* "RIB entries" of one address family: the prefixes in its table (FRR's route nodes), and
+ * the bytes they take (the per-prefix entries only, as FRR counts them). 0 without a RIB. */
+size_t rib_af_count(const struct bgp *bgp, enum bgp_af af);
+size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af);
+
+#endif /* SKUA_BGP_RIB_API_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The route show output interface (OpenBGPD bgpctl's struct output idea): the commands in
+ * bgp_show_route.c walk the table and call one renderer, text (bgp_route_text.c) or JSON
+ * (bgp_route_json.c). Renderers write as they go into the vty's output: nothing is built in
+ * memory first, whatever the table size. Layouts and key names are FRR's.
+ */
+#ifndef SKUA_BGP_ROUTE_OUT_H
+#define SKUA_BGP_ROUTE_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bgpd/rib/bgp_rib.h"
+#include "lib/json.h"
+#include "lib/prefix.h"
+#include "lib/sbuf.h"
+
+struct vty;
+
+struct route_out;
+
+struct route_show {
+	const struct route_out *out;
+	struct vty *vty;
+	struct bgp *bgp;
+	struct bgp_rib *rib;
+	enum bgp_af af;
+	uint64_t routes; /* prefixes shown */
+	uint64_t paths;	 /* paths shown */
+	bool header_done;
+	struct json_writer json;
+	/* `neighbors X routes`: only the paths learned from this source (NULL = all). */
+	const struct rib_src *only;
+};
+
+struct route_out {
+	void (*table_begin)(struct route_show *s);
+	void (*table_route)(struct route_show *s, const struct bgp_dest *d, const struct prefix *p);
+	void (*table_end)(struct route_show *s);
+	void (*detail)(struct route_show *s, const struct bgp_dest *d, const struct prefix *p);
+	void (*not_found)(struct route_show *s);
+	void (*no_instance)(struct route_show *s);
+	/* `neighbors X advertised-routes`: header, one row per route with the exported set,
+	 * footer (FRR's show_adj_route()). */
+	void (*adv_begin)(struct route_show *s);
+	void (*adv_route)(struct route_show *s, const struct prefix *p,
+			  const struct bgp_attr *attr);
+	void (*adv_end)(struct route_show *s);
+	/* A refusal ("Inbound soft reconfiguration not enabled"): "% msg" in text, a "warning"
+	 * key in JSON (FRR's peer_adj_routes()). */
+	void (*warning)(struct route_show *s, const char *msg);
+};
+
+extern const struct route_out route_out_text;
+extern const struct route_out route_out_json;
+
+/* ---- what both renderers need (bgp_show_route.c) ---- */
+
+/* FRR's bgp_origin_str / bgp_origin_long_str. */
+const char *route_origin_char(uint8_t origin);
+const char *route_origin_long(uint8_t origin);
+
+struct rib_src;
+const struct rib_src *route_path_src(const struct route_show *s, const struct bgp_path *path);
+/* The path is shown (not filtered out by s->only). */
+bool route_path_shown(const struct route_show *s, const struct bgp_path *path);
+bool route_path_valid(const struct route_show *s, const struct bgp_path *path);
+/* Learned over iBGP (FRR's 'i' status and pathFrom "internal"). */
+bool route_path_internal(const struct route_show *s, const struct bgp_path *path);
+
+/* The next hop as FRR prints it in the table: IPv4 NEXT_HOP, or the IPv6 global next hop
+ * (the link-local one when both were received). */
+const char *route_nexthop_str(const struct route_show *s, const struct bgp_attr *attr, char *buf,
+			      size_t size);
+/* The peer address ("10.0.0.2"); "(unspec)" for local routes when local_unspec. */
+const char *route_peer_str(const struct rib_src *src, bool local_unspec, char *buf, size_t size);
+
+/* Texts of any length, appended to sb (reset first): AS path as FRR prints it ("65002 65003
+ * {65010,65011}", confederation segments in () and []), communities ("65000:1 no-export"),
+ * large communities ("65000:1:2"). */
+void route_aspath_str(const struct bgp_aspath *p, struct sbuf *sb);
+void route_community_str(const struct bgp_u32list *l, struct sbuf *sb);
+void route_lcommunity_str(const struct bgp_lcommlist *l, struct sbuf *sb);
+/* One community as FRR prints it: a well-known name ("no-export"; in JSON lists "noExport")
+ * or "AS:value". */
+const char *route_community_one(uint32_t c, bool json, char *buf, size_t size);
+
+/* AS path segments for JSON: calls cb for each segment with FRR's type name. */
+typedef void (*route_seg_cb)(const char *type, const uint32_t *as, unsigned count, void *arg);
+void route_aspath_segments(const struct bgp_aspath *p, route_seg_cb cb, void *arg);
+
+/* The position (1-based) of the best path among dest's paths, 0 if none. */
+unsigned route_best_index(const struct bgp_dest *d);
+unsigned route_path_count(const struct bgp_dest *d);
+
+#endif /* SKUA_BGP_ROUTE_OUT_H */

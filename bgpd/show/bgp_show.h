@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * bgpd's operational commands: every show, clear and debug command. They read the views the
+ * layers below expose (sessions, RIB tables, the forwarding layer, policy objects, the
+ * configuration tree) and render them in FRR's text layout or with FRR's JSON keys. Each init
+ * installs one family of commands (after cmd_init()); bgp_show_init() installs them all.
+ */
+#ifndef SKUA_BGP_SHOW_H
+#define SKUA_BGP_SHOW_H
+
+void bgp_show_init(void);
+
+/* show [ip] bgp [ipv4|ipv6 [unicast]] [PREFIX|ADDR] [json], neighbors' route views. */
+void bgp_show_route_init(void);
+/* show bgp summary|neighbors [json], show bgp gtsm [json]. */
+void bgp_show_neighbor_init(void);
+void bgp_show_gtsm_init(void); /* installed by bgp_show_neighbor_init() */
+/* show bgp peer-group [NAME] [json] (reads the configuration tree). */
+void bgp_show_peer_group_init(void);
+/* show ip|ipv6 route [json], show bgp nexthop [json], show bgp fib [json]. */
+void bgp_show_fib_init(void);
+/* show bgp as-path-access-list, show bgp [large-]community-list, show route-map. */
+void bgp_show_policy_init(void);
+/* clear [ip] bgp ... [soft [in|out]|in|out] (enable node). */
+void bgp_clear_init(void);
+/* debug bgp neighbor-events|updates [in|out]|keepalives, show debugging bgp. */
+void bgp_debug_init(void);
+
+#endif /* SKUA_BGP_SHOW_H */

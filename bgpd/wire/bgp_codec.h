@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Internals shared by the wire codec's files (bgp_attr.c, bgp_aspath.c, bgp_community.c,
+ * bgp_update.c, bgp_open.c, bgp_notify.c). Not for use outside the codec: the public contract
+ * is bgp_attr.h, bgp_update.h, bgp_open.h, bgp_notify.h and bgp_header.h.
+ */
+#ifndef SKUA_BGP_CODEC_H
+#define SKUA_BGP_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/wire/bgp_error.h"
+#include "bgpd/wire/bgp_af.h"
+#include "lib/memory.h"
+#include "lib/stream.h"
+
+DECLARE_MTYPE(BGP_ATTR);       /* struct bgp_attr (interned sets): slab chunks */
+DECLARE_MTYPE(BGP_ATTR_EXTRA); /* struct bgp_attr_extra (interned): slab chunks */
+DECLARE_MTYPE(BGP_ATTR_INDEX); /* the indexes of interned sets and extras */
+DECLARE_MTYPE(BGP_ASPATH);     /* struct bgp_aspath */
+DECLARE_MTYPE(BGP_U32LIST);    /* communities and cluster lists */
+DECLARE_MTYPE(BGP_LCOMMLIST);  /* large communities */
+DECLARE_MTYPE(BGP_TRANSIT);    /* unknown optional transitive attributes */
+DECLARE_MTYPE(BGP_NLRI_JOIN);  /* IPv4 NLRI of a mixed UPDATE, joined (bgp_update.c) */
+
+/* Unaligned host-order u32 in AS path data. */
+static inline uint32_t bgp_get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline void bgp_put_u32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* RFC 7606 2 approaches, weakest first so that the strongest is the largest (3.h). */
+enum bgp_attr_action {
+	BGP_ACT_NONE = 0,
+	BGP_ACT_DISCARD,  /* attribute discard */
+	BGP_ACT_WITHDRAW, /* treat-as-withdraw */
+	BGP_ACT_RESET,	  /* session reset */
+};
+
+/* ---- slabs for interned objects (bgp_attr_intern.c) ---- */
+
+/*
+ * Fixed-size objects carved from chunks, with a dense 32-bit id each (the index of interned
+ * sets stores ids, not pointers). Against malloc, an object saves the 16-byte header and the
+ * rounding up to 16. Freed objects are reused (their first 16 bytes hold: a zero refcount
+ * where interned objects keep theirs, the id, the free-list link); chunks go back to the
+ * system only with bgp_ipool_fini(). Objects are 16 bytes or more, a multiple of 8.
+ */
+struct bgp_ipool {
+	struct mtype *mt;
+	uint32_t size;	 /* object size */
+	uint32_t shift;	 /* log2(objects per chunk) */
+	uint8_t **chunk; /* chunk[id >> shift] */
+	uint32_t nchunk;
+	uint32_t chunk_cap;
+	uint32_t used; /* ids 0 .. used - 1 have been handed out */
+	uint32_t live; /* objects allocated now */
+	void *free_list;
+};
+
+/* Largest id + 1 (the index of interned sets packs an id in 26 bits). */
+#define BGP_IPOOL_MAX_IDS ((UINT32_C(1) << 26) - 1)
+
+void bgp_ipool_init(struct bgp_ipool *p, struct mtype *mt, size_t size, size_t chunk_bytes);
+void bgp_ipool_fini(struct bgp_ipool *p); /* every object must be free */
+void *bgp_ipool_alloc(struct bgp_ipool *p, uint32_t *id);
+/* id: the one bgp_ipool_alloc() gave (UINT32_MAX when the caller keeps no ids). */
+void bgp_ipool_free(struct bgp_ipool *p, void *obj, uint32_t id);
+size_t bgp_ipool_memory(const struct bgp_ipool *p);
+
+static inline void *bgp_ipool_ptr(const struct bgp_ipool *p, uint32_t id)
+{
+	return p->chunk[id >> p->shift] + (size_t)(id & ((1u << p->shift) - 1)) * p->size;
+}
+
+/* ---- AS paths (bgp_aspath.c) ---- */
+
+/* Largest internal path (bytes of segment data: uint16_t len). */
+#define BGP_ASPATH_MAX_DATA 65535
+
+/*
+ * Parse a wire AS_PATH (asn_size 2 or 4) or AS4_PATH (asn_size 4, confed segments refused)
+ * into internal segment data in out (capacity BGP_ASPATH_MAX_DATA). 0, or -1 with *reason
+ * when malformed in the sense of RFC 7606 7.2 (plus AS 0, RFC 7607, and confed segments in
+ * AS4_PATH, RFC 6793 3).
+ */
+int bgp_aspath_wire_parse(const uint8_t *wire, size_t len, unsigned asn_size, bool as4_path,
+			  uint8_t *out, size_t *out_len, const char **reason);
+/* RFC 6793 4.2.3: merge AS_PATH (internal data p2) and AS4_PATH (p4) into out. */
+int bgp_aspath_as4_merge(const uint8_t *p2, size_t len2, const uint8_t *p4, size_t len4,
+			 uint8_t *out, size_t *out_len);
+/* Number of ASes for RFC 6793 4.2.3 / RFC 4271 9.1.2.2 (SET = 1, confed = 0). */
+unsigned bgp_aspath_data_count(const uint8_t *data, size_t len);
+/* The leftmost AS when the path starts with an AS_SEQUENCE (RFC 4271 6.3 first-AS check),
+ * 0 otherwise. */
+uint32_t bgp_aspath_leftmost(const struct bgp_aspath *p);
+bool bgp_aspath_has_confed(const struct bgp_aspath *p);
+/* The lookup key's data area (BGP_ASPATH_MAX_DATA bytes): parse into it, then intern. */
+uint8_t *bgp_aspath_key_data(void);
+/* Intern internal data without validating it again (it came from the parser). */
+struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len);
+/*
+ * Encode AS_PATH for a peer. as4: 4-octet ASNs. Otherwise ASNs above 65535 become AS_TRANS
+ * and *needs_as4 is set (the caller then adds AS4_PATH with bgp_aspath_encode_as4()).
+ */
+int bgp_aspath_encode(struct stream *s, const struct bgp_aspath *p, bool as4, bool *needs_as4);
+int bgp_aspath_encode_as4(struct stream *s, const struct bgp_aspath *p);
+size_t bgp_aspath_count(void);
+size_t bgp_aspath_memory(void); /* slabs, large paths and the index */
+void bgp_aspath_finish(void);
+
+/* ---- communities (bgp_community.c) ---- */
+/* Lookup key value areas (65535/4 values), filled by the parser before interning. */
+uint32_t *bgp_u32list_key_vals(void);
+uint32_t *bgp_lcommlist_key_vals(void);
+size_t bgp_u32list_count(void);
+size_t bgp_lcommlist_count(void);
+void bgp_community_finish(void);
+
+/* ---- attribute section (bgp_attr.c) ---- */
+
+/* The parsed attribute section of one UPDATE. */
+struct bgp_attr_parse {
+	/* Template: sub-objects are interned references owned by this struct until
+	 * bgp_attr_parse_release(). attr.extra points to extra (never moved: the parse
+	 * state is used in place). */
+	struct bgp_attr attr;
+	struct bgp_attr_extra extra;
+	enum bgp_attr_action action; /* strongest RFC 7606 action taken */
+	uint64_t discarded;	     /* ATTR_BIT() of attributes discarded */
+	const char *reason;	     /* of the strongest treat-as-withdraw, else of a discard */
+	struct bgp_error err;	     /* NOTIFICATION for the strongest error (RFC 7606 5.2) */
+	unsigned count;		     /* attributes seen */
+	bool mp_reach;
+	bool mp_unreach;
+	int mp_reach_af; /* enum bgp_af, -1 for a family we do not handle */
+	int mp_unreach_af;
+	struct stream mp_reach_nlri; /* syntax already checked */
+	struct stream mp_unreach_nlri;
+};
+
+/*
+ * Parse the path attributes of an UPDATE. nlri: the NLRI field is not empty (NEXT_HOP needed).
+ * Returns -1 with err on a session reset; otherwise 0 with ap->action telling what to do.
+ */
+int bgp_attr_parse(struct bgp_attr_parse *ap, const uint8_t *data, size_t len,
+		   const struct bgp_codec_ctx *ctx, bool nlri, struct bgp_error *err);
+void bgp_attr_parse_release(struct bgp_attr_parse *ap);
+
+/*
+ * Encode every attribute of attr for the peer described by ctx, except MP_REACH/MP_UNREACH,
+ * in type-code order. NEXT_HOP is written only for IPv4 unicast. 0 or -1 when s is full.
+ */
+int bgp_attr_encode(struct stream *s, const struct bgp_attr *attr, const struct bgp_codec_ctx *ctx,
+		    enum bgp_af af);
+/* Unknown transitive attributes (bgp_attr_intern.c): the parser writes them re-encoded into
+ * the key area (BGP_TRANSIT_MAX bytes), then interns them. */
+#define BGP_TRANSIT_MAX 65535
+uint8_t *bgp_transit_key_data(void);
+struct bgp_transit *bgp_transit_intern(size_t len);
+void bgp_transit_unref(struct bgp_transit *t);
+
+/* Attribute header with the extended length bit when len > 255. */
+int bgp_attr_put_header(struct stream *s, uint8_t flags, uint8_t code, size_t len);
+
+/* NLRI syntax (RFC 7606 5.3): every prefix length within the family, no overrun. */
+bool bgp_nlri_valid(const uint8_t *data, size_t len, enum bgp_af af);
+
+#endif /* SKUA_BGP_CODEC_H */

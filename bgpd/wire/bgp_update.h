@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * UPDATE messages: decode into a validated struct bgp_update whose NLRI the RIB then walks
+ * without allocating, and an encoder (builder) that packs as many prefixes as fit into one
+ * message for one attribute set.
+ */
+#ifndef SKUA_BGP_UPDATE_H
+#define SKUA_BGP_UPDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/wire/bgp_error.h"
+#include "bgpd/wire/bgp_af.h"
+#include "lib/prefix.h"
+#include "lib/stream.h"
+
+/*
+ * A decoded UPDATE. The NLRI fields are readers over the message buffer (valid until the
+ * message is freed) that have already been checked for syntax, so bgp_nlri_next() cannot fail
+ * on them. Withdrawn and announced sets are per address family.
+ */
+struct bgp_update {
+	struct bgp_attr *attr; /* interned; NULL when the UPDATE carries no attributes */
+	/* RFC 7606: the attributes were malformed in a way that makes every announced prefix
+	 * in this UPDATE a withdrawal ("treat-as-withdraw"). */
+	bool treat_as_withdraw;
+	/* Attributes that were discarded under RFC 7606 "attribute discard" (for the log). */
+	uint64_t discarded;
+	/* Why (static text) treat_as_withdraw or a discard happened, NULL when neither did:
+	 * "AS_PATH segment overruns the attribute". The caller logs it with the peer (RFC 7606 6
+	 * also wants the NLRI and the whole message logged). */
+	const char *reason;
+	struct stream withdrawn[BGP_AF_MAX];
+	struct stream announced[BGP_AF_MAX];
+	bool has_withdrawn[BGP_AF_MAX];
+	bool has_announced[BGP_AF_MAX];
+	/* End-of-RIB marker (RFC 4724 2): an empty UPDATE (IPv4) or an empty MP_UNREACH. */
+	bool end_of_rib[BGP_AF_MAX];
+	/*
+	 * IPv4 unicast prefixes in both the classic fields and MP_(UN)REACH_NLRI of one UPDATE
+	 * (RFC 7606 5.1: receivers must accept it). The two are copied end to end into an owned
+	 * buffer so that withdrawn[]/announced[] stay one reader each; bgp_update_release()
+	 * frees it. Index 0: withdrawals, 1: announcements.
+	 */
+	uint8_t *joined[2];
+	/*
+	 * Only in such a mixed UPDATE, when MP_REACH_NLRI's next hop differs from NEXT_HOP's:
+	 * the MP_REACH_NLRI prefixes need their own attribute set (attr->nexthop = the MP next
+	 * hop). They are NOT in announced[]; a caller gets them as an UPDATE of their own with
+	 * bgp_update_take_mp4(). Released by bgp_update_release() when not taken.
+	 */
+	struct bgp_attr *attr_mp4;
+	struct stream announced_mp4;
+	bool has_announced_mp4;
+};
+
+/*
+ * Conventions of a decoded UPDATE:
+ * - attr is set only when something is announced in a family we handle and the UPDATE is not
+ *   treat-as-withdraw; pure withdrawals and End-of-RIB carry none.
+ * - IPv4 unicast routes find their next hop in attr->nexthop whichever field carried them
+ *   (a 4-byte MP_REACH_NLRI next hop is copied there); IPv6 in bgp_attr_mp_nh_global(attr)
+ *   (and bgp_attr_mp_nh_local(attr) when mp_nh_len is 32). MP_REACH/MP_UNREACH are not
+ *   flagged in attr->present.
+ * - Families we do not handle (MP_REACH/MP_UNREACH with another AFI/SAFI) are ignored; the
+ *   RIB must still ignore families that were not negotiated with the peer.
+ * - IPv4 unicast prefixes both in the NLRI field and MP_REACH_NLRI, or both in Withdrawn
+ *   Routes and MP_UNREACH_NLRI, of one UPDATE (RFC 7606 5.1 asks senders not to, and
+ *   receivers to accept it) are joined into one reader; see joined[] and attr_mp4.
+ *
+ * Decode the body of an UPDATE (after the 19-byte header). On success returns 0 and fills upd
+ * (the caller releases it with bgp_update_release()). On an error that must reset the session
+ * returns -1 and fills err with the NOTIFICATION to send (RFC 4271 6.3, RFC 7606).
+ */
+int bgp_update_decode(struct bgp_update *upd, const uint8_t *body, size_t len,
+		      const struct bgp_codec_ctx *ctx, struct bgp_error *err);
+void bgp_update_release(struct bgp_update *upd);
+
+/*
+ * Move the MP_REACH_NLRI IPv4 prefixes that carry a next hop of their own (see attr_mp4) out
+ * of upd into sub, a self-contained UPDATE (announced[IPv4] only, its own attribute
+ * reference) that the caller processes and releases like any other. Returns false, sub
+ * zeroed, when upd has none (every UPDATE but a rare mixed one). Processing sub before upd
+ * makes the classic NLRI field win when one prefix is in both with different next hops.
+ */
+bool bgp_update_take_mp4(struct bgp_update *upd, struct bgp_update *sub);
+
+/* The next prefix of a validated NLRI reader; false at the end. */
+bool bgp_nlri_next(struct stream *nlri, enum bgp_af af, struct prefix *p);
+
+/*
+ * The builder: one UPDATE message at a time into a caller's buffer of `size` bytes (4096, or
+ * 65535 with extended messages). Usage for announcements:
+ *   bgp_ub_begin_announce(&ub, buf, size, ctx, af, attr);   // writes header and attributes
+ *   while (more && bgp_ub_add(&ub, &prefix) == 0) ...       // -1 = this one does not fit
+ *   len = bgp_ub_finish(&ub);                               // complete message, header incl.
+ * and for withdrawals bgp_ub_begin_withdraw(&ub, buf, size, ctx, af) then add/finish.
+ * attr is already the attribute set for this peer (next hop, AS path prepended, LOCAL_PREF
+ * only on iBGP...): the builder encodes what it is given. For IPv6 the prefixes go into
+ * MP_REACH_NLRI/MP_UNREACH_NLRI and the attribute length is fixed up by finish.
+ */
+struct bgp_update_builder {
+	struct stream s;
+	const struct bgp_codec_ctx *ctx;
+	enum bgp_af af;
+	bool withdraw;
+	size_t total_path_attr_len_pos; /* where the 2-byte attribute length lives */
+	size_t withdrawn_len_pos;
+	size_t mp_len_pos; /* MP_(UN)REACH attribute length (extended, 2 bytes) */
+	size_t attr_start;
+	unsigned count;	 /* prefixes added */
+	size_t size;	 /* capacity (after the 4096/65535 cap) */
+	size_t tail_len; /* IPv6: attributes parked at the end until finish */
+};
+
+int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
+			  const struct bgp_codec_ctx *ctx, enum bgp_af af,
+			  const struct bgp_attr *attr);
+int bgp_ub_begin_withdraw(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
+			  const struct bgp_codec_ctx *ctx, enum bgp_af af);
+/* 0 added; -1 does not fit (finish this message, start another); -EINVAL the prefix is not
+ * of the builder's family or its length is out of range (skip it). */
+int bgp_ub_add(struct bgp_update_builder *ub, const struct prefix *p);
+/* The message length, or 0 when no prefix was added (nothing to send: an empty IPv4
+ * withdrawal would read as End-of-RIB). */
+size_t bgp_ub_finish(struct bgp_update_builder *ub);
+/* End-of-RIB marker for af into buf; returns the message length. */
+size_t bgp_update_end_of_rib(uint8_t *buf, size_t size, enum bgp_af af);
+
+#endif /* SKUA_BGP_UPDATE_H */
