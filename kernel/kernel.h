@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The one header through which bgpd talks to the operating system beyond plain BSD socket
- * calls (DESIGN.md "Shape"): socket options, and routes and interfaces over rtnetlink
+ * calls (doc/architecture.md "Layers"): socket options, and routes and interfaces over rtnetlink
  * (kernel/kernel_route.h, included below).
  *
  * Conventions: every function returns 0 on success or a negative errno; it never logs, because
@@ -13,11 +13,9 @@
  * Socket security (TCP-MD5 keys, GTSM's sending and minimum TTL, the listener group that applies
  * GTSM to the handshake, the TcpExt counters and the start-up probe) is kernel/kernel_security.h,
  * included here so that bgpd still sees one header; bgpd links kernel/libkernelsec.la for it.
- * The order on every BGP socket (DESIGN.md "GTSM and TCP-MD5"): TCP-MD5 key, then the sending
- * TTL, then the minimum accepted TTL, then bind, then connect. bgpd uses kernel_sec_apply(),
- * kernel_gtsm_set()/kernel_gtsm_clear() and kernel_gtsm_accepted() for it; kernel_sock_ttl(),
- * kernel_sock_minttl() and kernel_sock_md5() below are single options kept for the null backend
- * (kernel/kernel_null.c) and for tests, not for bgpd's sockets.
+ * The order on every BGP socket (doc/architecture.md "GTSM and TCP-MD5 on every socket"):
+ * TCP-MD5 key, then the sending TTL, then the minimum accepted TTL, then bind, then connect;
+ * kernel_sec_apply(), kernel_gtsm_set()/kernel_gtsm_clear() and kernel_gtsm_accepted() do it.
  */
 #ifndef SKUA_KERNEL_H
 #define SKUA_KERNEL_H
@@ -34,15 +32,9 @@
 int kernel_sock_reuseaddr(int fd);
 /* An IPv6 listener carries IPv6 only; IPv4 has its own socket (no v4-mapped addresses). */
 int kernel_sock_v6only(int fd);
-/* Sending TTL (IPv4 IP_TTL) or hop limit (IPv6 IPV6_UNICAST_HOPS), 1..255. */
-int kernel_sock_ttl(int fd, int family, int ttl);
-/* Read back the sending TTL / hop limit (show commands, tests); -errno on failure. */
+/* The sending TTL (IPv4 IP_TTL) or hop limit (IPv6 IPV6_UNICAST_HOPS) of a socket, read back
+ * (show commands, tests); -errno on failure. */
 int kernel_sock_get_ttl(int fd, int family);
-/* GTSM (RFC 5082): minimum accepted TTL / hop limit, 0 = off (IP_MINTTL, IPV6_MINHOPCOUNT). */
-int kernel_sock_minttl(int fd, int family, int minttl);
-int kernel_sock_get_minttl(int fd, int family);
-/* TCP-MD5 (RFC 2385) key for one peer address; key NULL or "" removes it. */
-int kernel_sock_md5(int fd, const struct ipaddr *peer, const char *key);
 /* Bind to a local address (port 0 = any) and, optionally, to a device (SO_BINDTODEVICE). */
 int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port);
 int kernel_sock_bind_device(int fd, const char *ifname);
@@ -56,8 +48,5 @@ int kernel_sock_names(int fd, struct ipaddr *local, uint16_t *lport, struct ipad
 int kernel_highest_ipv4(struct in_addr *addr);
 /* An address of the given family on the interface (update-source IFNAME): global first. */
 int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr);
-
-/* Human name of an option for log messages ("IP_TTL"). */
-const char *kernel_sock_ttl_name(int family);
 
 #endif /* SKUA_KERNEL_H */

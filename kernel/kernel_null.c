@@ -20,29 +20,9 @@ int kernel_sock_v6only(int fd)
 	return 0;
 }
 
-int kernel_sock_ttl(int fd, int family, int ttl)
-{
-	return ttl >= 1 && ttl <= 255 ? 0 : -EINVAL;
-}
-
 int kernel_sock_get_ttl(int fd, int family)
 {
 	return 64;
-}
-
-int kernel_sock_minttl(int fd, int family, int minttl)
-{
-	return minttl >= 0 && minttl <= 255 ? 0 : -EINVAL;
-}
-
-int kernel_sock_get_minttl(int fd, int family)
-{
-	return 0;
-}
-
-int kernel_sock_md5(int fd, const struct ipaddr *peer, const char *key)
-{
-	return 0;
 }
 
 int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port)
@@ -84,11 +64,6 @@ int kernel_highest_ipv4(struct in_addr *addr)
 int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr)
 {
 	return -EADDRNOTAVAIL;
-}
-
-const char *kernel_sock_ttl_name(int family)
-{
-	return family == AF_INET6 ? "IPV6_UNICAST_HOPS" : "IP_TTL";
 }
 
 /* Routes: the null backend installs nothing and watches nothing (bgpd --no-fib does not even

@@ -116,8 +116,8 @@ struct kernel_sec_params {
 
 /*
  * The whole sequence for a BGP socket (active before connect(), accepted right after accept()),
- * in the order DESIGN.md mandates: MD5 key (if any), then TTL 255, then the minimum TTL (or, with
- * GTSM off, the configured sending TTL). Stops at the first failure and returns it: the caller
+ * in the order doc/architecture.md sets: MD5 key (if any), then TTL 255, then the minimum TTL (or,
+ * with GTSM off, the configured sending TTL). Stops at the first failure and returns it: the caller
  * MUST then close the socket (FAIL CLOSED above).
  */
 int kernel_sec_apply(int fd, const struct ipaddr *peer, const struct kernel_sec_params *params,

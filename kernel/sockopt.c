@@ -42,58 +42,11 @@ int kernel_sock_v6only(int fd)
 	return set_int(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
 }
 
-const char *kernel_sock_ttl_name(int family)
-{
-	return family == AF_INET6 ? "IPV6_UNICAST_HOPS" : "IP_TTL";
-}
-
-int kernel_sock_ttl(int fd, int family, int ttl)
-{
-	if (ttl < 1 || ttl > 255)
-		return -EINVAL;
-	if (family == AF_INET6)
-		return set_int(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS, ttl);
-	return set_int(fd, IPPROTO_IP, IP_TTL, ttl);
-}
-
 int kernel_sock_get_ttl(int fd, int family)
 {
 	if (family == AF_INET6)
 		return get_int(fd, IPPROTO_IPV6, IPV6_UNICAST_HOPS);
 	return get_int(fd, IPPROTO_IP, IP_TTL);
-}
-
-int kernel_sock_minttl(int fd, int family, int minttl)
-{
-	if (minttl < 0 || minttl > 255)
-		return -EINVAL;
-	if (family == AF_INET6)
-		return set_int(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT, minttl);
-	return set_int(fd, IPPROTO_IP, IP_MINTTL, minttl);
-}
-
-int kernel_sock_get_minttl(int fd, int family)
-{
-	if (family == AF_INET6)
-		return get_int(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT);
-	return get_int(fd, IPPROTO_IP, IP_MINTTL);
-}
-
-int kernel_sock_md5(int fd, const struct ipaddr *peer, const char *key)
-{
-	struct tcp_md5sig md5;
-	size_t keylen = key ? strlen(key) : 0;
-
-	if (keylen > TCP_MD5SIG_MAXKEYLEN)
-		return -EINVAL;
-	memset(&md5, 0, sizeof(md5));
-	ipaddr_to_sockaddr(peer, 0, &md5.tcpm_addr);
-	md5.tcpm_keylen = (uint16_t)keylen;
-	if (keylen)
-		memcpy(md5.tcpm_key, key, keylen);
-	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &md5, sizeof(md5)) < 0)
-		return -errno;
-	return 0;
 }
 
 int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port)

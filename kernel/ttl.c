@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Sending TTL and minimum accepted TTL (RFC 5082, GTSM) on Linux sockets, and the whole
- * per-socket sequence "MD5 key, TTL 255, minimum" (DESIGN.md "GTSM and TCP-MD5").
+ * per-socket sequence "MD5 key, TTL 255, minimum" (doc/architecture.md "GTSM and TCP-MD5 on every
+ * socket").
  *
  * On an AF_INET6 socket that is not IPV6_V6ONLY, IPv4 peers arrive as ::ffff:a.b.c.d and Linux
  * runs them through the IPv4 code (tcp_v4_rcv, ip_queue_xmit): IP_TTL and IP_MINTTL govern them
@@ -168,7 +169,8 @@ int kernel_sec_apply(int fd, const struct ipaddr *peer, const struct kernel_sec_
 		return ksec_fail(err, -EINVAL, "IP_TTL", ksec_peer_str(peer, buf, sizeof(buf)),
 				 "internal error", "(no parameters)");
 	}
-	/* DESIGN.md: MD5 key, then TTL 255, then the minimum; stop at the first failure. */
+	/* doc/architecture.md: MD5 key, then TTL 255, then the minimum; stop at the first failure.
+	 */
 	if (params->md5_key) {
 		ret = kernel_md5_set(fd, peer, params->md5_key, err);
 		if (ret < 0)

@@ -34,6 +34,7 @@
 #include "lib/northbound_cli.h"
 #include "lib/northbound_private.h"
 #include "lib/vty.h"
+#include "lib/yang.h"
 
 DEFINE_MTYPE(NB_CONFIG_FILE, "Configuration file");
 
@@ -51,19 +52,11 @@ struct cf_run {
 	struct nb_error bad_err;
 };
 
-/* a is b, or an ancestor of b, in data path terms ("/x:a/b[k='v']" above "/x:a/b[k='v']/c"). */
-static bool path_covers(const char *a, const char *b)
-{
-	size_t n = strlen(a);
-
-	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/' || b[n] == '[');
-}
-
 static void edit_seen(const char *xpath, void *arg)
 {
 	struct cf_run *r = arg;
 
-	if (path_covers(xpath, r->err_path) || path_covers(r->err_path, xpath))
+	if (yang_path_covers(xpath, r->err_path) || yang_path_covers(r->err_path, xpath))
 		r->line_relevant = true;
 }
 

@@ -244,11 +244,6 @@ const struct lyd_node *nb_running(void)
 	return nb.running;
 }
 
-const struct lyd_node *nb_running_effective(void)
-{
-	return nb.running_eff;
-}
-
 uint64_t nb_running_version(void)
 {
 	return nb.version;

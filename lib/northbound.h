@@ -153,9 +153,6 @@ int nb_check_coverage(struct sbuf *missing);
 
 /* The running configuration as written (NULL when empty): what prints and saves. */
 const struct lyd_node *nb_running(void);
-/* The effective running configuration: running after every module's expand_tree (the tree
- * the callbacks saw). Equal in content to nb_running() when no module expands. */
-const struct lyd_node *nb_running_effective(void);
 /*
  * Runtime input of an expand_tree changed (a dynamic neighbor came or went): expand running
  * again and hand the differences to the callbacks, as a commit would, without changing the

@@ -96,14 +96,6 @@ static int changes_between(const struct lyd_node *a, const struct lyd_node *b, s
 	return 0;
 }
 
-/* a is b, or an ancestor of b, as data paths ("/x:a/b[k='v']" above "/x:a/b[k='v']/c"). */
-static bool path_covers(const char *a, const char *b)
-{
-	size_t n = strlen(a);
-
-	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/' || b[n] == '[');
-}
-
 static struct lyd_node *find(const struct lyd_node *tree, const char *path)
 {
 	struct lyd_node *n = NULL;
@@ -207,7 +199,9 @@ int nb_merge_onto_running(const struct lyd_node *from, const struct lyd_node *to
 	for (size_t i = 0; i < mine.n; i++)
 		for (size_t j = 0; j < theirs.n; j++) {
 			const char *a = mine.v[i].path, *b = theirs.v[j].path;
-			const char *top = path_covers(a, b) ? a : path_covers(b, a) ? b : NULL;
+			const char *top = yang_path_covers(a, b)   ? a
+					  : yang_path_covers(b, a) ? b
+								   : NULL;
 
 			if (top && !same_at(to, nb_running(), top)) {
 				conflict_error(a, err);

@@ -92,20 +92,6 @@ static bool module_file_in(const char *dir, const char *name, char *buf, size_t 
 	return found;
 }
 
-const char *yang_module_dir(const char *name, char *buf, size_t size)
-{
-	const char *dirs[3];
-	char file[PATH_MAX];
-	int n = yang_search_dirs(dirs);
-
-	for (int i = 0; i < n; i++)
-		if (module_file_in(dirs[i], name, file, sizeof(file))) {
-			snprintf(buf, size, "%s", dirs[i]);
-			return buf;
-		}
-	return NULL;
-}
-
 const struct lys_module *yang_module_load(const char *name, char *err, size_t errlen)
 {
 	const struct lys_module *mod;
@@ -299,4 +285,11 @@ bool yang_path_key(const char *path, const char *name, char *buf, size_t size)
 		}
 	}
 	return false;
+}
+
+bool yang_path_covers(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/' || b[n] == '[');
 }

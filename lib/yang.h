@@ -25,8 +25,6 @@ struct ly_ctx *yang_ctx(void);
 /* Load (and implement) a module by name from the search path above; NULL with a message in
  * err when it cannot be found or does not compile. */
 const struct lys_module *yang_module_load(const char *name, char *err, size_t errlen);
-/* The directory a module would be loaded from (for messages and tests), or NULL. */
-const char *yang_module_dir(const char *name, char *buf, size_t size);
 
 /*
  * Relative lookups from a data node: fmt is an XPath (printf format) evaluated with dnode as
@@ -56,5 +54,9 @@ const struct lyd_node *yang_dnode_ancestor(const struct lyd_node *dnode, const c
 void yang_path_strip_predicates(const char *path, char *buf, size_t size);
 /* The value of the first predicate [name='value'] of a data path, or false. */
 bool yang_path_key(const char *path, const char *name, char *buf, size_t size);
+
+/* Is data path a the node of data path b or one of its ancestors ("/x:a/b[k='v']" covers
+ * itself and "/x:a/b[k='v']/c", not "/x:a/bc")? */
+bool yang_path_covers(const char *a, const char *b);
 
 #endif /* SKUA_YANG_H */

@@ -78,8 +78,7 @@ size_t bgp_nh_count(void);
 /* Redistribution (bgpd/fib/bgp_redist.c). */
 const char *bgp_redist_type_str(enum bgp_redist_type t);
 void bgp_redist_kernel_changed(void); /* the kernel's routes changed */
-uint64_t bgp_redist_count(enum bgp_af af, enum bgp_redist_type t);
-void bgp_redist_reset(void); /* the instance is going */
+void bgp_redist_reset(void);	      /* the instance is going */
 void bgp_redist_stop(void);
 
 #endif /* SKUA_BGP_FIB_H */

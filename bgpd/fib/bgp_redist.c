@@ -223,11 +223,6 @@ void bgp_redist_kernel_changed(void)
 		bgp_redist_changed(bgp);
 }
 
-uint64_t bgp_redist_count(enum bgp_af af, enum bgp_redist_type t)
-{
-	return rd.routes[af][t];
-}
-
 void bgp_redist_reset(void)
 {
 	/* The instance's RIB goes with its paths; our references go with the sets. */

@@ -102,8 +102,3 @@ void bgp_closer_flush(void)
 	while ((c = TAILQ_FIRST(&closers)))
 		closer_end(c);
 }
-
-unsigned bgp_closer_count(void)
-{
-	return closer_count;
-}

@@ -28,7 +28,5 @@ struct event_base;
 void bgp_closer_close(struct event_base *base, int fd);
 /* Close every lingering socket now (shutdown, tests). */
 void bgp_closer_flush(void);
-/* Sockets lingering now. */
-unsigned bgp_closer_count(void);
 
 #endif /* SKUA_BGP_CLOSER_H */

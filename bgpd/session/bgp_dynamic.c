@@ -92,11 +92,6 @@ const struct bgp_listen_range *bgp_dynamic_range_match(const struct ipaddr *addr
 	return best;
 }
 
-unsigned bgp_dynamic_count(void)
-{
-	return (unsigned)dyn.n;
-}
-
 unsigned bgp_dynamic_limit(void)
 {
 	return dyn.limit;

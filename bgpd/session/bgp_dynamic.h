@@ -71,7 +71,6 @@ void bgp_dynamic_session_ended(struct bgp_peer *peer);
 
 /* For the listeners and show commands. */
 size_t bgp_dynamic_ranges(const struct bgp_listen_range **ranges);
-unsigned bgp_dynamic_count(void);
 unsigned bgp_dynamic_limit(void);
 /* The longest range covering addr, or NULL. */
 const struct bgp_listen_range *bgp_dynamic_range_match(const struct ipaddr *addr);

@@ -71,11 +71,6 @@ void bgp_network_set_remote_port(uint16_t port)
 	remote_port = port ? port : BGP_PORT;
 }
 
-uint16_t bgp_network_remote_port(void)
-{
-	return remote_port;
-}
-
 uint16_t bgp_network_listen_port(int i)
 {
 	return i >= 0 && i < nlisteners ? listeners[i].port : 0;

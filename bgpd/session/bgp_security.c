@@ -43,11 +43,6 @@ void bgp_security_set_caps(const struct kernel_caps *caps)
 	}
 }
 
-const struct kernel_caps *bgp_security_caps(void)
-{
-	return probed ? &probe : NULL;
-}
-
 void bgp_security_set_listener_problem(const char *reason)
 {
 	snprintf(listener_problem, sizeof(listener_problem), "%s", reason ? reason : "");

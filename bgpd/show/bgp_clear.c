@@ -46,7 +46,8 @@ enum clear_kind {
 	CLEAR_SOFT_BOTH,
 };
 
-static bool peer_in_af(const struct bgp_peer *peer, int af_only)
+/* Is the peer activated in af_only, or (AF_ALL) in some family: is there anything to clear? */
+static bool peer_activated_in(const struct bgp_peer *peer, int af_only)
 {
 	int af;
 
@@ -123,7 +124,7 @@ static int clear_bgp(struct vty *vty, int af_only, const char *which, enum clear
 			clear_hard(peer);
 			return CMD_SUCCESS;
 		}
-		if (!peer_in_af(peer, af_only)) {
+		if (!peer_activated_in(peer, af_only)) {
 			vty_out(vty, "%% BGP: Enable %s address family for the neighbor %s\n",
 				bgp_af_text_name(af_only), peer->name);
 			return CMD_WARNING;
@@ -133,7 +134,7 @@ static int clear_bgp(struct vty *vty, int af_only, const char *which, enum clear
 	TAILQ_FOREACH (peer, &bgp->peers, entry) {
 		if (kind == CLEAR_HARD)
 			clear_hard(peer);
-		else if (peer_in_af(peer, af_only) && !clear_soft(vty, peer, af_only, kind))
+		else if (peer_activated_in(peer, af_only) && !clear_soft(vty, peer, af_only, kind))
 			ok = false;
 	}
 	return ok ? CMD_SUCCESS : CMD_WARNING;

@@ -98,7 +98,8 @@ static int show_summary(struct vty *vty, int af_only, bool titled, enum bgp_summ
 	return CMD_SUCCESS;
 }
 
-static bool peer_in_af(const struct bgp_peer *peer, int af_only)
+/* Does the neighbor belong in a listing of af_only (AF_ALL: every neighbor, activated or not)? */
+static bool peer_listed_for(const struct bgp_peer *peer, int af_only)
 {
 	return af_only == AF_ALL || bgp_peer_af_activated(peer, af_only);
 }
@@ -124,7 +125,7 @@ static int show_neighbors(struct vty *vty, int af_only, const char *addr, bool u
 		struct ipaddr a;
 
 		if (ipaddr_from_str(&a, addr) < 0 || !(peer = bgp_peer_lookup(bgp, &a)) ||
-		    !peer_in_af(peer, af_only)) {
+		    !peer_listed_for(peer, af_only)) {
 			out->neighbors_end(&ctx, BGP_SHOW_END_NOT_FOUND);
 			return CMD_WARNING;
 		}
@@ -136,7 +137,7 @@ static int show_neighbors(struct vty *vty, int af_only, const char *addr, bool u
 		return CMD_SUCCESS;
 	}
 	TAILQ_FOREACH (peer, &bgp->peers, entry) {
-		if (!peer_in_af(peer, af_only))
+		if (!peer_listed_for(peer, af_only))
 			continue;
 		bgp_peer_view_fill(&pv, peer);
 		pv.counters = counters;
