@@ -237,11 +237,28 @@ class Dut:
 class SkuaBinary(Dut):
     name = "skua"
 
+    def bgpd(self):
+        return self.args.skua_bgpd
+
     def binaries(self):
-        return [self.args.skua_bgpd]
+        return [self.bgpd()]
 
     def version(self):
-        return first_line([self.args.skua_bgpd, "--version"])
+        return first_line([self.bgpd(), "--version"])
+
+
+def skua_baseline(skua_class):
+    """skua_class run from --skua-baseline as the DUT "skua-base": another build of skua (a
+    change's before, say) measured in the same invocation as the one under test."""
+    class SkuaBase(skua_class):
+        name = "skua-base"
+
+        def bgpd(self):
+            return self.args.skua_baseline
+
+        def version(self):
+            return "%s (%s)" % (first_line([self.bgpd(), "--version"]), self.bgpd())
+    return SkuaBase
 
 
 class BirdBinary(Dut):
@@ -430,6 +447,9 @@ def add_table_args(p, duts, prefixes_help, quick_help, per_set_help):
     p.add_argument("--build-dir", default=os.path.join(TOP, "build"),
                    help="skua build directory (default <repo>/build)")
     p.add_argument("--skua-bgpd", help="skua's bgpd (default BUILD_DIR/bgpd/bgpd)")
+    p.add_argument("--skua-baseline", metavar="BGPD",
+                   help="another skua bgpd, run as the DUT skua-base in the same invocation "
+                        "(a change's before and after: --duts skua-base,skua)")
     p.add_argument("--blaster", help="bgp_blaster (default BUILD_DIR/bench/bgp_blaster)")
     p.add_argument("--per-set", type=int, default=100, help=per_set_help)
 
@@ -455,6 +475,8 @@ def check_table_args(p, a, classes):
     for d in a.duts:
         if d not in classes:
             p.error("unknown DUT %s (known: %s)" % (d, ", ".join(classes)))
+    if "skua-base" in a.duts and not a.skua_baseline:
+        p.error("the DUT skua-base needs --skua-baseline BGPD")
 
 
 def preflight(args):

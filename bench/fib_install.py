@@ -70,7 +70,7 @@ class Skua(benchlib.SkuaBinary):
     def start(self, ns):
         # RFC 8212: skua, like FRR, takes no eBGP routes without policy by default.
         conf = self.write("bgpd.conf", bgpd_config(" no bgp ebgp-requires-policy\n"))
-        self.spawn([self.args.skua_bgpd, "-f", conf, "--vty-socket",
+        self.spawn([self.bgpd(), "-f", conf, "--vty-socket",
                     os.path.join(self.rundir, "bgpd.vty")], ns, "bgpd")
 
 
@@ -126,7 +126,7 @@ class Frr(benchlib.FrrBinary):
                     os.path.join(self.rundir, "bgpd.pid")] + common, ns, "bgpd")
 
 
-DUTS = {"skua": Skua, "bird": Bird, "frr": Frr}
+DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr}
 
 
 # ---------------------------------------------------------------------------------------------

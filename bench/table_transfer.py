@@ -54,7 +54,7 @@ class Skua(benchlib.SkuaBinary):
         # FRR without zebra and BIRD without a kernel protocol, it does BGP work only
         # (bench/fib_install.py measures the FIB).
         conf = self.write("bgpd.conf", frr_style_config(" no bgp ebgp-requires-policy\n"))
-        return self.spawn([self.args.skua_bgpd, "-f", conf, "--vty-socket",
+        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket",
                            os.path.join(self.rundir, "bgpd.vty"), "--no-fib"], ns, "dut")
 
 
@@ -114,7 +114,8 @@ class GoBgp(benchlib.Dut):
                            "warn", "-p", "--api-hosts", "127.0.0.1:50051"], ns, "dut")
 
 
-DUTS = {"skua": Skua, "bird": Bird, "frr": Frr, "gobgp": GoBgp}
+DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr,
+        "gobgp": GoBgp}
 
 
 # ---------------------------------------------------------------------------------------------
