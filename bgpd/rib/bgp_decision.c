@@ -31,7 +31,10 @@
  *     compared within one AS, and the result would depend on the order paths arrived in.
  *   - The RFC 5004 "prefer the oldest eBGP path" step FRR applies before the router id is
  *     left out for the same reason (FRR: `bgp bestpath compare-routerid`).
- *   - e) IGP cost is skipped until next hops are tracked; every next hop counts as reachable.
+ *   - e) The IGP cost to the next hop is not compared (FRR compares it; skua shows the
+ *     kernel's metric, it does not rank by it). Reachability is checked: a next hop the kernel
+ *     cannot reach makes the path unusable before any comparison (RFC 4271 9.1.2.1,
+ *     bgp_path_valid() with bgpd/fib/bgp_nexthop.c behind it).
  *   - Between two paths of the same source nothing is compared (cannot happen: one path per
  *     source and prefix).
  */

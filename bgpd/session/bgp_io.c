@@ -3,11 +3,11 @@
  * Message I/O of a connection: framing of the input with the codec's header check, and an
  * output queue.
  *
- * Input is bounded per loop turn (DESIGN.md: the session side is never starved): at most
- * BGP_READ_MAX_MSGS messages or BGP_READ_MAX_BYTES bytes per read event; then the read watcher
- * is switched off and a deferred task continues on the next turn, after timers and other
- * sockets had theirs. A peer flooding UPDATEs therefore cannot delay our KEEPALIVEs to it or to
- * anyone else, and cannot make our hold timers fire late.
+ * Input is bounded per loop turn (doc/architecture.md "Event loop": the session side is never
+ * starved): at most BGP_READ_MAX_MSGS messages or BGP_READ_MAX_BYTES bytes per read event; then the
+ * read watcher is switched off and a deferred task continues on the next turn, after timers and
+ * other sockets had theirs. A peer flooding UPDATEs therefore cannot delay our KEEPALIVEs to it or
+ * to anyone else, and cannot make our hold timers fire late.
  *
  * Output goes through a list of chunks; the RIB fills it up to BGP_OBUF_HIGH and is told
  * (rib_peer_writable) when it drained below BGP_OBUF_LOW.

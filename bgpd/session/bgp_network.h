@@ -29,7 +29,7 @@ uint16_t bgp_network_listen_port(int i);
 void bgp_network_stop(void);
 
 /*
- * The listeners follow the configuration (bgpd.c calls these after the change is in
+ * The listeners follow the configuration (bgpd/instance/ calls these after the change is in
  * peer->conf): the peer's TCP-MD5 key is installed on (or removed from) every listener; the
  * GTSM rules of every listener are rebuilt from the configured peers. Connections of the peer
  * that were already queued in the accept queue are closed unread (their handshake predates
@@ -72,6 +72,5 @@ int bgp_network_listener_info(int i, struct bgp_listener_info *info);
 
 /* The port outgoing connections go to (179; tests and labs on one host use others). */
 void bgp_network_set_remote_port(uint16_t port);
-uint16_t bgp_network_remote_port(void);
 
 #endif /* SKUA_BGP_NETWORK_H */

@@ -2,8 +2,8 @@
 /*
  * TCP-MD5 (RFC 2385) and GTSM (RFC 5082) on a peer's connection sockets: what the
  * configuration asks of the kernel, the start-up probe that refuses what the kernel cannot do,
- * the socket sequence of DESIGN.md ("MD5 key, then TTL 255, then the minimum") on active and
- * accepted sockets, and live (hitless) GTSM changes. The listening sockets are bgp_network.c's.
+ * the socket sequence of doc/architecture.md ("MD5 key, then TTL 255, then the minimum") on active
+ * and accepted sockets, and live (hitless) GTSM changes. The listening sockets are bgp_network.c's.
  *
  * Everything goes through kernel/kernel.h (kernel/kernel_security.h); bgpd never calls a socket
  * option itself. FAIL CLOSED: whenever a step fails, the socket is closed and the reason logged
@@ -49,8 +49,6 @@ int bgp_gtsm_rules_check(const struct bgp_gtsm_rule *rules, size_t n, char *msg,
 void bgp_security_probe(void);
 /* Tests: the probe's result to use (NULL: none, i.e. nothing is refused). */
 void bgp_security_set_caps(const struct kernel_caps *caps);
-/* The probe's result, NULL before bgp_security_probe()/bgp_security_set_caps(). */
-const struct kernel_caps *bgp_security_caps(void);
 /* bgp_network.c: a listener that cannot carry the GTSM listener group (reason), or NULL when
  * every listener can. New ttl-security configuration is refused while there is one. */
 void bgp_security_set_listener_problem(const char *reason);

@@ -225,7 +225,8 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 /* Output queue limits: the RIB may fill up to HIGH; it is told to go on below LOW. */
 #define BGP_OBUF_HIGH (256 * 1024)
 #define BGP_OBUF_LOW (64 * 1024)
-/* Bounded input work per read event (DESIGN.md: keepalives are never starved). */
+/* Bounded input work per read event (doc/architecture.md "Event loop": keepalives are never
+ * starved). */
 #define BGP_READ_MAX_MSGS 64
 #define BGP_READ_MAX_BYTES (256 * 1024)
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The instance and peer lifecycle (bgpd.c): create/lookup/delete with dense reused indexes,
- * inherited values, what configuration changes do to a running session, the socket TTL policy,
- * and a session flapped 1,000 times through the session layer with the memory counters of
- * lib/memory.h compared before and after (DESIGN.md: a peer's session state is released in
- * one place).
+ * The instance and peer lifecycle (bgpd/instance/bgp_instance.c): create/lookup/delete with
+ * dense reused indexes, inherited values, what configuration changes do to a running session,
+ * the socket TTL policy, and a session flapped 1,000 times through the session layer with the
+ * memory counters of lib/memory.h compared before and after (doc/architecture.md "Memory and
+ * ownership": a peer's session state is released in one place).
  */
 #include "lib/compat.h"
 

@@ -24,7 +24,8 @@
 static int tun_fd;
 static uint16_t next_port = 40000;
 
-/* The namespace, the tun and a listener with TTL 255 (DESIGN.md: the listener sends 255). */
+/* The namespace, the tun and a listener with TTL 255 (doc/architecture.md: the listener sends 255).
+ */
 static int lab(const char *listen, bool v6only)
 {
 	int lst;

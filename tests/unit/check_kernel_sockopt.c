@@ -415,7 +415,7 @@ START_TEST(test_apply_sequence)
 	int lst, c, s, fd;
 
 	ktest_netns();
-	/* the listener: every peer's key and TTL 255 (kernel_security.h, DESIGN.md) */
+	/* the listener: every peer's key and TTL 255 (kernel_security.h, doc/architecture.md) */
 	lst = ktest_listener("127.0.0.1", BGP_PORT, false);
 	ck_assert_int_eq(kernel_md5_set(lst, &peer, KEY, &err), 0);
 	ck_assert_int_eq(kernel_ttl_set(lst, NULL, 255, &err), 0);
