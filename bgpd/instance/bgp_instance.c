@@ -15,7 +15,7 @@
 #include "bgpd/policy/bgp_clist.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
-#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/session/bgp_closer.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_security.h"
