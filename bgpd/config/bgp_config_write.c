@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * `show running-config` for skua-bgp: one printer per node, the inverse of bgp_cli.c.
+ * `show running-config` for skua-bgp: one printer per node, the inverse of the commands
+ * (bgp_cli*.c).
  *
  * FRR's layout (bgpd/bgp_vty.c bgp_config_write(), checked against FRR 8.4's output):
  *

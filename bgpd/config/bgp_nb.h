@@ -2,7 +2,7 @@
 /*
  * bgpd's northbound: the skua-bgp schema paths and their callbacks (bgp_nb_config.c: the
  * model -> struct bgp / struct bgp_peer), running-config printers (bgp_config_write.c) and
- * the configuration commands (bgp_cli.c: commands -> edits of the model).
+ * the configuration commands (bgp_cli*.c: commands -> edits of the model).
  */
 #ifndef SKUA_BGP_NB_H
 #define SKUA_BGP_NB_H
@@ -138,7 +138,8 @@ void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dno
 void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
 
-/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes. */
+/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes
+ * (bgp_cli_instance.c, bgp_cli_neighbor*.c, bgp_cli_af.c). */
 void bgp_cli_init(void);
 
 #endif /* SKUA_BGP_NB_H */
