@@ -185,7 +185,7 @@ int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args)
 
 /* ---- printers ---- */
 
-void bgp_show_fib(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode)
 {
 	uint64_t table = yang_dnode_get_uint(dnode, BGP_FIB_TABLE_DEFAULT, "table");
 
