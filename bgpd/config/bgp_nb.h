@@ -104,6 +104,10 @@ int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
 
+/* bgp_nb_neighbor.c: the rows of neighbors and peer-groups, made from the neighbor settings
+ * (each declared once) and registered as a second table of skua-bgp; after bgp_nb_module. */
+void bgp_nb_neighbor_register(void);
+
 /* bgp_peer_group.c: the effective tree (peer-group members filled in, dynamic neighbors
  * added); the northbound's expand_tree hook. */
 int bgp_nb_expand_tree(struct lyd_node **tree, char *errmsg, size_t errlen, char *xpath,
