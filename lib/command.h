@@ -18,7 +18,10 @@
  *                  "<A.B.C.D|X:X::X:X>$peer"
  *
  * Help: one line per token that needs help, in order, separated by '\n' (keywords and
- * placeholders; punctuation takes none). "no" commands are separate definitions.
+ * placeholders; punctuation takes none). A `no` form taking the same words as the command
+ * is the same definition with a leading "[no]" (the handler tests cmd_has(args, "no"); `?`
+ * and TAB list it as they would two definitions); one taking other words is a definition
+ * of its own.
  * Too few or too many help lines make the definition malformed. Commands of a node that begin
  * with the same tokens (same text, help and binding) share them in the node's token graph.
  */

@@ -178,18 +178,11 @@ static int asl_entry_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	"A regular-expression (1234567890_^|[,{}() ]$*+.?-\\) to match the BGP AS paths\n"
 
 DEFCMD(bgp_as_path_access_list,
-       "bgp as-path access-list WORD$name [seq (0-4294967295)$seq] <deny|permit>$action LINE...",
-       ASL_STR ASL_ENTRY_HELP)
-{
-	return asl_entry_edit(vty, args, false);
-}
-
-DEFCMD(no_bgp_as_path_access_list,
-       "no bgp as-path access-list WORD$name [seq (0-4294967295)$seq] <deny|permit>$action "
+       "[no] bgp as-path access-list WORD$name [seq (0-4294967295)$seq] <deny|permit>$action "
        "LINE...",
        NO_STR ASL_STR ASL_ENTRY_HELP)
 {
-	return asl_entry_edit(vty, args, true);
+	return asl_entry_edit(vty, args, cmd_has(args, "no"));
 }
 
 DEFCMD(no_bgp_as_path_access_list_all, "no bgp as-path access-list WORD$name", NO_STR ASL_STR)
@@ -201,6 +194,5 @@ void bgp_aspath_list_cli_init(void)
 {
 	nb_module_register(&asl_nb_module);
 	cmd_install(CONFIG_NODE, &bgp_as_path_access_list_cmd);
-	cmd_install(CONFIG_NODE, &no_bgp_as_path_access_list_cmd);
 	cmd_install(CONFIG_NODE, &no_bgp_as_path_access_list_all_cmd);
 }

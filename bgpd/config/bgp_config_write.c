@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * `show running-config` for skua-bgp: one printer per node, the inverse of bgp_cli.c.
+ * `show running-config` for skua-bgp: one printer per node, the inverse of the commands
+ * (bgp_cli*.c).
  *
  * FRR's layout (bgpd/bgp_vty.c bgp_config_write(), checked against FRR 8.4's output):
  *
@@ -53,47 +54,47 @@ static const char *nbr_addr(const struct lyd_node *dnode)
 	return a ? a : "?";
 }
 
-void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_instance(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, "router bgp %s\n", yang_dnode_get_string(dnode, "local-as"));
 }
 
-void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_router_id(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " bgp router-id %s\n", lyd_get_value(dnode));
 }
 
-void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_cluster_id(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " bgp cluster-id %s\n", lyd_get_value(dnode));
 }
 
-void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_default_ipv4(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "false") == 0)
 		sbuf_puts(out, " no bgp default ipv4-unicast\n");
 }
 
 /* FRR prints these switches only where they differ from its (traditional) defaults. */
-void bgp_show_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "true") == 0)
 		sbuf_puts(out, " bgp log-neighbor-changes\n");
 }
 
-void bgp_show_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "false") == 0)
 		sbuf_puts(out, " no bgp ebgp-requires-policy\n");
 }
 
-void bgp_show_network_import_check(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_network_import_check(struct sbuf *out, const struct lyd_node *dnode)
 {
 	if (strcmp(lyd_get_value(dnode), "false") == 0)
 		sbuf_puts(out, " no bgp network import-check\n");
 }
 
-void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_timers(struct sbuf *out, const struct lyd_node *dnode)
 {
 	uint64_t k = yang_dnode_get_uint(dnode, BGP_DEFAULT_KEEPALIVE, "keepalive");
 	uint64_t h = yang_dnode_get_uint(dnode, BGP_DEFAULT_HOLDTIME, "hold-time");
@@ -113,13 +114,13 @@ static int addr_cmp_str(const char *a, const char *b)
 	return ipaddr_cmp(&x, &y);
 }
 
-int bgp_show_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b)
+int bgp_print_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b)
 {
 	return addr_cmp_str(yang_dnode_get_string(a, "remote-address"),
 			    yang_dnode_get_string(b, "remote-address"));
 }
 
-void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const char *type = yang_dnode_get_string(dnode, "remote-as-type");
 	const char *as = yang_dnode_get_string(dnode, "remote-as");
@@ -131,12 +132,12 @@ void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode)
 }
 
 /* FRR: a group is declared before its settings; groups print before neighbors, by name. */
-void bgp_show_peer_group(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_peer_group(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s peer-group\n", nbr_addr(dnode));
 }
 
-int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b)
+int bgp_print_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b)
 {
 	const char *x = yang_dnode_get_string(a, "name"), *y = yang_dnode_get_string(b, "name");
 
@@ -144,19 +145,19 @@ int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b)
 }
 
 /* A neighbor's first lines, as FRR: its own remote-as, then its peer-group. */
-void bgp_show_neighbor_head(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_head(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *ras = yang_dnode_get(dnode, "neighbor-remote-as");
 	const char *grp = yang_dnode_get_string(dnode, "peer-group");
 
 	if (ras)
-		bgp_show_neighbor_remote_as(out, ras);
+		bgp_print_neighbor_remote_as(out, ras);
 	if (grp)
 		sbuf_printf(out, " neighbor %s peer-group %s\n", nbr_addr(dnode), grp);
 }
 
 /* Listen ranges as FRR keeps them: IPv4 first, then by prefix. */
-int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b)
+int bgp_print_range_cmp(const struct lyd_node *a, const struct lyd_node *b)
 {
 	const char *x = yang_dnode_get_string(a, "prefix"), *y = yang_dnode_get_string(b, "prefix");
 	struct prefix px, py;
@@ -167,7 +168,7 @@ int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b)
 }
 
 /* FRR prints these after the neighbors: the limit when not 100, then the ranges. */
-void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_listen(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *lim = yang_dnode_get(dnode, "limit");
 	struct ly_set *set = NULL;
@@ -182,7 +183,7 @@ void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode)
 	ly_set_free(set, NULL);
 }
 
-void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s local-as %s%s%s\n", nbr_addr(dnode),
 		    yang_dnode_get_string(dnode, "as"),
@@ -190,49 +191,49 @@ void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
 		    yang_dnode_exists(dnode, "replace-as") ? " replace-as" : "");
 }
 
-void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s description %s\n", nbr_addr(dnode), lyd_get_value(dnode));
 }
 
-void bgp_show_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s shutdown\n", nbr_addr(dnode));
 }
 
-void bgp_show_neighbor_password(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_password(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s password %s\n", nbr_addr(dnode), lyd_get_value(dnode));
 }
 
-void bgp_show_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s passive\n", nbr_addr(dnode));
 }
 
-void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s ebgp-multihop %s\n", nbr_addr(dnode), lyd_get_value(dnode));
 }
 
-void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s ttl-security hops %s\n", nbr_addr(dnode),
 		    lyd_get_value(dnode));
 }
 
-void bgp_show_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s advertisement-interval %s\n", nbr_addr(dnode),
 		    lyd_get_value(dnode));
 }
 
-void bgp_show_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s disable-connected-check\n", nbr_addr(dnode));
 }
 
-void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const char *src = yang_dnode_get_string(dnode, "ip");
 
@@ -242,7 +243,7 @@ void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dn
 		sbuf_printf(out, " neighbor %s update-source %s\n", nbr_addr(dnode), src);
 }
 
-void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *ct = yang_dnode_get(dnode, "connect-time");
 
@@ -274,14 +275,14 @@ static int network_cmp(const void *a, const void *b)
 
 static int neighbor_qcmp(const void *a, const void *b)
 {
-	return bgp_show_neighbor_cmp(*(const struct lyd_node *const *)a,
-				     *(const struct lyd_node *const *)b);
+	return bgp_print_neighbor_cmp(*(const struct lyd_node *const *)a,
+				      *(const struct lyd_node *const *)b);
 }
 
 static int group_qcmp(const void *a, const void *b)
 {
-	return bgp_show_peer_group_cmp(*(const struct lyd_node *const *)a,
-				       *(const struct lyd_node *const *)b);
+	return bgp_print_peer_group_cmp(*(const struct lyd_node *const *)a,
+					*(const struct lyd_node *const *)b);
 }
 
 /* The nodes matching xpath under dnode, sorted; *count set. Caller frees it
@@ -437,7 +438,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	sbuf_free(&body);
 }
 
-void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_instance_end(struct sbuf *out, const struct lyd_node *dnode)
 {
 	af_block(out, dnode, BGP_AF_IPV4_UNICAST);
 	af_block(out, dnode, BGP_AF_IPV6_UNICAST);

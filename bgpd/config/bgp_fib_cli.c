@@ -18,7 +18,7 @@
 
 #include <inttypes.h>
 
-#include "bgpd/config/bgp_cli_help.h"
+#include "bgpd/config/bgp_cli_private.h"
 #include "bgpd/config/bgp_config.h"
 #include "bgpd/config/bgp_nb.h"
 #include "bgpd/core/bgp.h"
@@ -185,7 +185,7 @@ int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args)
 
 /* ---- printers ---- */
 
-void bgp_show_fib(struct sbuf *out, const struct lyd_node *dnode)
+void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode)
 {
 	uint64_t table = yang_dnode_get_uint(dnode, BGP_FIB_TABLE_DEFAULT, "table");
 
@@ -238,14 +238,17 @@ void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char 
 	"Route map reference\n"             \
 	"Pointer to route-map entries\n"
 
-static int redist_edit(struct vty *vty, const struct cmd_args *args, bool no)
+DEFCMD(bgp_redist,
+       "[no] redistribute <connected|static|kernel>$type [{metric (0-4294967295)$metric|route-map "
+       "RMAP_NAME$rmap}]",
+       NO_STR REDIST_STR REDIST_OPT_STR)
 {
 	const char *type = cmd_arg(args, "type"), *metric = cmd_arg(args, "metric"),
 		   *rmap = cmd_arg(args, "rmap");
 	char xpath[128];
 
 	snprintf(xpath, sizeof(xpath), "./redistribute[type='%s']", type);
-	if (no) {
+	if (cmd_has(args, "no")) {
 		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 		return nb_cli_apply_changes(vty, NULL);
 	}
@@ -263,22 +266,6 @@ static int redist_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFCMD(bgp_redist,
-       "redistribute <connected|static|kernel>$type [{metric (0-4294967295)$metric|route-map "
-       "RMAP_NAME$rmap}]",
-       REDIST_STR REDIST_OPT_STR)
-{
-	return redist_edit(vty, args, false);
-}
-
-DEFCMD(no_bgp_redist,
-       "no redistribute <connected|static|kernel>$type [{metric (0-4294967295)|route-map "
-       "RMAP_NAME}]",
-       NO_STR REDIST_STR REDIST_OPT_STR)
-{
-	return redist_edit(vty, args, true);
-}
-
 static int fib_leaf(struct vty *vty, const char *leaf, enum nb_operation op, const char *value)
 {
 	char xpath[64];
@@ -288,17 +275,16 @@ static int fib_leaf(struct vty *vty, const char *leaf, enum nb_operation op, con
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-#define INSTALL_STR "Install the best routes (default)\n"
-#define RETAIN_STR "Leave the installed routes in the kernel when bgpd stops\n"
-
-DEFCMD(bgp_fib_install, "bgp fib install", FIB_CMD_STR INSTALL_STR)
+/* A switch of the fib container: on, or off by the negation. */
+static int fib_switch(struct vty *vty, const struct cmd_args *args, const char *leaf)
 {
-	return fib_leaf(vty, "install", NB_OP_MODIFY, "true");
+	return fib_leaf(vty, leaf, NB_OP_MODIFY, cmd_has(args, "no") ? "false" : "true");
 }
 
-DEFCMD(no_bgp_fib_install, "no bgp fib install", NO_STR FIB_CMD_STR INSTALL_STR)
+DEFCMD(bgp_fib_install, "[no] bgp fib install",
+       NO_STR FIB_CMD_STR "Install the best routes (default)\n")
 {
-	return fib_leaf(vty, "install", NB_OP_MODIFY, "false");
+	return fib_switch(vty, args, "install");
 }
 
 DEFCMD(bgp_fib_table, "bgp fib table (1-4294967295)$table",
@@ -315,14 +301,10 @@ DEFCMD(no_bgp_fib_table, "no bgp fib table [(1-4294967295)]",
 	return fib_leaf(vty, "table", NB_OP_DESTROY, NULL);
 }
 
-DEFCMD(bgp_fib_retain, "bgp fib retain", FIB_CMD_STR RETAIN_STR)
+DEFCMD(bgp_fib_retain, "[no] bgp fib retain",
+       NO_STR FIB_CMD_STR "Leave the installed routes in the kernel when bgpd stops\n")
 {
-	return fib_leaf(vty, "retain", NB_OP_MODIFY, "true");
-}
-
-DEFCMD(no_bgp_fib_retain, "no bgp fib retain", NO_STR FIB_CMD_STR RETAIN_STR)
-{
-	return fib_leaf(vty, "retain", NB_OP_MODIFY, "false");
+	return fib_switch(vty, args, "retain");
 }
 
 static int maxpaths_edit(struct vty *vty, const char *leaf, const char *value)
@@ -358,20 +340,18 @@ DEFCMD(no_bgp_maxpaths_ibgp, "no maximum-paths ibgp [(1-64)]",
 
 void bgp_fib_cli_init(void)
 {
-	cmd_install(BGP_NODE, &bgp_fib_install_cmd);
-	cmd_install(BGP_NODE, &no_bgp_fib_install_cmd);
-	cmd_install(BGP_NODE, &bgp_fib_table_cmd);
-	cmd_install(BGP_NODE, &no_bgp_fib_table_cmd);
-	cmd_install(BGP_NODE, &bgp_fib_retain_cmd);
-	cmd_install(BGP_NODE, &no_bgp_fib_retain_cmd);
-	for (int i = 0; i < 2; i++) {
-		enum node_type node = i ? BGP_IPV6_NODE : BGP_IPV4_NODE;
+	static const struct cmd_def *const bgp_node_cmds[] = {
+		&bgp_fib_install_cmd,
+		&bgp_fib_table_cmd,
+		&no_bgp_fib_table_cmd,
+		&bgp_fib_retain_cmd,
+	};
+	static const struct cmd_def *const af_cmds[] = {
+		&bgp_redist_cmd,	&bgp_maxpaths_cmd,	   &no_bgp_maxpaths_cmd,
+		&bgp_maxpaths_ibgp_cmd, &no_bgp_maxpaths_ibgp_cmd,
+	};
 
-		cmd_install(node, &bgp_redist_cmd);
-		cmd_install(node, &no_bgp_redist_cmd);
-		cmd_install(node, &bgp_maxpaths_cmd);
-		cmd_install(node, &no_bgp_maxpaths_cmd);
-		cmd_install(node, &bgp_maxpaths_ibgp_cmd);
-		cmd_install(node, &no_bgp_maxpaths_ibgp_cmd);
-	}
+	bgp_cli_install(BGP_NODE, bgp_node_cmds, array_size(bgp_node_cmds));
+	bgp_cli_install(BGP_IPV4_NODE, af_cmds, array_size(af_cmds));
+	bgp_cli_install(BGP_IPV6_NODE, af_cmds, array_size(af_cmds));
 }

@@ -2,7 +2,7 @@
 /*
  * bgpd's northbound: the skua-bgp schema paths and their callbacks (bgp_nb_config.c: the
  * model -> struct bgp / struct bgp_peer), running-config printers (bgp_config_write.c) and
- * the configuration commands (bgp_cli.c: commands -> edits of the model).
+ * the configuration commands (bgp_cli*.c: commands -> edits of the model).
  */
 #ifndef SKUA_BGP_NB_H
 #define SKUA_BGP_NB_H
@@ -73,13 +73,10 @@ int bgp_nb_neighbor_maxpfx_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_connected_check_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_adv_interval_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_adv_interval_destroy(struct nb_cb_args *args);
-void bgp_show_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode);
 int bgp_nb_neighbor_local_as_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_local_as_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args);
-void bgp_show_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode);
 int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args);
-void bgp_show_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode);
 int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
@@ -95,18 +92,21 @@ int bgp_nb_redist_metric_modify(struct nb_cb_args *args);
 int bgp_nb_redist_metric_destroy(struct nb_cb_args *args);
 int bgp_nb_redist_rmap_modify(struct nb_cb_args *args);
 int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args);
-void bgp_show_fib(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
 void bgp_fib_cli_init(void);
 
 int bgp_nb_cluster_id_modify(struct nb_cb_args *args);
 int bgp_nb_cluster_id_destroy(struct nb_cb_args *args);
-void bgp_show_cluster_id(struct sbuf *out, const struct lyd_node *dnode);
 int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errlen, char *xpath,
 			 size_t xpathlen);
 int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
+
+/* bgp_nb_neighbor.c: the rows of neighbors and peer-groups, made from the neighbor settings
+ * (each declared once) and registered as a second table of skua-bgp; after bgp_nb_module. */
+void bgp_nb_neighbor_register(void);
 
 /* bgp_peer_group.c: the effective tree (peer-group members filled in, dynamic neighbors
  * added); the northbound's expand_tree hook. */
@@ -114,31 +114,36 @@ int bgp_nb_expand_tree(struct lyd_node **tree, char *errmsg, size_t errlen, char
 		       size_t xpathlen);
 
 /* bgp_config_write.c */
-void bgp_show_peer_group(struct sbuf *out, const struct lyd_node *dnode);
-int bgp_show_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b);
-void bgp_show_neighbor_head(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_listen(struct sbuf *out, const struct lyd_node *dnode);
-int bgp_show_range_cmp(const struct lyd_node *a, const struct lyd_node *b);
-void bgp_show_instance(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_instance_end(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_router_id(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_default_ipv4(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_network_import_check(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_timers(struct sbuf *out, const struct lyd_node *dnode);
-int bgp_show_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b);
-void bgp_show_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_description(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_password(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_show_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_peer_group(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_print_peer_group_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_print_neighbor_head(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_listen(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_print_range_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_print_instance(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_instance_end(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_router_id(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_cluster_id(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_default_ipv4(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_log_neighbor_changes(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_ebgp_requires_policy(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_network_import_check(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_timers(struct sbuf *out, const struct lyd_node *dnode);
+int bgp_print_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b);
+void bgp_print_neighbor_remote_as(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_description(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_password(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_passive(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_multihop(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_ttl_security(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_update_source(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode);
 
-/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes. */
+/* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes
+ * (bgp_cli_instance.c, bgp_cli_neighbor*.c, bgp_cli_af.c). */
 void bgp_cli_init(void);
 
 #endif /* SKUA_BGP_NB_H */

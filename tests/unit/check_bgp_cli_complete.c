@@ -28,7 +28,8 @@ static int nop(struct vty *vty, const struct cmd_args *args)
 	return CMD_SUCCESS;
 }
 
-/* The grammars bgpd uses for neighbors (bgpd/config/bgp_cli.c, bgpd/show/bgp_show_neighbor.c). */
+/* The grammars bgpd uses for neighbors (bgpd/config/bgp_cli_neighbor.c,
+ * bgpd/show/bgp_show_neighbor.c). */
 static const struct cmd_def nbr_def = {
 	.grammar = "neighbor <A.B.C.D|X:X::X:X>$peer remote-as <ASNUM|internal|external>",
 	.help = "Specify a neighbor router\nNeighbor address\nNeighbor IPv6 address\n"

@@ -748,6 +748,83 @@ START_TEST(complete_entries)
 }
 END_TEST
 
+/* ---- `[no]` forms ---------------------------------------------------------------------------- */
+
+/* A pair written as two definitions (BGP_IPV4_NODE) and as one with a leading `[no]`
+ * (BGP_IPV6_NODE), next to a `no` command that stays on its own (it takes other words). */
+static const struct cmd_def passive_def =
+	TC("neighbor A.B.C.D passive", "Neighbor\nAddress\nPassive\n");
+static const struct cmd_def no_passive_def =
+	TC("no neighbor A.B.C.D passive", "Negate\nNeighbor\nAddress\nPassive\n");
+static const struct cmd_def no_or_passive_def =
+	TC("[no] neighbor A.B.C.D passive", "Negate\nNeighbor\nAddress\nPassive\n");
+static const struct cmd_def no_password_def =
+	TC("no neighbor A.B.C.D password [WORD]", "Negate\nNeighbor\nAddress\nPassword\nKey\n");
+
+/* `?` and TAB of line in node, printed. */
+static char *help_in(enum node_type node, const char *line)
+{
+	struct sbuf sb;
+	int described, completed;
+
+	vty->node = node;
+	sbuf_reset(&vty->out);
+	described = cmd_describe_print(vty, line);
+	completed = cmd_complete_print(vty, line);
+	sbuf_init(&sb);
+	sbuf_printf(&sb, "%d %d\n%s", described, completed, out());
+	return sbuf_steal(&sb);
+}
+
+START_TEST(no_form_by_grammar)
+{
+	static const char *const lines[] = {
+		"",
+		"n",
+		"no",
+		"no ",
+		"no n",
+		"no neighbor ",
+		"no neighbor 1.2.3.4 ",
+		"no neighbor 1.2.3.4 p",
+		"no neighbor 1.2.3.4 passive ",
+		"neighbor ",
+		"neighbor 1.2.3.4 ",
+		"neighbor 1.2.3.4 passive ",
+	};
+
+	cmd_install(BGP_IPV4_NODE, &passive_def);
+	cmd_install(BGP_IPV4_NODE, &no_passive_def);
+	cmd_install(BGP_IPV4_NODE, &no_password_def);
+	cmd_install(BGP_IPV6_NODE, &no_or_passive_def);
+	cmd_install(BGP_IPV6_NODE, &no_password_def);
+
+	/* The one definition describes and completes as the two it replaces. */
+	for (size_t i = 0; i < array_size(lines); i++) {
+		char *two = help_in(BGP_IPV4_NODE, lines[i]),
+		     *one = help_in(BGP_IPV6_NODE, lines[i]);
+
+		ck_assert_msg(strcmp(two, one) == 0, "'%s': two definitions:\n%s\n[no]:\n%s",
+			      lines[i], two, one);
+		XFREE(MTYPE_SBUF, two);
+		XFREE(MTYPE_SBUF, one);
+	}
+
+	/* It takes both forms, abbreviated too; the handler sees "no" only in the negation. */
+	vty->node = BGP_IPV6_NODE;
+	ck_assert_int_eq(run("neighbor 1.2.3.4 passive"), CMD_SUCCESS);
+	ck_assert_int_eq(last.argc, 3);
+	ck_assert_str_eq(arg_text(0), "neighbor");
+	ck_assert_int_eq(run("no nei 1.2.3.4 passi"), CMD_SUCCESS);
+	ck_assert_int_eq(last.argc, 4);
+	ck_assert_str_eq(arg_text(0), "no");
+	ck_assert_int_eq(run("no neighbor 1.2.3.4 password"), CMD_SUCCESS);
+	ck_assert_str_eq(last.token[3], "password");
+	ck_assert_int_eq(run("no neighbor 1.2.3.4"), CMD_ERR_INCOMPLETE);
+	ck_assert_int_eq(run("no no neighbor 1.2.3.4 passive"), CMD_ERR_NO_MATCH);
+}
+END_TEST
+
 /* ---- values of placeholders (providers) -------------------------------------------------- */
 
 static int provider_calls;
@@ -1194,6 +1271,7 @@ static Suite *command_suite(void)
 	tcase_add_test(tc, describe_entries);
 	tcase_add_test(tc, describe_print_layout);
 	tcase_add_test(tc, complete_entries);
+	tcase_add_test(tc, no_form_by_grammar);
 	tcase_add_test(tc, values_describe_and_complete);
 	tcase_add_test(tc, values_provider_table);
 	suite_add_tcase(s, tc);

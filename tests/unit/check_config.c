@@ -1118,6 +1118,128 @@ START_TEST(t_every_setting_is_applied)
 }
 END_TEST
 
+/* ---- the rows of neighbor settings ---------------------------------------------------- */
+
+#define NBR_XPATH BGP_XPATH "/neighbors/neighbor"
+#define PG_XPATH BGP_XPATH "/peer-groups/peer-group"
+#define AF4 "/afi-safis/ipv4-unicast/"
+#define AF6 "/afi-safis/ipv6-unicast/"
+
+static const struct nb_node_info *row_at(const char *prefix, const char *rel)
+{
+	char xpath[512];
+
+	snprintf(xpath, sizeof(xpath), "%s%s", prefix, rel);
+	return nb_node_info_of(lys_find_path(yang_ctx(), NULL, xpath, 0));
+}
+
+static bool applies(const struct nb_node_info *ni)
+{
+	return ni->cbs.create || ni->cbs.modify || ni->cbs.destroy || ni->cbs.apply_finish;
+}
+
+/* The same callbacks, printers and flags. */
+static bool same_row(const struct nb_node_info *a, const struct nb_node_info *b)
+{
+	return a && b && memcmp(&a->cbs, &b->cbs, sizeof(a->cbs)) == 0 &&
+	       a->keep_explicit_default == b->keep_explicit_default &&
+	       strcmp(a->missing_msg ? a->missing_msg : "", b->missing_msg ? b->missing_msg : "") ==
+		       0;
+}
+
+/* The row registered for snode when it is below the list xpath (NULL otherwise, and for the
+ * list's own); *rel: its path below the list. */
+static const struct nb_node_info *row_below(const struct lysc_node *snode, const char *list,
+					    char *path, size_t size, const char **rel)
+{
+	const struct nb_node_info *ni = nb_node_info_of(snode);
+
+	lysc_path(snode, LYSC_PATH_DATA, path, size);
+	*rel = path + strlen(list);
+	return ni && **rel ? ni : NULL;
+}
+
+struct rows_seen {
+	unsigned per_af, grouped, group_rows;
+};
+
+/* A row below the neighbor list: per-family ones have their twin in the other family, the
+ * others that print (or keep an explicit default) their printer-only twin in the group. */
+static LY_ERR neighbor_row_check(struct lysc_node *snode, void *arg, ly_bool *dfs_continue)
+{
+	const struct nb_node_info *ni, *twin;
+	struct rows_seen *seen = arg;
+	char path[256];
+	const char *rel;
+
+	*dfs_continue = 0;
+	ni = row_below(snode, NBR_XPATH, path, sizeof(path), &rel);
+	if (!ni)
+		return LY_SUCCESS;
+	if (!strncmp(rel, AF4, strlen(AF4)) || !strncmp(rel, AF6, strlen(AF6))) {
+		char other[256];
+
+		snprintf(other, sizeof(other), "%s%s", strncmp(rel, AF4, strlen(AF4)) ? AF4 : AF6,
+			 rel + strlen(AF4));
+		twin = row_at(NBR_XPATH, other);
+		ck_assert_msg(same_row(ni, twin), "%s: no twin row in the other family", path);
+		ck_assert_ptr_null(row_at(PG_XPATH, rel)); /* printed with the families */
+		seen->per_af++;
+		return LY_SUCCESS;
+	}
+	if (!ni->cbs.cli_show && !ni->keep_explicit_default)
+		return LY_SUCCESS;
+	twin = row_at(PG_XPATH, rel);
+	ck_assert_msg(twin != NULL, "%s: no peer-group row", path);
+	ck_assert_msg(twin->cbs.cli_show == ni->cbs.cli_show, "%s: another group printer", path);
+	ck_assert_int_eq(twin->keep_explicit_default, ni->keep_explicit_default);
+	seen->grouped++;
+	return LY_SUCCESS;
+}
+
+/* A row below the peer-group list: it prints only (the neighbors' rows apply what a group
+ * gives its members), the neighbor's printer unless the neighbor's head line prints it. */
+static LY_ERR group_row_check(struct lysc_node *snode, void *arg, ly_bool *dfs_continue)
+{
+	const struct nb_node_info *ni, *nbr;
+	struct rows_seen *seen = arg;
+	char path[256];
+	const char *rel;
+
+	*dfs_continue = 0;
+	ni = row_below(snode, PG_XPATH, path, sizeof(path), &rel);
+	if (!ni)
+		return LY_SUCCESS;
+	nbr = row_at(NBR_XPATH, rel);
+	ck_assert_msg(!applies(ni), "%s: a group row applies something", path);
+	ck_assert_msg(nbr != NULL, "%s: no neighbor row", path);
+	ck_assert_msg(!nbr->cbs.cli_show || nbr->cbs.cli_show == ni->cbs.cli_show,
+		      "%s: another printer than the neighbor's", path);
+	ck_assert_int_eq(ni->keep_explicit_default, nbr->keep_explicit_default);
+	seen->group_rows++;
+	return LY_SUCCESS;
+}
+
+START_TEST(t_neighbor_settings_rows)
+{
+	struct rows_seen seen = { 0 };
+
+	/* Every neighbor setting has its peer-group row and both family rows, checked on what
+	 * is registered (not on the list the rows are made from). */
+	lysc_tree_dfs_full(lys_find_path(yang_ctx(), NULL, NBR_XPATH, 0), neighbor_row_check,
+			   &seen);
+	lysc_tree_dfs_full(lys_find_path(yang_ctx(), NULL, PG_XPATH, 0), group_row_check, &seen);
+	ck_assert_uint_gt(seen.per_af, 0);
+	ck_assert_uint_eq(seen.per_af % 2, 0);
+	ck_assert_uint_gt(seen.grouped, 0);
+	/* The group's rows are exactly the neighbor's printing rows, and remote-as, which a
+	 * neighbor prints in its head line. */
+	ck_assert_uint_eq(seen.group_rows, seen.grouped + 1);
+	ck_assert_ptr_null(row_at(NBR_XPATH, "/neighbor-remote-as")->cbs.cli_show);
+	ck_assert_ptr_nonnull(row_at(PG_XPATH, "/neighbor-remote-as")->cbs.cli_show);
+}
+END_TEST
+
 /* Peer-groups (issue 5): members take what the group sets and they do not; a change to
  * the group reaches every member as its own change; the printout keeps what was written. */
 static void vty_leave(struct vty *vty);
@@ -2089,6 +2211,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_vty_neighbor_delete_and_idempotence);
 	tcase_add_test(cli, t_show_commands);
 	tcase_add_test(cli, t_every_setting_is_applied);
+	tcase_add_test(cli, t_neighbor_settings_rows);
 	tcase_add_test(cli, t_system_commands);
 	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
