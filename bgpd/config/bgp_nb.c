@@ -137,7 +137,7 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 	{ .xpath = NULL },
 };
 
-const struct nb_module_info bgp_nb_module = {
+static const struct nb_module_info bgp_nb_module = {
 	.name = "skua-bgp",
 	.nodes = bgp_nb_nodes,
 	.validate_tree = bgp_nb_validate_tree,

@@ -21,8 +21,6 @@ DECLARE_MTYPE(BGP_CONFIG_WRITE); /* scratch of the running-config printer */
 #define BGP_AF_IPV4_XPATH BGP_XPATH "/afi-safis/ipv4-unicast"
 #define BGP_AF_IPV6_XPATH BGP_XPATH "/afi-safis/ipv6-unicast"
 
-extern const struct nb_module_info bgp_nb_module;
-
 /* bgp_nb_config.c */
 int bgp_nb_instance_create(struct nb_cb_args *args);
 int bgp_nb_instance_destroy(struct nb_cb_args *args);
@@ -105,7 +103,7 @@ int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
 
 /* bgp_nb_neighbor.c: the rows of neighbors and peer-groups, made from the neighbor settings
- * (each declared once) and registered as a second table of skua-bgp; after bgp_nb_module. */
+ * (each declared once) and registered as a second table of skua-bgp, after the first. */
 void bgp_nb_neighbor_register(void);
 
 /* bgp_peer_group.c: the effective tree (peer-group members filled in, dynamic neighbors

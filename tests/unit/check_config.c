@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * bgpd's configuration layer end to end: config files and vtysh-style commands through the
- * command engine, the northbound and the skua-bgp callbacks, into test doubles of the bgpd.h
- * lifecycle functions (they record every call, so the tests see what bgpd would be told).
+ * command engine, the northbound and the skua-bgp callbacks, into test doubles of the layers
+ * the configuration drives (the instance's lifecycle, the RIB's re-evaluation, the forwarding
+ * settings: they record every call, so the tests see what bgpd would be told).
  *
  * Sample files live in tests/unit/conf/: good-*.conf and good-*.json must load and print
  * exactly good-*.ok, and printing is a fixed point in both forms (load -> show running-config
@@ -41,7 +42,7 @@
 #define CONF_DIR "tests/unit/conf"
 #endif
 
-/* ---- test doubles of bgpd.h ------------------------------------------------------------ */
+/* ---- test doubles of the layers below bgpd/config ------------------------------------- */
 
 static struct bgp *the_bgp;
 static struct sbuf calls; /* one line per call into "bgpd" */
@@ -935,7 +936,7 @@ START_TEST(t_frr_switches)
 	ck_assert(the_bgp->network_import_check);
 	run(vty, "no bgp ebgp-requires-policy", CMD_SUCCESS);
 	ck_assert(!the_bgp->ebgp_requires_policy);
-	/* The routes of every eBGP neighbor are re-evaluated (bgpd.c), at once. */
+	/* The routes of every eBGP neighbor are re-evaluated (bgpd/rib/), at once. */
 	ck_assert_ptr_nonnull(strstr(calls_text(), "ebgp_requires_policy off\n"));
 	text = show();
 	ck_assert_ptr_nonnull(strstr(text, "\n no bgp ebgp-requires-policy\n"));
