@@ -12,7 +12,7 @@
  *     maximum-paths ibgp (1-64)     FRR: iBGP multipath
  *
  * The three fib leaves are applied together (their container's apply_finish), so moving the
- * table and retaining in one commit is one change for bgpd/bgp_fib.c.
+ * table and retaining in one commit is one change for bgpd/fib/bgp_fib.c.
  */
 #include "lib/compat.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Adj-RIB-In and Loc-RIB: the RIB side's entry points of bgpd/bgp_msg.h. Layout and the
+ * Adj-RIB-In and Loc-RIB: the RIB side's entry points of bgpd/core/bgp_msg.h. Layout and the
  * lifecycle of sessions are described in bgp_rib.h; output in bgp_adj_out.c; bounded work in
  * bgp_rib_work.c.
  *

@@ -138,8 +138,8 @@ START_TEST(test_outbound_list_and_rewalk)
 	ck_assert_uint_eq(fake_adj_count(to, V6), 2);
 	ck_assert_uint_eq(rib_peer_sent(&to->peer, V4), 1);
 
-	/* The list changes to the opposite; the re-walk (what bgp_policy.c asks for) sends the
-	 * four /26s and withdraws 203.0.113.0/24. */
+	/* The list changes to the opposite; the re-walk (what bgp_policy_reeval.c asks for) sends
+	 * the four /26s and withdraws 203.0.113.0/24. */
 	prefix_list_entry_delete(prefix_list_lookup(AF_INET, "OUT"), 5);
 	add_entry(AF_INET, "OUT", 5, PREFIX_PERMIT, "198.51.100.0/24", 25, 32);
 	rib_route_refresh_received(&to->peer, V4);
