@@ -19,10 +19,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "bgpd/policy/bgp_aspath_list.h"
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/config/bgp_config.h"
 #include "bgpd/config/bgp_list_entry_cli.h"
+#include "bgpd/policy/bgp_aspath_list.h"
 #include "lib/command.h"
 #include "lib/json.h"
 #include "lib/northbound.h"

@@ -25,9 +25,9 @@
 #include <string.h>
 
 #include "bgpd/config/bgp_cli_help.h"
-#include "bgpd/policy/bgp_clist.h"
 #include "bgpd/config/bgp_config.h"
 #include "bgpd/config/bgp_list_entry_cli.h"
+#include "bgpd/policy/bgp_clist.h"
 #include "lib/command.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"

@@ -11,9 +11,9 @@
 #include "lib/compat.h"
 
 #include "bgpd/config/bgp_config.h"
-#include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/config/bgp_nb.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/session/bgp_dynamic.h"
 #include "lib/northbound_cli.h"
 #include "lib/plist_cli.h"
 #include "lib/system_cli.h"

@@ -19,8 +19,8 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/config/bgp_nb.h"
+#include "bgpd/session/bgp_dynamic.h"
 #include "lib/yang.h"
 
 /* Containers a member takes whole or not at all: one choice (update-source), or a type with

@@ -30,8 +30,8 @@
 
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/config/bgp_config.h"
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/command.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"

@@ -2,8 +2,8 @@
 /* Peer-prefixed logging (bgpd/core/bgp_log.h). */
 #include "lib/compat.h"
 
-#include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/core/bgp_log.h"
 
 void bgp_peer_vlog(int level, const struct bgp_peer *peer, const char *fmt, va_list ap)
 {

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/wire/bgp_attr.h"
 
 struct bgp_update;
 

@@ -19,8 +19,8 @@
 
 #include <inttypes.h>
 
-#include "bgpd/fib/bgp_fib.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/fib/bgp_fib.h"
 #include "lib/event.h"
 #include "lib/log.h"
 

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bgpd/rib/bgp_rib.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "kernel/kernel.h"
 
 struct event_base;

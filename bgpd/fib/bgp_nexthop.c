@@ -17,8 +17,8 @@
 #include <inttypes.h>
 
 #include "bgpd/fib/bgp_fib.h"
-#include "lib/hash.h"
 #include "lib/event.h"
+#include "lib/hash.h"
 #include "lib/log.h"
 #include "lib/memory.h"
 

@@ -22,9 +22,9 @@
 
 #include <linux/rtnetlink.h>
 
+#include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/policy/bgp_routemap.h"
-#include "bgpd/core/bgp.h"
 #include "lib/event.h"
 #include "lib/log.h"
 #include "lib/memory.h"

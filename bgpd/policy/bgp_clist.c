@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "bgpd/policy/bgp_aspath_list.h"
-#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/policy/bgp_clist.h"
+#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
 #include "lib/name_index.h"
 #include "lib/seq_array.h"

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "bgpd/policy/bgp_aspath_list.h"
-#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/policy/bgp_clist.h"
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/name_index.h"
 #include "lib/plist.h"
 

@@ -53,13 +53,13 @@
 
 #include <inttypes.h>
 
-#include "bgpd/rib/bgp_adj_out.h"
-#include "bgpd/wire/bgp_codec.h"
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
-#include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_peer_filter.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"

@@ -16,8 +16,8 @@
 #ifndef SKUA_BGP_PEER_FILTER_H
 #define SKUA_BGP_PEER_FILTER_H
 
-#include "bgpd/policy/bgp_aspath_list.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/policy/bgp_aspath_list.h"
 #include "lib/plist.h"
 
 /* Does the neighbor's `prefix-list NAME dir` let p through? No such statement: yes; a name

@@ -11,13 +11,13 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/rib/bgp_adj_out.h"
-#include "bgpd/wire/bgp_community.h"
-#include "bgpd/rib/bgp_decision.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
-#include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"

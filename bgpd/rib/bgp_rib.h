@@ -28,12 +28,12 @@
 #include <stdint.h>
 #include <sys/queue.h>
 
-#include "bgpd/wire/bgp_attr.h"
+#include "bgpd/core/bgp.h"
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/rib/bgp_slab.h"
+#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_update.h"
-#include "bgpd/core/bgp.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
 

@@ -10,8 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bgpd/session/bgp_closer.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/session/bgp_closer.h"
 #include "lib/event.h"
 #include "lib/memory.h"
 

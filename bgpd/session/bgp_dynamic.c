@@ -5,11 +5,11 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/session/bgp_dynamic.h"
+#include "bgpd/core/bgp.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_session.h"
-#include "bgpd/core/bgp.h"
 #include "lib/event.h"
 #include "lib/memory.h"
 

@@ -20,9 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/prefix.h"
-
 #include "lib/memory.h"
+#include "lib/prefix.h"
 
 struct bgp;
 struct bgp_peer;

@@ -22,8 +22,8 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/session/bgp_fsm.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/session/bgp_fsm.h"
 #include "bgpd/session/bgp_session.h"
 #include "lib/event.h"
 

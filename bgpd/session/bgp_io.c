@@ -17,10 +17,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bgpd/wire/bgp_header.h"
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/session/bgp_session.h"
+#include "bgpd/wire/bgp_header.h"
 #include "lib/event.h"
 
 /* Room for a maximum (extended) message plus what usually follows it in the socket. */

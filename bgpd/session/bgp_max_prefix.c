@@ -11,10 +11,10 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/wire/bgp_error.h"
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/session/bgp_session.h"
+#include "bgpd/wire/bgp_error.h"
 #include "lib/event.h"
 #include "lib/log.h"
 

@@ -24,8 +24,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_security.h"
 #include "bgpd/session/bgp_session.h"

@@ -8,13 +8,13 @@
 
 #include <arpa/inet.h>
 
-#include "bgpd/session/bgp_fsm.h"
-#include "bgpd/wire/bgp_header.h"
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
+#include "bgpd/session/bgp_fsm.h"
+#include "bgpd/session/bgp_session.h"
+#include "bgpd/wire/bgp_header.h"
 #include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_open.h"
-#include "bgpd/session/bgp_session.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 

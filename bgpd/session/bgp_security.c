@@ -7,8 +7,8 @@
  */
 #include "lib/compat.h"
 
-#include "bgpd/session/bgp_fsm.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/session/bgp_fsm.h"
 #include "bgpd/session/bgp_security.h"
 #include "bgpd/session/bgp_session.h"
 

@@ -12,13 +12,13 @@
 #include <stdint.h>
 #include <sys/queue.h>
 
-#include "bgpd/wire/bgp_error.h"
-#include "bgpd/session/bgp_fsm.h"
-#include "bgpd/wire/bgp_header.h"
+#include "bgpd/core/bgp.h"
 #include "bgpd/core/bgp_msg.h"
+#include "bgpd/session/bgp_fsm.h"
+#include "bgpd/wire/bgp_error.h"
+#include "bgpd/wire/bgp_header.h"
 #include "bgpd/wire/bgp_open.h"
 #include "bgpd/wire/bgp_update.h"
-#include "bgpd/core/bgp.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
 

@@ -8,8 +8,8 @@
 
 #include <arpa/inet.h>
 
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/show/bgp_show_neighbor.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/vty.h"
 
 /* FRR's PEER_DOWN_* numbers (lastResetCode), for the reasons we produce. */

@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bgpd/core/bgp.h"
 #include "bgpd/session/bgp_fsm.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_session.h"
-#include "bgpd/core/bgp.h"
 #include "kernel/kernel.h"
 #include "lib/json.h"
 

@@ -5,10 +5,10 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 
-#include "bgpd/show/bgp_show_neighbor.h"
 #include "bgpd/policy/bgp_aspath_list.h"
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/show/bgp_show_neighbor.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/plist.h"
 #include "lib/vty.h"
 

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bgpd/wire/bgp_af.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_error.h"
-#include "bgpd/wire/bgp_af.h"
 #include "lib/memory.h"
 #include "lib/stream.h"
 

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bgpd/wire/bgp_error.h"
 #include "bgpd/wire/bgp_af.h"
+#include "bgpd/wire/bgp_error.h"
 
 /* RFC 9003: up to 255 octets of UTF-8 (RFC 8203 allowed 128). */
 #define BGP_SHUTDOWN_MSG_MAX 255

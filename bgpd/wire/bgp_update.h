@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bgpd/wire/bgp_af.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_error.h"
-#include "bgpd/wire/bgp_af.h"
 #include "lib/prefix.h"
 #include "lib/stream.h"
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/policy/bgp_clist.h"
+#include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
 
 /* An interned list from text "65001:1 no-export" (NULL for ""); the caller unrefs. */

@@ -12,9 +12,9 @@
 #include <arpa/inet.h>
 #include <check.h>
 
+#include "bgpd/rib/bgp_rib.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
-#include "bgpd/rib/bgp_rib.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST

@@ -12,9 +12,9 @@
 #include <check.h>
 #include <string.h>
 
-#include "bgpd/rib/bgp_rib.h"
 #include "bgpd/policy/bgp_aspath_list.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "lib/plist.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"

@@ -10,8 +10,8 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-#include "bgpd/wire/bgp_community.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/wire/bgp_community.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bgpd/wire/bgp_attr.h"
-#include "bgpd/core/bgp_msg.h"
 #include "bgpd/core/bgp.h"
+#include "bgpd/core/bgp_msg.h"
+#include "bgpd/wire/bgp_attr.h"
 #include "lib/prefix.h"
 
 struct ptree;

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bgpd/core/bgp.h"
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/session/bgp_session.h"
-#include "bgpd/core/bgp.h"
 
 struct rib_calls {
 	unsigned attach, detach, up, down, updates, refresh, writable, net_add, net_del;
