@@ -5,7 +5,8 @@
  *   bgp as-path access-list NAME [seq N] <permit|deny> REGEX
  *   no bgp as-path access-list NAME [seq N] <permit|deny> REGEX
  *   no bgp as-path access-list NAME
- *   show bgp as-path-access-list [NAME] [json]
+ *
+ * (`show bgp as-path-access-list` is bgpd/show/bgp_show_policy.c's.)
  *
  * As in FRR: an entry without seq gets the highest seq plus 5, and the same entry is not
  * added twice; `no` with the entry's text removes it, a list goes with its last entry. The

@@ -4,12 +4,12 @@
  *
  *   bgp community-list <standard|expanded> NAME [seq N] <permit|deny> ...
  *   no bgp community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
- *   show bgp community-list [NAME]
  *   bgp large-community-list <standard|expanded> NAME [seq N] <permit|deny> ...
  *   no bgp large-community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
- *   show bgp large-community-list [NAME [detail]]
  *   bgp [large-]community-list (1-99)|(100-500) [seq N] <permit|deny> ...   (FRR's numbered
  *     forms: standard and expanded lists named by their number, printed without the type)
+ *
+ * (`show bgp [large-]community-list` is bgpd/show/bgp_show_policy.c's.)
  *
  * As in FRR: an entry without seq gets the highest seq plus 5 and the same entry is not added
  * twice; a list goes with its last entry; a standard entry's words must be communities and an
@@ -43,12 +43,6 @@
 static bool is_large(const struct lyd_node *list)
 {
 	return strcmp(list->schema->name, "large-community-list") == 0;
-}
-
-/* A list named by a number, FRR's numbered form: (1-99) standard, (100-500) expanded. */
-static bool numbered(const char *name)
-{
-	return name[0] && strspn(name, "0123456789") == strlen(name);
 }
 
 static bool is_expanded(const struct lyd_node *list)
@@ -126,10 +120,11 @@ static int cl_destroy(struct nb_cb_args *args)
 static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
 {
 	const char *na = yang_dnode_get_string(a, "name"), *nb = yang_dnode_get_string(b, "name");
+	bool numa = community_list_name_numbered(na), numb = community_list_name_numbered(nb);
 
-	if (numbered(na) != numbered(nb))
-		return numbered(na) ? -1 : 1;
-	if (numbered(na) && strlen(na) != strlen(nb))
+	if (numa != numb)
+		return numa ? -1 : 1;
+	if (numa && strlen(na) != strlen(nb))
 		return strlen(na) < strlen(nb) ? -1 : 1;
 	return strcmp(na, nb);
 }
@@ -158,13 +153,14 @@ static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *list = lyd_parent(dnode);
 	const char *name = yang_dnode_get_string(list, "name");
+	bool num = community_list_name_numbered(name);
 
 	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n",
 		    is_large(list) ? "large-" : "",
-		    numbered(name)	? ""
+		    num			? ""
 		    : is_expanded(list) ? "expanded"
 					: "standard",
-		    numbered(name) ? "" : " ", name, yang_dnode_get_uint(dnode, 0, "seq"),
+		    num ? "" : " ", name, yang_dnode_get_uint(dnode, 0, "seq"),
 		    yang_dnode_get_string(dnode, "action"), yang_dnode_get_string(dnode, "text"));
 }
 

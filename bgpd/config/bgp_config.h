@@ -15,12 +15,11 @@ void bgp_config_init(void);
 struct event_base;
 void bgp_config_set_event_base(struct event_base *base);
 struct event_base *bgp_config_event_base(void);
-/* `bgp as-path access-list` and `show bgp as-path-access-list` (bgpd/config/bgp_aspath_list_cli.c);
- * called by bgp_config_init(). */
+/* The policy objects' commands and model tables, called by bgp_config_init(): `bgp as-path
+ * access-list` (bgp_aspath_list_cli.c), `route-map` and its mode (bgp_routemap_cli.c),
+ * `bgp [large-]community-list` (bgp_clist_cli.c). Their show commands are bgpd/show/'s. */
 void bgp_aspath_list_cli_init(void);
-/* `route-map` and its mode, `show route-map` (bgpd/config/bgp_routemap_cli.c). */
 void bgp_routemap_cli_init(void);
-/* `bgp community-list` and `show bgp community-list` (bgpd/config/bgp_clist_cli.c). */
 void bgp_clist_cli_init(void);
 
 #endif /* SKUA_BGP_CONFIG_H */

@@ -14,7 +14,8 @@
  *    call NAME | on-match next | on-match goto N | description LINE...
  *   exit
  *   no route-map NAME [<permit|deny> (1-65535)]
- *   show route-map [NAME]
+ *
+ * (`show route-map` is bgpd/show/bgp_show_policy.c's.)
  *
  * An entry is rebuilt whole from its node whenever any of its statements changed
  * (apply_finish), so a route never meets a half-edited entry. A map goes with its last entry.

@@ -298,8 +298,7 @@ static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_
 	return k;
 }
 
-/* FRR's order: the numbered lists by number, then the named ones by name. */
-static bool is_number(const char *name)
+bool community_list_name_numbered(const char *name)
 {
 	return name[0] && strspn(name, "0123456789") == strlen(name);
 }
@@ -322,14 +321,14 @@ static void walk(bool large, const char *only, community_list_entry_cb cb, void 
 		for (uint32_t i = 0; i < idx->n; i++) {
 			const struct community_list *l = idx->v[i];
 
-			if (is_number(l->name) && strlen(l->name) == len &&
+			if (community_list_name_numbered(l->name) && strlen(l->name) == len &&
 			    (!only || strcmp(only, l->name) == 0))
 				walk_list(l, cb, arg);
 		}
 	for (uint32_t i = 0; i < idx->n; i++) {
 		const struct community_list *l = idx->v[i];
 
-		if ((!is_number(l->name) || strlen(l->name) > 3) &&
+		if ((!community_list_name_numbered(l->name) || strlen(l->name) > 3) &&
 		    (!only || strcmp(only, l->name) == 0))
 			walk_list(l, cb, arg);
 	}

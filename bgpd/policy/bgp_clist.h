@@ -80,6 +80,10 @@ struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 typedef void (*community_list_hook_fn)(const char *name);
 void community_list_set_change_hook(community_list_hook_fn fn);
 
+/* Is the list named by a number (FRR's numbered lists: (1-99) standard, (100-500) expanded)?
+ * They print without their type, and before the named ones, by number. */
+bool community_list_name_numbered(const char *name);
+
 void community_list_reset(void); /* both kinds */
 
 #endif /* SKUA_BGP_CLIST_H */

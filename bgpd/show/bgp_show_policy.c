@@ -20,8 +20,7 @@
 #include "lib/json.h"
 #include "lib/vty.h"
 
-/* ---- show bgp as-path-access-list
- * -------------------------------------------------------------------------------- */
+/* ---- show bgp as-path-access-list ------------------------------------------------------ */
 
 struct asl_show_ctx {
 	struct vty *vty;
@@ -88,12 +87,6 @@ DEFCMD(show_bgp_as_path_access_list, "show bgp as-path-access-list [WORD$name] [
 
 /* ---- show bgp [large-]community-list ------------------------------------------------------ */
 
-/* FRR's numbered lists ((1-99), (100-500)) print differently from named ones. */
-static bool numbered(const char *name)
-{
-	return name[0] && strspn(name, "0123456789") == strlen(name);
-}
-
 struct cl_show_ctx {
 	struct vty *vty;
 	const char *open;
@@ -109,14 +102,15 @@ static void cl_show_entry(const char *list, bool expanded, uint32_t seq, bool pe
 	(void)seq;
 	(void)hits;
 	if (!c->open || strcmp(c->open, list) != 0) {
+		bool num = community_list_name_numbered(list);
+
 		/* FRR: "Named Community standard list N", "Large community (expanded) access
 		 * list 100", ... */
-		vty_out(c->vty, "%s%s %s list %s\n", numbered(list) ? "" : "Named ",
-			c->large ? (numbered(list) ? "Large community" : "large community")
-				 : "Community",
-			!expanded	 ? "standard"
-			: numbered(list) ? "(expanded) access"
-					 : "expanded",
+		vty_out(c->vty, "%s%s %s list %s\n", num ? "" : "Named ",
+			c->large ? (num ? "Large community" : "large community") : "Community",
+			!expanded ? "standard"
+			: num	  ? "(expanded) access"
+				  : "expanded",
 			list);
 		c->open = list;
 	}
