@@ -12,7 +12,7 @@
 set -euo pipefail
 
 BUILD_DEPS=(build-essential autoconf automake libtool pkg-config libevent-dev libssl-dev
-	libyang2-dev libyang2-tools check libedit-dev libmnl-dev)
+	libyang2-dev libyang2-tools check libedit-dev libmnl-dev libcap-dev)
 TEST_DEPS=(frr bird2 gobgpd exabgp python3-scapy python3-pytest python3-pytest-timeout
 	tcpdump iproute2 strace clang libclang-rt-14-dev clang-format)
 SERVICES=(frr bird gobgpd exabgp)
@@ -20,10 +20,17 @@ SERVICES=(frr bird gobgpd exabgp)
 say() { printf 'install-deps: %s\n' "$*"; }
 die() { printf 'install-deps: error: %s\n' "$*" >&2; exit 1; }
 
-# bgpd gives its vty socket (mode 0660) to this group: members may run vtysh without root.
-ensure_vty_group() {
-	if [ "$(id -u)" -eq 0 ] && ! getent group skuavty >/dev/null; then
+# bgpd gives its vty socket (mode 0660) to the group skuavty: members may run vtysh without
+# root.  Started as root, bgpd becomes the user skua (-u) once its sockets are open.
+ensure_users() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	if ! getent group skuavty >/dev/null; then
 		groupadd --system skuavty && say "created the group skuavty (members may use vtysh)"
+	fi
+	if ! getent passwd skua >/dev/null; then
+		useradd --system --user-group --home-dir /nonexistent --no-create-home \
+			--shell /usr/sbin/nologin skua &&
+			say "created the system user skua (bgpd runs as skua after start-up)"
 	fi
 }
 
@@ -36,11 +43,11 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	say "all build and test dependencies are installed"
-	ensure_vty_group
+	ensure_users
 	exit 0
 fi
 
-[ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}; run as root (sudo $0)"
+[ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}; run this as root (su -, then $0)"
 command -v apt-get >/dev/null || die "missing ${missing[*]} and no apt-get: this script targets Debian 12"
 
 say "installing: ${missing[*]}"
@@ -76,5 +83,5 @@ fi
 
 [ "$own_policy" = yes ] && rm -f "$policy"
 trap - EXIT
-ensure_vty_group
+ensure_users
 say "done"
