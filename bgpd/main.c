@@ -3,12 +3,24 @@
  * bgpd's main(): options, start-up in a fixed order, signals, and a clean shutdown that tells
  * every peer (Cease / Administrative Shutdown) before the process goes.
  *
- *   bgpd [-f FILE] [--vty-socket PATH] [-d] [-i PIDFILE] [-p PORT] [-l ADDR]... [-C]
+ *   bgpd [-f FILE] [--vty-socket PATH] [-d] [-i PIDFILE] [-u USER] [-g GROUP] [-p PORT]
+ *        [-l ADDR]... [-n] [-C]
  *
- * Start-up order: logging, the event loop, the northbound and the configuration model, the
- * commands, the kernel probe (TCP-MD5, GTSM options, socket filters), the configuration file
- * (one commit: a bad file stops bgpd before it talks to anyone, and so does a password or
- * ttl-security the kernel cannot enforce), the BGP listeners, the vty socket, then the loop.
+ * Start-up order, so that a second bgpd, a bad file or a missing user stops before anything
+ * is touched, and so that bgpd holds root only as long as it must:
+ *   1. logging, the commands and the configuration model, the kernel probe (TCP-MD5, GTSM
+ *      options, socket filters); -C checks the file here and exits;
+ *   2. the user to become, the run directory, the pid file lock (a second bgpd with the same
+ *      pid file stops here);
+ *   3. the BGP listeners (a second bgpd in the same network namespace stops here: it has not
+ *      read the kernel's routes, dialled a peer or opened a log file), the netlink channel
+ *      (bgp_fib_start), the vty socket: the things that need root;
+ *   4. root is dropped for the run user, keeping CAP_NET_BIND_SERVICE and CAP_NET_ADMIN
+ *      (doc/service.md says which work needs which); with -d, bgpd forks now, and the parent
+ *      exits once the child is running (0) or has failed (1);
+ *   5. the configuration file, as the run user (one commit: a bad file stops bgpd before it
+ *      talks to anyone, and so does a password or ttl-security the kernel cannot enforce);
+ *      what the listeners queued meanwhile is closed unread; then the loop.
  */
 #include "lib/compat.h"
 
@@ -16,8 +28,8 @@
 
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,17 +44,26 @@
 #include "lib/event.h"
 #include "lib/log.h"
 #include "lib/northbound.h"
+#include "lib/pidfile.h"
+#include "lib/privs.h"
 #include "lib/sbuf.h"
 #include "lib/vty.h"
 
 #define BGPD_DEFAULT_CONFIG "/etc/skua/bgpd.conf"
+#define BGPD_DEFAULT_PIDFILE "/run/skua/bgpd.pid"
+#define BGPD_DEFAULT_USER "skua"
+#define BGPD_LOG_DIR "/var/log/skua"
 #define BGPD_MAX_LISTEN 16
+#define BGPD_ERR_MAX 512
 
 struct bgpd_options {
 	const char *config;
 	bool config_given;
 	const char *vty_socket;
 	const char *pidfile;
+	const char *user;
+	const char *group;
+	bool user_given;
 	bool daemon;
 	bool check;
 	uint16_t port;
@@ -51,9 +72,16 @@ struct bgpd_options {
 	bool no_fib;
 };
 
+/*
+ * What bgpd needs after it dropped root (doc/service.md): binding to port 179 again (a GTSM
+ * listener group the kernel broke is reopened at run time), and CAP_NET_ADMIN: routes over
+ * netlink, and attaching or replacing a listener's GTSM socket filter (SO_ATTACH_FILTER
+ * answers EPERM without it). TCP-MD5 keys, IP_MINTTL, IP_TTL and active connects need none.
+ */
+static const cap_value_t bgpd_caps[] = { CAP_NET_BIND_SERVICE, CAP_NET_ADMIN };
+
 static struct event_base *main_base;
-static int pidfile_fd = -1;
-static const char *pidfile_path;
+static struct pidfile pidfile = { .fd = -1 };
 
 static void usage(FILE *out)
 {
@@ -62,7 +90,11 @@ static void usage(FILE *out)
 		"  -f, --config_file FILE   configuration file (default " BGPD_DEFAULT_CONFIG ")\n"
 		"      --vty-socket PATH    vty socket for vtysh (default " VTY_DEFAULT_SOCKET ")\n"
 		"  -d, --daemon             run in the background\n"
-		"  -i, --pid_file FILE      write the process id to FILE\n"
+		"  -i, --pid_file FILE      pid file, locked while bgpd runs "
+		"(default " BGPD_DEFAULT_PIDFILE ")\n"
+		"  -u, --user USER          run as USER after start-up (default " BGPD_DEFAULT_USER
+		")\n"
+		"  -g, --group GROUP        run with group GROUP (default: USER's group)\n"
 		"  -p, --bgp_port PORT      listen for BGP on PORT (default 179)\n"
 		"  -l, --listenon ADDR      listen on ADDR only (repeatable; default all)\n"
 		"  -n, --no-fib             install no routes in the kernel and track no next "
@@ -99,6 +131,8 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 		{ "vty_socket", required_argument, NULL, 'S' },
 		{ "daemon", no_argument, NULL, 'd' },
 		{ "pid_file", required_argument, NULL, 'i' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "bgp_port", required_argument, NULL, 'p' },
 		{ "listenon", required_argument, NULL, 'l' },
 		{ "dryrun", no_argument, NULL, 'C' },
@@ -113,8 +147,10 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 	memset(o, 0, sizeof(*o));
 	o->config = BGPD_DEFAULT_CONFIG;
 	o->vty_socket = VTY_DEFAULT_SOCKET;
+	o->pidfile = BGPD_DEFAULT_PIDFILE;
+	o->user = BGPD_DEFAULT_USER;
 	o->port = BGP_PORT;
-	while ((c = getopt_long(argc, argv, "f:di:p:l:nChv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:di:u:g:p:l:nChv", longopts, NULL)) != -1) {
 		char *end;
 		long v;
 
@@ -131,6 +167,14 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 			break;
 		case 'i':
 			o->pidfile = absolute_path(optarg, 2);
+			break;
+		case 'u':
+			o->user = optarg;
+			o->user_given = true;
+			break;
+		case 'g':
+			o->group = optarg;
+			o->user_given = true;
 			break;
 		case 'p':
 			v = strtol(optarg, &end, 10);
@@ -189,12 +233,27 @@ static void print_errors(const struct sbuf *errors)
 	}
 }
 
+/* A directory or a device given as the configuration is a mistake, not an empty file. */
+static int config_is_file(const struct bgpd_options *o)
+{
+	struct stat st;
+
+	if (stat(o->config, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "bgpd: %s: not a regular file (a directory?): give the file (-f)\n",
+			o->config);
+		return -1;
+	}
+	return 0;
+}
+
 /* Returns 0, or -1 after printing why. A missing default file is an empty configuration. */
 static int config_run(const struct bgpd_options *o, bool check_only)
 {
 	struct sbuf errors;
 	int r;
 
+	if (config_is_file(o) < 0)
+		return -1;
 	if (!o->config_given && access(o->config, F_OK) != 0) {
 		if (!check_only)
 			log_warn("no configuration file %s, starting with an empty "
@@ -232,39 +291,169 @@ static bool security_refused(const struct bgpd_options *o)
 	return refused;
 }
 
-static int pidfile_write(const char *path)
+/* The directories of the pid file and the vty socket (/run/skua), when missing. */
+static int rundirs_ensure(const struct bgpd_options *o, const struct privs *pv)
 {
-	char buf[32];
-	int fd, n;
+	const char *paths[] = { o->pidfile, o->vty_socket };
+	char copy[PATH_MAX], *dir;
+	size_t i;
+	int r;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "bgpd: cannot open pid file %s: %s\n", path, strerror(errno));
-		return -1;
+	for (i = 0; i < array_size(paths); i++) {
+		if (snprintf(copy, sizeof(copy), "%s", paths[i]) >= (int)sizeof(copy))
+			continue;
+		dir = dirname(copy);
+		r = rundir_ensure(dir, 0755, pv->drop ? pv->uid : (uid_t)-1,
+				  pv->drop ? pv->gid : (gid_t)-1);
+		if (r < 0) {
+			fprintf(stderr, "bgpd: cannot create the run directory %s: %s\n", dir,
+				strerror(-r));
+			return -1;
+		}
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		fprintf(stderr, "bgpd: pid file %s is locked: another bgpd is running\n", path);
-		close(fd);
-		return -1;
-	}
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) < 0 || write(fd, buf, (size_t)n) != n) {
-		fprintf(stderr, "bgpd: cannot write pid file %s: %s\n", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	pidfile_fd = fd; /* kept open: the lock says we are alive */
-	pidfile_path = path;
 	return 0;
 }
 
-static void pidfile_remove(void)
+/*
+ * With -d: syslog when a syslog daemon listens, else the file BGPD_LOG_DIR/bgpd.log, else
+ * stderr kept open. Called as the run user, so the file can be reopened on SIGHUP. Returns
+ * true when stderr must stay open, and in why the line that says where the log went when it
+ * is not syslog.
+ */
+static bool daemon_log_target(char *why, size_t len)
 {
-	if (pidfile_fd < 0)
+	static const char file[] = BGPD_LOG_DIR "/bgpd.log";
+
+	why[0] = '\0';
+	if (log_syslog_reachable()) {
+		log_set_target(LOG_TARGET_SYSLOG, LOG_LVL_NOTICE, NULL);
+		return false;
+	}
+	if (log_set_target(LOG_TARGET_FILE, LOG_LVL_NOTICE, file) == 0) {
+		snprintf(why, len, "no syslog daemon listens on /dev/log: logging to %s", file);
+		return false;
+	}
+	snprintf(why, len,
+		 "no syslog daemon listens on /dev/log and %s cannot be opened (%s): logging to "
+		 "stderr",
+		 file, strerror(errno));
+	return true;
+}
+
+/*
+ * -d: fork, and let the parent exit only once the child is ready (daemon_ready()): with 0
+ * when it runs, 1 when start-up failed. So a service manager (systemd Type=forking) that reads
+ * the pid file when the parent exits finds the child's pid in it, and whoever started bgpd
+ * learns whether it runs; start-up errors still reach the terminal, whose descriptors the
+ * child keeps until it is ready.
+ */
+static struct {
+	int ready_fd; /* the child's end of the pipe to the waiting parent; -1: not detached */
+	bool keep_stderr;
+} detach = { .ready_fd = -1 };
+
+static int daemonize(void)
+{
+	char why[BGPD_ERR_MAX], status;
+	int p[2];
+	pid_t pid;
+
+	detach.keep_stderr = daemon_log_target(why, sizeof(why));
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "bgpd: cannot go to the background: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		close(p[1]);
+		/* EOF (the child died before it was ready) counts as a failure. */
+		_exit(read(p[0], &status, 1) == 1 && status == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	detach.ready_fd = p[1];
+	if (setsid() < 0 || chdir("/") < 0 || event_loop_after_fork(main_base) < 0 ||
+	    pidfile_rewrite(&pidfile) < 0) {
+		fprintf(stderr, "bgpd: cannot finish going to the background: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (why[0])
+		log_warn("%s", why);
+	return 0;
+}
+
+/* Tell the waiting parent how start-up ended, and let go of the terminal. */
+static void daemon_ready(bool ok)
+{
+	char status = ok ? 0 : 1;
+	int null;
+
+	if (detach.ready_fd < 0)
 		return;
-	unlink(pidfile_path);
-	close(pidfile_fd);
-	pidfile_fd = -1;
+	if (ok) {
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			if (!detach.keep_stderr) {
+				log_set_target(LOG_TARGET_STDOUT, LOG_LVL_DISABLED, NULL);
+				dup2(null, STDERR_FILENO);
+			}
+			close(null);
+		}
+	}
+	if (write(detach.ready_fd, &status, 1) != 1)
+		log_warn("cannot tell the starting process that bgpd is ready: %s",
+			 strerror(errno));
+	close(detach.ready_fd);
+	detach.ready_fd = -1;
+}
+
+static int drop_privileges(const struct privs *pv)
+{
+	char err[BGPD_ERR_MAX], caps[128];
+
+	if (privs_drop(pv, bgpd_caps, (int)array_size(bgpd_caps), err, sizeof(err)) < 0) {
+		fprintf(stderr, "bgpd: %s\n", err);
+		return -1;
+	}
+	if (pv->drop)
+		log_notice("running as user %s (uid %u), group %s (gid %u), capabilities %s",
+			   pv->user, (unsigned)pv->uid, pv->group, (unsigned)pv->gid,
+			   privs_caps_text(caps, sizeof(caps)));
+	else
+		log_notice("running as uid %u without dropping privileges (not started as root)",
+			   (unsigned)geteuid());
+	return 0;
+}
+
+static int listen_all(const struct bgpd_options *o)
+{
+	int i, r;
+
+	if (o->nlisten == 0) {
+		r = bgp_network_listen(main_base, NULL, o->port);
+		if (r < 0) {
+			fprintf(stderr,
+				"bgpd: cannot listen for BGP on port %u: %s: is another BGP "
+				"speaker running in this network namespace? exiting before "
+				"touching the kernel's routes\n",
+				o->port, strerror(-r));
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < o->nlisten; i++) {
+		r = bgp_network_listen(main_base, o->listen[i], o->port);
+		if (r < 0) {
+			fprintf(stderr,
+				"bgpd: cannot listen for BGP on %s port %u: %s: is another BGP "
+				"speaker running in this network namespace, or is the address not "
+				"configured here? exiting before touching the kernel's routes\n",
+				o->listen[i], o->port, strerror(-r));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void sigterm_cb(int sig, short what, void *arg)
@@ -282,18 +471,32 @@ static void sighup_cb(int sig, short what, void *arg)
 	nb_config_sighup(); /* reload the configuration file: only what changed is applied */
 }
 
+/* Undo what start-up opened, when it stops before the loop. */
+static int startup_failed(void)
+{
+	daemon_ready(false);
+	vty_server_stop();
+	bgp_network_stop();
+	pidfile_release(&pidfile);
+	if (main_base)
+		event_loop_free(main_base);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct bgpd_options o;
 	struct ev *sig_term, *sig_int, *sig_hup;
-	int i, r;
+	char err[BGPD_ERR_MAX];
+	struct privs pv;
+	int r;
 
 	if (parse_options(argc, argv, &o) < 0)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 
 	log_init("bgpd");
-	if (!o.daemon && !o.check)
+	if (!o.check)
 		log_set_target(LOG_TARGET_STDOUT, LOG_LVL_INFO, NULL);
 
 	cmd_init();
@@ -313,45 +516,38 @@ int main(int argc, char **argv)
 		cmd_terminate();
 		return r < 0 ? 1 : 0;
 	}
-	if (o.daemon) {
-		/* Check first, so that errors reach the terminal before we detach. */
-		if (config_run(&o, true) < 0)
-			return 1;
-		if (daemon(0, 0) < 0) {
-			fprintf(stderr, "bgpd: cannot go to the background: %s\n", strerror(errno));
-			return 1;
-		}
-		log_set_target(LOG_TARGET_SYSLOG, LOG_LVL_NOTICE, NULL);
-	}
-	if (o.pidfile && pidfile_write(o.pidfile) < 0)
+	/* With -d, errors in the file must reach the terminal before we detach. */
+	if (config_is_file(&o) < 0 || (o.daemon && config_run(&o, true) < 0))
 		return 1;
+
+	if (privs_resolve(&pv, o.user, o.group, o.user_given, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bgpd: %s\n", err);
+		return 1;
+	}
+	if (rundirs_ensure(&o, &pv) < 0)
+		return 1;
+	if (pidfile_acquire(&pidfile, o.pidfile, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bgpd: %s\n", err);
+		return 1;
+	}
 
 	main_base = event_loop_new();
-	if (!main_base) {
-		pidfile_remove();
-		return 1;
-	}
+	if (!main_base || listen_all(&o) < 0)
+		return startup_failed();
 	bgp_config_set_event_base(main_base);
 	bgp_fib_start(main_base, !o.no_fib); /* before the configuration creates the instance */
-
-	if (config_run(&o, false) < 0 || security_refused(&o)) {
-		pidfile_remove();
-		return 1;
-	}
-
-	if (o.nlisten == 0) {
-		bgp_network_listen(main_base, NULL, o.port);
-	} else {
-		for (i = 0; i < o.nlisten; i++)
-			bgp_network_listen(main_base, o.listen[i], o.port);
-	}
 	if (vty_server_start(main_base, o.vty_socket) < 0) {
 		fprintf(stderr, "bgpd: cannot open the vty socket %s (see the log); exiting\n",
 			o.vty_socket);
-		bgp_network_stop();
-		pidfile_remove();
-		return 1;
+		return startup_failed();
 	}
+
+	if (drop_privileges(&pv) < 0 || (o.daemon && daemonize() < 0))
+		return startup_failed();
+
+	if (config_run(&o, false) < 0 || security_refused(&o))
+		return startup_failed();
+	bgp_network_flush_queued();
 
 	sig_term = event_signal_new(main_base, SIGTERM, sigterm_cb, NULL);
 	sig_int = event_signal_new(main_base, SIGINT, sigterm_cb, NULL);
@@ -360,7 +556,9 @@ int main(int argc, char **argv)
 	event_add(sig_int);
 	event_add(sig_hup);
 
-	log_notice("bgpd (skua %s) started, vty socket %s", PACKAGE_VERSION, o.vty_socket);
+	log_notice("bgpd (skua %s) started, vty socket %s, pid file %s", PACKAGE_VERSION,
+		   o.vty_socket, o.pidfile);
+	daemon_ready(true);
 	r = event_loop_run(main_base);
 
 	vty_server_stop();
@@ -374,7 +572,7 @@ int main(int argc, char **argv)
 	cmd_terminate();
 	event_loop_free(main_base);
 	log_notice("bgpd exiting");
-	pidfile_remove();
+	pidfile_release(&pidfile);
 	log_close();
 	return r < 0 ? 1 : 0;
 }

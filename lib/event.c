@@ -74,6 +74,15 @@ struct event_base *event_loop_new(void)
 	return base;
 }
 
+int event_loop_after_fork(struct event_base *base)
+{
+	if (event_reinit(base) < 0) {
+		log_err("event: cannot reinitialise the libevent loop after fork()");
+		return -1;
+	}
+	return 0;
+}
+
 void event_loop_free(struct event_base *base)
 {
 	if (base)

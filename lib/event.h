@@ -35,6 +35,9 @@ typedef void (*ev_cb)(int fd, short what, void *arg);
 struct event_base *event_loop_new(void);
 /* Free every handle of the loop (event_free()) before the loop itself. */
 void event_loop_free(struct event_base *base);
+/* In the child after fork() (daemon(3)): the kernel state libevent keeps (epoll, the signal
+ * pipe) is recreated for this process. */
+int event_loop_after_fork(struct event_base *base);
 /* Run until event_loop_exit(). Returns 0 on a clean exit, -1 on a libevent error. */
 int event_loop_run(struct event_base *base);
 /* Run one iteration without blocking (tests). */

@@ -11,7 +11,10 @@
 #include "lib/compat.h"
 
 #include <ctype.h>
+#include <paths.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -344,4 +347,24 @@ void log_ring_clear(void)
 	log_state.ring_count = 0;
 	log_state.ring_next = 0;
 	pthread_mutex_unlock(&log_state.lock);
+}
+
+bool log_syslog_reachable(void)
+{
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM }; /* as glibc's syslog() tries */
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	size_t i;
+	int fd, r;
+
+	memcpy(sun.sun_path, _PATH_LOG, sizeof(_PATH_LOG));
+	for (i = 0; i < array_size(types); i++) {
+		fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			continue;
+		r = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
+		close(fd);
+		if (r == 0)
+			return true;
+	}
+	return false;
 }

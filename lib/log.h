@@ -42,6 +42,8 @@ int log_target_level(enum log_target target);
 const char *log_target_filename(void);
 void log_reopen(void);
 void log_close(void);
+/* True when a syslog daemon listens on /dev/log: syslog(3) drops messages silently otherwise. */
+bool log_syslog_reachable(void);
 
 void zlog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vzlog(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));

@@ -21,7 +21,7 @@ struct event_base;
 struct nb_candidate;
 
 /* Where bgpd listens and vtysh connects unless told otherwise (--vty-socket). */
-#define VTY_DEFAULT_SOCKET "/var/run/skua/bgpd.vty"
+#define VTY_DEFAULT_SOCKET "/run/skua/bgpd.vty"
 
 #define VTY_XPATH_DEPTH 8
 #define VTY_XPATH_LEN 1024

@@ -477,8 +477,7 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 	} else {
 		XFREE(MTYPE_BGP_LISTENER_RULES, rules);
 		if (r == -EADDRINUSE || r == -EADDRNOTAVAIL || r == -EAFNOSUPPORT) {
-			log_err("cannot listen on %s port %u: %s (another BGP daemon running? use "
-				"-p PORT or -l ADDR)",
+			log_err("cannot listen on %s port %u: %s",
 				ipaddr_to_str(addr, buf, sizeof(buf)), port, err.msg);
 			return r;
 		}
@@ -605,8 +604,10 @@ static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16
 
 int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port)
 {
+	static const int families[] = { AF_INET, AF_INET6 };
 	struct ipaddr a;
-	int opened = 0, r, last = -EADDRNOTAVAIL;
+	int opened = 0, r;
+	size_t i;
 
 	if (addr) {
 		if (ipaddr_from_str(&a, addr) < 0) {
@@ -616,21 +617,24 @@ int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port)
 		r = listen_one(base, &a, port);
 		return r < 0 ? r : 1;
 	}
-	memset(&a, 0, sizeof(a));
-	a.family = AF_INET;
-	r = listen_one(base, &a, port);
-	if (r == 0)
-		opened++;
-	else
-		last = r;
-	memset(&a, 0, sizeof(a));
-	a.family = AF_INET6;
-	r = listen_one(base, &a, port);
-	if (r == 0)
-		opened++;
-	else
-		last = r;
-	return opened ? opened : last;
+	for (i = 0; i < array_size(families); i++) {
+		memset(&a, 0, sizeof(a));
+		a.family = families[i];
+		r = listen_one(base, &a, port);
+		if (r == 0)
+			opened++;
+		else if (!(a.family == AF_INET6 && (r == -EAFNOSUPPORT || r == -EADDRNOTAVAIL)))
+			return r; /* the port is taken, or worse: not a half-working daemon */
+	}
+	return opened ? opened : -EADDRNOTAVAIL;
+}
+
+void bgp_network_flush_queued(void)
+{
+	int i;
+
+	for (i = 0; i < nlisteners; i++)
+		listener_flush(&listeners[i], true, NULL);
 }
 
 void bgp_network_stop(void)

@@ -21,9 +21,18 @@ DECLARE_MTYPE(BGP_LISTENER_RULES); /* the GTSM rules in force on a listener */
 /*
  * Listen on addr (NULL: the IPv4 and IPv6 wildcards, IPv6 with IPV6_V6ONLY) and port (0 picks
  * a free port; see bgp_network_listen_port()). Returns the number of sockets opened, or a
- * negative errno when none could be (the reason is logged).
+ * negative errno (the reason is logged) when one could not be: the port is taken (another BGP
+ * speaker in this network namespace), the address is not ours... Only an IPv6 wildcard on a
+ * host without IPv6 is skipped. bgpd opens its listeners before its configuration, so that a
+ * second daemon stops here before it touches the kernel's routes or dials anyone.
  */
 int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port);
+/*
+ * Close unread every connection the listeners queued so far: opened before the configuration,
+ * they took connections that completed their handshake before the peers' TCP-MD5 keys and
+ * GTSM rules were installed.
+ */
+void bgp_network_flush_queued(void);
 /* The port the i-th listener is bound to, 0 if there is none. */
 uint16_t bgp_network_listen_port(int i);
 void bgp_network_stop(void);

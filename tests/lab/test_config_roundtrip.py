@@ -40,6 +40,7 @@ import tempfile
 import pytest
 
 from skualab.daemons import SANITIZER_RE, DaemonError, Process, SkuaBgpd, tail, wait_for
+from skualab.runuser import give_to_run_user
 from skualab.topology import Topology
 
 pytestmark = pytest.mark.timeout(120)
@@ -244,6 +245,7 @@ def test_every_kind_of_config_found():
 @pytest.mark.parametrize("cid,path,text,suffix", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_roundtrip(binaries, cid, path, text, suffix):
     workdir = tempfile.mkdtemp(prefix="skua-rt-")  # short: UNIX socket paths <= 108 bytes
+    give_to_run_user(workdir)  # bgpd drops root for the user skua, and writes here
     running = []
     ok = False
 

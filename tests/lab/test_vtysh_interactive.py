@@ -34,6 +34,7 @@ import time
 import pytest
 
 from skualab.daemons import Process, SkuaBgpd, tail, wait_for
+from skualab.runuser import give_to_run_user
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -74,6 +75,7 @@ class Bgpd:
         self.log = os.path.join(workdir, "bgpd.log")
         with open(self.conf, "w") as f:
             f.write(CONFIG)
+        give_to_run_user(workdir, self.conf)  # bgpd drops root for the user skua
         self.port = free_port()
         self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf,
                                      "--vty-socket", self.sock, "-p", str(self.port),

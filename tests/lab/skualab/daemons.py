@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 
-from . import cleanup, parsers
+from . import cleanup, parsers, runuser
 from .netns import CommandError, run
 
 FRR_DIR = "/usr/lib/frr"
@@ -321,10 +321,13 @@ class SkuaBgpd(VtyshDaemon):
             if not os.access(b, os.X_OK):
                 return ("skua binary %s not built (run scripts/build.sh, or point SKUA_BUILDDIR "
                         "at a build directory)" % b)
-        return None
+        return runuser.missing_run_user()
 
     def start(self, transform=None):
         conf = self.install_config(transform)
+        # bgpd drops root for the user skua: the router's directory and its configuration are
+        # that user's (write memory, the pid file and the vty socket's removal at exit).
+        runuser.give_to_run_user(self.rundir, conf)
         self.sock = os.path.join(self.rundir, "bgpd.vty")
         self.remove_stale("bgpd.vty", "bgpd.pid")
         # Never -d (daemonize): the lab holds the foreground process's PID.
