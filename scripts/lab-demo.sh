@@ -6,9 +6,10 @@
 # and TCP-MD5, each router announcing an IPv4 and an IPv6 network); print every router's
 # summary, tables and GTSM state; tear everything down.
 #
-#   sudo scripts/lab-demo.sh            # install, build, run, tear down
-#   sudo scripts/lab-demo.sh --hold     # ... and keep the lab up until Enter
-#   sudo scripts/lab-demo.sh --no-build # use the existing build (build/ or $SKUA_BUILDDIR)
+# As root:
+#   scripts/lab-demo.sh            # install, build, run, tear down
+#   scripts/lab-demo.sh --hold     # ... and keep the lab up until Enter
+#   scripts/lab-demo.sh --no-build # use the existing build (build/ or $SKUA_BUILDDIR)
 #
 # The routers' configs are tests/lab/scenarios/demo/r*/bgpd.conf; the same lab is tested by
 # tests/lab/scenarios/demo/test_demo.py.
@@ -28,7 +29,7 @@ for a in "$@"; do
 done
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "lab-demo.sh: network namespaces need root: sudo $0 $*" >&2
+	echo "lab-demo.sh: network namespaces need root: run it as root (su -, then $0 $*)" >&2
 	exit 1
 fi
 

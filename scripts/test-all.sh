@@ -177,7 +177,7 @@ lab_suite() {
 }
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "test-all.sh: run as root (the lab uses network namespaces): sudo $0" >&2
+	echo "test-all.sh: run as root (the lab uses network namespaces): su -, then $0" >&2
 	echo "0 passed, 1 failed"
 	exit 1
 fi
