@@ -12,15 +12,16 @@
  *      options, socket filters); -C checks the file here and exits;
  *   2. the user to become, the run directory, the pid file lock (a second bgpd with the same
  *      pid file stops here);
- *   3. the BGP listeners (a second bgpd in the same network namespace stops here: it has not
- *      read the kernel's routes, dialled a peer or opened a log file), the netlink channel
- *      (bgp_fib_start), the vty socket: the things that need root;
+ *   3. is the BGP port free? (a second bgpd in the same network namespace stops here: it has
+ *      not read the kernel's routes, dialled a peer or opened a log file); the netlink
+ *      channel (bgp_fib_start) and the vty socket: the things that need root;
  *   4. root is dropped for the run user, keeping CAP_NET_BIND_SERVICE and CAP_NET_ADMIN
  *      (doc/service.md says which work needs which); with -d, bgpd forks now, and the parent
  *      exits once the child is running (0) or has failed (1);
  *   5. the configuration file, as the run user (one commit: a bad file stops bgpd before it
  *      talks to anyone, and so does a password or ttl-security the kernel cannot enforce);
- *      what the listeners queued meanwhile is closed unread; then the loop.
+ *      then the BGP listeners, with every configured TCP-MD5 key and GTSM rule installed
+ *      before listen() (binding port 179 is what CAP_NET_BIND_SERVICE is kept for); the loop.
  */
 #include "lib/compat.h"
 
@@ -73,10 +74,11 @@ struct bgpd_options {
 };
 
 /*
- * What bgpd needs after it dropped root (doc/service.md): binding to port 179 again (a GTSM
- * listener group the kernel broke is reopened at run time), and CAP_NET_ADMIN: routes over
- * netlink, and attaching or replacing a listener's GTSM socket filter (SO_ATTACH_FILTER
- * answers EPERM without it). TCP-MD5 keys, IP_MINTTL, IP_TTL and active connects need none.
+ * What bgpd needs after it dropped root (doc/service.md): binding port 179 (the listeners are
+ * opened after the configuration, and a GTSM listener group the kernel broke is reopened at run
+ * time), and CAP_NET_ADMIN: routes over netlink, and attaching or replacing a listener's GTSM
+ * socket filter (SO_ATTACH_FILTER answers EPERM without it). TCP-MD5 keys, IP_MINTTL, IP_TTL
+ * and active connects need none.
  */
 static const cap_value_t bgpd_caps[] = { CAP_NET_BIND_SERVICE, CAP_NET_ADMIN };
 
@@ -426,30 +428,38 @@ static int drop_privileges(const struct privs *pv)
 	return 0;
 }
 
+static void listen_failed(const char *addr, uint16_t port, int r)
+{
+	fprintf(stderr,
+		"bgpd: cannot listen for BGP on %s port %u: %s: is another BGP speaker running "
+		"in this network namespace%s? exiting\n",
+		addr ? addr : "every address", port, strerror(-r),
+		addr ? ", or is the address not configured here" : "");
+}
+
+/* Before anything is touched: a second bgpd in this namespace stops here. */
+static int ports_free(const struct bgpd_options *o)
+{
+	int i, r;
+
+	for (i = 0; i < MAX(o->nlisten, 1); i++) {
+		r = bgp_network_port_free(o->nlisten ? o->listen[i] : NULL, o->port);
+		if (r < 0) {
+			listen_failed(o->nlisten ? o->listen[i] : NULL, o->port, r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int listen_all(const struct bgpd_options *o)
 {
 	int i, r;
 
-	if (o->nlisten == 0) {
-		r = bgp_network_listen(main_base, NULL, o->port);
+	for (i = 0; i < MAX(o->nlisten, 1); i++) {
+		r = bgp_network_listen(main_base, o->nlisten ? o->listen[i] : NULL, o->port);
 		if (r < 0) {
-			fprintf(stderr,
-				"bgpd: cannot listen for BGP on port %u: %s: is another BGP "
-				"speaker running in this network namespace? exiting before "
-				"touching the kernel's routes\n",
-				o->port, strerror(-r));
-			return -1;
-		}
-		return 0;
-	}
-	for (i = 0; i < o->nlisten; i++) {
-		r = bgp_network_listen(main_base, o->listen[i], o->port);
-		if (r < 0) {
-			fprintf(stderr,
-				"bgpd: cannot listen for BGP on %s port %u: %s: is another BGP "
-				"speaker running in this network namespace, or is the address not "
-				"configured here? exiting before touching the kernel's routes\n",
-				o->listen[i], o->port, strerror(-r));
+			listen_failed(o->nlisten ? o->listen[i] : NULL, o->port, r);
 			return -1;
 		}
 	}
@@ -532,7 +542,7 @@ int main(int argc, char **argv)
 	}
 
 	main_base = event_loop_new();
-	if (!main_base || listen_all(&o) < 0)
+	if (!main_base || ports_free(&o) < 0)
 		return startup_failed();
 	bgp_config_set_event_base(main_base);
 	bgp_fib_start(main_base, !o.no_fib); /* before the configuration creates the instance */
@@ -545,9 +555,9 @@ int main(int argc, char **argv)
 	if (drop_privileges(&pv) < 0 || (o.daemon && daemonize() < 0))
 		return startup_failed();
 
-	if (config_run(&o, false) < 0 || security_refused(&o))
+	/* The listeners last: the configured keys and GTSM rules are on them before listen(). */
+	if (config_run(&o, false) < 0 || security_refused(&o) || listen_all(&o) < 0)
 		return startup_failed();
-	bgp_network_flush_queued();
 
 	sig_term = event_signal_new(main_base, SIGTERM, sigterm_cb, NULL);
 	sig_int = event_signal_new(main_base, SIGINT, sigterm_cb, NULL);

@@ -38,6 +38,9 @@ int kernel_sock_get_ttl(int fd, int family);
 /* Bind to a local address (port 0 = any) and, optionally, to a device (SO_BINDTODEVICE). */
 int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port);
 int kernel_sock_bind_device(int fd, const char *ifname);
+/* Could a listener bind addr and port? 0, or -EADDRINUSE when something listens there (a
+ * socket is bound and closed again: nothing is left behind). */
+int kernel_port_probe(const struct ipaddr *addr, uint16_t port);
 /* The pending error of a non-blocking connect (SO_ERROR): 0 or a negative errno. */
 int kernel_sock_error(int fd);
 /* Local and remote address and port of a connected socket (IPv4-mapped IPv6 unmapped). */

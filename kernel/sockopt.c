@@ -61,6 +61,24 @@ int kernel_sock_bind(int fd, const struct ipaddr *addr, uint16_t port)
 	return 0;
 }
 
+int kernel_port_probe(const struct ipaddr *addr, uint16_t port)
+{
+	int fd = socket(addr->family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	/* SO_REUSEADDR: connections of an earlier run lingering in TIME_WAIT do not count; a
+	 * listener does. No SO_REUSEPORT: with it we would be let in beside another bgpd. */
+	r = kernel_sock_reuseaddr(fd);
+	if (r == 0 && addr->family == AF_INET6)
+		r = kernel_sock_v6only(fd);
+	if (r == 0)
+		r = kernel_sock_bind(fd, addr, port);
+	close(fd);
+	return r;
+}
+
 int kernel_sock_bind_device(int fd, const char *ifname)
 {
 	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, ifname, (socklen_t)strlen(ifname) + 1) < 0)

@@ -602,39 +602,54 @@ static int listen_one(struct event_base *base, const struct ipaddr *addr, uint16
 	return 0;
 }
 
-int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port)
+/* An IPv6 wildcard on a host without IPv6 is skipped, not an error. */
+static bool ipv6_absent(const struct ipaddr *a, int r)
 {
-	static const int families[] = { AF_INET, AF_INET6 };
-	struct ipaddr a;
-	int opened = 0, r;
-	size_t i;
+	return a->family == AF_INET6 && (r == -EAFNOSUPPORT || r == -EADDRNOTAVAIL);
+}
 
+/* Each address bgp_network_listen(addr) opens (one, or the two wildcards): 1, 2, or -EINVAL. */
+static int listen_addrs(const char *addr, struct ipaddr out[2])
+{
 	if (addr) {
-		if (ipaddr_from_str(&a, addr) < 0) {
+		if (ipaddr_from_str(&out[0], addr) < 0) {
 			log_err("listen address %s is not an IPv4 or IPv6 address", addr);
 			return -EINVAL;
 		}
-		r = listen_one(base, &a, port);
-		return r < 0 ? r : 1;
+		return 1;
 	}
-	for (i = 0; i < array_size(families); i++) {
-		memset(&a, 0, sizeof(a));
-		a.family = families[i];
-		r = listen_one(base, &a, port);
-		if (r == 0)
-			opened++;
-		else if (!(a.family == AF_INET6 && (r == -EAFNOSUPPORT || r == -EADDRNOTAVAIL)))
-			return r; /* the port is taken, or worse: not a half-working daemon */
-	}
-	return opened ? opened : -EADDRNOTAVAIL;
+	memset(out, 0, 2 * sizeof(*out));
+	out[0].family = AF_INET;
+	out[1].family = AF_INET6;
+	return 2;
 }
 
-void bgp_network_flush_queued(void)
+int bgp_network_port_free(const char *addr, uint16_t port)
 {
-	int i;
+	struct ipaddr a[2];
+	int i, n = listen_addrs(addr, a), r;
 
-	for (i = 0; i < nlisteners; i++)
-		listener_flush(&listeners[i], true, NULL);
+	for (i = 0; i < n; i++) {
+		r = port ? kernel_port_probe(&a[i], port) : 0;
+		if (r < 0 && !(!addr && ipv6_absent(&a[i], r)))
+			return r;
+	}
+	return n < 0 ? n : 0;
+}
+
+int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port)
+{
+	struct ipaddr a[2];
+	int i, n = listen_addrs(addr, a), opened = 0, r;
+
+	for (i = 0; i < n; i++) {
+		r = listen_one(base, &a[i], port);
+		if (r == 0)
+			opened++;
+		else if (addr || !ipv6_absent(&a[i], r))
+			return r; /* the port is taken, or worse: not a half-working daemon */
+	}
+	return n < 0 ? n : opened;
 }
 
 void bgp_network_stop(void)

@@ -23,16 +23,16 @@ DECLARE_MTYPE(BGP_LISTENER_RULES); /* the GTSM rules in force on a listener */
  * a free port; see bgp_network_listen_port()). Returns the number of sockets opened, or a
  * negative errno (the reason is logged) when one could not be: the port is taken (another BGP
  * speaker in this network namespace), the address is not ours... Only an IPv6 wildcard on a
- * host without IPv6 is skipped. bgpd opens its listeners before its configuration, so that a
- * second daemon stops here before it touches the kernel's routes or dials anyone.
+ * host without IPv6 is skipped.
  */
 int bgp_network_listen(struct event_base *base, const char *addr, uint16_t port);
 /*
- * Close unread every connection the listeners queued so far: opened before the configuration,
- * they took connections that completed their handshake before the peers' TCP-MD5 keys and
- * GTSM rules were installed.
+ * Would bgp_network_listen(addr, port) find the port free? 0 or a negative errno
+ * (-EADDRINUSE: another BGP speaker listens in this network namespace). bgpd asks at start-up,
+ * before it touches the kernel's routes or reads its configuration; it listens only once the
+ * configuration's keys and GTSM rules can be installed on the listener before listen().
  */
-void bgp_network_flush_queued(void);
+int bgp_network_port_free(const char *addr, uint16_t port);
 /* The port the i-th listener is bound to, 0 if there is none. */
 uint16_t bgp_network_listen_port(int i);
 void bgp_network_stop(void);

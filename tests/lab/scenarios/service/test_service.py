@@ -110,30 +110,32 @@ def test_runs_as_the_run_user_with_two_capabilities(settled):
 
 @pytest.mark.timeout(120)
 def test_second_bgpd_in_the_namespace_exits_and_leaves_the_first_alone(settled):
-    """Same namespace, its own pid file and vty socket, the same configuration (the same log
-    file): it cannot listen on port 179, says so and exits non-zero, before it has read the
-    kernel's routes, dialled s2 or opened the log file."""
+    """Same namespace, its own pid file and vty socket, s1's configuration plus a `log file`
+    naming s1's own log: it cannot listen on port 179, says so and exits non-zero, before it
+    has read the kernel's routes, dialled s2 or opened that log file."""
     s1 = settled["s1"]
-    logfile = os.path.join(s1.rundir, "bgpd-file.log")
-    before = (kernel_bgp_routes(settled, "s1"), session_state(settled), file_size(logfile))
+    s1_log = s1.logs()[0]  # where s1's bgpd writes (its stderr)
+    before = (kernel_bgp_routes(settled, "s1"), session_state(settled), file_size(s1_log))
     assert before[1]["s1 state"] == "Established"
-    assert before[2], "s1 writes no log file %s" % logfile
     other = tempfile.mkdtemp(prefix="skua-2nd-")
     try:
         give_to_run_user(other)
-        r = run_second(settled, [SkuaBgpd.bgpd_path(), "-f", s1.config_path(),
+        conf = os.path.join(other, "bgpd.conf")
+        with open(s1.config_path()) as f, open(conf, "w") as g:
+            g.write("log file %s informational\n" % s1_log + f.read())
+        r = run_second(settled, [SkuaBgpd.bgpd_path(), "-f", conf,
                                  "-i", os.path.join(other, "bgpd.pid"),
                                  "--vty-socket", os.path.join(other, "bgpd.vty")])
         print("second bgpd: exit %d\n%s" % (r.returncode, r.stdout))
         assert r.returncode != 0
-        assert "cannot listen for BGP on port 179" in r.stdout
+        assert "cannot listen for BGP on every address port 179" in r.stdout
         assert "another BGP speaker" in r.stdout
         assert not os.path.exists(os.path.join(other, "bgpd.vty"))
         assert not os.path.exists(os.path.join(other, "bgpd.pid"))
     finally:
         shutil.rmtree(other, ignore_errors=True)
     time.sleep(2)  # anything the second one had set in motion would show by now
-    after = (kernel_bgp_routes(settled, "s1"), session_state(settled), file_size(logfile))
+    after = (kernel_bgp_routes(settled, "s1"), session_state(settled), file_size(s1_log))
     assert after[0] == before[0], "s1's kernel routes changed"
     assert after[1] == before[1], "s1's session was disturbed"
     assert after[2] == before[2], "something wrote into s1's log file"
