@@ -18,6 +18,7 @@
 
 #include "lib/command_private.h"
 #include "lib/event.h"
+#include "lib/listen_backoff.h"
 #include "lib/log.h"
 #include "lib/vty.h"
 
@@ -51,6 +52,7 @@ static struct {
 	int fd;
 	char *path;
 	struct ev *lev;
+	struct listen_backoff *backoff; /* descriptors exhausted: accept paused a while */
 	struct vty_conn *conns;
 } srv = { .fd = -1 };
 
@@ -297,7 +299,9 @@ static void accept_cb(int fd, short what, void *arg)
 		if (cfd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
+			if (listen_backoff_wanted(errno))
+				listen_backoff_pause(srv.backoff, errno);
+			else if (errno != EAGAIN && errno != EWOULDBLOCK)
 				log_err("vty: accept on %s failed: %s", srv.path, strerror(errno));
 			return;
 		}
@@ -339,6 +343,7 @@ static int clear_stale(const char *path, const struct sockaddr_un *sun)
 int vty_server_start(struct event_base *base, const char *path)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char name[sizeof(sun.sun_path) + 16];
 	struct group *gr;
 	mode_t omask;
 	int fd, rc;
@@ -386,8 +391,12 @@ int vty_server_start(struct event_base *base, const char *path)
 		return rc;
 	}
 	srv.lev = event_fd_new(base, fd, EV_READ_FLAG, accept_cb, NULL);
-	if (!srv.lev || event_add(srv.lev) != 0) {
+	snprintf(name, sizeof(name), "vty socket %s", path);
+	srv.backoff = srv.lev ? listen_backoff_new(base, srv.lev, name) : NULL;
+	if (!srv.backoff || event_add(srv.lev) != 0) {
 		log_err("vty: cannot watch the socket %s (event loop refused)", path);
+		listen_backoff_free(srv.backoff);
+		srv.backoff = NULL;
 		event_free(srv.lev);
 		srv.lev = NULL;
 		close(fd);
@@ -406,6 +415,8 @@ void vty_server_stop(void)
 		conn_close(srv.conns);
 	if (srv.fd < 0)
 		return;
+	listen_backoff_free(srv.backoff);
+	srv.backoff = NULL;
 	event_free(srv.lev);
 	srv.lev = NULL;
 	close(srv.fd);

@@ -31,6 +31,7 @@
 #include "bgpd/session/bgp_session.h"
 #include "kernel/kernel.h"
 #include "lib/event.h"
+#include "lib/listen_backoff.h"
 
 DEFINE_MTYPE(BGP_LISTENER_RULES, "BGP listener GTSM rules");
 
@@ -44,8 +45,9 @@ struct bgp_listener {
 	int fd;				 /* the accepting socket; -1: gone (a reopen failed) */
 	struct kernel_gtsm_group *group; /* NULL: a plain socket, no GTSM at the listener */
 	struct ev *ev;
-	struct ipaddr addr; /* as asked (wildcard or -l ADDR) */
-	uint16_t port;	    /* as bound */
+	struct listen_backoff *backoff; /* descriptors exhausted: accept paused a while */
+	struct ipaddr addr;		/* as asked (wildcard or -l ADDR) */
+	uint16_t port;			/* as bound */
 	char name[SU_STRLEN];
 	/* The GTSM rules in force on the group (the last successful update), sorted by address. */
 	struct kernel_gtsm_peer *rules;
@@ -219,7 +221,9 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 	if (fd < 0) {
 		if (errno == EINTR || errno == ECONNABORTED)
 			return 0;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
+		if (listen_backoff_wanted(errno))
+			listen_backoff_pause(l->backoff, errno);
+		else if (errno != EAGAIN && errno != EWOULDBLOCK)
 			log_err("accept() on %s failed: %s", l->name, strerror(errno));
 		return -1;
 	}
@@ -387,6 +391,8 @@ void bgp_network_ranges_changed(const struct bgp_listen_range *old, size_t nold)
 
 static void listener_close(struct bgp_listener *l)
 {
+	listen_backoff_free(l->backoff);
+	l->backoff = NULL;
 	event_free(l->ev);
 	l->ev = NULL;
 	if (l->group)
@@ -461,6 +467,7 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 	struct kernel_sec_err err;
 	struct bgp_peer *peer;
 	char buf[IPADDR_STRLEN];
+	char what[SU_STRLEN + 16];
 	size_t n = collect_rules(NULL, &rules);
 	int r;
 
@@ -500,7 +507,9 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 				peer->session->listener_md5_failed = true;
 	range_keys(l, NULL, 0, true);
 	l->ev = event_fd_new(listen_base, l->fd, EV_READ_FLAG, accept_cb, l);
-	if (!l->ev || event_add(l->ev) < 0) {
+	snprintf(what, sizeof(what), "BGP listener %s", l->name);
+	l->backoff = l->ev ? listen_backoff_new(listen_base, l->ev, what) : NULL;
+	if (!l->backoff || event_add(l->ev) < 0) {
 		listener_close(l);
 		return -ENOMEM;
 	}
