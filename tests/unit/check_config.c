@@ -20,6 +20,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -843,6 +844,71 @@ START_TEST(t_missing_file)
 	ck_assert_int_eq(nb_config_load_file("no-such-file.conf", &errors), -1);
 	ck_assert_str_eq(errors.buf, "no-such-file.conf: cannot open the configuration file: No "
 				     "such file or directory\n");
+	sbuf_free(&errors);
+}
+END_TEST
+
+/* Write len bytes (NULs included) to path. */
+static void write_bytes(const char *path, const char *bytes, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bytes, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A NUL used to end the line for the parser: `password abc\0REST` loaded as `password abc`,
+ * and a reload of such a file reported success. The whole file is refused instead. */
+START_TEST(t_nul_byte_refused)
+{
+	static const char text[] = "router bgp 65001\n"
+				   " neighbor 10.0.0.2 remote-as 65002\n"
+				   " neighbor 10.0.0.2 password abc\0REST\n"
+				   " neighbor 10.0.0.3 remote-as 65003\n";
+	char dir[] = "/tmp/skua-nb-nul-XXXXXX", path[128], expect[256];
+	uint32_t txid = 99;
+	struct sbuf errors;
+	char *before;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	write_bytes(path, text, sizeof(text) - 1);
+	snprintf(expect, sizeof(expect),
+		 "%s:3: contains a NUL byte; nothing was applied (remove the byte: the file "
+		 "must be text)\n",
+		 path);
+	sbuf_init(&errors);
+
+	/* At start-up: refused, nothing applied. */
+	ck_assert_int_eq(nb_config_load_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+	ck_assert_ptr_null(nb_running());
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_ptr_null(the_bgp);
+
+	/* bgpd -C: refused too. */
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_check_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+
+	/* A reload: refused, and the running configuration is what it was. */
+	load_ok("reload-a.conf");
+	before = show_json();
+	sbuf_reset(&calls);
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_reload(path, &txid, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+	ck_assert_str_eq(calls_text(), "");
+	{
+		char *after = show_json();
+
+		ck_assert_str_eq(before, after);
+		XFREE(MTYPE_SBUF, after);
+	}
+	unlink(path);
+	rmdir(dir);
+	XFREE(MTYPE_SBUF, before);
 	sbuf_free(&errors);
 }
 END_TEST
@@ -2202,6 +2268,7 @@ static Suite *config_suite(void)
 	tcase_add_test(files, t_enough_bad_files);
 	tcase_add_test(files, t_check_file_applies_nothing);
 	tcase_add_test(files, t_missing_file);
+	tcase_add_test(files, t_nul_byte_refused);
 	tcase_add_test(files, t_locate_by_bisection);
 	suite_add_tcase(s, files);
 
