@@ -34,6 +34,7 @@
 #include "bgpd/session/bgp_security.h"
 #include "lib/command.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
 #include "lib/vty.h"
@@ -1690,6 +1691,79 @@ START_TEST(t_write_memory)
 }
 END_TEST
 
+static void find_line(const char *line, void *arg)
+{
+	const char **want = arg;
+
+	if (*want && strstr(line, *want))
+		*want = NULL;
+}
+
+/* Was a line containing needle logged (the ring of lib/log.h)? */
+static bool logged(const char *needle)
+{
+	const char *want = needle;
+
+	log_ring_walk(find_line, &want);
+	return want == NULL;
+}
+
+/* An existing world-readable file used to keep its mode: the saved passwords were readable
+ * by every local user. The save, and the backup, are at most readable by the group now. */
+START_TEST(t_write_memory_tightens_mode)
+{
+	static const struct {
+		mode_t before, after;
+	} cases[] = {
+		{ 0644, 0640 }, { 0666, 0640 }, { 0604, 0600 },	 { 0600, 0600 },
+		{ 0640, 0640 }, { 0400, 0600 }, { 04755, 0640 },
+	};
+	struct vty *vty = vty_new(-1);
+	char dir[] = "/tmp/skua-nb-mode-XXXXXX", path[128], sav[160], notice[256];
+	bool root = geteuid() == 0;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	snprintf(sav, sizeof(sav), "%s.sav", path);
+	load_ok("good-full.conf");
+	nb_config_set_startup(path);
+	for (size_t i = 0; i < array_size(cases); i++) {
+		write_file(path, "hostname old\n");
+		/* Owner and group stay (root can give the new file to them). chown first: it
+		 * clears the set-user-ID bit. */
+		if (root)
+			ck_assert_int_eq(chown(path, 4242, 4343), 0);
+		ck_assert_int_eq(chmod(path, cases[i].before), 0);
+		log_ring_clear();
+		ck_assert_ptr_nonnull(strstr(run(vty, "write memory", CMD_SUCCESS), "[OK]"));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_msg((st.st_mode & 07777) == cases[i].after, "%04o saved as %04o",
+			      (unsigned)cases[i].before, (unsigned)(st.st_mode & 07777));
+		if (root) {
+			ck_assert_uint_eq(st.st_uid, 4242);
+			ck_assert_uint_eq(st.st_gid, 4343);
+		}
+		/* the backup holds the old passwords: the same mode */
+		ck_assert_int_eq(stat(sav, &st), 0);
+		ck_assert_msg((st.st_mode & 07777) == cases[i].after, "backup of %04o is %04o",
+			      (unsigned)cases[i].before, (unsigned)(st.st_mode & 07777));
+		snprintf(notice, sizeof(notice), "write memory: %s was mode %04o; saved it as %04o",
+			 path, (unsigned)cases[i].before, (unsigned)cases[i].after);
+		if (cases[i].before & 0037)
+			ck_assert_msg(logged(notice), "no notice for %04o",
+				      (unsigned)cases[i].before);
+		else
+			ck_assert(!logged("write memory:"));
+		unlink(sav);
+	}
+	unlink(path);
+	rmdir(dir);
+	nb_config_set_startup(NULL);
+	vty_free(vty);
+}
+END_TEST
+
 /* ---- configuration sessions -------------------------------------------------------- */
 
 static void vty_leave(struct vty *vty)
@@ -2289,6 +2363,7 @@ static Suite *config_suite(void)
 	tcase_add_test(life, t_reload_applies_only_the_diff);
 	tcase_add_test(life, t_reload_command);
 	tcase_add_test(life, t_write_memory);
+	tcase_add_test(life, t_write_memory_tightens_mode);
 	tcase_add_test(life, t_private_session);
 	tcase_add_test(life, t_two_sessions_merge);
 	tcase_add_test(life, t_exclusive);
