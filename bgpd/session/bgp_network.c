@@ -32,6 +32,7 @@
 #include "kernel/kernel.h"
 #include "lib/event.h"
 #include "lib/listen_backoff.h"
+#include "lib/log_limit.h"
 
 DEFINE_MTYPE(BGP_LISTENER_RULES, "BGP listener GTSM rules");
 
@@ -242,22 +243,23 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 		making_dynamic = false;
 	}
 	if (!peer) {
-		log_info("connection from %s port %u rejected: not a configured neighbor",
-			 ipaddr_to_str(&remote, buf, sizeof(buf)), port);
+		log_info_limited("connection from %s port %u rejected: not a configured neighbor",
+				 ipaddr_to_str(&remote, buf, sizeof(buf)), port);
 		close(fd);
 		return 0;
 	}
 	if (reject_all || peer == reject) {
-		bgp_peer_info(peer,
-			      "incoming connection (port %u) closed unread: it was queued on "
-			      "%s before the listener's key or GTSM rule for it was in force",
-			      port, l->name);
+		bgp_peer_info_limited(
+			peer,
+			"incoming connection (port %u) closed unread: it was queued on "
+			"%s before the listener's key or GTSM rule for it was in force",
+			port, l->name);
 		close(fd);
 		return 0;
 	}
 	why = listener_refuses(l, peer);
 	if (why) {
-		bgp_peer_warn(peer, "incoming connection (port %u) refused: %s", port, why);
+		bgp_peer_warn_limited(peer, "incoming connection (port %u) refused: %s", port, why);
 		close(fd);
 		return 0;
 	}
