@@ -60,6 +60,18 @@ void vty_free(struct vty *vty);
 int vty_server_start(struct event_base *base, const char *path);
 void vty_server_stop(void);
 
+/* At most this many sessions at once; the next connection is told so and closed. */
+#define VTY_MAX_SESSIONS 64
+/* A session with no request and no output progress for this long is closed (FRR's
+ * exec-timeout default, 10 minutes). */
+#define VTY_IDLE_TIMEOUT_MS (10 * 60 * 1000)
+
+/* Change the cap (0: the default) and the idle timeout (0: never); applies to open sessions
+ * too. */
+void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms);
+uint32_t vty_server_idle_timeout(void);
+unsigned vty_server_sessions(void);
+
 /* The hostname used in prompts (`hostname` command). */
 void vty_set_hostname(const char *name);
 const char *vty_get_hostname(void);
