@@ -300,9 +300,10 @@ static int cf_finish(const char *path, struct nb_candidate *cand, enum cf_mode m
 {
 	memset(err, 0, sizeof(*err));
 	*txid = 0;
+	/* bgpd -C checks the file as start-up would load it */
+	nb_candidate_set_origin(cand, mode == CF_RELOAD ? NB_SRC_RELOAD : NB_SRC_FILE, NULL, path);
 	if (mode == CF_CHECK)
 		return nb_candidate_validate(cand, err);
-	nb_candidate_set_origin(cand, mode == CF_LOAD ? NB_SRC_FILE : NB_SRC_RELOAD, NULL, path);
 	return nb_candidate_commit_id(cand, txid, err);
 }
 

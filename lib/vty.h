@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lib/command.h"
 #include "lib/sbuf.h"
@@ -40,7 +41,17 @@ struct vty {
 	const char *source_name;
 	unsigned source_line;
 	void *priv; /* owner's data (vty server connection) */
+	/* Who is at the other end of the socket (SO_PEERCRED when the server accepted it);
+	 * cred_known false for the config-file reader, tests, or when the kernel would not say. */
+	bool cred_known;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
 };
+
+/* May this vty change what only bgpd's owner may (the log file)? The config-file reader
+ * (fd -1) may; a socket session only as uid 0 or bgpd's own uid. */
+bool vty_is_privileged(const struct vty *vty);
 
 /* Append formatted text to the command's output. */
 int vty_out(struct vty *vty, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

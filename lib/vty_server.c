@@ -328,6 +328,24 @@ static void conn_write_cb(int fd, short what, void *arg)
 	conn_run(arg);
 }
 
+/* Who connected: the kernel's word, taken once at accept (the client cannot change it). */
+static void vty_learn_peer(struct vty *vty, int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 && len == sizeof(cr)) {
+		vty->cred_known = true;
+		vty->uid = cr.uid;
+		vty->gid = cr.gid;
+		vty->pid = cr.pid;
+	} else {
+		log_warn("vty: cannot tell who is on client fd %d (SO_PEERCRED: %s); the session "
+			 "may not change privileged settings",
+			 fd, strerror(errno));
+	}
+}
+
 static void conn_idle_cb(int fd, short what, void *arg)
 {
 	struct vty_conn *c = arg;
@@ -372,6 +390,7 @@ static void conn_new(int fd)
 	c->fd = fd;
 	c->vty = vty_new(fd);
 	c->vty->priv = c;
+	vty_learn_peer(c->vty, fd);
 	c->in = XMALLOC(MTYPE_VTY_BUF, VTY_REQUEST_MAX + 1);
 	c->rev = event_fd_new(srv.base, fd, EV_READ_FLAG, conn_read_cb, c);
 	c->wev = event_fd_new(srv.base, fd, EV_WRITE_FLAG, conn_write_cb, c);
