@@ -112,8 +112,15 @@ def starve(d):
     limits."""
     pid = d.proc.pid
     old = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    resource.prlimit(pid, resource.RLIMIT_NOFILE, (lowest_free_fd(pid), old[1]))
-    return old
+    # bgpd may still be closing the session of the readiness check: wait until the lowest
+    # free descriptor stays put (bounded), so that no descriptor below the limit frees up.
+    for _ in range(100):
+        n = lowest_free_fd(pid)
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (n, old[1]))
+        time.sleep(0.05)
+        if lowest_free_fd(pid) == n:
+            return old
+    pytest.fail("bgpd's descriptors did not settle in 5 s")
 
 
 def watch(d, what):
