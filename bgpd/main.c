@@ -44,6 +44,7 @@
 #include "lib/command.h"
 #include "lib/event.h"
 #include "lib/log.h"
+#include "lib/log_file.h"
 #include "lib/northbound.h"
 #include "lib/pidfile.h"
 #include "lib/privs.h"
@@ -102,6 +103,8 @@ static void usage(FILE *out)
 		"  -n, --no-fib             install no routes in the kernel and track no next "
 		"hops\n"
 		"                           (also --no_kernel, as FRR)\n"
+		"      --log-dir DIR        a log file set from a vty must be in DIR "
+		"(default " SKUA_LOGDIR ")\n"
 		"  -C, --dryrun             check the configuration file and exit (0 valid, 1 "
 		"not)\n"
 		"  -h, --help               this text\n"
@@ -140,6 +143,7 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 		{ "dryrun", no_argument, NULL, 'C' },
 		{ "no-fib", no_argument, NULL, 'n' },
 		{ "no_kernel", no_argument, NULL, 'n' },
+		{ "log-dir", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -166,6 +170,9 @@ static int parse_options(int argc, char **argv, struct bgpd_options *o)
 			break;
 		case 'd':
 			o->daemon = true;
+			break;
+		case 'L':
+			log_file_set_dir(optarg);
 			break;
 		case 'i':
 			o->pidfile = absolute_path(optarg, 2);

@@ -164,6 +164,16 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 			break;
 		lineno++;
 		r->line_relevant = false;
+		/* The parser sees a C string: a NUL would silently cut the line there and
+		 * `password abc\0REST` would load as `password abc`. */
+		if (memchr(line, '\0', (size_t)len)) {
+			sbuf_printf(r->errors,
+				    "%s:%u: contains a NUL byte; nothing was applied (remove the "
+				    "byte: the file must be text)\n",
+				    r->path, lineno);
+			ret = -1;
+			break;
+		}
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		vty->source_line = lineno;
@@ -290,9 +300,10 @@ static int cf_finish(const char *path, struct nb_candidate *cand, enum cf_mode m
 {
 	memset(err, 0, sizeof(*err));
 	*txid = 0;
+	/* bgpd -C checks the file as start-up would load it */
+	nb_candidate_set_origin(cand, mode == CF_RELOAD ? NB_SRC_RELOAD : NB_SRC_FILE, NULL, path);
 	if (mode == CF_CHECK)
 		return nb_candidate_validate(cand, err);
-	nb_candidate_set_origin(cand, mode == CF_LOAD ? NB_SRC_FILE : NB_SRC_RELOAD, NULL, path);
 	return nb_candidate_commit_id(cand, txid, err);
 }
 

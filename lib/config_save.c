@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/command.h"
+#include "lib/log.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
 #include "lib/vty.h"
@@ -125,8 +126,15 @@ int nb_config_save(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s is not a regular file; not overwritten", path);
 		return -1;
 	}
-	if (exists)
-		mode = st.st_mode & 07777;
+	/* The file holds TCP-MD5 passwords: whatever mode an existing file had, the new one
+	 * (and the backup) is at most readable by its group. The owner and group stay. */
+	if (exists) {
+		mode = (st.st_mode & 0040) | 0600;
+		if (st.st_mode & 0037)
+			log_notice("write memory: %s was mode %04o; saved it as %04o (it holds "
+				   "passwords: no write for the group, nothing for others)",
+				   path, (unsigned)(st.st_mode & 07777), (unsigned)mode);
+	}
 
 	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base);
 	fd = mkstemp(tmp);
@@ -166,6 +174,16 @@ int nb_config_save(const char *path, char *err, size_t errlen)
 		if (link(path, sav) < 0 && copy_file(path, sav, mode) < 0) {
 			snprintf(err, errlen, "Can't backup old configuration file %s: %s", sav,
 				 strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
+		/* The backup is the old file itself (a hard link): it keeps the old mode
+		 * unless told otherwise, and holds the same passwords. A file we may not
+		 * chmod (another owner's) is copied instead. */
+		if (chmod(sav, mode) < 0 && (unlink(sav) < 0 || copy_file(path, sav, mode) < 0)) {
+			snprintf(err, errlen,
+				 "Can't restrict the backup configuration file %s to mode %04o: %s",
+				 sav, (unsigned)mode, strerror(errno));
 			unlink(tmp);
 			return -1;
 		}

@@ -21,6 +21,7 @@
 
 #include "lib/core_mtypes.h"
 #include "lib/log.h"
+#include "lib/log_file.h"
 
 DEFINE_MTYPE(LOG, "Logging");
 
@@ -116,7 +117,7 @@ void log_init(const char *progname)
 
 static int log_open_file(struct log_state *ls, const char *filename)
 {
-	FILE *f = fopen(filename, "a");
+	FILE *f = log_file_open(filename); /* O_NOFOLLOW, regular files only: lib/log_file.h */
 
 	if (!f)
 		return -1;

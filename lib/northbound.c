@@ -1064,12 +1064,21 @@ static void txn_apply(struct nb_txn *t)
 	ly_set_free(finish, NULL);
 }
 
+/* The origin of the candidate being validated or committed (nb_commit_source()). */
+static enum nb_source cur_source = NB_SRC_VTYSH;
+
+enum nb_source nb_commit_source(void)
+{
+	return cur_source;
+}
+
 int nb_candidate_validate(struct nb_candidate *c, struct nb_error *err)
 {
 	struct lyd_node *eff;
 	struct nb_txn t;
 	int ret;
 
+	cur_source = c->source;
 	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
 	if (txn_build(&t, nb.running_eff, eff, err) < 0) {
@@ -1241,6 +1250,7 @@ int nb_candidate_commit_id(struct nb_candidate *c, uint32_t *txid, struct nb_err
 		err->validation = false;
 		return -1;
 	}
+	cur_source = c->source;
 	if (validate_yang(c, err) < 0 || expand(c->tree, &eff, err) < 0)
 		return -1;
 	if (txn_run_effective(eff, &changes, err) < 0)

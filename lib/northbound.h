@@ -170,6 +170,9 @@ enum nb_source {
 	NB_SRC_ROLLBACK,  /* `rollback configuration N`, or a confirmed commit timing out */
 };
 const char *nb_source_name(enum nb_source src);
+/* Inside a callback: where the candidate being validated or committed came from (a
+ * setting only the configuration file may make checks it). */
+enum nb_source nb_commit_source(void);
 
 #define NB_LABEL_MAX 32	  /* commit label WORD */
 #define NB_COMMENT_MAX 80 /* commit comment LINE... (FRR's limit) */

@@ -11,6 +11,7 @@
 
 #include "lib/command.h"
 #include "lib/log.h"
+#include "lib/log_file.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
 #include "lib/system_cli.h"
@@ -37,37 +38,16 @@ static int hostname_destroy(struct nb_cb_args *args)
 	return NB_OK;
 }
 
-/* Can we append to this file (or create it)? Checked without touching anything, so that
- * `bgpd -C` stays free of side effects. */
-static int log_file_check(const char *name, char *err, size_t errlen)
-{
-	char dir[PATH_MAX], *slash;
-
-	if (access(name, F_OK) == 0) {
-		if (access(name, W_OK) == 0)
-			return 0;
-		snprintf(err, errlen, "can't open logfile %s: %s", name, strerror(errno));
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s", name);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(dir, W_OK | X_OK) == 0)
-		return 0;
-	snprintf(err, errlen, "can't open logfile %s: %s (directory %s)", name, strerror(errno),
-		 dir);
-	return -1;
-}
-
 static int log_filename_modify(struct nb_cb_args *args)
 {
+	/* Checked without touching anything, so that `bgpd -C` stays free of side effects.
+	 * Only the configuration file loaded at start-up by root may log outside the log
+	 * directory (lib/log_file.h). */
+	bool any_dir = nb_commit_source() == NB_SRC_FILE && geteuid() == 0;
+
 	if (args->event == NB_EV_VALIDATE &&
-	    log_file_check(lyd_get_value(args->dnode), args->errmsg, args->errmsg_len) < 0)
+	    log_file_check_path(lyd_get_value(args->dnode), any_dir, args->errmsg,
+				args->errmsg_len) < 0)
 		return NB_ERR;
 	return NB_OK;
 }
@@ -189,6 +169,27 @@ static const struct nb_module_info system_nb_module = {
 	"Informational messages\n"            \
 	"Debugging messages\n"
 
+/*
+ * bgpd opens the log file with its own privileges: a session of the vty group (admitted
+ * straight into enable mode) must not choose it. The configuration file (start-up, reload)
+ * and sessions of root or of bgpd's own user may.
+ */
+static bool log_file_allowed(struct vty *vty)
+{
+	if (vty_is_privileged(vty))
+		return true;
+	if (vty->cred_known)
+		vty_out(vty,
+			"%% Only root or bgpd's own user may change the log file from a vty (this "
+			"session is uid %u); set it in the configuration file and reload\n",
+			(unsigned)vty->uid);
+	else
+		vty_out(vty, "%% Only root or bgpd's own user may change the log file from a vty "
+			     "(who this session is could not be told); set it in the "
+			     "configuration file and reload\n");
+	return false;
+}
+
 /* The level keyword given on the line, or the default. */
 static const char *level_arg(const struct cmd_args *args)
 {
@@ -223,6 +224,8 @@ DEFCMD(config_log_file, "log file WORD [" LOG_LEVELS "]",
 	const char *name = cmd_arg(args, "WORD");
 	char abs[PATH_MAX + 2], cwd[PATH_MAX];
 
+	if (!log_file_allowed(vty))
+		return CMD_WARNING_CONFIG_FAILED;
 	/* As FRR: a relative name is taken from where the command was given; the daemon's
 	 * working directory may differ by the time the file is reopened. */
 	if (name[0] != '/' && getcwd(cwd, sizeof(cwd))) {
@@ -243,6 +246,8 @@ DEFCMD(config_no_log_file, "no log file [WORD [" LOG_LEVELS "]]",
        "Cancel logging to file\n"
        "Logging filename\n" LOG_LEVELS_HELP)
 {
+	if (!log_file_allowed(vty))
+		return CMD_WARNING_CONFIG_FAILED;
 	nb_cli_enqueue_change(vty, LOG_XPATH "/file", NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }

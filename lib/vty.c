@@ -48,6 +48,13 @@ void vty_free(struct vty *vty)
 	XFREE(MTYPE_VTY, vty);
 }
 
+bool vty_is_privileged(const struct vty *vty)
+{
+	if (vty->fd < 0)
+		return true; /* the configuration file: its owner wrote it */
+	return vty->cred_known && (vty->uid == 0 || vty->uid == geteuid());
+}
+
 void vty_set_hostname(const char *name)
 {
 	if (!name || !*name) {

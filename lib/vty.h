@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lib/command.h"
 #include "lib/sbuf.h"
@@ -40,7 +41,17 @@ struct vty {
 	const char *source_name;
 	unsigned source_line;
 	void *priv; /* owner's data (vty server connection) */
+	/* Who is at the other end of the socket (SO_PEERCRED when the server accepted it);
+	 * cred_known false for the config-file reader, tests, or when the kernel would not say. */
+	bool cred_known;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
 };
+
+/* May this vty change what only bgpd's owner may (the log file)? The config-file reader
+ * (fd -1) may; a socket session only as uid 0 or bgpd's own uid. */
+bool vty_is_privileged(const struct vty *vty);
 
 /* Append formatted text to the command's output. */
 int vty_out(struct vty *vty, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -59,6 +70,18 @@ void vty_free(struct vty *vty);
  */
 int vty_server_start(struct event_base *base, const char *path);
 void vty_server_stop(void);
+
+/* At most this many sessions at once; the next connection is told so and closed. */
+#define VTY_MAX_SESSIONS 64
+/* A session with no request and no output progress for this long is closed (FRR's
+ * exec-timeout default, 10 minutes). */
+#define VTY_IDLE_TIMEOUT_MS (10 * 60 * 1000)
+
+/* Change the cap (0: the default) and the idle timeout (0: never); applies to open sessions
+ * too. */
+void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms);
+uint32_t vty_server_idle_timeout(void);
+unsigned vty_server_sessions(void);
 
 /* The hostname used in prompts (`hostname` command). */
 void vty_set_hostname(const char *name);

@@ -7,10 +7,18 @@
  * Requests are served in order. Input per request is bounded; output goes to a queue written
  * without blocking, and a connection whose queue is long stops being read until it drains,
  * so one slow reader of a big table neither blocks the daemon nor grows memory without bound.
+ *
+ * Sessions are capped (VTY_MAX_SESSIONS): every one holds a descriptor and buffers, and 317
+ * connections of a member of the vty group once wrote 35 million lines. Past the cap a
+ * connection gets one line saying so and is closed. A session idle for the exec-timeout (FRR's
+ * default, 10 minutes) is closed: idle means no request arrived and none of its queued output
+ * could be written meanwhile, so a client still draining a big table is never cut off.
  */
 #include "lib/compat.h"
 
 #include <grp.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -18,7 +26,9 @@
 
 #include "lib/command_private.h"
 #include "lib/event.h"
+#include "lib/listen_backoff.h"
 #include "lib/log.h"
+#include "lib/log_limit.h"
 #include "lib/vty.h"
 
 DEFINE_MTYPE(VTY_CONN, "vty connection");
@@ -38,6 +48,8 @@ struct vty_conn {
 	struct vty *vty;
 	int fd;
 	struct ev *rev, *wev;
+	struct ev *idle; /* exec-timeout: re-armed on every request and on output progress */
+	int unread;	 /* bytes of ours the client had not read when the timer was armed */
 	bool reading, writing;
 	char *in; /* VTY_REQUEST_MAX + 1 bytes: a full request and its NUL */
 	size_t inlen;
@@ -51,8 +63,53 @@ static struct {
 	int fd;
 	char *path;
 	struct ev *lev;
+	struct listen_backoff *backoff; /* descriptors exhausted: accept paused a while */
 	struct vty_conn *conns;
-} srv = { .fd = -1 };
+	unsigned nconns;
+	unsigned max_sessions;
+	uint32_t idle_ms; /* 0: sessions never time out */
+} srv = { .fd = -1, .max_sessions = VTY_MAX_SESSIONS, .idle_ms = VTY_IDLE_TIMEOUT_MS };
+
+void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms)
+{
+	struct vty_conn *c;
+
+	srv.max_sessions = max_sessions ? max_sessions : VTY_MAX_SESSIONS;
+	srv.idle_ms = idle_timeout_ms;
+	/* the sessions open now get the new timeout from now on */
+	for (c = srv.conns; c; c = c->next) {
+		if (srv.idle_ms)
+			event_timer_add(c->idle, srv.idle_ms, 0);
+		else
+			event_del(c->idle);
+	}
+}
+
+uint32_t vty_server_idle_timeout(void)
+{
+	return srv.idle_ms;
+}
+
+unsigned vty_server_sessions(void)
+{
+	return srv.nconns;
+}
+
+/* Bytes written to the socket that the client has not read yet (-1: unknown). */
+static int conn_unread(const struct vty_conn *c)
+{
+	int n;
+
+	return ioctl(c->fd, SIOCOUTQ, &n) == 0 ? n : -1;
+}
+
+static void conn_touch(struct vty_conn *c)
+{
+	if (!srv.idle_ms || !c->idle)
+		return;
+	c->unread = conn_unread(c);
+	event_timer_add(c->idle, srv.idle_ms, 0);
+}
 
 static void outq_put(struct vty_outq *q, const char *data, size_t n)
 {
@@ -83,8 +140,10 @@ static void conn_close(struct vty_conn *c)
 		srv.conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	srv.nconns--;
 	event_free(c->rev);
 	event_free(c->wev);
+	event_free(c->idle);
 	close(c->fd);
 	vty_free(c->vty);
 	XFREE(MTYPE_VTY_BUF, c->in);
@@ -192,6 +251,7 @@ static int conn_flush(struct vty_conn *c)
 			return -1;
 		}
 		c->out.off += (size_t)n;
+		conn_touch(c); /* draining output is not idle */
 	}
 	c->out.len = c->out.off = 0;
 	if (c->out.cap > VTY_OUT_KEEP) {
@@ -259,6 +319,7 @@ static void conn_read_cb(int fd, short what, void *arg)
 		return;
 	}
 	c->inlen += (size_t)n;
+	conn_touch(c);
 	conn_run(c);
 }
 
@@ -267,25 +328,84 @@ static void conn_write_cb(int fd, short what, void *arg)
 	conn_run(arg);
 }
 
+/* Who connected: the kernel's word, taken once at accept (the client cannot change it). */
+static void vty_learn_peer(struct vty *vty, int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 && len == sizeof(cr)) {
+		vty->cred_known = true;
+		vty->uid = cr.uid;
+		vty->gid = cr.gid;
+		vty->pid = cr.pid;
+	} else {
+		log_warn("vty: cannot tell who is on client fd %d (SO_PEERCRED: %s); the session "
+			 "may not change privileged settings",
+			 fd, strerror(errno));
+	}
+}
+
+static void conn_idle_cb(int fd, short what, void *arg)
+{
+	struct vty_conn *c = arg;
+
+	/* The kernel wakes us to write only when most of the socket buffer has been read, so
+	 * a slow reader may read for a while without our seeing it: ask the socket. */
+	if (conn_unread(c) != c->unread) {
+		conn_touch(c);
+		return;
+	}
+	log_info("vty: session on fd %d idle for %u s (exec-timeout); closing it", c->fd,
+		 srv.idle_ms / 1000);
+	conn_close(c);
+}
+
+/* Past the cap: one line for whoever connected (it may be a script), then the door. */
+static void refuse_session(int fd)
+{
+	char msg[128];
+	int n = snprintf(msg, sizeof(msg), "%% too many vty sessions (%u); close some\n",
+			 srv.max_sessions);
+
+	/* As a reply (text, three NULs, CMD_CLOSE), so that vtysh prints it and stops. */
+	memcpy(msg + n, "\0\0\0\7", 4);
+	(void)send(fd, msg, (size_t)n + 4, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+	log_warn_limited("vty: connection refused on %s: too many vty sessions (%u); close "
+			 "some",
+			 srv.path, srv.max_sessions);
+}
+
 static void conn_new(int fd)
 {
-	struct vty_conn *c = XCALLOC(MTYPE_VTY_CONN, sizeof(*c));
+	struct vty_conn *c;
+
+	if (srv.nconns >= srv.max_sessions) {
+		refuse_session(fd);
+		return;
+	}
+	c = XCALLOC(MTYPE_VTY_CONN, sizeof(*c));
 
 	c->fd = fd;
 	c->vty = vty_new(fd);
 	c->vty->priv = c;
+	vty_learn_peer(c->vty, fd);
 	c->in = XMALLOC(MTYPE_VTY_BUF, VTY_REQUEST_MAX + 1);
 	c->rev = event_fd_new(srv.base, fd, EV_READ_FLAG, conn_read_cb, c);
 	c->wev = event_fd_new(srv.base, fd, EV_WRITE_FLAG, conn_write_cb, c);
+	c->idle = event_timer_new(srv.base, conn_idle_cb, c);
 	c->next = srv.conns;
 	if (srv.conns)
 		srv.conns->prev = c;
 	srv.conns = c;
-	if (!c->rev || !c->wev) {
+	srv.nconns++;
+	if (!c->rev || !c->wev || !c->idle) {
 		log_err("vty: cannot watch client fd %d (event loop refused); closing it", fd);
 		conn_close(c);
 		return;
 	}
+	conn_touch(c);
 	conn_set_events(c);
 }
 
@@ -297,7 +417,9 @@ static void accept_cb(int fd, short what, void *arg)
 		if (cfd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
+			if (listen_backoff_wanted(errno))
+				listen_backoff_pause(srv.backoff, errno);
+			else if (errno != EAGAIN && errno != EWOULDBLOCK)
 				log_err("vty: accept on %s failed: %s", srv.path, strerror(errno));
 			return;
 		}
@@ -339,6 +461,7 @@ static int clear_stale(const char *path, const struct sockaddr_un *sun)
 int vty_server_start(struct event_base *base, const char *path)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char name[sizeof(sun.sun_path) + 16];
 	struct group *gr;
 	mode_t omask;
 	int fd, rc;
@@ -386,8 +509,12 @@ int vty_server_start(struct event_base *base, const char *path)
 		return rc;
 	}
 	srv.lev = event_fd_new(base, fd, EV_READ_FLAG, accept_cb, NULL);
-	if (!srv.lev || event_add(srv.lev) != 0) {
+	snprintf(name, sizeof(name), "vty socket %s", path);
+	srv.backoff = srv.lev ? listen_backoff_new(base, srv.lev, name) : NULL;
+	if (!srv.backoff || event_add(srv.lev) != 0) {
 		log_err("vty: cannot watch the socket %s (event loop refused)", path);
+		listen_backoff_free(srv.backoff);
+		srv.backoff = NULL;
 		event_free(srv.lev);
 		srv.lev = NULL;
 		close(fd);
@@ -406,6 +533,8 @@ void vty_server_stop(void)
 		conn_close(srv.conns);
 	if (srv.fd < 0)
 		return;
+	listen_backoff_free(srv.backoff);
+	srv.backoff = NULL;
 	event_free(srv.lev);
 	srv.lev = NULL;
 	close(srv.fd);

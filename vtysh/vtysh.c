@@ -3,7 +3,8 @@
  * The interactive shell on libedit (FRR vtysh behaviour): the prompt comes from the daemon
  * after every command, `?` lists what may come next without being inserted, TAB completes
  * keywords, Ctrl-Z is `end`, Ctrl-C drops the line, history lives in memory and in
- * ~/.history_skua when that file can be written.
+ * ~/.history_skua when that file can be written, without the lines that set passwords
+ * (vtysh/vtysh_history.h).
  */
 #include "lib/compat.h"
 
@@ -14,6 +15,7 @@
 
 #include "lib/command.h"
 #include "vtysh/vtysh.h"
+#include "vtysh/vtysh_history.h"
 
 #define HISTORY_FILE ".history_skua"
 #define HISTORY_SIZE 1000
@@ -267,7 +269,7 @@ int vtysh_interactive(struct vtysh_client *c)
 	sh.have_tio = tcgetattr(STDIN_FILENO, &sh.tio) == 0;
 	shell_setup(&sh);
 	if (hpath)
-		history(sh.hist, &hev, H_LOAD, hpath);
+		vtysh_history_load(sh.hist, hpath);
 	refresh_prompt(&sh);
 	while (!sh.lost) {
 		int count = 0, status;
@@ -292,7 +294,8 @@ int vtysh_interactive(struct vtysh_client *c)
 			XFREE(MTYPE_VTYSH, line);
 			continue;
 		}
-		history(sh.hist, &hev, H_ENTER, line);
+		if (!vtysh_history_is_secret(line))
+			history(sh.hist, &hev, H_ENTER, line);
 		status = ask(&sh, 'x', line, stdout, NULL);
 		XFREE(MTYPE_VTYSH, line);
 		if (status == CMD_CLOSE)
@@ -302,8 +305,8 @@ int vtysh_interactive(struct vtysh_client *c)
 	if (sh.lost)
 		rc = 1;
 	/* Best effort: a history file that cannot be written is not worth an error. */
-	if (hpath && (access(hpath, W_OK) == 0 || errno == ENOENT))
-		history(sh.hist, &hev, H_SAVE, hpath);
+	if (hpath)
+		(void)vtysh_history_save(sh.hist, hpath);
 	XFREE(MTYPE_VTYSH, hpath);
 	el_end(sh.el);
 	history_end(sh.hist);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 
 #include "lib/log.h"
+#include "lib/log_limit.h"
 
 struct bgp_peer;
 
@@ -31,6 +32,25 @@ void bgp_peer_vlog(int level, const struct bgp_peer *peer, const char *fmt, va_l
 #define bgp_peer_warn(peer, ...) bgp_peer_log(LOG_LVL_WARNING, (peer), __VA_ARGS__)
 #define bgp_peer_notice(peer, ...) bgp_peer_log(LOG_LVL_NOTICE, (peer), __VA_ARGS__)
 #define bgp_peer_info(peer, ...) bgp_peer_log(LOG_LVL_INFO, (peer), __VA_ARGS__)
+
+/*
+ * For what a peer can trigger at will (a malformed attribute in every UPDATE, connection after
+ * connection): the call site's own limit (lib/log_limit.h: the first lines of each minute,
+ * then a count), so that one peer cannot flood the log. Operators keep the first occurrence.
+ */
+void bgp_peer_log_limited(struct log_limit *ll, int level, const struct bgp_peer *peer,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#define BGP_PEER_LOG_LIMITED(level, peer, ...)                                            \
+	do {                                                                              \
+		static struct log_limit bgp_log_limit_site_ =                             \
+			LOG_LIMIT_INIT(LOG_LIMIT_INTERVAL_MS, LOG_LIMIT_BURST);           \
+		bgp_peer_log_limited(&bgp_log_limit_site_, (level), (peer), __VA_ARGS__); \
+	} while (0)
+
+#define bgp_peer_err_limited(peer, ...) BGP_PEER_LOG_LIMITED(LOG_LVL_ERR, (peer), __VA_ARGS__)
+#define bgp_peer_warn_limited(peer, ...) BGP_PEER_LOG_LIMITED(LOG_LVL_WARNING, (peer), __VA_ARGS__)
+#define bgp_peer_info_limited(peer, ...) BGP_PEER_LOG_LIMITED(LOG_LVL_INFO, (peer), __VA_ARGS__)
 
 /* Debug: nothing is formatted unless the flag is on. */
 #define bgp_peer_debug(flag, peer, ...)                                   \

@@ -63,6 +63,7 @@
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"
+#include "lib/log_limit.h"
 #include "lib/table.h"
 
 _Static_assert(sizeof(uintptr_t) == 8, "the inline advertised-to bitmap needs 64-bit pointers");
@@ -1033,9 +1034,10 @@ static void emit_group(struct rib_src *to, enum bgp_af af, struct adj_out_batch 
 		}
 		/* An attribute set too large for one message: the prefixes cannot be sent. Make
 		 * sure the peer does not keep an older version of them. */
-		log_warn("%s: attribute set too large for a %zu-byte UPDATE; %s routes withdrawn "
-			 "instead (enable extended messages on both sides to send them)",
-			 to->name, to->max_msg, af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6");
+		log_warn_limited(
+			"%s: attribute set too large for a %zu-byte UPDATE; %s routes withdrawn "
+			"instead (enable extended messages on both sides to send them)",
+			to->name, to->max_msg, af == BGP_AF_IPV4_UNICAST ? "IPv4" : "IPv6");
 		for (uint32_t i = first; i != ADJ_NIL; i = b->item[i].next)
 			if (bgp_dest_adv_clear(b->item[i].dest, to->id))
 				to->sent[af]--;

@@ -21,6 +21,7 @@
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"
+#include "lib/log_limit.h"
 #include "lib/table.h"
 
 DEFINE_MTYPE(BGP_RIB, "BGP RIB");
@@ -757,8 +758,9 @@ static void max_prefix_check(struct rib_src *src, enum bgp_af af)
 		if (src->pfx_over[af])
 			return;
 		src->pfx_over[af] = true;
-		log_warn("%%MAXPFXEXCEED: No. of %s prefix received from %s %u exceed, limit %u",
-			 afname, src->name, n, m->max);
+		log_warn_limited(
+			"%%MAXPFXEXCEED: No. of %s prefix received from %s %u exceed, limit %u",
+			afname, src->name, n, m->max);
 		if (!m->warning_only)
 			rib_sops(src->peer)->max_prefix_exceeded(src->peer, af, m->max);
 		return;
@@ -768,8 +770,8 @@ static void max_prefix_check(struct rib_src *src, enum bgp_af af)
 		if (src->pfx_warned[af])
 			return;
 		src->pfx_warned[af] = true;
-		log_warn("%%MAXPFX: No. of %s prefix received from %s reaches %u, max %u", afname,
-			 src->name, n, m->max);
+		log_warn_limited("%%MAXPFX: No. of %s prefix received from %s reaches %u, max %u",
+				 afname, src->name, n, m->max);
 		return;
 	}
 	src->pfx_warned[af] = false;

@@ -11,6 +11,7 @@
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_session.h"
 #include "lib/event.h"
+#include "lib/log_limit.h"
 #include "lib/memory.h"
 
 DEFINE_MTYPE(BGP_DYNAMIC, "BGP dynamic neighbors and listen ranges");
@@ -154,9 +155,10 @@ struct bgp_peer *bgp_dynamic_accept(struct bgp *bgp, const struct ipaddr *addr, 
 	ipaddr_to_str(addr, a, sizeof(a));
 	prefix_to_str(&r->prefix, p, sizeof(p));
 	if (dyn.n >= dyn.limit) {
-		log_warn("connection from %s port %u (listen range %s, peer-group %s) refused: "
-			 "%u dynamic neighbors, the bgp listen limit",
-			 a, port, p, r->group, dyn.limit);
+		log_warn_limited(
+			"connection from %s port %u (listen range %s, peer-group %s) refused: "
+			"%u dynamic neighbors, the bgp listen limit",
+			a, port, p, r->group, dyn.limit);
 		return NULL;
 	}
 	if (!dyn.apply)
@@ -172,13 +174,14 @@ struct bgp_peer *bgp_dynamic_accept(struct bgp *bgp, const struct ipaddr *addr, 
 	why[0] = '\0';
 	if (dyn.apply(why, sizeof(why)) < 0 || !(peer = bgp_peer_lookup(bgp, addr))) {
 		bgp_dynamic_forget(addr);
-		log_err("connection from %s port %u (listen range %s, peer-group %s) refused: the "
+		log_err_limited(
+			"connection from %s port %u (listen range %s, peer-group %s) refused: the "
 			"dynamic neighbor was not accepted by the configuration: %s",
 			a, port, p, r->group, why[0] ? why : "unknown reason");
 		return NULL;
 	}
-	log_info("dynamic neighbor %s of peer-group %s created (listen range %s)", a,
-		 dyn.v[dyn.n - 1].group, p);
+	log_info_limited("dynamic neighbor %s of peer-group %s created (listen range %s)", a,
+			 dyn.v[dyn.n - 1].group, p);
 	bgp_session_start(peer);
 	return peer;
 }
@@ -209,7 +212,7 @@ void bgp_dynamic_session_ended(struct bgp_peer *peer)
 	if (!e || e->ending)
 		return;
 	e->ending = true;
-	bgp_peer_info(peer, "dynamic neighbor's session ended: deleting it");
+	bgp_peer_info_limited(peer, "dynamic neighbor's session ended: deleting it");
 	if (!dyn.reap_ev)
 		dyn.reap_ev = event_defer_new(peer->bgp->base, reap_cb, NULL);
 	if (dyn.reap_ev)

@@ -31,6 +31,8 @@
 #include "bgpd/session/bgp_session.h"
 #include "kernel/kernel.h"
 #include "lib/event.h"
+#include "lib/listen_backoff.h"
+#include "lib/log_limit.h"
 
 DEFINE_MTYPE(BGP_LISTENER_RULES, "BGP listener GTSM rules");
 
@@ -44,8 +46,9 @@ struct bgp_listener {
 	int fd;				 /* the accepting socket; -1: gone (a reopen failed) */
 	struct kernel_gtsm_group *group; /* NULL: a plain socket, no GTSM at the listener */
 	struct ev *ev;
-	struct ipaddr addr; /* as asked (wildcard or -l ADDR) */
-	uint16_t port;	    /* as bound */
+	struct listen_backoff *backoff; /* descriptors exhausted: accept paused a while */
+	struct ipaddr addr;		/* as asked (wildcard or -l ADDR) */
+	uint16_t port;			/* as bound */
 	char name[SU_STRLEN];
 	/* The GTSM rules in force on the group (the last successful update), sorted by address. */
 	struct kernel_gtsm_peer *rules;
@@ -219,7 +222,9 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 	if (fd < 0) {
 		if (errno == EINTR || errno == ECONNABORTED)
 			return 0;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
+		if (listen_backoff_wanted(errno))
+			listen_backoff_pause(l->backoff, errno);
+		else if (errno != EAGAIN && errno != EWOULDBLOCK)
 			log_err("accept() on %s failed: %s", l->name, strerror(errno));
 		return -1;
 	}
@@ -238,22 +243,23 @@ static int accept_one(struct bgp_listener *l, bool reject_all, const struct bgp_
 		making_dynamic = false;
 	}
 	if (!peer) {
-		log_info("connection from %s port %u rejected: not a configured neighbor",
-			 ipaddr_to_str(&remote, buf, sizeof(buf)), port);
+		log_info_limited("connection from %s port %u rejected: not a configured neighbor",
+				 ipaddr_to_str(&remote, buf, sizeof(buf)), port);
 		close(fd);
 		return 0;
 	}
 	if (reject_all || peer == reject) {
-		bgp_peer_info(peer,
-			      "incoming connection (port %u) closed unread: it was queued on "
-			      "%s before the listener's key or GTSM rule for it was in force",
-			      port, l->name);
+		bgp_peer_info_limited(
+			peer,
+			"incoming connection (port %u) closed unread: it was queued on "
+			"%s before the listener's key or GTSM rule for it was in force",
+			port, l->name);
 		close(fd);
 		return 0;
 	}
 	why = listener_refuses(l, peer);
 	if (why) {
-		bgp_peer_warn(peer, "incoming connection (port %u) refused: %s", port, why);
+		bgp_peer_warn_limited(peer, "incoming connection (port %u) refused: %s", port, why);
 		close(fd);
 		return 0;
 	}
@@ -387,6 +393,8 @@ void bgp_network_ranges_changed(const struct bgp_listen_range *old, size_t nold)
 
 static void listener_close(struct bgp_listener *l)
 {
+	listen_backoff_free(l->backoff);
+	l->backoff = NULL;
 	event_free(l->ev);
 	l->ev = NULL;
 	if (l->group)
@@ -461,6 +469,7 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 	struct kernel_sec_err err;
 	struct bgp_peer *peer;
 	char buf[IPADDR_STRLEN];
+	char what[SU_STRLEN + 16];
 	size_t n = collect_rules(NULL, &rules);
 	int r;
 
@@ -499,7 +508,9 @@ static int listener_open(struct bgp_listener *l, const struct ipaddr *addr, uint
 				peer->session->listener_md5_failed = true;
 	range_keys(l, NULL, 0, true);
 	l->ev = event_fd_new(listen_base, l->fd, EV_READ_FLAG, accept_cb, l);
-	if (!l->ev || event_add(l->ev) < 0) {
+	snprintf(what, sizeof(what), "BGP listener %s", l->name);
+	l->backoff = l->ev ? listen_backoff_new(listen_base, l->ev, what) : NULL;
+	if (!l->backoff || event_add(l->ev) < 0) {
 		listener_close(l);
 		return -ENOMEM;
 	}

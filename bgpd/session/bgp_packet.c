@@ -111,10 +111,11 @@ static void rx_open(struct bgp_conn *c, const uint8_t *body, size_t len)
 		return;
 	}
 	if (bgp_open_receive(body, len, &c->olocal, &c->nego, &c->err) < 0) {
-		bgp_peer_warn(peer, "OPEN rejected: %s%s%s%s",
-			      bgp_error_str(c->err.code, c->err.subcode, text, sizeof(text)),
-			      c->err.reason ? " (" : "", c->err.reason ? c->err.reason : "",
-			      c->err.reason ? ")" : "");
+		bgp_peer_warn_limited(
+			peer, "OPEN rejected: %s%s%s%s",
+			bgp_error_str(c->err.code, c->err.subcode, text, sizeof(text)),
+			c->err.reason ? " (" : "", c->err.reason ? c->err.reason : "",
+			c->err.reason ? ")" : "");
 		bgp_fsm_event(c, BGP_EV_OPEN_ERR);
 		return;
 	}
@@ -140,10 +141,11 @@ static void rx_update(struct bgp_conn *c, const uint8_t *body, size_t len)
 		return;
 	}
 	if (bgp_update_decode(upd, body, len, &s->info.codec, &c->err) < 0) {
-		bgp_peer_warn(peer, "malformed UPDATE: %s%s%s%s",
-			      bgp_error_str(c->err.code, c->err.subcode, text, sizeof(text)),
-			      c->err.reason ? " (" : "", c->err.reason ? c->err.reason : "",
-			      c->err.reason ? ")" : "");
+		bgp_peer_warn_limited(
+			peer, "malformed UPDATE: %s%s%s%s",
+			bgp_error_str(c->err.code, c->err.subcode, text, sizeof(text)),
+			c->err.reason ? " (" : "", c->err.reason ? c->err.reason : "",
+			c->err.reason ? ")" : "");
 		bgp_fsm_event(c, BGP_EV_UPDATE_ERR);
 		return;
 	}
@@ -151,10 +153,10 @@ static void rx_update(struct bgp_conn *c, const uint8_t *body, size_t len)
 	 * warning level so that operators notice; all under `debug bgp updates in`. */
 	if (upd->treat_as_withdraw) {
 		if (!c->taw_warned) {
-			bgp_peer_warn(peer,
-				      "UPDATE treated as withdraw (RFC 7606): %s; further "
-				      "ones are logged with `debug bgp updates in`",
-				      upd->reason ? upd->reason : "malformed attribute");
+			bgp_peer_warn_limited(peer,
+					      "UPDATE treated as withdraw (RFC 7606): %s; further "
+					      "ones are logged with `debug bgp updates in`",
+					      upd->reason ? upd->reason : "malformed attribute");
 			c->taw_warned = true;
 		} else {
 			bgp_peer_debug(BGP_DEBUG_UPDATES_IN, peer,
@@ -219,8 +221,8 @@ static void rx_route_refresh(struct bgp_conn *c, const uint8_t *body, size_t len
 	struct bgp_route_refresh rr;
 
 	if (c->state != BGP_ST_ESTABLISHED) {
-		bgp_peer_info(s->peer, "ROUTE-REFRESH received in %s, ignored",
-			      bgp_fsm_state_str(c->state));
+		bgp_peer_info_limited(s->peer, "ROUTE-REFRESH received in %s, ignored",
+				      bgp_fsm_state_str(c->state));
 		return;
 	}
 	if (bgp_route_refresh_decode(&rr, body, len, &c->err) < 0) {

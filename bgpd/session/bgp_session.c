@@ -477,7 +477,8 @@ void bgp_session_accept(struct bgp_peer *peer, int fd)
 	}
 	/* OpenSent or later: track it as a second connection until its OPEN (RFC 4271 6.8). */
 	if (other->state != BGP_ST_IDLE) {
-		bgp_peer_info(peer, "incoming connection refused: already tracking a second one");
+		bgp_peer_info_limited(peer,
+				      "incoming connection refused: already tracking a second one");
 		bgp_closer_close(peer->bgp->base, fd);
 		return;
 	}
@@ -507,8 +508,9 @@ bool bgp_session_collision(struct bgp_conn *c)
 		return false;
 	/* A connection that is already Established wins (CollisionDetectEstablishedState off). */
 	if (other->state == BGP_ST_ESTABLISHED) {
-		bgp_peer_info(peer, "collision: session already Established, dropping the new "
-				    "connection");
+		bgp_peer_info_limited(peer,
+				      "collision: session already Established, dropping the new "
+				      "connection");
 		return true;
 	}
 	/* Only a connection in OpenConfirm knows the peer's identifier for sure. */
@@ -530,9 +532,10 @@ bool bgp_session_collision(struct bgp_conn *c)
 			close_outgoing = peer->bgp->asn < c->nego.remote_as;
 		loser = c->outgoing == close_outgoing ? c : other;
 	}
-	bgp_peer_info(peer, "connection collision: keeping the %s connection, closing the %s one",
-		      loser->outgoing ? "incoming" : "outgoing",
-		      loser->outgoing ? "outgoing" : "incoming");
+	bgp_peer_info_limited(peer,
+			      "connection collision: keeping the %s connection, closing the %s one",
+			      loser->outgoing ? "incoming" : "outgoing",
+			      loser->outgoing ? "outgoing" : "incoming");
 	if (loser == c)
 		return true;
 	bgp_fsm_event(other, BGP_EV_COLLISION_DUMP);

@@ -14,6 +14,7 @@
 #include "bgpd/wire/bgp_open.h"
 #include "lib/hash.h"
 #include "lib/log.h"
+#include "lib/log_limit.h"
 
 DEFINE_MTYPE(BGP_ASPATH, "BGP AS path");
 
@@ -467,7 +468,7 @@ struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)
 		return NULL;
 	if ((size_t)p->len + 6 > BGP_ASPATH_MAX_DATA) {
 		/* Cannot happen with real paths (16,000 ASes); keep the path rather than fail. */
-		log_warn("AS path too long to prepend AS %u; sent unchanged", asn);
+		log_warn_limited("AS path too long to prepend AS %u; sent unchanged", asn);
 		return bgp_aspath_ref(p);
 	}
 	bgp_put_u32(tmp, asn);

@@ -14,6 +14,8 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
+#include "lib/log.h"
+#include "lib/log_limit.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -405,6 +407,76 @@ START_TEST(test_bounded_turns)
 }
 END_TEST
 
+struct ring_count {
+	const char *needle;
+	int matching, suppressed;
+	char first[512];
+};
+
+static void ring_cb(const char *line, void *arg)
+{
+	struct ring_count *rc = arg;
+
+	if (strstr(line, rc->needle) && !rc->matching++)
+		snprintf(rc->first, sizeof(rc->first), "%s", line);
+	if (strstr(line, "similar messages suppressed"))
+		rc->suppressed++;
+}
+
+/*
+ * A peer with extended messages sends attribute sets too large for a 4096-byte UPDATE, each
+ * one different: every one used to cost a warning per receiving session (20,000 lines for
+ * 20,000 prefixes). The first lines stay; the rest are counted (lib/log_limit.h).
+ */
+START_TEST(test_oversized_attribute_flood)
+{
+	enum { N = 2000, NCOMM = 1100 };
+	const size_t attrs = 4 + 9 + 7 + 4 + 4 * NCOMM;
+	uint8_t *body = malloc(2 + 2 + attrs + 4);
+	struct ring_count rc = { .needle = "attribute set too large" };
+
+	e1->info.max_msg_size = 65535;
+	e1->info.codec.extended_message = true;
+	log_set_target(LOG_TARGET_STDOUT, LOG_LVL_DISABLED, NULL);
+	log_ring_clear();
+	for (unsigned i = 0; i < N; i++) {
+		size_t o = 0;
+
+		body[o++] = 0, body[o++] = 0; /* no withdrawals */
+		body[o++] = (uint8_t)(attrs >> 8), body[o++] = (uint8_t)attrs;
+		memcpy(body + o, (const uint8_t[]){ 0x40, 1, 1, 0 }, 4); /* ORIGIN IGP */
+		o += 4;
+		memcpy(body + o, (const uint8_t[]){ 0x40, 2, 6, 2, 1, 0, 0, 0xfd, 0xea }, 9);
+		o += 9; /* AS_PATH 65002 */
+		memcpy(body + o, (const uint8_t[]){ 0x40, 3, 4, 10, 0, 0, 2 }, 7); /* NEXT_HOP */
+		o += 7;
+		body[o++] = 0xd0; /* optional transitive, extended length */
+		body[o++] = BGP_ATTR_COMMUNITIES;
+		body[o++] = (uint8_t)((4 * NCOMM) >> 8), body[o++] = (uint8_t)(4 * NCOMM);
+		for (unsigned c = 0; c < NCOMM; c++) {
+			/* 65002:c, the last one differs per UPDATE: a new set each time */
+			uint32_t v = (65002u << 16) | (c + 1 == NCOMM ? 10000 + i : c);
+
+			body[o++] = (uint8_t)(v >> 24), body[o++] = (uint8_t)(v >> 16);
+			body[o++] = (uint8_t)(v >> 8), body[o++] = (uint8_t)v;
+		}
+		body[o++] = 24, body[o++] = 20, body[o++] = (uint8_t)(i >> 8);
+		body[o++] = (uint8_t)i; /* 20.i.i/24 */
+		ck_assert_uint_eq(o, 2 + 2 + attrs + 4);
+		ck_assert_int_eq(fake_deliver(e1, body, o), 0);
+		fake_run(bgp, RUN_ALL);
+	}
+	free(body);
+	log_ring_walk(ring_cb, &rc);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 0); /* nothing could be sent */
+	ck_assert_msg(rc.matching >= 1 && rc.matching <= LOG_LIMIT_BURST,
+		      "%d lines for %d oversized attribute sets", rc.matching, N);
+	ck_assert_msg(strstr(rc.first, "10.0.1.2: attribute set too large for a 4096-byte UPDATE"),
+		      "first line: %s", rc.first);
+	log_ring_clear();
+}
+END_TEST
+
 static Suite *adj_out_suite(void)
 {
 	Suite *s = suite_create("bgp_adj_out");
@@ -421,6 +493,7 @@ static Suite *adj_out_suite(void)
 	tcase_add_test(tc, test_many_sessions_bitmap);
 	tcase_add_test(tc, test_journal_dedup);
 	tcase_add_test(tc, test_stalled_session_bounded_journal);
+	tcase_add_test(tc, test_oversized_attribute_flood);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tl, loop_setup, loop_teardown);

@@ -18,6 +18,7 @@
 #include "bgpd/session/bgp_session.h"
 #include "lib/event.h"
 #include "lib/log.h"
+#include "lib/log_limit.h"
 #include "tests/unit/session_test.h"
 
 #define REMOTE_AS 65002
@@ -536,14 +537,31 @@ START_TEST(test_passive_incoming)
 }
 END_TEST
 
+static void count_rejected(const char *line, void *arg)
+{
+	if (strstr(line, "rejected: not a configured neighbor"))
+		(*(int *)arg)++;
+}
+
 START_TEST(test_unknown_neighbor_rejected)
 {
-	int fd;
+	int fd, lines = 0;
 
 	st_peer("127.0.0.2", REMOTE_AS, true);
+	log_ring_clear();
 	fd = st_connect("127.0.0.3", bgp_network_listen_port(0));
 	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 0);
 	close(fd);
+	ck_assert(st_logged("connection from 127.0.0.3", "not a configured neighbor", NULL));
+	/* Anyone can connect: a stranger's storm costs a few lines, not one per connect. */
+	for (int i = 0; i < 100; i++) {
+		fd = st_connect("127.0.0.3", bgp_network_listen_port(0));
+		ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 0);
+		close(fd);
+	}
+	log_ring_walk(count_rejected, &lines);
+	ck_assert_msg(lines >= 1 && lines <= LOG_LIMIT_BURST, "%d lines for 101 connections",
+		      lines);
 }
 END_TEST
 

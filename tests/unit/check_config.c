@@ -20,6 +20,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,6 +34,8 @@
 #include "bgpd/session/bgp_security.h"
 #include "lib/command.h"
 #include "lib/event.h"
+#include "lib/log.h"
+#include "lib/log_file.h"
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
 #include "lib/vty.h"
@@ -398,6 +401,9 @@ static void setup(void)
 	lacks_md5 = lacks_minttl = false;
 	sbuf_init(&calls);
 	ck_assert_int_eq(chdir(CONF_DIR), 0);
+	/* The samples log to /tmp/skua-unit-check-config.log: a log file set from a vty (or by
+	 * a test not run as root) must be in the log directory. */
+	log_file_set_dir("/tmp");
 	start();
 }
 
@@ -843,6 +849,71 @@ START_TEST(t_missing_file)
 	ck_assert_int_eq(nb_config_load_file("no-such-file.conf", &errors), -1);
 	ck_assert_str_eq(errors.buf, "no-such-file.conf: cannot open the configuration file: No "
 				     "such file or directory\n");
+	sbuf_free(&errors);
+}
+END_TEST
+
+/* Write len bytes (NULs included) to path. */
+static void write_bytes(const char *path, const char *bytes, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bytes, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A NUL used to end the line for the parser: `password abc\0REST` loaded as `password abc`,
+ * and a reload of such a file reported success. The whole file is refused instead. */
+START_TEST(t_nul_byte_refused)
+{
+	static const char text[] = "router bgp 65001\n"
+				   " neighbor 10.0.0.2 remote-as 65002\n"
+				   " neighbor 10.0.0.2 password abc\0REST\n"
+				   " neighbor 10.0.0.3 remote-as 65003\n";
+	char dir[] = "/tmp/skua-nb-nul-XXXXXX", path[128], expect[256];
+	uint32_t txid = 99;
+	struct sbuf errors;
+	char *before;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	write_bytes(path, text, sizeof(text) - 1);
+	snprintf(expect, sizeof(expect),
+		 "%s:3: contains a NUL byte; nothing was applied (remove the byte: the file "
+		 "must be text)\n",
+		 path);
+	sbuf_init(&errors);
+
+	/* At start-up: refused, nothing applied. */
+	ck_assert_int_eq(nb_config_load_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+	ck_assert_ptr_null(nb_running());
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_ptr_null(the_bgp);
+
+	/* bgpd -C: refused too. */
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_check_file(path, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+
+	/* A reload: refused, and the running configuration is what it was. */
+	load_ok("reload-a.conf");
+	before = show_json();
+	sbuf_reset(&calls);
+	sbuf_reset(&errors);
+	ck_assert_int_eq(nb_config_reload(path, &txid, &errors), -1);
+	ck_assert_str_eq(errors.buf, expect);
+	ck_assert_str_eq(calls_text(), "");
+	{
+		char *after = show_json();
+
+		ck_assert_str_eq(before, after);
+		XFREE(MTYPE_SBUF, after);
+	}
+	unlink(path);
+	rmdir(dir);
+	XFREE(MTYPE_SBUF, before);
 	sbuf_free(&errors);
 }
 END_TEST
@@ -1378,11 +1449,13 @@ START_TEST(t_system_commands)
 			 "% Please specify string starting with alphabet or number\n");
 	ck_assert_str_eq(vty_get_hostname(), "r9");
 	run(vty, "log syslog notifications", CMD_SUCCESS);
-	run(vty, "log file /dev/null errors", CMD_SUCCESS);
-	run(vty, "log file /dev/null", CMD_SUCCESS); /* the level back to the default */
+	run(vty, "log file /tmp/skua-unit-check-config.log errors", CMD_SUCCESS);
+	run(vty, "log file /tmp/skua-unit-check-config.log",
+	    CMD_SUCCESS); /* the level back to the default */
 	ck_assert_ptr_nonnull(
 		strstr(run(vty, "do show running-config", CMD_SUCCESS),
-		       "!\nhostname r9\nlog file /dev/null\nlog syslog notifications\n!\nend\n"));
+		       "!\nhostname r9\nlog file /tmp/skua-unit-check-config.log\nlog syslog "
+		       "notifications\n!\nend\n"));
 	/* Removing the other top-level tree keeps this one. */
 	run(vty, "router bgp 65001", CMD_SUCCESS);
 	run(vty, "exit", CMD_SUCCESS);
@@ -1620,6 +1693,79 @@ START_TEST(t_write_memory)
 	XFREE(MTYPE_SBUF, text);
 	XFREE(MTYPE_SBUF, before);
 	XFREE(MTYPE_SBUF, shown);
+	vty_free(vty);
+}
+END_TEST
+
+static void find_line(const char *line, void *arg)
+{
+	const char **want = arg;
+
+	if (*want && strstr(line, *want))
+		*want = NULL;
+}
+
+/* Was a line containing needle logged (the ring of lib/log.h)? */
+static bool logged(const char *needle)
+{
+	const char *want = needle;
+
+	log_ring_walk(find_line, &want);
+	return want == NULL;
+}
+
+/* An existing world-readable file used to keep its mode: the saved passwords were readable
+ * by every local user. The save, and the backup, are at most readable by the group now. */
+START_TEST(t_write_memory_tightens_mode)
+{
+	static const struct {
+		mode_t before, after;
+	} cases[] = {
+		{ 0644, 0640 }, { 0666, 0640 }, { 0604, 0600 },	 { 0600, 0600 },
+		{ 0640, 0640 }, { 0400, 0600 }, { 04755, 0640 },
+	};
+	struct vty *vty = vty_new(-1);
+	char dir[] = "/tmp/skua-nb-mode-XXXXXX", path[128], sav[160], notice[256];
+	bool root = geteuid() == 0;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bgpd.conf", dir);
+	snprintf(sav, sizeof(sav), "%s.sav", path);
+	load_ok("good-full.conf");
+	nb_config_set_startup(path);
+	for (size_t i = 0; i < array_size(cases); i++) {
+		write_file(path, "hostname old\n");
+		/* Owner and group stay (root can give the new file to them). chown first: it
+		 * clears the set-user-ID bit. */
+		if (root)
+			ck_assert_int_eq(chown(path, 4242, 4343), 0);
+		ck_assert_int_eq(chmod(path, cases[i].before), 0);
+		log_ring_clear();
+		ck_assert_ptr_nonnull(strstr(run(vty, "write memory", CMD_SUCCESS), "[OK]"));
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_msg((st.st_mode & 07777) == cases[i].after, "%04o saved as %04o",
+			      (unsigned)cases[i].before, (unsigned)(st.st_mode & 07777));
+		if (root) {
+			ck_assert_uint_eq(st.st_uid, 4242);
+			ck_assert_uint_eq(st.st_gid, 4343);
+		}
+		/* the backup holds the old passwords: the same mode */
+		ck_assert_int_eq(stat(sav, &st), 0);
+		ck_assert_msg((st.st_mode & 07777) == cases[i].after, "backup of %04o is %04o",
+			      (unsigned)cases[i].before, (unsigned)(st.st_mode & 07777));
+		snprintf(notice, sizeof(notice), "write memory: %s was mode %04o; saved it as %04o",
+			 path, (unsigned)cases[i].before, (unsigned)cases[i].after);
+		if (cases[i].before & 0037)
+			ck_assert_msg(logged(notice), "no notice for %04o",
+				      (unsigned)cases[i].before);
+		else
+			ck_assert(!logged("write memory:"));
+		unlink(sav);
+	}
+	unlink(path);
+	rmdir(dir);
+	nb_config_set_startup(NULL);
 	vty_free(vty);
 }
 END_TEST
@@ -2202,6 +2348,7 @@ static Suite *config_suite(void)
 	tcase_add_test(files, t_enough_bad_files);
 	tcase_add_test(files, t_check_file_applies_nothing);
 	tcase_add_test(files, t_missing_file);
+	tcase_add_test(files, t_nul_byte_refused);
 	tcase_add_test(files, t_locate_by_bisection);
 	suite_add_tcase(s, files);
 
@@ -2222,6 +2369,7 @@ static Suite *config_suite(void)
 	tcase_add_test(life, t_reload_applies_only_the_diff);
 	tcase_add_test(life, t_reload_command);
 	tcase_add_test(life, t_write_memory);
+	tcase_add_test(life, t_write_memory_tightens_mode);
 	tcase_add_test(life, t_private_session);
 	tcase_add_test(life, t_two_sessions_merge);
 	tcase_add_test(life, t_exclusive);

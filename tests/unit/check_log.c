@@ -5,6 +5,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <regex.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -271,6 +272,37 @@ START_TEST(test_long_message_and_errno)
 }
 END_TEST
 
+/* The file target is opened with O_NOFOLLOW, regular files only, 0640 (lib/log_file.h): a
+ * link or a FIFO swapped in after validation is not written through. */
+START_TEST(test_file_open_refuses_links_and_fifos)
+{
+	char target[160], link[160], fifo[160], file[160];
+	struct stat st;
+	mode_t old = umask(022);
+
+	snprintf(target, sizeof(target), "%s/target", tmpdir);
+	snprintf(link, sizeof(link), "%s/link.log", tmpdir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo.log", tmpdir);
+	snprintf(file, sizeof(file), "%s/bgpd.log", tmpdir);
+	ck_assert_int_eq(close(open(target, O_CREAT | O_WRONLY, 0600)), 0);
+	ck_assert_int_eq(symlink(target, link), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+	ck_assert_int_eq(log_set_target(LOG_TARGET_FILE, LOG_LVL_DEBUG, link), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	/* does not wait for a reader */
+	ck_assert_int_eq(log_set_target(LOG_TARGET_FILE, LOG_LVL_DEBUG, fifo), -1);
+	ck_assert(errno == EINVAL || errno == ENXIO); /* ENXIO: no reader, O_NONBLOCK */
+	ck_assert_int_eq(log_set_target(LOG_TARGET_FILE, LOG_LVL_DEBUG, file), 0);
+	log_warn("into the file");
+	ck_assert_int_eq(stat(file, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0640);
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	umask(old);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("log");
@@ -287,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, test_ring);
 	tcase_add_test(tc, test_would_log_and_debug_flags);
 	tcase_add_test(tc, test_long_message_and_errno);
+	tcase_add_test(tc, test_file_open_refuses_links_and_fifos);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

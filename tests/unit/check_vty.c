@@ -525,6 +525,123 @@ START_TEST(stop_closes_sessions)
 }
 END_TEST
 
+/* Run the loop for ms milliseconds (the server's timers fire meanwhile). */
+static void pump(int ms)
+{
+	uint64_t until = monotime_ms() + (uint64_t)ms;
+
+	while (monotime_ms() < until) {
+		event_loop_once(base, false);
+		usleep(1000);
+	}
+}
+
+/* The 65th session is told why and closed; a freed slot is usable again. */
+START_TEST(session_cap)
+{
+	struct client c[VTY_MAX_SESSIONS + 1];
+	struct sbuf t;
+
+	sbuf_init(&t);
+	ck_assert_int_eq(vty_server_start(base, path), 0);
+	for (int i = 0; i < VTY_MAX_SESSIONS; i++) {
+		client_open(&c[i]);
+		ck_assert_int_eq(ask(&c[i], 'p', "", &t), CMD_SUCCESS);
+	}
+	ck_assert_uint_eq(vty_server_sessions(), VTY_MAX_SESSIONS);
+	client_open(&c[VTY_MAX_SESSIONS]);
+	ck_assert_int_eq(ask(&c[VTY_MAX_SESSIONS], 'p', "", &t), CMD_CLOSE);
+	ck_assert_str_eq(t.buf, "% too many vty sessions (64); close some\n");
+	ck_assert_int_eq(client_reply(&c[VTY_MAX_SESSIONS], &t), -1);
+	client_close(&c[VTY_MAX_SESSIONS]);
+	ck_assert_uint_eq(vty_server_sessions(), VTY_MAX_SESSIONS);
+
+	/* one leaves: the next one is served */
+	client_close(&c[0]);
+	pump(50);
+	client_open(&c[0]);
+	ck_assert_int_eq(ask(&c[0], 'p', "", &t), CMD_SUCCESS);
+	ck_assert_str_eq(t.buf, "srv# ");
+	for (int i = 0; i < VTY_MAX_SESSIONS; i++)
+		client_close(&c[i]);
+	sbuf_free(&t);
+}
+END_TEST
+
+/* exec-timeout: a session with no request for the timeout is closed; requests keep it. */
+START_TEST(idle_timeout)
+{
+	struct client c;
+	struct sbuf t;
+
+	ck_assert_uint_eq(vty_server_idle_timeout(), 10 * 60 * 1000); /* FRR's default */
+	vty_server_set_limits(0, 300);
+	sbuf_init(&t);
+	ck_assert_int_eq(vty_server_start(base, path), 0);
+	client_open(&c);
+	ck_assert_int_eq(ask(&c, 'x', "configure terminal", &t), CMD_SUCCESS);
+	for (int i = 0; i < 4; i++) { /* 4 x 200 ms: busy, never idle for 300 ms */
+		pump(200);
+		ck_assert_int_eq(ask(&c, 'p', "", &t), CMD_SUCCESS);
+	}
+	ck_assert_uint_eq(vty_server_sessions(), 1);
+	/* idle: closed within two timeouts (the one that sees the last reply read, and one) */
+	pump(1000);
+	ck_assert_uint_eq(vty_server_sessions(), 0);
+	ck_assert_int_eq(client_reply(&c, &t), -1); /* closed */
+	client_close(&c);
+	/* the configuration lock went with it: a new session can configure */
+	client_open(&c);
+	ck_assert_int_eq(ask(&c, 'x', "configure terminal", &t), CMD_SUCCESS);
+	client_close(&c);
+	sbuf_free(&t);
+}
+END_TEST
+
+/* A client reading a big table slowly is not idle while the output moves. */
+START_TEST(idle_timeout_spares_draining)
+{
+	const uint64_t bytes = 2 * 1024 * 1024;
+	struct client c;
+	struct sbuf t;
+	char line[64];
+	size_t got = 0;
+	uint64_t started, deadline;
+	int nuls = 0;
+
+	vty_server_set_limits(0, 300);
+	sbuf_init(&t);
+	ck_assert_int_eq(vty_server_start(base, path), 0);
+	client_open(&c);
+	snprintf(line, sizeof(line), "big %llu", (unsigned long long)bytes);
+	client_send(&c, 'x', line);
+	started = monotime_ms();
+	deadline = started + 30000;
+	/* 32 KiB every 100 ms: the whole reply takes several idle timeouts */
+	while (nuls < 4) {
+		char buf[32 * 1024];
+		ssize_t n;
+
+		ck_assert_msg(monotime_ms() < deadline, "the table did not arrive");
+		pump(100);
+		n = recv(c.fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		ck_assert_msg(n > 0, "closed after %zu bytes", got);
+		for (ssize_t i = 0; i < n; i++)
+			nuls = buf[i] == '\0' || nuls == 3 ? nuls + 1 : 0;
+		got += (size_t)n;
+	}
+	ck_assert_uint_eq(got, bytes + 4);
+	ck_assert_uint_gt(monotime_ms() - started, 3 * 300);
+	/* and once it is all read, the idle session goes */
+	pump(1000);
+	ck_assert_uint_eq(vty_server_sessions(), 0);
+	client_close(&c);
+	sbuf_free(&t);
+}
+END_TEST
+
 static Suite *vty_suite(void)
 {
 	Suite *s = suite_create("vty");
@@ -541,6 +658,9 @@ static Suite *vty_suite(void)
 	tcase_add_test(tc, pipelined);
 	tcase_add_test(tc, input_limit);
 	tcase_add_test(tc, stop_closes_sessions);
+	tcase_add_test(tc, session_cap);
+	tcase_add_test(tc, idle_timeout);
+	tcase_add_test(tc, idle_timeout_spares_draining);
 	suite_add_tcase(s, tc);
 	return s;
 }

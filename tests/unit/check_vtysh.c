@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -455,6 +456,77 @@ START_TEST(interactive)
 }
 END_TEST
 
+/*
+ * Lines that set a password stay out of the history file, which is the user's alone (0600):
+ * it used to keep `neighbor X password KEY` in clear, with the mode the umask gave. Lines an
+ * older vtysh saved there with a key are dropped at the next save.
+ */
+START_TEST(history_without_secrets)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	struct term t = { 0 };
+	char hist[256];
+	struct stat st;
+	struct sbuf h;
+	int status;
+
+	sbuf_init(&t.seen);
+	sbuf_init(&h);
+	snprintf(hist, sizeof(hist), "%s/.history_skua", dir);
+	/* libedit's format (strvis): what an older vtysh left, world-readable */
+	write_file(".history_skua", "_HiStOrY_V2_\n"
+				    "show\\040test\\040log\n"
+				    "neighbor\\04010.0.0.9\\040password\\040oldk3y\n");
+	ck_assert_int_eq(chmod(hist, 0644), 0);
+
+	t.pid = forkpty(&t.fd, NULL, NULL, &ws);
+	ck_assert_int_ge(t.pid, 0);
+	if (t.pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setenv("TERM", "vt100", 1);
+		setenv("HOME", dir, 1);
+		execl(VTYSH_BIN, "vtysh", "--vty-socket", sock, (char *)NULL);
+		_exit(127);
+	}
+	expect(&t, "testd# ");
+	term_send(&t, "conf t\r");
+	expect(&t, "testd(config)# ");
+	term_send(&t, "router bgp 65001\r");
+	expect(&t, "testd(config-router)# ");
+	term_send(&t, "neighbor 10.0.0.1 password s3cret\r");
+	expect(&t, "testd(config-router)# ");
+	/* an abbreviation the daemon accepts is the same command */
+	term_send(&t, "neighbor 10.0.0.2 passw an0ther\r");
+	expect(&t, "testd(config-router)# ");
+	term_send(&t, "neighbor 10.0.0.1 remote-as 1\r");
+	expect(&t, "testd(config-router)# ");
+	term_send(&t, "end\r");
+	expect(&t, "testd# ");
+	/* the daemon did take both keys */
+	term_send(&t, "show test log\r");
+	expect(&t, "neighbor 10.0.0.2 password an0ther");
+	expect(&t, "testd# ");
+	term_send(&t, "exit\r");
+	ck_assert_int_eq(waitpid(t.pid, &status, 0), t.pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	close(t.fd);
+
+	ck_assert_int_eq(stat(hist, &st), 0);
+	ck_assert_msg((st.st_mode & 0777) == 0600, "history file mode %04o",
+		      (unsigned)(st.st_mode & 0777));
+	read_file(".history_skua", &h);
+	ck_assert_msg(!strstr(h.buf, "s3cret") && !strstr(h.buf, "an0ther") &&
+			      !strstr(h.buf, "oldk3y"),
+		      "a key in the history file:\n%s", h.buf);
+	ck_assert_msg(strstr(h.buf, "remote-as") && strstr(h.buf, "router\\040bgp") &&
+			      strstr(h.buf, "show\\040test\\040log"),
+		      "the other lines are missing:\n%s", h.buf);
+	sbuf_free(&h);
+	sbuf_free(&t.seen);
+}
+END_TEST
+
 static Suite *vtysh_suite(void)
 {
 	Suite *s = suite_create("vtysh");
@@ -467,6 +539,7 @@ static Suite *vtysh_suite(void)
 	tcase_add_test(tc, config_file);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, interactive);
+	tcase_add_test(tc, history_without_secrets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -83,6 +83,18 @@ DEFCMD(testd_neighbor, "neighbor <A.B.C.D|X:X::X:X>$peer remote-as ASNUM$as",
 	return CMD_SUCCESS;
 }
 
+DEFCMD(testd_password, "neighbor <A.B.C.D|X:X::X:X>$peer password WORD$key",
+       "Specify a BGP neighbor\n"
+       "Neighbor address\n"
+       "Neighbor IPv6 address\n"
+       "Set a password\n"
+       "The password\n")
+{
+	sbuf_printf(&record, " neighbor %s password %s\n", cmd_arg(args, "peer"),
+		    cmd_arg(args, "key"));
+	return CMD_SUCCESS;
+}
+
 DEFCMD(testd_refuse, "bgp refuse", "BGP settings\nA setting the test daemon refuses\n")
 {
 	vty_out(vty, "%% The test daemon refuses this setting.\n");
@@ -133,6 +145,7 @@ int main(int argc, char **argv)
 	cmd_install(CONFIG_NODE, &testd_hostname_cmd);
 	cmd_install(CONFIG_NODE, &testd_router_bgp_cmd);
 	cmd_install(BGP_NODE, &testd_neighbor_cmd);
+	cmd_install(BGP_NODE, &testd_password_cmd);
 	cmd_install(BGP_NODE, &testd_refuse_cmd);
 	cmd_install(BGP_NODE, &testd_af_cmd);
 	cmd_install(BGP_IPV4_NODE, &testd_network_cmd);
