@@ -54,7 +54,6 @@
 #define BGPD_DEFAULT_CONFIG "/etc/skua/bgpd.conf"
 #define BGPD_DEFAULT_PIDFILE "/run/skua/bgpd.pid"
 #define BGPD_DEFAULT_USER "skua"
-#define BGPD_LOG_DIR "/var/log/skua"
 #define BGPD_MAX_LISTEN 16
 #define BGPD_ERR_MAX 512
 
@@ -324,16 +323,17 @@ static int rundirs_ensure(const struct bgpd_options *o, const struct privs *pv)
 }
 
 /*
- * With -d: syslog when a syslog daemon listens, else the file BGPD_LOG_DIR/bgpd.log, else
+ * With -d: syslog when a syslog daemon listens, else bgpd.log in the log directory, else
  * stderr kept open. Called as the run user, so the file can be reopened on SIGHUP. Returns
  * true when stderr must stay open, and in why the line that says where the log went when it
  * is not syslog.
  */
 static bool daemon_log_target(char *why, size_t len)
 {
-	static const char file[] = BGPD_LOG_DIR "/bgpd.log";
+	char file[PATH_MAX];
 
 	why[0] = '\0';
+	snprintf(file, sizeof(file), "%s/bgpd.log", log_file_dir());
 	if (log_syslog_reachable()) {
 		log_set_target(LOG_TARGET_SYSLOG, LOG_LVL_NOTICE, NULL);
 		return false;
@@ -363,7 +363,7 @@ static struct {
 
 static int daemonize(void)
 {
-	char why[BGPD_ERR_MAX], status;
+	char why[PATH_MAX + 256], status;
 	int p[2];
 	pid_t pid;
 

@@ -41,9 +41,10 @@ static int hostname_destroy(struct nb_cb_args *args)
 static int log_filename_modify(struct nb_cb_args *args)
 {
 	/* Checked without touching anything, so that `bgpd -C` stays free of side effects.
-	 * Only the configuration file loaded at start-up by root may log outside the log
-	 * directory (lib/log_file.h). */
-	bool any_dir = nb_commit_source() == NB_SRC_FILE && geteuid() == 0;
+	 * Only the configuration file (start-up, reload) may log outside the log directory
+	 * (lib/log_file.h). */
+	enum nb_source src = nb_commit_source();
+	bool any_dir = src == NB_SRC_FILE || src == NB_SRC_RELOAD;
 
 	if (args->event == NB_EV_VALIDATE &&
 	    log_file_check_path(lyd_get_value(args->dnode), any_dir, args->errmsg,

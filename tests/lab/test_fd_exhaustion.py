@@ -24,6 +24,7 @@ import time
 import pytest
 
 from skualab.daemons import Process, SkuaBgpd, tail, wait_for
+from skualab.runuser import give_to_run_user, run_user
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -72,6 +73,7 @@ class Bgpd:
         self.log = os.path.join(workdir, "bgpd.log")
         with open(self.conf, "w") as f:
             f.write(CONFIG)
+        give_to_run_user(workdir)  # bgpd drops root for the user skua
         self.port = free_port()
         self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf, "--no-fib",
                                      "--vty-socket", self.sock, "-p", str(self.port),
@@ -107,16 +109,28 @@ def bgpd():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def set_nofile(pid, limits):
+    """prlimit(2) on bgpd.  bgpd runs as the user skua: changing another user's limits takes
+    CAP_SYS_RESOURCE, which root in a container may lack, so ask as bgpd's own user."""
+    ids = run_user()
+    if ids is None:
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, limits)
+        return
+    subprocess.run(["setpriv", "--reuid=%d" % ids[0], "--regid=%d" % ids[1], "--clear-groups",
+                    "prlimit", "--pid", str(pid), "--nofile=%d:%d" % limits],
+                   check=True, timeout=10)
+
+
 def starve(d):
     """Lower bgpd's soft RLIMIT_NOFILE so that its next descriptor fails; returns the old
     limits."""
     pid = d.proc.pid
-    old = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+    old = resource.getrlimit(resource.RLIMIT_NOFILE)  # bgpd's: inherited from us
     # bgpd may still be closing the session of the readiness check: wait until the lowest
     # free descriptor stays put (bounded), so that no descriptor below the limit frees up.
     for _ in range(100):
         n = lowest_free_fd(pid)
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (n, old[1]))
+        set_nofile(pid, (n, old[1]))
         time.sleep(0.05)
         if lowest_free_fd(pid) == n:
             return old
@@ -148,7 +162,7 @@ def test_bgp_listener_at_fd_limit(bgpd):
         c = socket.create_connection(("127.0.0.1", bgpd.port), timeout=5)
         watch(bgpd, "one TCP connect to the BGP port")
     finally:
-        resource.prlimit(bgpd.proc.pid, resource.RLIMIT_NOFILE, old)
+        set_nofile(bgpd.proc.pid, old)
     # Descriptors are back: within the pause the connection is accepted, found to come from
     # no configured neighbor, and closed.
     c.settimeout(10)
@@ -168,7 +182,7 @@ def test_vty_socket_at_fd_limit(bgpd):
         c.connect(bgpd.sock)
         watch(bgpd, "one connect to the vty socket")
     finally:
-        resource.prlimit(bgpd.proc.pid, resource.RLIMIT_NOFILE, old)
+        set_nofile(bgpd.proc.pid, old)
     # The waiting session is served once a descriptor is free (the pause is 1 s).
     c.settimeout(10)
     c.sendall(b"pshow version\0")

@@ -5,8 +5,8 @@ bgpd opens the log file with its own privileges. A member of the vty group (the 
 admits it straight into enable mode) could name /etc/ld.so.preload, or any file, and have
 bgpd create it and append to it. Now (lib/log_file.h, lib/system_cli.c):
   - only sessions of root or of bgpd's own user may change the log file from a vty;
-  - from a vty or a reload the file must be in the log directory (--log-dir); only the
-    configuration file loaded at start-up by root may name another place;
+  - from a vty the file must be in the log directory (--log-dir); only the configuration
+    file (start-up, reload) may name another place, and bgpd reads it as its run user;
   - `..` components, symbolic links and non-regular files (a FIFO) are refused.
 
 One bgpd, no namespace, run as root (skipped otherwise): its vty socket is opened to everyone
@@ -26,6 +26,7 @@ import tempfile
 import pytest
 
 from skualab.daemons import Process, SkuaBgpd, tail, wait_for
+from skualab.runuser import give_to_run_user
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -48,8 +49,9 @@ class Bgpd:
         self.sock = os.path.join(workdir, "bgpd.vty")
         self.log = os.path.join(workdir, "bgpd.out")
         with open(self.conf, "w") as f:
-            # at start-up, from the file, as root: another directory is fine
+            # at start-up, from the file: another directory is fine
             f.write("hostname logtest\nlog file %s informational\n" % self.outside)
+        give_to_run_user(workdir, self.logdir)  # bgpd drops root for the user skua
         self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf, "--no-fib",
                                      "--vty-socket", self.sock, "-p", str(free_port()),
                                      "-l", "127.0.0.1", "--log-dir", self.logdir, "-i",
