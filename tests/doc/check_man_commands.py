@@ -22,6 +22,7 @@ Exits 0 when everything is documented, 1 with the list of what is not.
 """
 import argparse
 import os
+import pwd
 import re
 import shlex
 import signal
@@ -184,16 +185,21 @@ def daemon_commands(bgpd, vtysh):
         conf, sock = os.path.join(tmp, "bgpd.conf"), os.path.join(tmp, "bgpd.vty")
         open(conf, "w").close()
         log = open(os.path.join(tmp, "bgpd.log"), "w+")
+        # -u: stay whoever runs the test (root would otherwise become skua, who cannot read
+        # this private directory).
+        me = pwd.getpwuid(os.geteuid()).pw_name
         proc = subprocess.Popen([bgpd, "-f", conf, "--vty-socket", sock, "-i",
-                                 os.path.join(tmp, "bgpd.pid"), "--no-fib", "-l",
+                                 os.path.join(tmp, "bgpd.pid"), "-u", me, "--no-fib", "-l",
                                  "127.0.0.1", "-p", "0"], stdout=log, stderr=log)
         try:
             deadline = time.monotonic() + 15
-            while not os.path.exists(sock):
+            while subprocess.run([vtysh, "--vty-socket", sock, "-c", "show version"],
+                                 capture_output=True, timeout=10).returncode != 0:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     log.seek(0)
-                    sys.exit(f"check_man_commands: {bgpd} did not open {sock}:\n{log.read()}")
-                time.sleep(0.05)
+                    sys.exit(f"check_man_commands: {bgpd} does not answer on {sock}:\n"
+                             f"{log.read()}")
+                time.sleep(0.1)
             modes = {"enable": vtysh_list(vtysh, sock, None)}
             for name, path in CONFIG_MODES:
                 modes[name] = vtysh_list(vtysh, sock, path)
