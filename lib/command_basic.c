@@ -2,13 +2,15 @@
 /*
  * The commands every CLI has: moving between modes (FRR lib/command.c behaviour: `exit` one
  * level up or out of the session at the top, `end` straight to enable mode, `do` runs an
- * enable-mode command from a config node) and `show version`. The other show commands every
- * daemon has (memory, logging) are in command_show.c.
+ * enable-mode command from a config node), `list` and `show version`. The other show commands
+ * every daemon has (memory, logging) are in command_show.c.
  */
 #include "lib/compat.h"
 
 #include "lib/command_private.h"
 #include "lib/vty.h"
+
+DEFINE_MTYPE(CMD_LIST, "Command list (list)");
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -96,8 +98,39 @@ DEFCMD(cmd_show_version, "show version",
 	return CMD_SUCCESS;
 }
 
+static int grammar_cmp(const void *a, const void *b)
+{
+	const struct cmd_def *const *x = a, *const *y = b;
+
+	return strcmp((*x)->grammar, (*y)->grammar);
+}
+
+/*
+ * FRR's `list`: every command of the current mode, one grammar per line, sorted; hidden
+ * (deprecated) ones are left out as `?` leaves them out. Also what tests/doc/ reads to check
+ * that the manual pages name every configuration statement.
+ */
+DEFCMD(cmd_list, "list", "Print command list\n")
+{
+	const struct cmd_graph *g = cmd_node_graph(vty->node);
+	const struct cmd_def **defs;
+	size_t i;
+
+	if (!g || !g->ndefs)
+		return CMD_SUCCESS;
+	defs = XMALLOC(MTYPE_CMD_LIST, g->ndefs * sizeof(*defs));
+	memcpy(defs, g->defs, g->ndefs * sizeof(*defs));
+	qsort(defs, g->ndefs, sizeof(*defs), grammar_cmp);
+	for (i = 0; i < g->ndefs; i++)
+		if (!(defs[i]->flags & CMD_HIDDEN))
+			vty_out(vty, "  %s\n", defs[i]->grammar);
+	XFREE(MTYPE_CMD_LIST, defs);
+	return CMD_SUCCESS;
+}
+
 void cmd_basic_install_config_node(enum node_type node)
 {
+	cmd_install(node, &cmd_list_cmd);
 	cmd_install(node, &cmd_exit_cmd);
 	cmd_install(node, &cmd_quit_cmd);
 	cmd_install(node, &cmd_end_cmd);
@@ -109,6 +142,7 @@ void cmd_basic_init(void)
 	/* VIEW commands are installed into ENABLE too (cmd_install). */
 	cmd_install(VIEW_NODE, &cmd_exit_cmd);
 	cmd_install(VIEW_NODE, &cmd_quit_cmd);
+	cmd_install(VIEW_NODE, &cmd_list_cmd);
 	cmd_install(VIEW_NODE, &cmd_show_version_cmd);
 	cmd_install(VIEW_NODE, &cmd_enable_cmd);
 	cmd_install(ENABLE_NODE, &cmd_end_cmd);

@@ -3,6 +3,8 @@
 #
 # Install what skua needs to build and to run its tests, on Debian 12, as root.
 # Idempotent and quick when everything is there: one dpkg-query, no apt-get.
+# debhelper, lintian and logrotate are for the Debian package's lab test
+# (tests/lab/test_package.py), mandoc for the man pages' lint (make check).
 #
 # The peers' packages (frr, bird2, gobgpd, exabgp) ship system services.  When this script is
 # the one installing them, they are kept from starting (policy-rc.d) and then disabled: the lab
@@ -14,7 +16,8 @@ set -euo pipefail
 BUILD_DEPS=(build-essential autoconf automake libtool pkg-config libevent-dev libssl-dev
 	libyang2-dev libyang2-tools check libedit-dev libmnl-dev libcap-dev)
 TEST_DEPS=(frr bird2 gobgpd exabgp python3-scapy python3-pytest python3-pytest-timeout
-	tcpdump iproute2 strace clang libclang-rt-14-dev clang-format)
+	tcpdump iproute2 strace clang libclang-rt-14-dev clang-format
+	debhelper lintian mandoc logrotate)
 SERVICES=(frr bird gobgpd exabgp)
 
 say() { printf 'install-deps: %s\n' "$*"; }

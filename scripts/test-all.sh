@@ -14,6 +14,9 @@
 #   LAB_TIMEOUT          bound on the whole lab run in seconds (default 1200)
 #   FUZZ_SECONDS         how long each fuzz target runs (default 60; 0 skips the fuzz suite)
 #   PYTEST_ARGS          extra pytest arguments for the lab (e.g. "-k selftest")
+#   SKUA_DEB             a skua_*.deb built earlier: the lab's package test uses it instead of
+#                        building one (by default it builds it once, from `make distdir` of the
+#                        lab's build directory, without the unit tests: about a minute)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

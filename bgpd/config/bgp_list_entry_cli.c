@@ -35,7 +35,7 @@ static const struct lyd_node *entry_scan(const struct lyd_node *list,
 		(*count)++;
 		if (!found && e->action &&
 		    strcmp(yang_dnode_get_string(n, "action"), e->action) == 0 &&
-		    strcmp(yang_dnode_get_string(n, e->text_leaf), e->text) == 0)
+		    strcmp(yang_dnode_get_string(n, "%s", e->text_leaf), e->text) == 0)
 			found = n;
 	}
 	return found;
