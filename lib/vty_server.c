@@ -11,6 +11,7 @@
 #include "lib/compat.h"
 
 #include <grp.h>
+#include <inttypes.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -28,6 +29,7 @@ DEFINE_MTYPE(VTY_BUF, "vty connection buffers");
 #define VTY_REQUEST_MAX (64 * 1024) /* one request: kind byte, line (the NUL not counted) */
 #define VTY_OUT_HIGH (256 * 1024)   /* queued output above which requests wait */
 #define VTY_OUT_KEEP (1024 * 1024)  /* buffers above this are released once drained */
+#define VTY_ACCEPT_PAUSE_MS 1000    /* out of descriptors: stop accepting for this long */
 
 struct vty_outq {
 	char *buf;
@@ -51,6 +53,8 @@ static struct {
 	int fd;
 	char *path;
 	struct ev *lev;
+	struct ev *resume_ev; /* accepting again after running out of descriptors */
+	uint64_t refused;     /* accept() failures for want of descriptors, since logged */
 	struct vty_conn *conns;
 } srv = { .fd = -1 };
 
@@ -289,6 +293,37 @@ static void conn_new(int fd)
 	conn_set_events(c);
 }
 
+static void accept_resume_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	event_add(srv.lev);
+}
+
+/*
+ * accept() failed for want of descriptors or memory: the connection stays queued and the
+ * listening socket readable, so a watcher left armed would call back at once, every loop turn,
+ * logging each time (a thousand idle clients past the descriptor limit wrote gigabytes of log a
+ * minute). Stop watching for a while instead, and say so once per pause.
+ */
+static void accept_pause(int err)
+{
+	srv.refused++;
+	if (!srv.resume_ev)
+		srv.resume_ev = event_timer_new(srv.base, accept_resume_cb, NULL);
+	if (!srv.resume_ev)
+		return; /* cannot pause: at least the log says why below, once */
+	if (event_pending(srv.resume_ev))
+		return;
+	event_del(srv.lev);
+	event_timer_add(srv.resume_ev, VTY_ACCEPT_PAUSE_MS, 0);
+	log_err("vty: cannot accept connections on %s: %s; not accepting for %d ms (%" PRIu64
+		" refusal%s so far; too many vty clients, or raise the descriptor limit)",
+		srv.path, strerror(err), VTY_ACCEPT_PAUSE_MS, srv.refused,
+		srv.refused == 1 ? "" : "s");
+}
+
 static void accept_cb(int fd, short what, void *arg)
 {
 	for (;;) {
@@ -297,7 +332,10 @@ static void accept_cb(int fd, short what, void *arg)
 		if (cfd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			    errno == ENOMEM)
+				accept_pause(errno);
+			else if (errno != EAGAIN && errno != EWOULDBLOCK)
 				log_err("vty: accept on %s failed: %s", srv.path, strerror(errno));
 			return;
 		}
@@ -407,7 +445,9 @@ void vty_server_stop(void)
 	if (srv.fd < 0)
 		return;
 	event_free(srv.lev);
-	srv.lev = NULL;
+	event_free(srv.resume_ev);
+	srv.lev = srv.resume_ev = NULL;
+	srv.refused = 0;
 	close(srv.fd);
 	srv.fd = -1;
 	unlink(srv.path);
