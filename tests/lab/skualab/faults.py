@@ -149,7 +149,7 @@ def fib_status(daemon, timeout=10):
         return None
 
 
-def wait_quiet_cpu(pid, busy_below=0.05, window=2.0, timeout=60):
+def wait_quiet_cpu(pid, busy_below=0.05, window=1.0, timeout=60):
     """Wait until a process uses less than `busy_below` of a CPU over `window` seconds;
     returns that share (raises AssertionError after `timeout`)."""
     from .probes import cpu_seconds
