@@ -56,6 +56,13 @@ def nofile_limit(pid):
     return None
 
 
+def sanitized(pid):
+    """True when the process runs AddressSanitizer: its quarantine holds freed memory (up to
+    256 MB by default), so VmRSS says nothing about leaks there."""
+    with open("/proc/%d/maps" % pid) as f:
+        return any("libasan" in line for line in f)
+
+
 def bgpd_pid(daemon):
     """The pid of a skua router's bgpd (ip netns exec execs it: the lab's process is it)."""
     if getattr(daemon, "strace_path", None):
