@@ -11,7 +11,7 @@ Pass condition: bgpd never dies (under the sanitizer build too: the lab fails a 
 log holds a sanitizer report), the stable session never drops (connectionsDropped and
 connectionsEstablished unchanged, the feeder still up), the flappers really flapped, every
 reload was applied, and once they stop and bgpd is idle again its VmRSS is within 5% of the
-baseline.
+baseline (at CI size, plus FIXED_KB; under ASan, the bytes of bgpd's own counters instead).
 """
 
 import json
@@ -29,6 +29,11 @@ FLAPPERS = 100
 FLAP_SECONDS = faults.size(75, 600)
 RELOAD = 30
 RSS_SLACK = 0.05
+# What bgpd keeps after a burst that does not grow with time or with the table: the last
+# reloads' configurations (commit history, for rollback), the next-hop cache (at most twice the
+# next hops in use, plus 64), the RIB's slab chunks at their peak. About 1.5 MB at CI size,
+# where the baseline is 12 MB; nothing next to a full table's, judged on the 5% alone.
+FIXED_KB = faults.size(2048, 0)
 FEEDER = "2001:db8:0:2::2"
 FLAP_BASE = "2001:db8:0:3::100"
 LOAD_BOUND = faults.size(120, 600)
@@ -74,8 +79,9 @@ def test_stable_table_and_baseline(lab):
         "ipv6Routes"), TABLE, timeout=LOAD_BOUND)
     pid = faults.bgpd_pid(dut)
     faults.wait_quiet_cpu(pid, timeout=120)
+    doc = dut.vtysh_json("show memory json")
     STATE.update(pid=pid, rss=faults.rss_kb(pid), stable=stable(dut), types=mem_types(dut),
-                 mem=dut.vtysh_json("show memory json")["totalCurrent"])
+                 mem=doc["totalCurrent"], bytes=doc["totalBytes"])
     assert STATE["stable"][0] == "Established", STATE["stable"]
     print("baseline with %d routes: VmRSS %d kB, %d allocations"
           % (TABLE, STATE["rss"], STATE["mem"]))
@@ -130,26 +136,40 @@ def test_flapping_and_reloads(lab):
              dynamic_seen, len(reloads)))
 
 
-@pytest.mark.xfail(reason="fails today: bgpd/fib's next-hop tracking keeps an entry for every "
-                   "next hop ever seen (1 -> 101 after 100 flappers left), the RIB's slabs "
-                   "keep their peak, and glibc keeps ~9 MB of freed heap: VmRSS +45% at CI "
-                   "size", strict=False)
 @pytest.mark.timeout(300)
 def test_memory_back_to_baseline(lab):
+    """Once the flappers are gone and bgpd is idle, its memory returns to the baseline within
+    RSS_SLACK (plus FIXED_KB at CI size): VmRSS (bgpd gives freed heap back, lib/mem_trim.c, within seconds), or under
+    ASan, whose quarantine keeps freed memory resident, the bytes bgpd's own counters hold
+    (`show memory`: every allocation by type)."""
     assert STATE.get("flapped"), "not checked: the flapping step failed"
     dut, pid = lab["dut"], STATE["pid"]
     lab.expect("every dynamic neighbor gone", lambda: dut.summary("ipv6").get("peers", {}),
                lambda p: None if list(p) == [FEEDER] else "%d peers" % len(p), timeout=120)
     faults.wait_quiet_cpu(pid, timeout=120)
-    rss = faults.rss_kb(pid)
-    mem = dut.vtysh_json("show memory json")["totalCurrent"]
+    asan = faults.sanitized(pid)
+    if asan:
+        what, base, fixed = "bytes held (show memory)", STATE["bytes"], FIXED_KB * 1024
+        measure = lambda: dut.vtysh_json("show memory json")["totalBytes"]  # noqa: E731
+    else:
+        what, base, fixed = "VmRSS kB", STATE["rss"], FIXED_KB
+        measure = lambda: faults.rss_kb(pid)  # noqa: E731
+    bound = base * (1 + RSS_SLACK) + fixed
+    seen = []
+
+    def settled():
+        seen.append(measure())
+        return None if seen[-1] <= bound else "%d" % seen[-1]
+
+    try:
+        lab.expect("%s back within %d%% (+%d) of the baseline %d" % (
+            what, RSS_SLACK * 100, fixed, base), lambda: None, lambda _: settled(), timeout=30)
+    finally:
+        now = mem_types(dut)
+        moved = {k: (STATE["types"].get(k), now.get(k)) for k in set(now) | set(STATE["types"])
+                 if now.get(k) != STATE["types"].get(k)}
+        print("memory types that moved (before, after): %s" % json.dumps(moved, sort_keys=True))
+        print("after flapping: %s %s (baseline %d, %+.1f%%); VmRSS %d kB (baseline %d kB)"
+              % (what, seen[-1] if seen else "?", base,
+                 (seen[-1] / base - 1) * 100 if seen else 0, faults.rss_kb(pid), STATE["rss"]))
     assert stable(dut) == STATE["stable"]
-    now = mem_types(dut)
-    moved = {k: (STATE["types"].get(k), now.get(k)) for k in set(now) | set(STATE["types"])
-             if now.get(k) != STATE["types"].get(k)}
-    print("memory types that moved (before, after): %s" % json.dumps(moved, sort_keys=True))
-    print("after flapping: VmRSS %d kB (baseline %d kB, %+.1f%%), %d allocations (baseline %d)"
-          % (rss, STATE["rss"], (rss / STATE["rss"] - 1) * 100, mem, STATE["mem"]))
-    assert rss <= STATE["rss"] * (1 + RSS_SLACK), (
-        "VmRSS %d kB, more than %d%% above the baseline %d kB"
-        % (rss, RSS_SLACK * 100, STATE["rss"]))
