@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from skualab import faults
+from skualab import faults, runuser
 from skualab.daemons import wait_for
 
 TINY = "64k"
@@ -32,9 +32,13 @@ def start_on_tiny_fs(lab):
     os.makedirs(tiny, exist_ok=True)
     dut.sock = os.path.join(dut.rundir, "bgpd.vty")
     dut.remove_stale("bgpd.vty", "bgpd.pid")
+    # bgpd drops root for the user skua: the rundir and the tiny file system are its own.
+    runuser.give_to_run_user(dut.rundir, tiny, conf)
+    ids = runuser.run_user()
+    owner = ",uid=%d,gid=%d" % ids if ids else ""
     wrapper = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
-               'mount -t tmpfs -o size=%s,mode=0755 skua-faults "$0" && cp "$1" "$0"/bgpd.conf '
-               '&& shift && exec "$@"' % TINY, tiny, conf]
+               'mount -t tmpfs -o size=%s,mode=0755%s skua-faults "$0" && '
+               'cp -p "$1" "$0"/bgpd.conf && shift && exec "$@"' % (TINY, owner), tiny, conf]
     dut.procs = []
     dut.spawn("bgpd", wrapper + [dut.bgpd_path(), "-f", os.path.join(tiny, "bgpd.conf"),
                                  "--vty-socket", dut.sock, "--no-fib",
