@@ -45,6 +45,7 @@
 #include "lib/event.h"
 #include "lib/log.h"
 #include "lib/log_file.h"
+#include "lib/mem_trim.h"
 #include "lib/northbound.h"
 #include "lib/pidfile.h"
 #include "lib/privs.h"
@@ -576,7 +577,9 @@ int main(int argc, char **argv)
 	log_notice("bgpd (skua %s) started, vty socket %s, pid file %s", PACKAGE_VERSION,
 		   o.vty_socket, o.pidfile);
 	daemon_ready(true);
+	mem_trim_start(main_base); /* what bursts free goes back to the system */
 	r = event_loop_run(main_base);
+	mem_trim_stop();
 
 	vty_server_stop();
 	bgp_network_stop();

@@ -458,11 +458,17 @@ int kernel_watch_read(struct kernel_watch *w)
 			if (errno == ENOBUFS) {
 				int ret;
 
+				/* One dump per call: under a sustained storm the socket
+				 * overruns again while we dump, and a dump per overrun in
+				 * this loop would hold the daemon for as many dumps. The
+				 * notifications queued meanwhile are newer than what they
+				 * follow, so reading them on the next turn keeps the
+				 * mirror right. */
 				w->resyncs++;
 				ret = mirror_load(w);
 				if (ret < 0)
 					return ret;
-				continue;
+				break;
 			}
 			return -errno;
 		}

@@ -209,20 +209,24 @@ static int write_memory(struct vty *vty)
 	vty_out(vty, "Building Configuration...\n");
 	/* Saving a commit that may still be rolled back would bring it back at the next
 	 * start. */
+	/* Nothing saved is a failure (vtysh exits 1), not a warning: a script that saves the
+	 * configuration must be able to tell that it did not happen. */
 	if (nb_confirm_pending(&pending, NULL)) {
 		vty_out(vty,
 			"%% Confirmed commit #%u is pending: confirm it with \"commit\" (or let it "
 			"roll back) before saving\n",
 			pending);
-		return CMD_WARNING;
+		return CMD_WARNING_CONFIG_FAILED;
 	}
 	if (!path) {
 		vty_out(vty, "%% There is no startup configuration file to write to\n");
-		return CMD_WARNING;
+		return CMD_WARNING_CONFIG_FAILED;
 	}
 	if (nb_config_save(path, err, sizeof(err)) < 0) {
-		vty_out(vty, "%% %s\n", err);
-		return CMD_WARNING;
+		/* nb_config_save() fails before its rename: the file is the old one. */
+		vty_out(vty, "%% %s\n%% The configuration was not saved; %s is unchanged\n", err,
+			path);
+		return CMD_WARNING_CONFIG_FAILED;
 	}
 	vty_out(vty, "Configuration saved to %s\n[OK]\n", path);
 	return CMD_SUCCESS;

@@ -71,15 +71,18 @@ void vty_free(struct vty *vty);
 int vty_server_start(struct event_base *base, const char *path);
 void vty_server_stop(void);
 
-/* At most this many sessions at once; the next connection is told so and closed. */
+/* At most this many sessions at once. The next connection takes the place of the session idle
+ * the longest, if one has been idle VTY_EVICT_IDLE_MS; else it is told so and closed. */
 #define VTY_MAX_SESSIONS 64
+#define VTY_EVICT_IDLE_MS 1000
 /* A session with no request and no output progress for this long is closed (FRR's
  * exec-timeout default, 10 minutes). */
 #define VTY_IDLE_TIMEOUT_MS (10 * 60 * 1000)
 
-/* Change the cap (0: the default) and the idle timeout (0: never); applies to open sessions
- * too. */
-void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms);
+/* Change the cap (0: the default), the idle timeout (0: never) and how long a session must
+ * have been idle to make room for a new one at the cap (0: the default; UINT32_MAX: never);
+ * applies to open sessions too. */
+void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms, uint32_t evict_idle_ms);
 uint32_t vty_server_idle_timeout(void);
 unsigned vty_server_sessions(void);
 

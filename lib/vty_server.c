@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/command_private.h"
@@ -48,8 +49,9 @@ struct vty_conn {
 	struct vty *vty;
 	int fd;
 	struct ev *rev, *wev;
-	struct ev *idle; /* exec-timeout: re-armed on every request and on output progress */
-	int unread;	 /* bytes of ours the client had not read when the timer was armed */
+	struct ev *idle;   /* exec-timeout: re-armed on every request and on output progress */
+	int unread;	   /* bytes of ours the client had not read when the timer was armed */
+	int64_t active_ms; /* monotonic time of the last request or output progress */
 	bool reading, writing;
 	char *in; /* VTY_REQUEST_MAX + 1 bytes: a full request and its NUL */
 	size_t inlen;
@@ -67,15 +69,20 @@ static struct {
 	struct vty_conn *conns;
 	unsigned nconns;
 	unsigned max_sessions;
-	uint32_t idle_ms; /* 0: sessions never time out */
-} srv = { .fd = -1, .max_sessions = VTY_MAX_SESSIONS, .idle_ms = VTY_IDLE_TIMEOUT_MS };
+	uint32_t idle_ms;	/* 0: sessions never time out */
+	uint32_t evict_idle_ms; /* at the cap, idle this long: may make room (UINT32_MAX: never) */
+} srv = { .fd = -1,
+	  .max_sessions = VTY_MAX_SESSIONS,
+	  .idle_ms = VTY_IDLE_TIMEOUT_MS,
+	  .evict_idle_ms = VTY_EVICT_IDLE_MS };
 
-void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms)
+void vty_server_set_limits(unsigned max_sessions, uint32_t idle_timeout_ms, uint32_t evict_idle_ms)
 {
 	struct vty_conn *c;
 
 	srv.max_sessions = max_sessions ? max_sessions : VTY_MAX_SESSIONS;
 	srv.idle_ms = idle_timeout_ms;
+	srv.evict_idle_ms = evict_idle_ms ? evict_idle_ms : VTY_EVICT_IDLE_MS;
 	/* the sessions open now get the new timeout from now on */
 	for (c = srv.conns; c; c = c->next) {
 		if (srv.idle_ms)
@@ -103,8 +110,17 @@ static int conn_unread(const struct vty_conn *c)
 	return ioctl(c->fd, SIOCOUTQ, &n) == 0 ? n : -1;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void conn_touch(struct vty_conn *c)
 {
+	c->active_ms = now_ms();
 	if (!srv.idle_ms || !c->idle)
 		return;
 	c->unread = conn_unread(c);
@@ -377,13 +393,52 @@ static void refuse_session(int fd)
 			 srv.path, srv.max_sessions);
 }
 
+/*
+ * At the cap, the session idle the longest (no request, no output progress, nothing half
+ * received or queued, for at least evict_idle_ms) makes room for the newcomer: without it,
+ * clients that connect and say nothing would shut every operator out until the idle timeout.
+ * NULL when every session is busy or was active a moment ago.
+ */
+static struct vty_conn *eviction_victim(void)
+{
+	struct vty_conn *c, *victim = NULL;
+	int64_t limit = now_ms() - srv.evict_idle_ms;
+
+	if (srv.evict_idle_ms == UINT32_MAX)
+		return NULL;
+	for (c = srv.conns; c; c = c->next)
+		if (!c->closing && c->inlen == 0 && outq_pending(&c->out) == 0 &&
+		    c->active_ms <= limit && (!victim || c->active_ms < victim->active_ms))
+			victim = c;
+	return victim;
+}
+
+static void evict(struct vty_conn *c)
+{
+	static const char msg[] = "% vty session closed: too many sessions, and this one was "
+				  "idle the longest\n";
+	const char term[4] = { 0, 0, 0, CMD_CLOSE };
+
+	/* As a reply, so that a vtysh at its prompt prints why and exits. */
+	(void)send(c->fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	(void)send(c->fd, term, sizeof(term), MSG_NOSIGNAL | MSG_DONTWAIT);
+	log_info_limited("vty: %u sessions open on %s: closing the one idle the longest (fd %d) "
+			 "for a new one",
+			 srv.nconns, srv.path, c->fd);
+	conn_close(c);
+}
+
 static void conn_new(int fd)
 {
 	struct vty_conn *c;
 
 	if (srv.nconns >= srv.max_sessions) {
-		refuse_session(fd);
-		return;
+		c = eviction_victim();
+		if (!c) {
+			refuse_session(fd);
+			return;
+		}
+		evict(c);
 	}
 	c = XCALLOC(MTYPE_VTY_CONN, sizeof(*c));
 

@@ -24,7 +24,8 @@
 #include "lib/event.h"
 #include "lib/log.h"
 
-#define FIB_REFUSALS_LOGGED 10 /* per flush; the rest are counted */
+#define FIB_REFUSALS_LOGGED 10	/* per flush; the rest are counted */
+#define FIB_RESYNC_LOG_MS 60000 /* lost kernel notifications: one message a minute at most */
 
 static struct {
 	struct event_base *base;
@@ -41,6 +42,8 @@ static struct {
 	uint64_t routes[BGP_AF_MAX];
 	uint64_t installs, removals, purged;
 	unsigned refusals_logged;
+	uint64_t resyncs_logged; /* kernel_watch_resyncs() when last logged */
+	uint64_t resync_log_ms;	 /* monotime_ms() of that message, 0 = never */
 } fib;
 
 /* ---- talking to the kernel ---- */
@@ -213,6 +216,29 @@ const struct rib_fib_ops bgp_fib_ops = {
 
 /* ---- the kernel's notifications ---- */
 
+/*
+ * The kernel dropped notifications for us (the watch socket's buffer overran: ENOBUFS, a route
+ * storm from another process or our own load) and the watcher read its routes again. Said at
+ * once the first time, then at most once a minute with the count, so a sustained storm does
+ * not flood the log.
+ */
+static void report_resyncs(void)
+{
+	uint64_t n = kernel_watch_resyncs(fib.kw), now = monotime_ms();
+
+	if (n == fib.resyncs_logged)
+		return;
+	if (fib.resync_log_ms && now - fib.resync_log_ms < FIB_RESYNC_LOG_MS)
+		return;
+	log_warn("FIB: the kernel dropped route notifications to bgpd (netlink ENOBUFS: its "
+		 "receive buffer overran, %" PRIu64 " time%s since the last message); bgpd read "
+		 "the kernel's routes again and re-checks its next hops. If this repeats, look "
+		 "for a process changing routes in bulk",
+		 n - fib.resyncs_logged, n - fib.resyncs_logged == 1 ? "" : "s");
+	fib.resyncs_logged = n;
+	fib.resync_log_ms = now;
+}
+
 static void watch_cb(int fd, short what, void *arg)
 {
 	struct bgp *bgp = fib.bgp;
@@ -228,6 +254,7 @@ static void watch_cb(int fd, short what, void *arg)
 			strerror(-ret));
 		return;
 	}
+	report_resyncs();
 	if (ret > 0) {
 		bgp_nh_kernel_changed(bgp && fib.active ? bgp->rib : NULL);
 		bgp_redist_kernel_changed();

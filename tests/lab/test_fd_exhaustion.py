@@ -24,7 +24,7 @@ import time
 import pytest
 
 from skualab.daemons import Process, SkuaBgpd, tail, wait_for
-from skualab.runuser import give_to_run_user, run_user
+from skualab.runuser import give_to_run_user, set_nofile
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -107,18 +107,6 @@ def bgpd():
         if d:
             d.proc.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-def set_nofile(pid, limits):
-    """prlimit(2) on bgpd.  bgpd runs as the user skua: changing another user's limits takes
-    CAP_SYS_RESOURCE, which root in a container may lack, so ask as bgpd's own user."""
-    ids = run_user()
-    if ids is None:
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, limits)
-        return
-    subprocess.run(["setpriv", "--reuid=%d" % ids[0], "--regid=%d" % ids[1], "--clear-groups",
-                    "prlimit", "--pid", str(pid), "--nofile=%d:%d" % limits],
-                   check=True, timeout=10)
 
 
 def starve(d):

@@ -1674,12 +1674,15 @@ START_TEST(t_write_memory)
 	/* Failures say why and leave the file alone. */
 	nb_config_set_startup("/nonexistent-dir/bgpd.conf");
 	ck_assert_ptr_nonnull(
-		strstr(run(vty, "write memory", CMD_WARNING),
+		strstr(run(vty, "write memory", CMD_WARNING_CONFIG_FAILED),
 		       "% Can't open configuration file /nonexistent-dir/.bgpd.conf."));
+	ck_assert_ptr_nonnull(strstr(run(vty, "write memory", CMD_WARNING_CONFIG_FAILED),
+				     "% The configuration was not saved; "
+				     "/nonexistent-dir/bgpd.conf is unchanged\n"));
 	ck_assert_ptr_nonnull(strstr(run(vty, "show startup-config", CMD_WARNING),
 				     "% Can't open configuration file /nonexistent-dir/bgpd.conf"));
 	nb_config_set_startup(NULL);
-	ck_assert_str_eq(run(vty, "write memory", CMD_WARNING),
+	ck_assert_str_eq(run(vty, "write memory", CMD_WARNING_CONFIG_FAILED),
 			 "Building Configuration...\n"
 			 "% There is no startup configuration file to write to\n");
 
@@ -2109,7 +2112,7 @@ START_TEST(t_commit_confirmed_confirmed)
 	run(a, "commit confirmed 1", CMD_SUCCESS);
 	/* Saving now would bring the change back at the next start even if it rolls back. */
 	nb_config_set_startup("/tmp/skua-nb-never-written.conf");
-	ck_assert_str_eq(run(b, "write memory", CMD_WARNING),
+	ck_assert_str_eq(run(b, "write memory", CMD_WARNING_CONFIG_FAILED),
 			 "Building Configuration...\n"
 			 "% Confirmed commit #2 is pending: confirm it with \"commit\" (or let it "
 			 "roll back) before saving\n");

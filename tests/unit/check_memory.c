@@ -5,7 +5,10 @@
 #include <check.h>
 #include <malloc.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include "lib/mem_trim.h"
+#include "lib/mem_trim.h"
 #include "lib/memory.h"
 
 DEFINE_MTYPE(TEST_A, "Test A");
@@ -182,6 +185,51 @@ START_TEST(test_zero_size)
 }
 END_TEST
 
+/* Resident set size of this process, in kB (/proc/self/statm). */
+static long rss_kb(void)
+{
+	long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld %ld", &size, &resident), 2);
+	fclose(f);
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* 64 MiB in small blocks, all freed but the last (which pins the top of the heap, so glibc's
+ * own top trim cannot help): the check finds the heap mostly free and gives it back. */
+START_TEST(test_trim_returns_freed_heap)
+{
+	enum { N = 64 * 1024, SZ = 1000 };
+	char **blocks;
+	long before, after;
+	size_t seen;
+
+#if defined(__SANITIZE_ADDRESS__)
+	return; /* ASan has its own allocator: glibc's heap stays empty */
+#endif
+	mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024); /* keep glibc from trimming by itself */
+	blocks = malloc(N * sizeof(*blocks));
+	ck_assert_ptr_nonnull(blocks);
+	for (int i = 0; i < N; i++) {
+		blocks[i] = malloc(SZ);
+		ck_assert_ptr_nonnull(blocks[i]);
+		memset(blocks[i], 1, SZ);
+	}
+	ck_assert_uint_eq(mem_trim_check(), 0); /* all in use: nothing to do */
+	for (int i = 0; i < N - 1; i++)
+		free(blocks[i]);
+	before = rss_kb();
+	seen = mem_trim_check();
+	after = rss_kb();
+	ck_assert_msg(seen >= (size_t)(N - 1) * SZ, "free bytes seen: %zu", seen);
+	ck_assert_msg(before - after > 48 * 1024, "RSS %ld kB -> %ld kB", before, after);
+	free(blocks[N - 1]);
+	free(blocks);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("memory");
@@ -195,6 +243,7 @@ int main(void)
 	tcase_add_test(tc, test_churn);
 	tcase_add_test(tc, test_zero_size);
 	tcase_add_test_raise_signal(tc, test_oom_aborts, SIGABRT);
+	tcase_add_test(tc, test_trim_returns_freed_heap);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -536,13 +536,15 @@ static void pump(int ms)
 	}
 }
 
-/* The 65th session is told why and closed; a freed slot is usable again. */
+/* The 65th session is told why and closed (no session idle long enough to make room); a
+ * freed slot is usable again. */
 START_TEST(session_cap)
 {
 	struct client c[VTY_MAX_SESSIONS + 1];
 	struct sbuf t;
 
 	sbuf_init(&t);
+	vty_server_set_limits(0, VTY_IDLE_TIMEOUT_MS, UINT32_MAX);
 	ck_assert_int_eq(vty_server_start(base, path), 0);
 	for (int i = 0; i < VTY_MAX_SESSIONS; i++) {
 		client_open(&c[i]);
@@ -565,6 +567,47 @@ START_TEST(session_cap)
 	for (int i = 0; i < VTY_MAX_SESSIONS; i++)
 		client_close(&c[i]);
 	sbuf_free(&t);
+	vty_server_set_limits(0, VTY_IDLE_TIMEOUT_MS, 0);
+}
+END_TEST
+
+/* At the cap, a newcomer takes the place of the session idle the longest, which is told why;
+ * sessions active a moment ago are kept. */
+START_TEST(session_cap_evicts_the_longest_idle)
+{
+	struct client c[VTY_MAX_SESSIONS + 1];
+	struct sbuf t;
+
+	sbuf_init(&t);
+	vty_server_set_limits(0, VTY_IDLE_TIMEOUT_MS, 200);
+	ck_assert_int_eq(vty_server_start(base, path), 0);
+	for (int i = 0; i < VTY_MAX_SESSIONS; i++) {
+		client_open(&c[i]);
+		ck_assert_int_eq(ask(&c[i], 'p', "", &t), CMD_SUCCESS);
+	}
+	pump(300);
+	/* every session but c[5] is active again: c[5] is the one idle the longest */
+	for (int i = 0; i < VTY_MAX_SESSIONS; i++)
+		if (i != 5)
+			ck_assert_int_eq(ask(&c[i], 'p', "", &t), CMD_SUCCESS);
+	client_open(&c[VTY_MAX_SESSIONS]);
+	ck_assert_int_eq(ask(&c[VTY_MAX_SESSIONS], 'p', "", &t), CMD_SUCCESS);
+	ck_assert_str_eq(t.buf, "srv# ");
+	ck_assert_uint_eq(vty_server_sessions(), VTY_MAX_SESSIONS);
+	ck_assert_int_eq(client_reply(&c[5], &t), CMD_CLOSE);
+	ck_assert_str_eq(
+		t.buf,
+		"% vty session closed: too many sessions, and this one was idle the longest\n");
+	/* the others were active less than 200 ms ago: a second newcomer is refused */
+	client_close(&c[5]);
+	client_open(&c[5]);
+	ck_assert_int_eq(ask(&c[5], 'p', "", &t), CMD_CLOSE);
+	ck_assert_str_eq(t.buf, "% too many vty sessions (64); close some\n");
+	ck_assert_uint_eq(vty_server_sessions(), VTY_MAX_SESSIONS);
+	for (int i = 0; i <= VTY_MAX_SESSIONS; i++)
+		client_close(&c[i]);
+	sbuf_free(&t);
+	vty_server_set_limits(0, VTY_IDLE_TIMEOUT_MS, 0);
 }
 END_TEST
 
@@ -575,7 +618,7 @@ START_TEST(idle_timeout)
 	struct sbuf t;
 
 	ck_assert_uint_eq(vty_server_idle_timeout(), 10 * 60 * 1000); /* FRR's default */
-	vty_server_set_limits(0, 300);
+	vty_server_set_limits(0, 300, 0);
 	sbuf_init(&t);
 	ck_assert_int_eq(vty_server_start(base, path), 0);
 	client_open(&c);
@@ -609,7 +652,7 @@ START_TEST(idle_timeout_spares_draining)
 	uint64_t started, deadline;
 	int nuls = 0;
 
-	vty_server_set_limits(0, 300);
+	vty_server_set_limits(0, 300, 0);
 	sbuf_init(&t);
 	ck_assert_int_eq(vty_server_start(base, path), 0);
 	client_open(&c);
@@ -659,6 +702,7 @@ static Suite *vty_suite(void)
 	tcase_add_test(tc, input_limit);
 	tcase_add_test(tc, stop_closes_sessions);
 	tcase_add_test(tc, session_cap);
+	tcase_add_test(tc, session_cap_evicts_the_longest_idle);
 	tcase_add_test(tc, idle_timeout);
 	tcase_add_test(tc, idle_timeout_spares_draining);
 	suite_add_tcase(s, tc);

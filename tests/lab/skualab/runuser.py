@@ -8,6 +8,8 @@ operator would), so the directories it hands to bgpd belong to that user.
 
 import os
 import pwd
+import resource
+import subprocess
 
 RUN_USER = "skua"
 
@@ -39,3 +41,16 @@ def give_to_run_user(*paths):
         return
     for p in paths:
         os.chown(p, *ids)
+
+
+def set_nofile(pid, limits):
+    """prlimit(2) RLIMIT_NOFILE (soft, hard) on a bgpd.  It runs as the run user: changing
+    another user's limits takes CAP_SYS_RESOURCE, which root in a container may lack, so ask
+    as bgpd's own user (util-linux setpriv and prlimit)."""
+    ids = run_user()
+    if ids is None:
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, limits)
+        return
+    subprocess.run(["setpriv", "--reuid=%d" % ids[0], "--regid=%d" % ids[1], "--clear-groups",
+                    "prlimit", "--pid", str(pid), "--nofile=%d:%d" % tuple(limits)],
+                   check=True, timeout=10)
