@@ -74,6 +74,7 @@ update:$libs_wire:
 open:$libs_wire:
 framing:$libs_session:$harness_session
 fsm:$libs_session:$harness_session
+rib:$libs_rib:fuzz_json_check.c
 "
 
 all_libs=$(printf '%s\n' $libs_daemon | sort -u | sed 's/$/.la/')

@@ -305,10 +305,61 @@ def seeds_fsm():
     return s
 
 
+def rib_record(peer, body, flap=False, refresh=False):
+    return u8(peer | (0x40 if flap else 0) | (0x80 if refresh else 0)) + u16(len(body)) + body
+
+
+def seeds_rib():
+    """fuzz_rib: 3 option bytes, then records (neighbor, length, UPDATE body)."""
+    s = {}
+    rich = origin() + as_path([65002, 64512, 65535, 4200000000]) + next_hop("192.0.2.2") + \
+        med(0) + communities([65002 << 16 | 100, 65002 << 16 | 200, 0xFFFFFF01]) + \
+        large_communities([(65002, 1, 1), (65002, 7, 7)]) + \
+        ext_communities([b"\x00\x02" + u16(65002) + u32(7)])
+    v4 = prefixes(["198.51.100.0/24", "198.51.100.128/25", "203.0.113.0/24", "10.1.0.0/16"])
+    v6 = mp_reach_v6(prefixes(["2001:db8:1::/48", "2001:db8:2::/64"]), nh="2001:db8::2",
+                     ll="fe80::2")
+    ibgp = origin(2) + as_path([64999]) + next_hop("192.0.2.10") + local_pref(150) + \
+        attr(OPTIONAL, ORIGINATOR_ID, ipaddress.IPv4Address("192.0.2.77").packed) + \
+        attr(OPTIONAL, CLUSTER_LIST, u32(0xc0000201))
+    e2 = origin(1) + as_path([65003, 64512]) + next_hop("192.0.2.6") + med(5)
+    announce = rib_record(0, update_body(attrs=rich, nlri=v4)) + \
+        rib_record(0, update_body(attrs=origin() + as_path([65002]) + v6)) + \
+        rib_record(1, update_body(attrs=e2, nlri=v4)) + \
+        rib_record(2, update_body(attrs=ibgp, nlri=v4)) + \
+        rib_record(3, update_body(attrs=origin() + as_path([]) + local_pref(100) +
+                                  mp_reach_v6(prefixes(["2001:db8:1::/48"]), nh="2001:db8::4")))
+    withdraw = rib_record(0, update_body(withdrawn=prefixes(["198.51.100.0/24"]))) + \
+        rib_record(0, update_body(attrs=mp_unreach_v6(prefixes(["2001:db8:1::/48"]))))
+    s["plain"] = bytes([0, 0, 0]) + announce + withdraw
+    s["policy_in_out"] = bytes([1 | (1 << 2) | 0x10 | 0x20, 0x20, 0x10 | 0x40]) + announce + \
+        withdraw
+    s["policy_replace"] = bytes([2 | (2 << 2), 0, 0x20 | 0x80]) + announce
+    s["missing_maps"] = bytes([3 | (3 << 2), 0, 0x30 | 0xc0]) + announce
+    s["rr_nhs_rpa"] = bytes([0x40 | 0x80, 1 | (3 << 1) | 0x08, 0x04 | 0x08]) + announce + \
+        rib_record(3, b"", flap=True) + withdraw
+    s["as2_allowas_maxpfx"] = bytes([0, 0x08 | 0x10 | 0x80, 0x01 | 0x02]) + \
+        rib_record(0, update_body(attrs=origin() + as_path([65002, 65001], as4=False) +
+                                  next_hop("192.0.2.2"), nlri=v4)) + \
+        rib_record(0, b"", refresh=True)
+    s["send_comm_off_multipath"] = bytes([0, 0x40, 0x04]) + announce + \
+        rib_record(1, update_body(attrs=origin() + as_path([65003, 64512, 65535, 4200000000]) +
+                                  next_hop("192.0.2.6") + med(0), nlri=v4))
+    # Extended messages in and out (towards 192.0.2.6): 1,200 prefixes, and long attributes
+    # on two (large tables only slow the fuzzer down: every input prints them).
+    s["ext_long_attributes"] = bytes([0, 0, 0]) + rib_record(0, update_body(
+        attrs=ebgp_attrs(), nlri=prefixes(v4_range("10.0.0.0", 1200, 24)))) + \
+        rib_record(0, update_body(
+            attrs=origin() + as_path([65002] + [64512] * 500) + next_hop("192.0.2.2") +
+            communities(list(range(2000))), nlri=prefixes(v4_range("10.0.0.0", 2, 24))))
+    return s
+
+
 TARGETS = {
     "update": seeds_update,
     "framing": seeds_framing,
     "fsm": seeds_fsm,
+    "rib": seeds_rib,
 }
 
 
