@@ -66,7 +66,7 @@ libs_daemon="$SHOW $CONFIG $INSTANCE $SESSION $FIB $RIB $POLICY $CORE $WIRE $NB 
 
 # Harness files linked into some targets (tests/fuzz/*.c that are not targets).
 harness_session="fuzz_session.c fuzz_sandbox.c"
-harness_daemon="fuzz_daemon.c fuzz_sandbox.c"
+harness_daemon="fuzz_daemon.c fuzz_sandbox.c fuzz_json_check.c"
 
 # target:libraries:harness files
 targets="
@@ -75,6 +75,9 @@ open:$libs_wire:
 framing:$libs_session:$harness_session
 fsm:$libs_session:$harness_session
 rib:$libs_rib:fuzz_json_check.c
+config:$libs_daemon:$harness_daemon
+json:$libs_daemon:$harness_daemon
+vty:$libs_daemon:$harness_daemon
 "
 
 all_libs=$(printf '%s\n' $libs_daemon | sort -u | sed 's/$/.la/')
@@ -84,7 +87,7 @@ make -C "$b" -s -j"$jobs" $all_libs
 
 # shellcheck disable=SC2086
 syslibs=$(pkg-config --libs libevent libyang libcrypto)
-flags="$san -fsanitize=fuzzer -std=gnu11 -I$top -I$b -Wall -Wextra -Wno-unused-parameter
+flags="$san -fsanitize=fuzzer -std=gnu11 -DHAVE_CONFIG_H -I$top -I$b -Wall -Wextra -Wno-unused-parameter
        -Wno-missing-field-initializers"
 # What would leave the process (connect(), log targets) goes through tests/fuzz/fuzz_sandbox.c
 # in the targets that link the session side.

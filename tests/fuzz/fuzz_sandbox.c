@@ -11,6 +11,7 @@
  */
 #include "lib/compat.h"
 
+#include <ftw.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 
@@ -23,6 +24,20 @@ int __wrap_connect(int fd, const struct sockaddr *sa, socklen_t len);
 
 static char sandbox[64];
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void sandbox_remove(void)
+{
+	nftw(sandbox, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 const char *fuzz_sandbox_dir(void)
 {
 	if (!sandbox[0]) {
@@ -32,6 +47,7 @@ const char *fuzz_sandbox_dir(void)
 				sandbox, strerror(errno));
 			abort();
 		}
+		atexit(sandbox_remove); /* libFuzzer exits at the end of a run (not on a crash) */
 	}
 	return sandbox;
 }

@@ -223,7 +223,9 @@ def establish_flags(established=True, ext=True, ibgp=False, ipv6=False):
 def seeds_framing():
     """fuzz_framing: flags, chunk count and sizes (1 + b*b each), then the byte stream."""
     s = {}
-    big = msg(2, update_body(attrs=ebgp_attrs() + communities(list(range(5000))),
+    # 6 KiB: 1,000 prefixes and 500 communities (the RIB looks for BLACKHOLE among the
+    # communities once per prefix: many of both make an input slow).
+    big = msg(2, update_body(attrs=ebgp_attrs() + communities(list(range(500))),
                              nlri=prefixes(v4_range("10.0.0.0", 1000, 24))))
     small = msg(2, update_body(attrs=ebgp_attrs(), nlri=prefixes(["198.51.100.0/24"])))
     wd = msg(2, update_body(withdrawn=prefixes(["198.51.100.0/24"])))
@@ -355,11 +357,113 @@ def seeds_rib():
     return s
 
 
+CONF = os.path.join(TOP, "tests", "unit", "conf")
+
+
+def conf_files(ext):
+    return sorted(f for f in os.listdir(CONF) if f.endswith(ext))
+
+
+def read_conf(name):
+    with open(os.path.join(CONF, name), "rb") as f:
+        return f.read()
+
+
+def seeds_config():
+    """fuzz_config: a configuration text, optionally NUL and a second text reloaded after it.
+    Every sample of tests/unit/conf (good and bad), and pairs of good ones as reload diffs."""
+    s = {}
+    for name in conf_files(".conf"):
+        s[name[:-5]] = read_conf(name)
+    s["reload-a-then-b"] = read_conf("reload-a.conf") + b"\0" + read_conf("reload-b.conf")
+    s["reload-b-then-a"] = read_conf("reload-b.conf") + b"\0" + read_conf("reload-a.conf")
+    s["reload-full-then-minimal"] = read_conf("good-full.conf") + b"\0" + \
+        read_conf("good-minimal.conf")
+    s["reload-peer-group-then-options"] = read_conf("good-peer-group.conf") + b"\0" + \
+        read_conf("good-neighbor-options.conf")
+    s["reload-route-map-then-full"] = read_conf("good-route-map.conf") + b"\0" + \
+        read_conf("good-full.conf")
+    return s
+
+
+def seeds_json():
+    """fuzz_json: a JSON configuration. Every JSON sample of tests/unit/conf."""
+    return {name[:-5]: read_conf(name) for name in conf_files(".json")}
+
+
+SHOWS = [
+    "show ip bgp summary json", "show bgp summary failed", "show bgp ipv6 unicast summary json",
+    "show bgp neighbors json", "show ip bgp neighbors 192.0.2.2", "show bgp peer-group json",
+    "show ip bgp json", "show ip bgp 198.51.100.0/24 json", "show bgp ipv6 unicast json",
+    "show bgp gtsm json", "show bgp nexthop json", "show bgp fib json", "show ip route bgp json",
+    "show bgp as-path-access-list json", "show bgp community-list", "show route-map",
+    "show ip prefix-list json", "show ipv6 prefix-list detail", "show running-config",
+    "show running-config json", "show configuration running json",
+    "show configuration commits json", "show memory json", "show logging json",
+    "show debugging bgp", "show version", "show startup-config",
+]
+
+
+def vty_config(conf_name):
+    """A sample of tests/unit/conf typed in configuration mode, then looked at."""
+    lines = [l for l in read_conf(conf_name).decode().splitlines() if l.strip() and
+             not l.startswith("!")]
+    return "\n".join(["xconfigure terminal"] + ["x" + l for l in lines] + ["xend"] +
+                      ["x" + c for c in SHOWS]).encode() + b"\n"
+
+
+def seeds_vty():
+    """fuzz_vty: request lines (kind byte x ? t p, then the line)."""
+    s = {}
+    s["shows_empty"] = "\n".join("x" + c for c in SHOWS).encode()
+    for name in ["good-full.conf", "good-route-map.conf", "good-peer-group.conf",
+                 "good-ipv6.conf", "good-community-list.conf", "good-aspath-list.conf",
+                 "good-neighbor-options.conf", "good-fib.conf"]:
+        s["config_" + name[5:-5]] = vty_config(name)
+    s["describe_complete"] = "\n".join([
+        "?", "?show ", "?show ip bgp ", "tsh", "tshow ip b", "tshow bgp n", "p",
+        "xconfigure terminal", "p", "?", "?router ", "trou", "xrouter bgp 65001", "p",
+        "xneighbor 192.0.2.2 remote-as 65002", "xneighbor 2001:db8::2 remote-as internal",
+        "?neighbor ", "tneighbor 1", "tneighbor 192.0.2.2 r", "?neighbor 192.0.2.2 ",
+        "?address-family ", "xaddress-family ipv4 unicast", "p",
+        "?neighbor 192.0.2.2 route-map ", "tneighbor 192.0.2.2 route-map RM ",
+        "xneighbor 192.0.2.2 route-map RM in", "xexit-address-family", "xexit",
+        "?route-map RM ", "xroute-map RM permit 10", "p", "?set ", "?match ",
+        "tset comm", "xset community 65001:1 additive", "xexit", "?ip prefix-list ",
+        "xip prefix-list PL seq 5 permit 198.51.100.0/24 le 32", "xend", "p",
+        "?clear bgp ", "xshow running-config", "?debug bgp ", "tdebug bgp upd",
+        "xbogus command", "xshow ip bgp 999.1.1.1", "xshow ip bgp neighbors",
+        "xrouter bgp 65001", "xconfigure terminal", "xrouter bgp 65002", "xexit", "xexit",
+        "xexit",
+    ]).encode()
+    s["sessions_transactions"] = "\n".join([
+        "xconfigure private", "xhostname fuzz", "xcommit check", "xshow configuration "
+        "candidate changes", "xcommit", "xend", "xconfigure exclusive", "xrouter bgp 65001",
+        "xbgp router-id 192.0.2.1", "xneighbor 192.0.2.2 remote-as 65002", "xcommit",
+        "xdiscard", "xend", "xshow configuration commits json", "xrollback configuration 1",
+        "xconfigure terminal", "xno router bgp 65001", "xdo show running-config", "xend",
+        "xclear bgp *", "xclear ip bgp 192.0.2.2 soft in",
+    ]).encode()
+    s["files_and_logs"] = "\n".join([
+        "xconfigure terminal", "xlog file /var/log/skua-fuzz.log debugging", "xlog syslog",
+        "xlog stdout informational", "xhostname r1", "xend", "xwrite memory", "xwrite file",
+        "xcopy running-config startup-config", "xshow startup-config",
+        "xclear configuration reload", "xshow logging json", "xwrite terminal",
+        "xdebug bgp neighbor-events", "xdebug bgp updates in", "xdebug bgp keepalives",
+        "xshow debugging", "xterminal length 10", "xterminal no length", "xdisable", "p",
+        "xenable", "xquit", "p",
+    ]).encode()
+    return s
+
+
 TARGETS = {
     "update": seeds_update,
     "framing": seeds_framing,
     "fsm": seeds_fsm,
     "rib": seeds_rib,
+    "config": seeds_config,
+    "json": seeds_json,
+    "vty": seeds_vty,
 }
 
 
