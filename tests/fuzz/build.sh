@@ -83,7 +83,11 @@ vty:$libs_daemon:$harness_daemon
 all_libs=$(printf '%s\n' $libs_daemon | sort -u | sed 's/$/.la/')
 echo "fuzz/build.sh: make -j$jobs (the libraries) in $b"
 # shellcheck disable=SC2086
-make -C "$b" -s -j"$jobs" $all_libs
+if ! make -C "$b" -j"$jobs" $all_libs >"$out/make.log" 2>&1; then
+	tail -40 "$out/make.log"
+	echo "fuzz/build.sh: building the libraries failed (all of it in $out/make.log)" >&2
+	exit 1
+fi
 
 # shellcheck disable=SC2086
 syslibs=$(pkg-config --libs libevent libyang libcrypto)
