@@ -528,6 +528,7 @@ static const char *const good_files[] = {
 	"good-aspath-list.conf",
 	"good-route-map.conf",
 	"good-community-list.conf",
+	"good-community-list-numbered.conf",
 	"good-large-community.conf",
 	"good-route-reflector.conf",
 	"good-fib.conf",
