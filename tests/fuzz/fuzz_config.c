@@ -7,8 +7,8 @@
  * side and RIB, the search for the line to blame when the file is refused; then a second text
  * loaded as a reload (the diff against running: what changed is applied, the rest untouched),
  * and `show running-config` printed and reloaded (the printer is the inverse of the parser:
- * it must be accepted and change nothing, fz_daemon_round_trip()). Every input ends with an
- * empty configuration, which must always be accepted.
+ * it must be accepted and print the same text again, fz_daemon_round_trip()). Every input
+ * ends with an empty configuration, which must always be accepted.
  *
  * Input: the first file's text, optionally a NUL byte and the reloaded file's text (without
  * one, the same text is reloaded). See tests/fuzz/README.md.

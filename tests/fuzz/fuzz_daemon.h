@@ -20,10 +20,15 @@ void fz_daemon_run(void);
 const char *fz_daemon_file(const char *name, const char *text, size_t len);
 /*
  * The printers are the inverse of the parsers (doc/architecture.md "Configuration"): running
- * printed as CLI text (json false) or JSON, then reloaded, must be accepted and change
- * nothing. abort() otherwise, with both texts on stderr.
+ * printed as JSON and reloaded must be accepted and change nothing; printed as CLI text and
+ * reloaded, it must be accepted and print the same text again (the CLI may write the tree its
+ * own way: a JSON neighbor without address families gets `activate` as an explicit leaf).
+ * abort() otherwise, with the texts on stderr.
  */
 void fz_daemon_round_trip(bool json);
+/* Running printed as CLI text and reloaded: only that it is accepted (a tree from JSON may
+ * hold what the CLI normalises, e.g. a description's leading or repeated spaces). */
+void fz_daemon_text_normalise(void);
 /* Back to the empty configuration (a reload of an empty file: everything is deleted). */
 void fz_daemon_reset(void);
 
