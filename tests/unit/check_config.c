@@ -595,6 +595,7 @@ static const char *const bad_files[] = {
 	"bad-json-module.json",
 	"bad-json-prefix.json",
 	"bad-json-hostname.json",
+	"bad-json-ifname-space.json",
 	"bad-frr-defaults.conf",
 	"bad-plist-le-short.conf",
 	"bad-plist-ge-gt-le.conf",
