@@ -596,6 +596,7 @@ static const char *const bad_files[] = {
 	"bad-json-prefix.json",
 	"bad-json-hostname.json",
 	"bad-json-ifname-space.json",
+	"bad-json-password-space.json",
 	"bad-frr-defaults.conf",
 	"bad-plist-le-short.conf",
 	"bad-plist-ge-gt-le.conf",
