@@ -149,11 +149,27 @@ static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_puts(out, "!\n");
 }
 
+/*
+ * FRR's numbered form, without the type word, only for a list it reads back as: a standard
+ * list numbered 1-99 or an expanded one numbered 100-500 (cl_edit() derives the type from
+ * the number). Any other name of digits (`bgp community-list expanded 9`, `standard 600`)
+ * keeps its type word, or the printed configuration would be refused or change the type.
+ */
+static bool printed_numbered(const char *name, bool expanded)
+{
+	unsigned long n;
+
+	if (!community_list_name_numbered(name) || name[0] == '0' || strlen(name) > 3)
+		return false;
+	n = strtoul(name, NULL, 10);
+	return expanded ? n >= 100 && n <= 500 : n <= 99;
+}
+
 static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *list = lyd_parent(dnode);
 	const char *name = yang_dnode_get_string(list, "name");
-	bool num = community_list_name_numbered(name);
+	bool num = printed_numbered(name, is_expanded(list));
 
 	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n",
 		    is_large(list) ? "large-" : "",
