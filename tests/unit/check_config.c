@@ -603,6 +603,8 @@ static const char *const bad_files[] = {
 	"bad-json-hostname.json",
 	"bad-json-ifname-space.json",
 	"bad-json-password-space.json",
+	"bad-json-description-newline.json",
+	"bad-json-plist-description-tab.json",
 	"bad-frr-defaults.conf",
 	"bad-plist-le-short.conf",
 	"bad-plist-ge-gt-le.conf",
