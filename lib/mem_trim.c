@@ -12,15 +12,23 @@
 #include "lib/mem_trim.h"
 
 static struct ev *trim_ev;
+/*
+ * Free bytes at the last trim. Pages given back still count as free in glibc's statistics, so
+ * only what was freed since is worth another pass; the mark follows the free space down as
+ * the heap is reused.
+ */
+static size_t trimmed_free;
 
 size_t mem_trim_check(void)
 {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 	struct mallinfo2 mi = mallinfo2();
 
-	if (mi.fordblks < MEM_TRIM_MIN_FREE || mi.fordblks < mi.arena / 4)
+	trimmed_free = MIN(trimmed_free, mi.fordblks);
+	if (mi.fordblks - trimmed_free < MEM_TRIM_MIN_FREE || mi.fordblks < mi.arena / 4)
 		return 0;
 	malloc_trim(0);
+	trimmed_free = mi.fordblks;
 	log_debug("memory: %zu of %zu heap bytes were free: returned to the system", mi.fordblks,
 		  mi.arena);
 	return mi.fordblks;

@@ -19,8 +19,9 @@ struct event_base;
 
 void mem_trim_start(struct event_base *base);
 void mem_trim_stop(void);
-/* Trim now if the heap has that much free; returns the free bytes seen when it trimmed, 0
- * when there was too little to bother (or the allocator is not glibc's). */
+/* Trim now if that much more of the heap is free than at the last trim; returns the free
+ * bytes seen when it trimmed, 0 when there was too little to bother (or the allocator is not
+ * glibc's). */
 size_t mem_trim_check(void);
 
 #endif /* SKUA_MEM_TRIM_H */
