@@ -57,6 +57,8 @@ DECLARE_MTYPE(BGP_ADJ_OUT);    /* output batches, pending output, export caches 
 /* Work per loop turn (prefixes visited), see bgp_rib_work.c. */
 #define RIB_BATCH 2000
 #define RIB_TURN_BUDGET 4000
+/* Down sessions whose paths and bits one walk of the table removes together. */
+#define RIB_CLEAN_BATCH 64
 /* A session whose journal cursor lags more than max(this, 2 x table size) entries behind is
  * switched to a walk of the table (bgp_adj_out.c), so the journal stays bounded. */
 #define RIB_JOURNAL_LAG_MIN 65536
@@ -174,9 +176,6 @@ struct rib_src {
 
 	/* Removal of a down session's paths and bits (bgp_rib_work.c) */
 	TAILQ_ENTRY(rib_src) clean_entry;
-	enum bgp_af clean_af;
-	bool clean_started;
-	struct prefix clean_last;
 };
 TAILQ_HEAD(rib_src_list, rib_src);
 
@@ -248,7 +247,13 @@ struct bgp_rib {
 	struct rib_src local; /* id 0 */
 	struct ev *work;
 	uint32_t rr_next;	     /* output: the session served first next turn */
-	struct rib_src_list clean_q; /* down sessions whose paths are being removed */
+	struct rib_src_list clean_q; /* down sessions waiting for the removal walk */
+	/* The removal walk (bgp_rib_work.c): the sessions it removes, and where it is. */
+	struct rib_src *clean_batch[RIB_CLEAN_BATCH];
+	unsigned nclean;
+	enum bgp_af clean_af;
+	bool clean_started;
+	struct prefix clean_last;
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 };
@@ -309,6 +314,7 @@ bool rib_work_pending(const struct bgp_rib *rib);
 void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src);
 /* One cleanup batch: returns the dests visited. */
 size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget);
+bool rib_cleanup_pending(const struct bgp_rib *rib);
 
 /* Our own routes (network statements, redistribution): the attributes FRR gives them, and
  * their path of the local source (one per prefix). */

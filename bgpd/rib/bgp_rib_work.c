@@ -6,7 +6,8 @@
  * served between batches even while a full table is sent or a peer's paths are removed.
  *
  * One turn:
- *   1. removal of down sessions' paths and bits (up to half the budget),
+ *   1. removal of down sessions' paths and bits, many sessions in one walk (up to half the
+ *      budget),
  *   1b. the next-hop revalidation walk (bgpd/rib/bgp_rib_fib.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
@@ -24,7 +25,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 {
 	size_t budget = RIB_TURN_BUDGET;
 
-	if (!TAILQ_EMPTY(&rib->clean_q))
+	if (rib_cleanup_pending(rib))
 		budget -= rib_cleanup_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib->fib.walk_on)
 		budget -= rib_fib_walk_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
@@ -35,7 +36,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 
 bool rib_work_pending(const struct bgp_rib *rib)
 {
-	if (!TAILQ_EMPTY(&rib->clean_q) || rib->fib.walk_on || adj_out_has_work(rib))
+	if (rib_cleanup_pending(rib) || rib->fib.walk_on || adj_out_has_work(rib))
 		return true;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (rib->af[af].journal.tail < adj_out_min_cursor(rib, af))
@@ -69,6 +70,7 @@ void rib_work_fini(struct bgp_rib *rib)
 	rib->work = NULL;
 	while ((src = TAILQ_FIRST(&rib->clean_q)))
 		TAILQ_REMOVE(&rib->clean_q, src, clean_entry);
+	rib->nclean = 0; /* the sources themselves go with the RIB's table of them */
 }
 
 void rib_work_schedule(struct bgp_rib *rib)
@@ -83,11 +85,52 @@ void rib_work_run(struct bgp_rib *rib, unsigned max_turns)
 		rib_work_turn(rib);
 }
 
-/* ---- removing a down session's paths ---- */
+/* ---- removing down sessions' paths ---- */
 
+/*
+ * A session that goes down leaves its paths and, when it was sent the table, one "advertised"
+ * bit in every prefix: removing them is a walk of the whole table. A walk removes every
+ * session queued when it began (up to RIB_CLEAN_BATCH) at once, so a hundred peers that flap
+ * cost a few walks, not one each: with a full table, one each kept bgpd busy for minutes after
+ * the flapping stopped (tests/lab/scenarios/fault_flap).
+ */
 static bool src_clean(const struct rib_src *src, enum bgp_af af)
 {
 	return src->accepted[af] == 0 && src->sent[af] == 0;
+}
+
+static bool batch_clean(const struct bgp_rib *rib, enum bgp_af af)
+{
+	for (unsigned i = 0; i < rib->nclean; i++)
+		if (!src_clean(rib->clean_batch[i], af))
+			return false;
+	return true;
+}
+
+/* The sessions queued so far become the next walk's; false when none is queued. */
+static bool batch_begin(struct bgp_rib *rib)
+{
+	struct rib_src *src;
+
+	while (rib->nclean < RIB_CLEAN_BATCH && (src = TAILQ_FIRST(&rib->clean_q))) {
+		TAILQ_REMOVE(&rib->clean_q, src, clean_entry);
+		rib->clean_batch[rib->nclean++] = src;
+	}
+	rib->clean_af = 0;
+	rib->clean_started = false;
+	return rib->nclean > 0;
+}
+
+static void batch_end(struct bgp_rib *rib)
+{
+	for (unsigned i = 0; i < rib->nclean; i++)
+		rib_src_free(rib, rib->clean_batch[i]);
+	rib->nclean = 0;
+}
+
+bool rib_cleanup_pending(const struct bgp_rib *rib)
+{
+	return rib->nclean || !TAILQ_EMPTY(&rib->clean_q);
 }
 
 void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src)
@@ -100,50 +143,60 @@ void rib_cleanup_start(struct bgp_rib *rib, struct rib_src *src)
 		rib_src_free(rib, src);
 		return;
 	}
-	src->clean_af = 0;
-	src->clean_started = false;
 	TAILQ_INSERT_TAIL(&rib->clean_q, src, clean_entry);
 	rib_work_schedule(rib);
+}
+
+/* One prefix: every session of the walk loses its path and its bit there. */
+static void clean_dest(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+{
+	bool cleared = false;
+
+	for (unsigned i = 0; i < rib->nclean; i++) {
+		struct rib_src *src = rib->clean_batch[i];
+
+		if (src_clean(src, af))
+			continue;
+		rib_dest_remove_src(rib, af, d, src);
+		if (bgp_dest_adv_clear(d, src->id)) {
+			src->sent[af]--;
+			cleared = true;
+		}
+	}
+	if (cleared)
+		rib_dest_maybe_free(rib, af, d);
 }
 
 size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget)
 {
 	size_t visited = 0;
-	struct rib_src *src;
 
-	while (visited < budget && (src = TAILQ_FIRST(&rib->clean_q))) {
-		enum bgp_af af = src->clean_af;
-		struct ptree *tree;
+	while (visited < budget && (rib->nclean || batch_begin(rib))) {
+		enum bgp_af af = rib->clean_af;
 		struct bgp_dest *d;
 		struct prefix p;
 
 		if (af >= BGP_AF_MAX) {
-			TAILQ_REMOVE(&rib->clean_q, src, clean_entry);
-			rib_src_free(rib, src);
+			batch_end(rib);
 			continue;
 		}
-		/* The counters say when nothing of this session is left in the AF: stop early. */
-		if (src_clean(src, af)) {
-			src->clean_af++;
-			src->clean_started = false;
+		/* The counters say when nothing of these sessions is left in the AF: stop early. */
+		if (batch_clean(rib, af)) {
+			rib->clean_af++;
+			rib->clean_started = false;
 			continue;
 		}
-		tree = rib->af[af].tree;
-		d = src->clean_started ? ptree_next(tree, &src->clean_last, &p)
-				       : ptree_first(tree, &p);
-		src->clean_started = true;
+		d = rib->clean_started ? ptree_next(rib->af[af].tree, &rib->clean_last, &p)
+				       : ptree_first(rib->af[af].tree, &p);
+		rib->clean_started = true;
 		if (!d) {
-			src->clean_af++;
-			src->clean_started = false;
+			rib->clean_af++;
+			rib->clean_started = false;
 			continue;
 		}
-		src->clean_last = p;
+		rib->clean_last = p;
 		visited++;
-		rib_dest_remove_src(rib, af, d, src);
-		if (bgp_dest_adv_clear(d, src->id)) {
-			src->sent[af]--;
-			rib_dest_maybe_free(rib, af, d);
-		}
+		clean_dest(rib, af, d);
 	}
 	return visited;
 }

@@ -466,6 +466,33 @@ START_TEST(test_flap_during_cleanup)
 }
 END_TEST
 
+/* Sessions that go down together are removed in one walk of the table, not one each. */
+START_TEST(test_cleanup_walks_once_for_many_sessions)
+{
+	static struct prefix p[4000];
+	struct bgp_attr t;
+	uint32_t ids[3] = { e2->peer.rib->cur->id, i1->peer.rib->cur->id, i2->peer.rib->cur->id };
+
+	tpfx_range(p, 4000, "20.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 4000);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 4000);
+	ck_assert_uint_eq(fake_adj_count(i1, V4), 4000);
+	/* Three sessions that were sent the table go down at once: one walk clears them all. */
+	fake_peer_down(e2);
+	fake_peer_down(i1);
+	fake_peer_down(i2);
+	ck_assert_uint_eq(rib_cleanup_run(bgp->rib, SIZE_MAX), 4000);
+	ck_assert(!rib_cleanup_pending(bgp->rib));
+	for (int k = 0; k < 3; k++)
+		ck_assert_ptr_null(bgp->rib->src[ids[k]]);
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 4000);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 4000);
+}
+END_TEST
+
 START_TEST(test_route_refresh)
 {
 	static struct prefix p[3000];
@@ -794,6 +821,7 @@ static Suite *rib_suite(void)
 	tcase_add_test(tc, test_network_statement);
 	tcase_add_test(tc, test_peer_down_bounded);
 	tcase_add_test(tc, test_flap_during_cleanup);
+	tcase_add_test(tc, test_cleanup_walks_once_for_many_sessions);
 	tcase_add_test(tc, test_route_refresh);
 	tcase_add_test(tc, test_detach_while_cleanup);
 	suite_add_tcase(s, tc);
