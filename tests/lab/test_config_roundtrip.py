@@ -33,7 +33,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 
@@ -41,6 +40,7 @@ import pytest
 
 from skualab.daemons import SANITIZER_RE, DaemonError, Process, SkuaBgpd, tail, wait_for
 from skualab.runuser import give_to_run_user
+from skualab.standalone import free_port, require_binaries
 from skualab.topology import Topology
 
 pytestmark = pytest.mark.timeout(120)
@@ -122,12 +122,6 @@ CONFIGS = configs()
 
 
 # ---- bgpd and vtysh -----------------------------------------------------------------------------
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def isolated():
     return os.geteuid() == 0 and shutil.which("unshare") is not None
@@ -227,13 +221,7 @@ def compare(what, first, then, first_json, then_json):
 
 @pytest.fixture(scope="module")
 def binaries():
-    for b in (SkuaBgpd.bgpd_path(), SkuaBgpd.vtysh_path()):
-        if not os.access(b, os.X_OK):
-            why = ("skua binary %s not built (build it, or point SKUA_BUILDDIR at a build "
-                   "directory)" % b)
-            if os.environ.get("SKUALAB_STRICT") == "1":
-                pytest.fail("SKUALAB_STRICT=1 and " + why, pytrace=False)
-            pytest.skip(why)
+    require_binaries()
 
 
 def test_every_kind_of_config_found():

@@ -15,16 +15,14 @@ Run: SKUA_BUILDDIR=/path/to/build /usr/bin/python3 -m pytest tests/lab/test_fd_e
 
 import os
 import resource
-import shutil
 import socket
-import subprocess
-import tempfile
 import time
 
 import pytest
 
-from skualab.daemons import Process, SkuaBgpd, tail, wait_for
-from skualab.runuser import give_to_run_user, set_nofile
+from skualab.daemons import tail
+from skualab.runuser import set_nofile
+from skualab.standalone import standalone_bgpd
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -38,12 +36,6 @@ router bgp 65001
 WATCH_S = 3.0
 MAX_TICKS = 30  # clock ticks (normally 1/100 s) in WATCH_S: 10 % of a CPU
 MAX_LOG_LINES = 5
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_ticks(pid):
@@ -65,48 +57,10 @@ def log_lines(path):
         return f.read().count(b"\n")
 
 
-class Bgpd:
-    def __init__(self, workdir):
-        self.workdir = workdir
-        self.conf = os.path.join(workdir, "bgpd.conf")
-        self.sock = os.path.join(workdir, "bgpd.vty")
-        self.log = os.path.join(workdir, "bgpd.log")
-        with open(self.conf, "w") as f:
-            f.write(CONFIG)
-        give_to_run_user(workdir)  # bgpd drops root for the user skua
-        self.port = free_port()
-        self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf, "--no-fib",
-                                     "--vty-socket", self.sock, "-p", str(self.port),
-                                     "-l", "127.0.0.1", "-i",
-                                     os.path.join(workdir, "bgpd.pid")], self.log)
-        wait_for("bgpd vty socket %s" % self.sock, self.ready, 20, [self.proc])
-
-    def vtysh(self, *args):
-        return subprocess.run([SkuaBgpd.vtysh_path(), "--vty-socket", self.sock] + list(args),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=20, check=False)
-
-    def ready(self):
-        return os.path.exists(self.sock) and self.vtysh("-c", "show version").returncode == 0
-
-
 @pytest.fixture
 def bgpd():
-    for b in (SkuaBgpd.bgpd_path(), SkuaBgpd.vtysh_path()):
-        if not os.access(b, os.X_OK):
-            why = "skua binary %s not built" % b
-            if os.environ.get("SKUALAB_STRICT") == "1":
-                pytest.fail("SKUALAB_STRICT=1 and " + why, pytrace=False)
-            pytest.skip(why)
-    workdir = tempfile.mkdtemp(prefix="skua-fd-")
-    d = None
-    try:
-        d = Bgpd(workdir)
+    with standalone_bgpd("skua-fd-", CONFIG, extra=["--no-fib"]) as d:
         yield d
-    finally:
-        if d:
-            d.proc.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def starve(d):

@@ -17,61 +17,32 @@ Run: SKUA_BUILDDIR=/path/to/build /usr/bin/python3 -m pytest tests/lab/test_log_
 """
 
 import os
-import shutil
-import socket
 import stat
 import subprocess
-import tempfile
 
 import pytest
 
-from skualab.daemons import Process, SkuaBgpd, tail, wait_for
+from skualab.daemons import tail
 from skualab.runuser import give_to_run_user
+from skualab.standalone import standalone_bgpd
 
 pytestmark = pytest.mark.timeout(90)
 
 NOBODY = 65534
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class LogPolicy:
+    """The standalone bgpd with a log directory of its own (--log-dir) and, from its
+    configuration file, a log file outside it; its vty socket is opened to everyone."""
 
-
-class Bgpd:
-    def __init__(self, workdir):
-        self.workdir = workdir
-        self.logdir = os.path.join(workdir, "logs")
-        os.mkdir(self.logdir)
-        self.outside = os.path.join(workdir, "outside.log")
-        self.conf = os.path.join(workdir, "bgpd.conf")
-        self.sock = os.path.join(workdir, "bgpd.vty")
-        self.log = os.path.join(workdir, "bgpd.out")
-        with open(self.conf, "w") as f:
-            # at start-up, from the file: another directory is fine
-            f.write("hostname logtest\nlog file %s informational\n" % self.outside)
-        give_to_run_user(workdir, self.logdir)  # bgpd drops root for the user skua
-        self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf, "--no-fib",
-                                     "--vty-socket", self.sock, "-p", str(free_port()),
-                                     "-l", "127.0.0.1", "--log-dir", self.logdir, "-i",
-                                     os.path.join(workdir, "bgpd.pid")], self.log)
-        wait_for("bgpd vty socket %s" % self.sock, self.ready, 20, [self.proc])
-        os.chmod(workdir, 0o755)
-        os.chmod(self.sock, 0o666)  # what the skuavty group gets, here for user nobody
-
-    def ready(self):
-        return os.path.exists(self.sock) and self.vtysh("-c", "show version").returncode == 0
+    def __init__(self, d):
+        self.d = d
+        self.workdir, self.log, self.sock, self.proc = d.workdir, d.log, d.sock, d.proc
+        self.logdir = os.path.join(d.workdir, "logs")
+        self.outside = os.path.join(d.workdir, "outside.log")
 
     def vtysh(self, *args, user=None):
-        pre = []
-        if user is not None:
-            pre = ["setpriv", "--reuid=%d" % user, "--regid=%d" % user, "--clear-groups",
-                   "--"]
-        env = dict(os.environ, HOME=self.workdir)
-        return subprocess.run(pre + [SkuaBgpd.vtysh_path(), "--vty-socket", self.sock]
-                              + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=20, check=False, env=env)
+        return self.d.vtysh(*args, user=user, stderr=subprocess.STDOUT)
 
     def set_log_file(self, path, user=None):
         r = self.vtysh("-c", "configure terminal", "-c", "log file %s" % path, user=user)
@@ -81,25 +52,24 @@ class Bgpd:
         return self.vtysh("-c", "show running-config").stdout
 
 
+def make_logdir(workdir):
+    os.mkdir(os.path.join(workdir, "logs"))
+    give_to_run_user(os.path.join(workdir, "logs"))  # bgpd drops root for the user skua
+
+
 @pytest.fixture
 def bgpd():
     if os.geteuid() != 0:
         pytest.skip("needs root (bgpd as root, vtysh as user nobody)")
-    for b in (SkuaBgpd.bgpd_path(), SkuaBgpd.vtysh_path()):
-        if not os.access(b, os.X_OK):
-            why = "skua binary %s not built" % b
-            if os.environ.get("SKUALAB_STRICT") == "1":
-                pytest.fail("SKUALAB_STRICT=1 and " + why, pytrace=False)
-            pytest.skip(why)
-    workdir = tempfile.mkdtemp(prefix="skua-logf-")
-    d = None
-    try:
-        d = Bgpd(workdir)
-        yield d
-    finally:
-        if d:
-            d.proc.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+    # at start-up, from the file: another directory is fine
+    config = lambda w: "hostname logtest\nlog file %s informational\n" % (  # noqa: E731
+        os.path.join(w, "outside.log"))
+    extra = lambda w: ["--no-fib", "--log-dir", os.path.join(w, "logs")]  # noqa: E731
+    with standalone_bgpd("skua-logf-", config, extra, log_name="bgpd.out",
+                         prepare=make_logdir) as d:
+        os.chmod(d.workdir, 0o755)
+        os.chmod(d.sock, 0o666)  # what the skuavty group gets, here for user nobody
+        yield LogPolicy(d)
 
 
 def test_startup_file_may_log_anywhere(bgpd):

@@ -24,17 +24,15 @@ import re
 import select
 import shutil
 import signal
-import socket
 import struct
-import subprocess
 import tempfile
 import termios
 import time
 
 import pytest
 
-from skualab.daemons import Process, SkuaBgpd, tail, wait_for
-from skualab.runuser import give_to_run_user
+from skualab.daemons import SkuaBgpd
+from skualab.standalone import standalone_bgpd
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -56,76 +54,18 @@ router bgp {asn}
 """.format(host=HOSTNAME, asn=ASN, v6=NEIGHBOR6)
 
 EXPECT_TIMEOUT = 10  # seconds for any one thing to show up on the terminal
-RUN_TIMEOUT = 30  # seconds for one non-interactive vtysh
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Bgpd:
-    """bgpd started by PID, with its vtysh wrapper."""
-
-    def __init__(self, workdir):
-        self.workdir = workdir
-        self.conf = os.path.join(workdir, "bgpd.conf")
-        self.sock = os.path.join(workdir, "bgpd.vty")
-        self.log = os.path.join(workdir, "bgpd.log")
-        with open(self.conf, "w") as f:
-            f.write(CONFIG)
-        give_to_run_user(workdir, self.conf)  # bgpd drops root for the user skua
-        self.port = free_port()
-        self.proc = Process("bgpd", [SkuaBgpd.bgpd_path(), "-f", self.conf,
-                                     "--vty-socket", self.sock, "-p", str(self.port),
-                                     "-l", "127.0.0.1", "-i",
-                                     os.path.join(workdir, "bgpd.pid")], self.log)
-        wait_for("bgpd vty socket %s" % self.sock, self.ready, 20, [self.proc])
-
-    def ready(self):
-        if not os.path.exists(self.sock):
-            return False
-        return self.vtysh("-c", "show version").returncode == 0
-
-    def vtysh(self, *args, stdin=None):
-        """Run vtysh non-interactively; returns the CompletedProcess (text)."""
-        env = dict(os.environ, HOME=self.workdir)
-        return subprocess.run([SkuaBgpd.vtysh_path(), "--vty-socket", self.sock] + list(args),
-                              input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, timeout=RUN_TIMEOUT, env=env, check=False)
-
-    def log_tail(self):
-        return tail(self.log, 30)
-
-    def stop(self):
-        self.proc.stop()
-        return self.proc.returncode()
 
 
 @pytest.fixture(scope="module")
 def bgpd():
-    for b in (SkuaBgpd.bgpd_path(), SkuaBgpd.vtysh_path()):
-        if not os.access(b, os.X_OK):
-            why = ("skua binary %s not built (build it, or point SKUA_BUILDDIR at a build "
-                   "directory)" % b)
-            if os.environ.get("SKUALAB_STRICT") == "1":
-                pytest.fail("SKUALAB_STRICT=1 and " + why, pytrace=False)
-            pytest.skip(why)
-    # Short: a UNIX socket path is limited to 108 bytes.
-    workdir = tempfile.mkdtemp(prefix="skua-vtysh-")
-    d = None
-    try:
-        d = Bgpd(workdir)
+    """One bgpd for the module (skualab/standalone.py)."""
+    with standalone_bgpd("skua-vtysh-", CONFIG) as d:
         yield d
-    finally:
-        status = d.stop() if d else None
-        log = tail(os.path.join(workdir, "bgpd.log"), 200)
-        shutil.rmtree(workdir, ignore_errors=True)
     # A sanitizer build reports leaks and undefined behaviour at exit: that is a failure.
     for bad in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-        assert bad not in log, "bgpd's log reports %s:\n%s" % (bad, log)
-    assert status == 0, "bgpd exited with status %s on SIGTERM; log:\n%s" % (status, log)
+        assert bad not in d.final_log, "bgpd's log reports %s:\n%s" % (bad, d.final_log)
+    assert d.status == 0, "bgpd exited with status %s on SIGTERM; log:\n%s" % (
+        d.status, d.final_log)
 
 
 # ---- the terminal ------------------------------------------------------------------------------
