@@ -35,6 +35,11 @@ int kernel_sock_bind_device(int fd, const char *ifname)
 	return 0;
 }
 
+int kernel_port_probe(const struct ipaddr *addr, uint16_t port)
+{
+	return 0; /* no kernel, no port taken */
+}
+
 int kernel_sock_error(int fd)
 {
 	return 0;
