@@ -343,6 +343,22 @@ static void term_send(struct term *t, const char *s)
 	ck_assert_int_eq(write(t->fd, s, strlen(s)), (ssize_t)strlen(s));
 }
 
+/* vtysh on the test daemon, in an 80x24 vt100 pseudo-terminal, HOME the test directory. */
+static void term_start(struct term *t)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	ck_assert_int_ge(t->pid, 0);
+	if (t->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setenv("TERM", "vt100", 1);
+		setenv("HOME", dir, 1);
+		execl(VTYSH_BIN, "vtysh", "--vty-socket", sock, (char *)NULL);
+		_exit(127);
+	}
+}
+
 /* Wait until text shows up after the mark; the mark moves past it. */
 static void expect(struct term *t, const char *text)
 {
@@ -376,7 +392,6 @@ static void expect(struct term *t, const char *text)
 
 START_TEST(interactive)
 {
-	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
 	struct term t = { 0 };
 	char hist[256];
 	struct sbuf h;
@@ -384,15 +399,7 @@ START_TEST(interactive)
 
 	sbuf_init(&t.seen);
 	sbuf_init(&h);
-	t.pid = forkpty(&t.fd, NULL, NULL, &ws);
-	ck_assert_int_ge(t.pid, 0);
-	if (t.pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setenv("TERM", "vt100", 1);
-		setenv("HOME", dir, 1);
-		execl(VTYSH_BIN, "vtysh", "--vty-socket", sock, (char *)NULL);
-		_exit(127);
-	}
+	term_start(&t);
 	expect(&t, "testd# ");
 
 	/* TAB completes a unique keyword and adds a space */
@@ -463,7 +470,6 @@ END_TEST
  */
 START_TEST(history_without_secrets)
 {
-	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
 	struct term t = { 0 };
 	char hist[256];
 	struct stat st;
@@ -479,15 +485,7 @@ START_TEST(history_without_secrets)
 				    "neighbor\\04010.0.0.9\\040password\\040oldk3y\n");
 	ck_assert_int_eq(chmod(hist, 0644), 0);
 
-	t.pid = forkpty(&t.fd, NULL, NULL, &ws);
-	ck_assert_int_ge(t.pid, 0);
-	if (t.pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setenv("TERM", "vt100", 1);
-		setenv("HOME", dir, 1);
-		execl(VTYSH_BIN, "vtysh", "--vty-socket", sock, (char *)NULL);
-		_exit(127);
-	}
+	term_start(&t);
 	expect(&t, "testd# ");
 	term_send(&t, "conf t\r");
 	expect(&t, "testd(config)# ");
