@@ -359,6 +359,18 @@ static void term_start(struct term *t)
 	}
 }
 
+/* `exit` at the top: vtysh must end with status 0. */
+static void term_exit(struct term *t)
+{
+	int status;
+
+	term_send(t, "exit\r");
+	ck_assert_int_eq(waitpid(t->pid, &status, 0), t->pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	close(t->fd);
+}
+
 /* Wait until text shows up after the mark; the mark moves past it. */
 static void expect(struct term *t, const char *text)
 {
@@ -395,7 +407,6 @@ START_TEST(interactive)
 	struct term t = { 0 };
 	char hist[256];
 	struct sbuf h;
-	int status;
 
 	sbuf_init(&t.seen);
 	sbuf_init(&h);
@@ -446,11 +457,7 @@ START_TEST(interactive)
 	expect(&t, "^");
 	expect(&t, "testd# ");
 
-	term_send(&t, "exit\r");
-	ck_assert_int_eq(waitpid(t.pid, &status, 0), t.pid);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	close(t.fd);
+	term_exit(&t);
 
 	/* the history went to $HOME/.history_skua */
 	snprintf(hist, sizeof(hist), "%s/.history_skua", dir);
@@ -474,7 +481,6 @@ START_TEST(history_without_secrets)
 	char hist[256];
 	struct stat st;
 	struct sbuf h;
-	int status;
 
 	sbuf_init(&t.seen);
 	sbuf_init(&h);
@@ -504,11 +510,7 @@ START_TEST(history_without_secrets)
 	term_send(&t, "show test log\r");
 	expect(&t, "neighbor 10.0.0.2 password an0ther");
 	expect(&t, "testd# ");
-	term_send(&t, "exit\r");
-	ck_assert_int_eq(waitpid(t.pid, &status, 0), t.pid);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	close(t.fd);
+	term_exit(&t);
 
 	ck_assert_int_eq(stat(hist, &st), 0);
 	ck_assert_msg((st.st_mode & 0777) == 0600, "history file mode %04o",
