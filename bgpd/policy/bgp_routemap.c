@@ -128,7 +128,7 @@ void route_map_entry_delete(const char *name, uint16_t seq)
 /* ---- evaluation ---- */
 
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
-			  const struct bgp_attr *a)
+			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
 	if (e->match_plist4) {
 		struct prefix_list *pl = prefix_list_lookup(AF_INET, e->match_plist4);
@@ -338,7 +338,7 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 }
 
 static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
-			struct rmap_refs *refs, int depth)
+			struct rmap_refs *refs, const struct rmap_ctx *ctx, int depth)
 {
 	struct route_map *m = route_map_lookup(name);
 	bool permitted = false;
@@ -349,7 +349,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 	while (i < m->n) {
 		struct rmap_entry *e = &m->e[i];
 
-		if (!entry_matches(e, p, t)) {
+		if (!entry_matches(e, p, ctx, t)) {
 			/* FRR: an entry tried after an on-match continue that does not match
 			 * takes the earlier permit back (only falling off the end keeps it). */
 			permitted = false;
@@ -362,7 +362,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		entry_set(e, p, t, refs);
 		/* A call to a route-map that does not exist is skipped, as FRR. */
 		if (e->call && route_map_lookup(e->call) &&
-		    !apply_depth(e->call, p, t, refs, depth + 1))
+		    !apply_depth(e->call, p, t, refs, ctx, depth + 1))
 			return false;
 		permitted = true;
 		if (e->on_match == RMAP_EXIT)
@@ -380,11 +380,17 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
 		     struct rmap_refs *refs)
 {
+	return route_map_apply_ctx(name, p, t, refs, NULL);
+}
+
+bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
+			 struct rmap_refs *refs, const struct rmap_ctx *ctx)
+{
 	refs->aspath = NULL;
 	refs->communities = NULL;
 	refs->lcommunities = NULL;
 	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
-	return apply_depth(name, p, t, refs, 0);
+	return apply_depth(name, p, t, refs, ctx, 0);
 }
 
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
+#include "bgpd/rpki/rpki.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
@@ -123,6 +124,16 @@ void route_map_delete(const char *name);
  */
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
 		     struct rmap_refs *refs);
+
+/* Where a route came from, for the clauses that depend on it (`match aspa`: the neighbor's AS
+ * and which verification its role calls for). route_map_apply() is this with ctx NULL: a
+ * route of our own, whose ASPA state is ASPA_NOT_USED. */
+struct rmap_ctx {
+	uint32_t peer_as;	/* the neighbor's AS, 0 = a route of our own */
+	enum aspa_dir aspa_dir; /* from `neighbor X local-role` */
+};
+bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
+			 struct rmap_refs *refs, const struct rmap_ctx *ctx);
 
 /* Walk for show and printing: maps in name order, entries in seq order. */
 typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);
