@@ -127,6 +127,35 @@ void route_map_entry_delete(const char *name, uint16_t seq)
 
 /* ---- evaluation ---- */
 
+static const struct rmap_validator *validator;
+
+void route_map_set_validator(const struct rmap_validator *v)
+{
+	validator = v;
+}
+
+static bool uses_validation_depth(const char *name, int depth)
+{
+	const struct route_map *m = route_map_lookup(name);
+
+	if (!m || depth > RMAP_CALL_DEPTH)
+		return false;
+	for (uint32_t i = 0; i < m->n; i++) {
+		const struct rmap_entry *e = &m->e[i];
+
+		if (e->match_rpki != RPKI_NOT_USED || e->match_aspa != ASPA_NOT_USED)
+			return true;
+		if (e->call && uses_validation_depth(e->call, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool route_map_uses_validation(const char *name)
+{
+	return name && uses_validation_depth(name, 0);
+}
+
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
@@ -164,6 +193,13 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 		if (med != e->match_metric)
 			return false;
 	}
+	if (e->match_rpki != RPKI_NOT_USED &&
+	    (!validator || validator->rov(p, a->aspath) != e->match_rpki))
+		return false;
+	if (e->match_aspa != ASPA_NOT_USED &&
+	    (!validator || !ctx || ctx->aspa_dir == ASPA_DIR_NONE ||
+	     validator->aspa(a->aspath, ctx->peer_as, ctx->aspa_dir) != e->match_aspa))
+		return false;
 	return true;
 }
 

@@ -106,7 +106,9 @@ struct rmap_entry {
 	bool lcomm_additive;
 	uint32_t *lcomm; /* 3 words each, sorted, without duplicates */
 	uint32_t nlcomm;
-	char *lcomm_delete; /* set large-comm-list NAME delete */
+	char *lcomm_delete;	    /* set large-comm-list NAME delete */
+	enum rpki_state match_rpki; /* match rpki valid|invalid|notfound; NOT_USED = none */
+	enum aspa_state match_aspa; /* match aspa valid|invalid|unknown; NOT_USED = none */
 	uint64_t hits;
 };
 
@@ -134,6 +136,22 @@ struct rmap_ctx {
 };
 bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
 			 struct rmap_refs *refs, const struct rmap_ctx *ctx);
+
+/*
+ * What `match rpki` and `match aspa` ask: installed by whoever owns the RPKI store (bgpd/main.c
+ * installs bgpd/rpki's; tests install their own), so that this layer links no store. Without
+ * one every route is RPKI_NOT_USED / ASPA_NOT_USED, and such clauses match nothing.
+ */
+struct rmap_validator {
+	enum rpki_state (*rov)(const struct prefix *p, const struct bgp_aspath *aspath);
+	enum aspa_state (*aspa)(const struct bgp_aspath *aspath, uint32_t peer_as,
+				enum aspa_dir dir);
+};
+void route_map_set_validator(const struct rmap_validator *v); /* NULL removes it */
+/* Does the route-map (or one it calls) have a match rpki / match aspa clause? A neighbor whose
+ * inbound route-map does needs its routes as received kept, to run them through the map again
+ * when the RPKI data changes (bgpd/rib/). A missing map: false. */
+bool route_map_uses_validation(const char *name);
 
 /* Walk for show and printing: maps in name order, entries in seq order. */
 typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);

@@ -4,7 +4,8 @@
  * implicit deny, on-match next and goto, call (and a call loop), match statements naming
  * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks;
  * match large-community [exact-match], set large-community [additive] | none and the
- * set comm-list / large-comm-list delete statements, in the route's extras.
+ * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
+ * match aspa through the installed validator, and route_map_uses_validation() through calls.
  */
 #include "lib/compat.h"
 
@@ -418,8 +419,96 @@ START_TEST(test_set_ipv6_nexthop_global)
 }
 END_TEST
 
+/* A validator that calls everything in 198.51.100.0/24 from AS 64500 valid, the rest of
+ * 198.51.100.0/24 invalid, and anything else not found; ASPA: a path through AS 64666 is
+ * invalid upstream, unknown downstream. */
+static enum rpki_state fake_rov(const struct prefix *p, const struct bgp_aspath *aspath)
+{
+	struct prefix net;
+
+	prefix_from_str(&net, "198.51.100.0/24", false);
+	if (!prefix_contains(&net, p))
+		return RPKI_NOTFOUND;
+	return bgp_aspath_origin_as(aspath) == 64500 ? RPKI_VALID : RPKI_INVALID;
+}
+
+static enum aspa_state fake_aspa(const struct bgp_aspath *aspath, uint32_t peer_as,
+				 enum aspa_dir dir)
+{
+	if (!bgp_aspath_contains(aspath, 64666))
+		return ASPA_VALID;
+	return dir == ASPA_DIR_UPSTREAM ? ASPA_INVALID : ASPA_UNKNOWN;
+}
+
+static const struct rmap_validator fake_validator = { fake_rov, fake_aspa };
+
+START_TEST(test_match_rpki_and_aspa)
+{
+	struct rmap_entry deny_invalid = E(10, false), lp_notfound = E(20, true);
+	struct rmap_entry rest = E(30, true), aspa_bad = E(5, false);
+	struct rmap_ctx up = { .peer_as = 65002, .aspa_dir = ASPA_DIR_UPSTREAM };
+	struct rmap_ctx down = { .peer_as = 65002, .aspa_dir = ASPA_DIR_DOWNSTREAM };
+	struct rmap_refs refs;
+	struct bgp_attr out;
+	struct prefix p;
+
+	deny_invalid.match_rpki = RPKI_INVALID;
+	lp_notfound.match_rpki = RPKI_NOTFOUND;
+	lp_notfound.lp_set = true;
+	lp_notfound.lp = 90;
+	route_map_entry_set("EDGE", &deny_invalid);
+	route_map_entry_set("EDGE", &lp_notfound);
+	route_map_entry_set("EDGE", &rest);
+	ck_assert(route_map_uses_validation("EDGE"));
+
+	/* No validator installed: the clauses match nothing, the route falls to seq 30. */
+	ck_assert(run("EDGE", "198.51.100.0/24", &out, NULL, 0));
+	ck_assert(!(out.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)));
+
+	route_map_set_validator(&fake_validator);
+	ck_assert(!run("EDGE", "198.51.100.0/24", &out, NULL, 0)); /* origin 65010: invalid */
+	ck_assert(run("EDGE", "192.0.2.0/24", &out, NULL, 0));	   /* not found: lp 90 */
+	ck_assert_uint_eq(out.local_pref, 90);
+	bgp_aspath_unref(base.aspath);
+	base.aspath = bgp_aspath_from_str("65002 64500");
+	ck_assert(run("EDGE", "198.51.100.0/24", &out, NULL, 0)); /* valid: seq 30, no lp */
+	ck_assert(!(out.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)));
+
+	/* match aspa needs to know where the route came from. */
+	aspa_bad.match_aspa = ASPA_INVALID;
+	route_map_entry_set("EDGE", &aspa_bad);
+	bgp_aspath_unref(base.aspath);
+	base.aspath = bgp_aspath_from_str("65002 64666 64500");
+	prefix_from_str(&p, "198.51.100.0/24", false);
+	out = base;
+	ck_assert(!route_map_apply_ctx("EDGE", &p, &out, &refs, &up));
+	route_map_refs_release(&refs);
+	out = base;
+	ck_assert(route_map_apply_ctx("EDGE", &p, &out, &refs, &down));
+	route_map_refs_release(&refs);
+	out = base;
+	ck_assert(route_map_apply("EDGE", &p, &out, &refs)); /* no context: ASPA not used */
+	route_map_refs_release(&refs);
+
+	/* A map that only calls EDGE uses validation too; one that does not, does not. */
+	{
+		struct rmap_entry caller = E(10, true), plain = E(10, true);
+
+		caller.call = S("EDGE");
+		route_map_entry_set("OUTER", &caller);
+		route_map_entry_set("PLAIN", &plain);
+	}
+	ck_assert(route_map_uses_validation("OUTER"));
+	ck_assert(!route_map_uses_validation("PLAIN"));
+	ck_assert(!route_map_uses_validation("MISSING"));
+	ck_assert(!route_map_uses_validation(NULL));
+	route_map_set_validator(NULL);
+}
+END_TEST
+
 int main(void)
 {
+
 	Suite *s = suite_create("bgp_routemap");
 	TCase *tc = tcase_create("core");
 	SRunner *sr;
@@ -435,6 +524,7 @@ int main(void)
 	tcase_add_test(tc, test_match_and_set_community);
 	tcase_add_test(tc, test_large_communities);
 	tcase_add_test(tc, test_set_ipv6_nexthop_global);
+	tcase_add_test(tc, test_match_rpki_and_aspa);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
