@@ -20,6 +20,7 @@ from . import cleanup, parsers, runuser
 from .netns import CommandError, run
 
 FRR_DIR = "/usr/lib/frr"
+RPKI_NODE_RE = re.compile(r"^rpki\s*$", re.M)
 SANITIZER_RE = re.compile(r"ERROR: \w+Sanitizer|runtime error:|SUMMARY: \w+Sanitizer")
 
 
@@ -261,6 +262,13 @@ class FrrBgpd(VtyshDaemon):
                 out.extend(lines)
         return "\n".join(out) + "\n"
 
+    @staticmethod
+    def modules(conf):
+        """bgpd modules the config needs: `-M rpki` (package frr-rpki-rtrlib) for an `rpki`
+        node, which FRR's bgpd refuses to parse without it."""
+        with open(conf) as f:
+            return ["-M", "rpki"] if RPKI_NODE_RE.search(f.read()) else []
+
     def start(self, transform=None):
         conf = self.install_config(transform)
         self.remove_stale("bgpd.vty", "zebra.vty", "zserv.api", "bgpd.pid", "zebra.pid")
@@ -281,10 +289,11 @@ class FrrBgpd(VtyshDaemon):
             wait_for("%s zebra socket" % self.name, lambda: os.path.exists(zsock), 15, [z])
             self.spawn("bgpd", [FRR_DIR + "/bgpd", "-f", conf, "-n", "-u", "frr", "-g", "frr",
                                     "-i", os.path.join(self.rundir, "bgpd.pid"),
-                                    "-z", zsock] + common)
+                                    "-z", zsock] + self.modules(conf) + common)
         else:
             self.spawn("bgpd", [FRR_DIR + "/bgpd", "-f", conf, "-Z", "-S",
-                                    "-i", os.path.join(self.rundir, "bgpd.pid")] + common)
+                                    "-i", os.path.join(self.rundir, "bgpd.pid")]
+                       + self.modules(conf) + common)
         vty = os.path.join(self.rundir, "bgpd.vty")
         wait_for("%s bgpd vty socket" % self.name, lambda: os.path.exists(vty), 15, self.procs)
 
@@ -551,5 +560,6 @@ class Host(Daemon):
 def daemon_class(kind):
     if kind == "skua" and os.environ.get("SKUALAB_STANDIN") == "frr":
         return StandinBgpd
+    from .stayrtr import FakeRtr, StayRtr  # they build on Daemon
     return {"skua": SkuaBgpd, "frr": FrrBgpd, "bird": Bird, "gobgp": GoBgp, "exabgp": ExaBgp,
-            "speaker": Speaker, "host": Host}[kind]
+            "speaker": Speaker, "host": Host, "stayrtr": StayRtr, "rtrfake": FakeRtr}[kind]

@@ -4,7 +4,7 @@
     description = "one line"
 
     [routers.r1]            # name: 1-12 characters [a-z0-9_]
-    kind = "skua"           # skua | frr | bird | gobgp | exabgp | speaker | host
+    kind = "skua"           # skua | frr | bird | gobgp | exabgp | speaker | host | stayrtr | rtrfake
     loopback = ["192.0.2.101/32"]   # optional, added to lo
     autostart = true        # optional; false = the test starts it with lab.start("r1")
     zebra = true            # frr only: run zebra next to bgpd (default true, see doc/lab.md)
@@ -26,7 +26,7 @@ import os
 import re
 import tomllib
 
-KINDS = ("skua", "frr", "bird", "gobgp", "exabgp", "speaker", "host")
+KINDS = ("skua", "frr", "bird", "gobgp", "exabgp", "speaker", "host", "stayrtr", "rtrfake")
 ALLOWED_NETS = [ipaddress.ip_network(n) for n in
                 ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24", "2001:db8::/32")]
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,11}$")
