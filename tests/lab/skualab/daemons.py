@@ -400,7 +400,31 @@ class StandinBgpd(FrrBgpd):
     STANDIN_LINES = FrrBgpd.LAB_LINES + (" bgp bestpath compare-routerid",)
 
     def start(self, transform=None):
-        super().start(transform=lambda text: self.add_lab_lines(text, self.STANDIN_LINES))
+        super().start(transform=lambda text: self.keep_adj_rib_in_for_rpki(
+            self.add_lab_lines(text, self.STANDIN_LINES)))
+
+    @staticmethod
+    def keep_adj_rib_in_for_rpki(text):
+        """skua keeps the Adj-RIB-In of a neighbor whose inbound route-map matches on RPKI
+        or ASPA state, to re-run the policy when VRPs change; FRR does that only with
+        `soft-reconfiguration inbound`: say it for those neighbors."""
+        maps, current = set(), None
+        for line in text.splitlines():
+            m = re.match(r"route-map (\S+) (permit|deny) ", line)
+            if m:
+                current = m.group(1)
+            elif re.match(r"\s+match (rpki|aspa) ", line) and current:
+                maps.add(current)
+            elif not line.startswith(" "):
+                current = None
+        out = []
+        for line in text.splitlines():
+            out.append(line)
+            m = re.match(r"(\s+)neighbor (\S+) route-map (\S+) in\s*$", line)
+            if m and m.group(3) in maps:
+                out.append("%sneighbor %s soft-reconfiguration inbound" % (m.group(1),
+                                                                           m.group(2)))
+        return "\n".join(out) + "\n"
 
 
 class Bird(Daemon):

@@ -71,7 +71,8 @@ class Capture:
         for pkt in cap.packets(): ...
     """
 
-    def __init__(self, lab, router, ifname, bpf="tcp port 179", name=None):
+    def __init__(self, lab, router, ifname, bpf="tcp port 179", name=None, snaplen=200):
+        self.snaplen = snaplen
         self.netns = lab.namespaces[router]
         self.ifname = ifname
         self.bpf = bpf
@@ -81,8 +82,9 @@ class Capture:
 
     def start(self):
         # -U with -w writes each packet as it comes: SIGTERM (Process.stop) loses nothing.
-        argv = self.netns.exec_argv(["tcpdump", "-i", self.ifname, "-n", "-U", "-s", "200",
-                                     "--immediate-mode", "-w", self.path, self.bpf])
+        argv = self.netns.exec_argv(["tcpdump", "-i", self.ifname, "-n", "-U",
+                                     "-s", str(self.snaplen), "--immediate-mode",
+                                     "-w", self.path, self.bpf])
         # The log is appended to: a capture of the same name earlier in this lab wrote its
         # own "listening on"; only what this tcpdump writes counts.
         start = os.path.getsize(self.log) if os.path.exists(self.log) else 0
