@@ -22,7 +22,7 @@ SESSIONS = {"see": (65010, "192.0.2.11", "2001:db8:0:1::11"),
             "pol": (65020, "192.0.2.12", "2001:db8:0:1::12")}
 SINK = ("192.0.2.66", "2001:db8:0:2::2", "192.0.2.65", "2001:db8:0:2::1")
 POLLING_PERIOD = 5  # also StayRTR's -rtr.refresh
-EXPIRE = 20  # StayRTR's -rtr.expire
+EXPIRE = 600  # StayRTR's -rtr.expire: RFC 8210 6's minimum, which skua enforces
 
 # name: (prefix, origin AS)
 ROUTES = {
