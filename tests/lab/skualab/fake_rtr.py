@@ -21,6 +21,16 @@ ACTION:
              "refresh": 3600, "retry": 600, "expire": 7200}}
                               act as a correct cache until the router closes (at most 600 s):
                               the whole set on a Reset Query, no change on a Serial Query
+  {"reply": {"reset-query": [RECIPE, ...], "serial-query": [RECIPE, ...]}}
+                              wait for the router's query (at most 30 s) and answer with the
+                              PDUs of the list for its type, at the version it asked in
+                              ({"reply": [RECIPE, ...]}: the same list for both)
+RECIPE (a PDU, see build()): ["cache_response"], ["prefix", "198.51.100.0/24", 24, 64500,
+  true (announce) | false (withdraw)], ["end_of_data", serial, refresh, retry, expire],
+  ["header", type, field, length] (a bare header), ["raw", "HEX"], and mutations of another
+  recipe: ["truncate", RECIPE, bytes kept], ["length", RECIPE, length field],
+  ["version", RECIPE, version], ["type", RECIPE, type], ["pad", RECIPE, n] (n zero bytes
+  more, the length field counting them)
 When a list ends without a close, the connection is held as with "hold" for 600 s.
 
 The record is rewritten after every event: {"connections": [{"peer": "192.0.2.1",
@@ -152,6 +162,50 @@ class Connection:
         self.hold(HOLD_MAX, answer)
 
 
+SESSION = 7
+
+
+def build(recipe, v):
+    """The bytes of one RECIPE at RTR version v."""
+    kind, args = recipe[0], recipe[1:]
+    if kind == "cache_response":
+        return rtr_pdu.cache_response(v, SESSION)
+    if kind == "prefix":
+        return rtr_pdu.prefix(v, args[0], args[1], args[2], args[3] if len(args) > 3 else True)
+    if kind == "end_of_data":
+        return rtr_pdu.end_of_data(v, SESSION, *args)
+    if kind == "header":
+        return rtr_pdu.header(v, *args)
+    if kind == "raw":
+        return bytes.fromhex(args[0])
+    inner = bytearray(build(args[0], v))
+    if kind == "truncate":
+        return bytes(inner[:args[1]])
+    if kind == "length":
+        inner[4:8] = struct.pack("!I", args[1])
+    elif kind == "version":
+        inner[0] = args[1]
+    elif kind == "type":
+        inner[1] = args[1]
+    elif kind == "pad":
+        inner += b"\0" * args[1]
+        inner[4:8] = struct.pack("!I", len(inner))
+    else:
+        raise ValueError("unknown recipe %r" % (recipe,))
+    return bytes(inner)
+
+
+def reply(conn, spec, timeout=30):
+    """Wait for a query and answer it from spec."""
+    n = len(conn.rec["received"])
+    conn.recv("query", timeout)
+    if len(conn.rec["received"]) <= n:
+        return
+    q = conn.rec["received"][n]
+    recipes = spec if isinstance(spec, list) else spec.get(q["type"], [])
+    conn.send(b"".join(build(r, q["version"]) for r in recipes))
+
+
 def run_actions(conn, actions):
     for a in actions:
         if conn.closed:
@@ -169,6 +223,8 @@ def run_actions(conn, actions):
             return
         elif "serve" in a:
             conn.serve(a["serve"])
+        elif "reply" in a:
+            reply(conn, a["reply"], a.get("timeout", 30))
     conn.hold(HOLD_MAX)
 
 
