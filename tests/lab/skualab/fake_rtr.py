@@ -6,7 +6,8 @@ and records what the router sends back, Error Reports included.
 
 SCRIPT.json:
   {"listen": "192.0.2.10", "port": 8282, "record": "/path/record.json",
-   "md5": {"peer": "192.0.2.1", "key": "secret"},        (optional: TCP-MD5 on the listener)
+   "md5": [{"peer": "192.0.2.1", "key": "secret"}, ...], (optional: TCP-MD5 keys on the
+                                                            listener, one per router address)
    "sessions": [[ACTION, ...], ...]}                       (one list per accepted connection;
                                                             the last one serves every later one)
 ACTION:
@@ -236,11 +237,11 @@ def main():
     fam = socket.AF_INET6 if ":" in host else socket.AF_INET
     lsock = socket.socket(fam, socket.SOCK_STREAM)
     lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    md5 = script.get("md5")
-    if md5:
-        # On the listener: the kernel signs the SYN-ACK and checks every segment for this
+    md5 = script.get("md5") or []
+    for m in md5:
+        # On the listener: the kernel signs the SYN-ACK and checks every segment from this
         # peer; a connection without the right key never completes.
-        lsock.setsockopt(socket.IPPROTO_TCP, TCP_MD5SIG, md5sig(md5["peer"], md5["key"]))
+        lsock.setsockopt(socket.IPPROTO_TCP, TCP_MD5SIG, md5sig(m["peer"], m["key"]))
     lsock.bind((host, script.get("port", 8282)))
     lsock.listen(8)
     recorder = Recorder(script["record"])

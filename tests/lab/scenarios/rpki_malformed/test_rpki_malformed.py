@@ -11,7 +11,6 @@ throughout; the prefix table is never anything but the good data (never the cana
 end a good answer adds one VRP and the table is exactly the good data plus it.
 """
 
-import time
 
 import pytest
 
