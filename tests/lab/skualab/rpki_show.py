@@ -74,4 +74,16 @@ def best_local_prefs(daemon, afi):
 
 
 def cache_connection(daemon):
-    return daemon.vtysh_json("show rpki cache-connection json")
+    """`show rpki cache-connection json`; with no cache connected both FRR and skua answer
+    with an error (and a non-zero exit): {"connections": []} then."""
+    try:
+        return daemon.vtysh_json("show rpki cache-connection json")
+    except Exception:  # noqa: B902 - CommandError or invalid JSON: nothing connected
+        return {"connections": []}
+
+
+def cache_servers(daemon):
+    """{preference: entry} of `show rpki cache-server json`: FRR's keys (mode, host, port,
+    preference), and in skua's the state, counts and lastError."""
+    doc = daemon.vtysh_json("show rpki cache-server json")
+    return {s["preference"]: s for s in doc.get("servers", [])}
