@@ -74,12 +74,14 @@ def best_local_prefs(daemon, afi):
 
 
 def cache_connection(daemon):
-    """`show rpki cache-connection json`; with no cache connected both FRR and skua answer
-    with an error (and a non-zero exit): {"connections": []} then."""
+    """`show rpki cache-connection json`; with no cache connected FRR and skua answer with an
+    error (skua: {"error": ...}): "connections" is then an empty list."""
     try:
-        return daemon.vtysh_json("show rpki cache-connection json")
+        doc = daemon.vtysh_json("show rpki cache-connection json")
     except Exception:  # noqa: B902 - CommandError or invalid JSON: nothing connected
-        return {"connections": []}
+        doc = {}
+    doc.setdefault("connections", [])
+    return doc
 
 
 def cache_servers(daemon):
