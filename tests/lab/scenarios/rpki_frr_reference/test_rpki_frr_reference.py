@@ -50,11 +50,6 @@ def test_files_are_current():
     assert rendered.stale(rc.HERE, rc.RENDERED) == [], "run rpki_cases.py"
 
 
-@pytest.mark.timeout(90)
-def test_sessions(lab):
-    lab.wait_all_established(sessions(lab), timeout=CONVERGE)
-
-
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("router", ["ref", "dut"])
 def test_prefix_table_is_the_caches(lab, router):
@@ -65,6 +60,13 @@ def test_prefix_table_is_the_caches(lab, router):
                lambda: rpki_show.prefix_table(lab[router]),
                lambda got: None if got == want else "differs from %s" % want,
                timeout=lab.budget("vrps", 30))
+
+
+@pytest.mark.timeout(90)
+def test_sessions(lab):
+    """inj starts once both hold the VRPs (test_prefix_table_is_the_caches)."""
+    lab.start_router("inj")
+    lab.wait_all_established(sessions(lab), timeout=CONVERGE)
 
 
 def all_states(lab, router):
