@@ -78,6 +78,19 @@ enum bgp_af_activation {
 DECLARE_MTYPE(BGP_PEER_CONF);
 
 /* What the northbound sets for one neighbor. */
+/* neighbor X local-role (RFC 9234 4.2): our role on the session towards the neighbor. The
+ * values are the BGP Role capability's plus one (Provider is 0 on the wire), so that 0 is
+ * "none configured". ASPA verification takes its procedure from it (bgpd/rib/bgp_rib_rpki.h,
+ * bgp_role_aspa_dir()). */
+enum bgp_role {
+	BGP_ROLE_NONE = 0,
+	BGP_ROLE_PROVIDER,  /* the neighbor is our customer */
+	BGP_ROLE_RS_SERVER, /* we are a route server, the neighbor its client */
+	BGP_ROLE_RS_CLIENT, /* the neighbor is a route server */
+	BGP_ROLE_CUSTOMER,  /* the neighbor is our provider */
+	BGP_ROLE_PEER,	    /* lateral peers */
+};
+
 struct bgp_peer_config {
 	struct ipaddr addr;
 	enum bgp_remote_as_type remote_as_type;
@@ -119,6 +132,7 @@ struct bgp_peer_config {
 	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
 	uint8_t send_comm_off[BGP_AF_MAX];
 	struct bgp_maxpfx maxpfx[BGP_AF_MAX]; /* neighbor X maximum-prefix ... */
+	enum bgp_role local_role;	      /* neighbor X local-role ROLE */
 };
 
 #define BGP_SEND_COMM_STANDARD 0x1
