@@ -354,6 +354,13 @@ START_TEST(test_sources_union_and_drop)
 	rpki_txn_abort(txn);
 	ck_assert_int_eq(rpki_source_add(db, "c"), 0); /* the freed id is given again */
 
+	/* a transaction open while its source is cleared applies nothing */
+	txn = rpki_txn_begin(db, b, false);
+	announce(txn, "198.51.100.0/24", 24, 65001);
+	rpki_source_clear(db, b);
+	ck_assert_uint_eq(rpki_txn_commit(txn), 0);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "65001"), RPKI_NOTFOUND);
+
 	for (int i = 2; i < RPKI_SOURCE_MAX; i++)
 		ck_assert_int_eq(rpki_source_add(db, "more"), i);
 	ck_assert_int_eq(rpki_source_add(db, "too many"), -ENOSPC);
@@ -400,6 +407,19 @@ START_TEST(test_watcher_threshold)
 	ck_assert_int_eq(w.all, 2);
 	rpki_db_set_active(db, true);
 	ck_assert_int_eq(w.all, 3);
+
+	/* many VRPs on few prefixes: the prefixes are counted, not the VRPs */
+	w.vrp = w.all = 0;
+	txn = rpki_txn_begin(db, src, false);
+	for (int i = 0; i < 100; i++)
+		for (int k = 0; k < 100; k++) {
+			snprintf(buf, sizeof(buf), "12.0.%d.0/24", i);
+			announce(txn, buf, 24, 64000 + (uint32_t)k);
+		}
+	ck_assert_uint_eq(rpki_txn_commit(txn), 10000);
+	ck_assert_int_eq(w.vrp, 100);
+	ck_assert_int_eq(w.all, 0);
+	w.vrp = 0;
 
 	/* no watcher: nothing called */
 	rpki_db_watch(db, NULL, NULL);
