@@ -801,6 +801,11 @@ static void max_prefix_check(struct rib_src *src, enum bgp_af af)
 	src->pfx_warned[af] = false;
 }
 
+void rib_src_max_prefix_check(struct rib_src *src, enum bgp_af af)
+{
+	max_prefix_check(src, af);
+}
+
 void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
 {
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;

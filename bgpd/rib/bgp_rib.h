@@ -312,6 +312,9 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src);
  * policy again, as soft-reconfiguration inbound does: the RIB changes only if the outcome did. */
 void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, const struct prefix *p,
 		  const struct bgp_attr *received, uint32_t now);
+/* neighbor X maximum-prefix against what src has accepted now (after its routes went through
+ * the inbound policy again). */
+void rib_src_max_prefix_check(struct rib_src *src, enum bgp_af af);
 /* Does the neighbor's route-map for af in dir have a match rpki / match aspa clause? */
 bool rib_rmap_validates(const struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir);
 /* The route-map context of a route from src: its AS, and the ASPA procedure of its role (NULL

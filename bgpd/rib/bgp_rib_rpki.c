@@ -189,6 +189,8 @@ size_t rib_rpki_run(struct bgp_rib *rib, size_t budget)
 			}
 			v = walk_step(st, src->adj_in[st->af], &p);
 			if (!v) {
+				/* Refused routes may have come in: the limit is judged again. */
+				rib_src_max_prefix_check(src, st->af);
 				st->src_id++;
 				st->started = false;
 				continue;

@@ -283,6 +283,24 @@ START_TEST(test_full_walks)
 }
 END_TEST
 
+START_TEST(test_max_prefix_after_revalidation)
+{
+	/* Two routes refused on arrival keep the count under the limit; when they come in by
+	 * revalidation, the limit is judged again. */
+	from->peer.conf.maxpfx[V4].max = 4;
+	from->peer.conf.maxpfx[V4].threshold = 75;
+	vrp("198.51.100.0/25", 26, 65999, true);
+	announce_all("65002");
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 3);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 0);
+	vrp("198.51.100.0/25", 26, 65999, false);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 5);
+	ck_assert_uint_eq(from->maxpfx_calls[V4], 1);
+	ck_assert_uint_eq(from->maxpfx_limit, 4);
+}
+END_TEST
+
 #define MANY 5000
 
 START_TEST(test_bounded_per_turn)
@@ -410,6 +428,7 @@ int main(void)
 	tcase_add_test(tc, test_invalid_on_arrival_then_valid);
 	tcase_add_test(tc, test_full_walks);
 	tcase_add_test(tc, test_bounded_per_turn);
+	tcase_add_test(tc, test_max_prefix_after_revalidation);
 	tcase_add_test(tc, test_outbound_map);
 	tcase_add_test(tc, test_aspa_by_role);
 	tcase_add_test(tc, test_role_directions);
