@@ -245,4 +245,6 @@ void rib_rpki_watch(struct bgp_rib *rib, bool on)
 	if (!db || !rib)
 		return;
 	rpki_db_watch(db, on ? &rib_watch_ops : NULL, rib);
+	/* Routes with an empty AS_PATH are ours: their origin is our AS (RFC 6811 2). */
+	rpki_db_set_local_as(db, on ? rib->bgp->asn : 0);
 }

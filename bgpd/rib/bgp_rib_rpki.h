@@ -41,7 +41,8 @@ static inline enum aspa_dir bgp_role_aspa_dir(enum bgp_role role)
 void rib_rpki_prefix_changed(struct bgp_rib *rib, const struct prefix *p);
 void rib_rpki_all_changed(struct bgp_rib *rib);
 
-/* Make rib the watcher of the daemon's RPKI store (rpki_db_default()), or stop (on false).
+/* Make rib the watcher of the daemon's RPKI store (rpki_db_default()), or stop (on false),
+ * and give the store the instance's AS as the origin of routes with an empty AS_PATH.
  * Nothing when there is no store. */
 void rib_rpki_watch(struct bgp_rib *rib, bool on);
 

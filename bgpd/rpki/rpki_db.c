@@ -112,6 +112,16 @@ void rpki_db_set_active(struct rpki_db *db, bool active)
 		db->watch->all_changed(db->watch_arg);
 }
 
+void rpki_db_set_local_as(struct rpki_db *db, uint32_t asn)
+{
+	if (db->local_as == asn)
+		return;
+	db->local_as = asn;
+	/* Our own routes' state may change: they are everywhere in the table. */
+	if (db->active && db->watch && db->watch->all_changed)
+		db->watch->all_changed(db->watch_arg);
+}
+
 bool rpki_db_active(const struct rpki_db *db)
 {
 	return db && db->active;

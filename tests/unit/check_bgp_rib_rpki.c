@@ -403,6 +403,34 @@ START_TEST(test_aspa_by_role)
 }
 END_TEST
 
+START_TEST(test_own_routes_origin)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx("192.0.2.128/25");
+
+	/* An iBGP neighbor's route with an empty path was originated in our AS (65001): the
+	 * VRP of our AS makes it valid, another AS's invalid. */
+	struct fake_peer *ibgp =
+		fake_peer_new(bgp, "192.0.2.10", 65001, "192.0.2.9", "198.51.100.10");
+
+	use_route_map(ibgp, V4, BGP_DIR_IN, "RPKI-IN");
+	fake_peer_up(ibgp);
+	vrp("192.0.2.128/25", 25, 65001, true);
+	tmpl_init(&t, "", "192.0.2.10", BGP_ORIGIN_IGP);
+	fake_announce(ibgp, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(to, "192.0.2.128/25"));
+	vrp("192.0.2.128/25", 25, 65001, false);
+	vrp("192.0.2.0/24", 25, 65999, true);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(to, "192.0.2.128/25"));
+	use_route_map(ibgp, V4, BGP_DIR_IN, NULL);
+	fake_peer_free(ibgp);
+	fake_run(bgp, RUN_ALL);
+}
+END_TEST
+
 START_TEST(test_role_directions)
 {
 	ck_assert_int_eq(bgp_role_aspa_dir(BGP_ROLE_NONE), ASPA_DIR_NONE);
@@ -431,6 +459,7 @@ int main(void)
 	tcase_add_test(tc, test_max_prefix_after_revalidation);
 	tcase_add_test(tc, test_outbound_map);
 	tcase_add_test(tc, test_aspa_by_role);
+	tcase_add_test(tc, test_own_routes_origin);
 	tcase_add_test(tc, test_role_directions);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -105,6 +105,15 @@ START_TEST(test_rov_maxlen_and_origin)
 	ck_assert_int_eq(rov(db, "203.0.113.0/24", "65002 {65001}"), RPKI_NOTFOUND);
 	/* a set before a final sequence does not hide the origin */
 	ck_assert_int_eq(rov(db, "198.51.100.0/24", "{65009} 65001"), RPKI_VALID);
+	/* with our AS known, an empty path and a confederation-only one are ours (RFC 6811 2) */
+	rpki_db_set_local_as(db, 65001);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", ""), RPKI_VALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "(65010 65011)"), RPKI_VALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "65002 {65001}"), RPKI_INVALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "(65010) 65002"), RPKI_INVALID);
+	rpki_db_set_local_as(db, 65002);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", ""), RPKI_INVALID);
+	rpki_db_set_local_as(db, 0);
 
 	/* the origin as given: unknown is NONE, AS 0 is never an origin */
 	struct prefix p = P("198.51.100.0/24");
