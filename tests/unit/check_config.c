@@ -29,6 +29,7 @@
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_security.h"
@@ -920,6 +921,57 @@ START_TEST(t_nul_byte_refused)
 	rmdir(dir);
 	XFREE(MTYPE_SBUF, before);
 	sbuf_free(&errors);
+}
+END_TEST
+
+/* ---- RPKI ------------------------------------------------------------------------------- */
+
+struct rmap_states {
+	enum rpki_state rpki[4];
+	enum aspa_state aspa[4];
+	int n;
+};
+
+static void collect_states(const char *map, const struct rmap_entry *e, void *arg)
+{
+	struct rmap_states *st = arg;
+
+	(void)map;
+	if (st->n < 4) {
+		st->rpki[st->n] = e->match_rpki;
+		st->aspa[st->n++] = e->match_aspa;
+	}
+}
+
+/* match rpki / match aspa reach the route-map entries the RIB evaluates. */
+START_TEST(t_rpki_route_map_matches)
+{
+	struct rmap_states st = { 0 };
+	struct vty *vty;
+
+	load_ok("good-route-map.conf");
+	route_map_walk("UP-IN", collect_states, &st);
+	ck_assert_int_eq(st.n, 3);
+	ck_assert_int_eq(st.rpki[0], RPKI_INVALID); /* deny 10 */
+	ck_assert_int_eq(st.aspa[0], ASPA_UNKNOWN);
+	ck_assert_int_eq(st.rpki[1], RPKI_NOT_USED); /* permit 20 */
+	ck_assert_int_eq(st.aspa[1], ASPA_NOT_USED);
+	ck_assert_int_eq(st.rpki[2], RPKI_NOTFOUND); /* permit 30 */
+	ck_assert_int_eq(st.aspa[2], ASPA_VALID);
+	ck_assert(route_map_uses_validation("UP-IN"));
+	ck_assert(!route_map_uses_validation("V6-OUT"));
+
+	/* From the vty: `no match rpki` with another state still removes it (FRR). */
+	vty = config_vty();
+	run(vty, "route-map UP-IN deny 10", CMD_SUCCESS);
+	run(vty, "no match rpki valid", CMD_SUCCESS);
+	run(vty, "no match aspa", CMD_SUCCESS);
+	run(vty, "match rpki bogus", CMD_ERR_NO_MATCH);
+	memset(&st, 0, sizeof(st));
+	route_map_walk("UP-IN", collect_states, &st);
+	ck_assert_int_eq(st.rpki[0], RPKI_NOT_USED);
+	ck_assert_int_eq(st.aspa[0], ASPA_NOT_USED);
+	vty_done(vty);
 }
 END_TEST
 
@@ -2371,6 +2423,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_system_commands);
 	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
+	tcase_add_test(cli, t_rpki_route_map_matches);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);
