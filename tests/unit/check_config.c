@@ -540,6 +540,7 @@ static const char *const good_files[] = {
 	"good-route-reflector.conf",
 	"good-fib.conf",
 	"good-neighbor-options.conf",
+	"good-rpki.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -971,6 +972,50 @@ START_TEST(t_rpki_route_map_matches)
 	route_map_walk("UP-IN", collect_states, &st);
 	ck_assert_int_eq(st.rpki[0], RPKI_NOT_USED);
 	ck_assert_int_eq(st.aspa[0], ASPA_NOT_USED);
+	vty_done(vty);
+}
+END_TEST
+
+/* neighbor X local-role reaches the peer (a group's through its members); a change
+ * re-evaluates the neighbor's routes only where its inbound route-map matches aspa. */
+START_TEST(t_rpki_local_role)
+{
+	struct bgp_peer *p;
+	struct ipaddr a;
+	struct vty *vty;
+
+	load_ok("good-rpki.conf");
+	ipaddr_from_str(&a, "192.0.2.2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_PROVIDER);
+	ck_assert(!p->conf.local_role_strict);
+	ipaddr_from_str(&a, "192.0.2.3");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_RS_CLIENT);
+	ck_assert(p->conf.local_role_strict);
+	ipaddr_from_str(&a, "192.0.2.4");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_CUSTOMER);
+
+	vty = config_vty();
+	run(vty, "route-map ASPA permit 10", CMD_SUCCESS);
+	run(vty, "match aspa invalid", CMD_SUCCESS);
+	run(vty, "exit", CMD_SUCCESS);
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "neighbor 192.0.2.2 route-map ASPA in", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty, "neighbor 192.0.2.3 local-role peer", CMD_SUCCESS); /* no aspa map: nothing */
+	ck_assert_ptr_null(strstr(calls_text(), "policy_changed"));
+	run(vty, "neighbor 192.0.2.2 local-role customer strict-mode", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "policy_changed 192.0.2.2 ipv4 in"));
+	ipaddr_from_str(&a, "192.0.2.2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_CUSTOMER);
+	ck_assert(p->conf.local_role_strict);
+	run(vty, "no neighbor 192.0.2.2 local-role", CMD_SUCCESS);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_NONE);
+	ck_assert(!p->conf.local_role_strict);
+	run(vty, "neighbor 192.0.2.2 local-role transit", CMD_ERR_NO_MATCH);
 	vty_done(vty);
 }
 END_TEST
@@ -2424,6 +2469,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
 	tcase_add_test(cli, t_rpki_route_map_matches);
+	tcase_add_test(cli, t_rpki_local_role);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);
