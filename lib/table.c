@@ -620,6 +620,35 @@ int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
 	return 0;
 }
 
+int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_walk_cb cb, void *arg)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref;
+	struct prefix np;
+	int ret;
+
+	if (!pt_key(t, p, key, &len))
+		return 0;
+	/* The nodes on the way down are exactly the blocks that contain p, shortest first. */
+	for (ref = t->root; ref;) {
+		struct pt_node *n = pt_node(t, ref);
+
+		if (n->len > len || !key_match(n->key, key, n->len))
+			break;
+		if (!pt_is_glue(ref) && *pt_value(t, n)) {
+			pt_to_prefix(t, n, &np);
+			ret = cb(&np, *pt_value(t, n), arg);
+			if (ret)
+				return ret;
+		}
+		if (n->len == len)
+			break;
+		ref = n->child[pt_bit(key, n->len)];
+	}
+	return 0;
+}
+
 size_t ptree_count(const struct ptree *t)
 {
 	return t ? t->count : 0;

@@ -48,6 +48,11 @@ typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
 /* Walk in order; a callback returning non-zero stops the walk and that value is returned.
  * The callback must not change the tree (use ptree_next() for that). */
 int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg);
+/* Visit the stored prefixes that contain p (equal to it or shorter, and covering it), shortest
+ * first: the descent along p's bits, O(depth) (RPKI origin validation needs every covering
+ * VRP, not only the longest). Stops and returns a callback's non-zero value, like ptree_walk();
+ * the callback must not change the tree. 0 when p is of another family. */
+int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_walk_cb cb, void *arg);
 
 /*
  * A prefix whose value slot is still NULL (created by ptree_get() but not yet filled) is

@@ -99,7 +99,10 @@ struct rpki_txn *rpki_txn_begin(struct rpki_db *db, int source, bool reset);
  */
 int rpki_txn_vrp(struct rpki_txn *txn, const struct rpki_vrp *vrp, bool announce);
 /* One ASPA record: announced (replacing the source's record for the customer, RTR v2 has no
- * per-provider withdrawal) or withdrawn (providers ignored). Errors as rpki_txn_vrp(). */
+ * per-provider withdrawal) or withdrawn (providers ignored). Errors as rpki_txn_vrp(), except
+ * that announcing a customer the source holds is a replacement, not -EEXIST (announcing it
+ * twice in one transaction is); -EINVAL: customer AS 0, more than RPKI_ASPA_PROVIDERS_MAX
+ * providers, or the customer among its own providers. Providers may come in any order. */
 int rpki_txn_aspa(struct rpki_txn *txn, uint32_t customer_as, const uint32_t *providers,
 		  size_t nproviders, bool announce);
 /* Apply every change and tell the watcher; frees txn. Returns the number of records changed. */
@@ -116,7 +119,9 @@ enum rpki_state rpki_validate(const struct rpki_db *db, const struct prefix *p,
 /* The same for a known origin AS (origin_known false: NONE, as above). */
 enum rpki_state rpki_validate_origin(const struct rpki_db *db, const struct prefix *p,
 				     uint32_t origin, bool origin_known);
-/* ASPA verification of aspath received from a neighbor in AS neighbor_as, by procedure dir. */
+/* ASPA verification of aspath received from a neighbor in AS neighbor_as, by procedure dir.
+ * The neighbor must be the path's first AS (else ASPA_INVALID); neighbor_as 0 skips that check
+ * (a transparent route server, which does not add its AS). */
 enum aspa_state rpki_aspa_verify(const struct rpki_db *db, const struct bgp_aspath *aspath,
 				 uint32_t neighbor_as, enum aspa_dir dir);
 

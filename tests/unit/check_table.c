@@ -141,6 +141,52 @@ static int walk_cb(const struct prefix *p, void *value, void *arg)
 	return 0;
 }
 
+/* ptree_walk_covering() must give exactly the present references that contain p, shortest
+ * first: the brute-force answer is every mask of p from /0 to its own length. */
+struct covering_check {
+	struct ref *refs;
+	size_t n;
+	const struct prefix *p;
+	int next_len; /* shortest length not yet checked */
+	size_t seen;
+};
+
+static int covering_cb(const struct prefix *q, void *value, void *arg)
+{
+	struct covering_check *cc = arg;
+	struct prefix m;
+	struct ref *r = NULL;
+
+	/* every shorter mask skipped since the previous visit must be absent */
+	for (; cc->next_len <= q->len; cc->next_len++) {
+		m = *cc->p;
+		m.len = (uint8_t)cc->next_len;
+		prefix_apply_mask(&m);
+		r = ref_find(cc->refs, cc->n, &m);
+		if (cc->next_len < q->len)
+			FAST_EQ(r, NULL);
+	}
+	FAST_ASSERT(r != NULL);
+	FAST_EQ(value, r);
+	FAST_EQ(prefix_cmp(q, &r->p), 0);
+	cc->seen++;
+	return 0;
+}
+
+static void check_covering(struct ptree *t, struct ref *refs, size_t n, const struct prefix *p)
+{
+	struct covering_check cc = { refs, n, p, 0, 0 };
+	struct prefix m;
+
+	FAST_EQ(ptree_walk_covering(t, p, covering_cb, &cc), 0);
+	for (; cc.next_len <= p->len; cc.next_len++) {
+		m = *p;
+		m.len = (uint8_t)cc.next_len;
+		prefix_apply_mask(&m);
+		FAST_EQ(ref_find(refs, n, &m), NULL);
+	}
+}
+
 static void check_against_reference(struct ptree *t, int family, struct ref *refs, size_t n)
 {
 	struct walk_check wc = { refs, n, 0 };
@@ -180,6 +226,7 @@ static void check_against_reference(struct ptree *t, int family, struct ref *ref
 		random_prefix(family, &p, 0, prefix_maxlen(family));
 		FAST_EQ(ptree_lookup(t, &p), ref_find(refs, n, &p));
 		FAST_EQ(ptree_match_prefix(t, &p), ref_longest(refs, n, &p));
+		check_covering(t, refs, n, &p);
 		r = ref_next(refs, n, &p);
 		v = ptree_next(t, &p, &q);
 		FAST_EQ(v, r);
@@ -197,6 +244,7 @@ static void check_against_reference(struct ptree *t, int family, struct ref *ref
 		struct ref *r = ref_next(refs, n, &refs[i].p);
 
 		FAST_EQ(ptree_next(t, &refs[i].p, &q), r);
+		check_covering(t, refs, n, &refs[i].p);
 	}
 }
 
@@ -350,6 +398,60 @@ START_TEST(test_glue_and_edges)
 }
 END_TEST
 
+struct collect {
+	void *v[8];
+	int n, stop_at;
+};
+
+static int collect_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct collect *c = arg;
+
+	(void)p;
+	c->v[c->n++] = value;
+	return c->n == c->stop_at ? 7 : 0;
+}
+
+/* The covering walk skips glue, other branches and NULL slots, and stops when asked. */
+START_TEST(test_walk_covering)
+{
+	struct ptree *t = ptree_new(AF_INET);
+	struct prefix any = P("0.0.0.0/0"), a = P("10.0.0.0/24"), b = P("10.0.1.0/24");
+	struct prefix host = P("10.0.1.77/32"), wide = P("10.0.0.0/8"), q;
+	struct collect c = { 0 };
+	int va, vb, vany, vhost;
+
+	*ptree_get(t, &a) = &va;
+	*ptree_get(t, &b) = &vb; /* glue 10.0.0.0/23 above them */
+	*ptree_get(t, &host) = &vhost;
+	ck_assert_int_eq(ptree_walk_covering(t, &host, collect_cb, &c), 0);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_ptr_eq(c.v[0], &vb);
+	ck_assert_ptr_eq(c.v[1], &vhost);
+
+	*ptree_get(t, &any) = &vany;
+	ck_assert_ptr_nonnull(ptree_get(t, &wide)); /* NULL slot: not visited */
+	c.n = 0;
+	q = P("10.0.1.128/25"); /* not stored itself: its coverers are */
+	ck_assert_int_eq(ptree_walk_covering(t, &q, collect_cb, &c), 0);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_ptr_eq(c.v[0], &vany);
+	ck_assert_ptr_eq(c.v[1], &vb);
+
+	c.n = 0;
+	c.stop_at = 2;
+	ck_assert_int_eq(ptree_walk_covering(t, &host, collect_cb, &c), 7);
+	ck_assert_int_eq(c.n, 2);
+
+	c.n = 0;
+	c.stop_at = 0;
+	q = P("2001:db8::/32");
+	ck_assert_int_eq(ptree_walk_covering(t, &q, collect_cb, &c), 0);
+	ck_assert_int_eq(c.n, 0);
+	ptree_free(t, NULL);
+}
+END_TEST
+
 static int freed;
 
 static void free_value(void *v)
@@ -431,6 +533,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 120); /* sanitizer builds are several times slower */
 	tcase_add_test(tc, test_glue_and_edges);
+	tcase_add_test(tc, test_walk_covering);
 	tcase_add_test(tc, test_random_ipv4);
 	tcase_add_test(tc, test_random_ipv6);
 	tcase_add_test(tc, test_free_values);
