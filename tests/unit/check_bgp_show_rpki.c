@@ -243,6 +243,22 @@ START_TEST(test_prefix_lookup)
 }
 END_TEST
 
+/* show memory lists the store's types while it holds records (every MTYPE is listed). */
+START_TEST(test_memory)
+{
+	const char *out;
+
+	reference_cache();
+	fill_store();
+	out = run("show memory");
+	ck_assert_msg(strstr(out, "RPKI store") && strstr(out, "RPKI VRPs") &&
+			      strstr(out, "RPKI ASPA records"),
+		      "show memory:\n%s", out);
+	out = run("show memory json");
+	ck_assert_ptr_nonnull(strstr(out, "\"name\":\"RPKI VRPs\""));
+}
+END_TEST
+
 START_TEST(test_aspa_table)
 {
 	reference_cache();
@@ -333,6 +349,7 @@ static Suite *rpki_show_suite(void)
 	tcase_add_test(tc, test_prefix_table);
 	tcase_add_test(tc, test_prefix_lookup);
 	tcase_add_test(tc, test_aspa_table);
+	tcase_add_test(tc, test_memory);
 	tcase_add_test(tc, test_caches);
 	tcase_add_test(tc, test_exec);
 	suite_add_tcase(s, tc);
