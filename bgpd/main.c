@@ -38,6 +38,9 @@
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rpki/rpki_db.h"
+#include "bgpd/rtr/rtr.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_security.h"
 #include "bgpd/show/bgp_show.h"
@@ -84,6 +87,7 @@ struct bgpd_options {
 static const cap_value_t bgpd_caps[] = { CAP_NET_BIND_SERVICE, CAP_NET_ADMIN };
 
 static struct event_base *main_base;
+static struct rpki_db *rpki_store;
 static struct pidfile pidfile = { .fd = -1 };
 
 static void usage(FILE *out)
@@ -490,6 +494,37 @@ static void sighup_cb(int sig, short what, void *arg)
 }
 
 /* Undo what start-up opened, when it stops before the loop. */
+/* What `match rpki` and `match aspa` read: the daemon's RPKI store (bgpd/rpki). */
+static enum rpki_state rov_state(const struct prefix *p, const struct bgp_aspath *aspath)
+{
+	return rpki_validate(rpki_store, p, aspath);
+}
+
+static enum aspa_state aspa_state(const struct bgp_aspath *aspath, uint32_t peer_as,
+				  enum aspa_dir dir)
+{
+	return rpki_aspa_verify(rpki_store, aspath, peer_as, dir);
+}
+
+static const struct rmap_validator rpki_validator = { rov_state, aspa_state };
+
+/* The store exists before the configuration: the instance's RIB watches it from its creation,
+ * and the `rpki` node's caches are handed to the client (rtr_init()) as they are applied. */
+static void rpki_start(void)
+{
+	rpki_store = rpki_db_new();
+	rpki_db_set_default(rpki_store);
+	route_map_set_validator(&rpki_validator);
+}
+
+static void rpki_stop(void)
+{
+	route_map_set_validator(NULL);
+	rpki_db_set_default(NULL);
+	rpki_db_free(rpki_store);
+	rpki_store = NULL;
+}
+
 static int startup_failed(void)
 {
 	daemon_ready(false);
@@ -554,6 +589,7 @@ int main(int argc, char **argv)
 		return startup_failed();
 	bgp_config_set_event_base(main_base);
 	bgp_fib_start(main_base, !o.no_fib); /* before the configuration creates the instance */
+	rpki_start();
 	if (vty_server_start(main_base, o.vty_socket) < 0) {
 		fprintf(stderr, "bgpd: cannot open the vty socket %s (see the log); exiting\n",
 			o.vty_socket);
@@ -562,6 +598,8 @@ int main(int argc, char **argv)
 
 	if (drop_privileges(&pv) < 0 || (o.daemon && daemonize() < 0))
 		return startup_failed();
+	/* After the fork: the client's DNS resolver lives on this process's loop. */
+	rtr_init(main_base, rpki_store);
 
 	/* The listeners last: the configured keys and GTSM rules are on them before listen(). */
 	if (config_run(&o, false) < 0 || security_refused(&o) || listen_all(&o) < 0)
@@ -584,7 +622,9 @@ int main(int argc, char **argv)
 	vty_server_stop();
 	bgp_network_stop();
 	bgp_fib_stop(); /* the kernel's routes go (or stay: bgp fib retain) in one step */
+	rtr_fini();
 	bgp_delete(bgp_get());
+	rpki_stop();
 	event_free(sig_term);
 	event_free(sig_int);
 	event_free(sig_hup);

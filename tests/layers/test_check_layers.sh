@@ -73,12 +73,12 @@ expect "an include naming no file" "$t" '^bgpd/rib/bgp_decision.c:[0-9]*: includ
 
 # A folder of sources that is no layer.
 t=$(copy stray) || { bad "copying the tree"; exit 1; }
-mkdir -p "$t/bgpd/rpki" && printf '/* x */\n' >"$t/bgpd/rpki/rtr.c"
-expect "a source file in no layer" "$t" '^bgpd/rpki/rtr.c: in no layer'
+mkdir -p "$t/bgpd/bmp" && printf '/* x */\n' >"$t/bgpd/bmp/bmp.c"
+expect "a source file in no layer" "$t" '^bgpd/bmp/bmp.c: in no layer'
 
 # A Uses line naming something that is not a layer.
 t=$(copy unknown) || { bad "copying the tree"; exit 1; }
-sed -i 's|^Uses: bgpd/wire lib$|Uses: bgpd/wire bgpd/nowhere lib|' "$t/bgpd/policy/README.md"
+sed -i 's|^Uses: \(.*\) lib$|Uses: \1 bgpd/nowhere lib|' "$t/bgpd/policy/README.md"
 expect "a Uses line naming no layer" "$t" '^bgpd/policy/README.md: Uses names bgpd/nowhere'
 
 if [ "$fails" -eq 0 ]; then
