@@ -33,6 +33,7 @@
 #include "bgpd/rtr/rtr.h"
 #include "lib/log.h"
 #include "lib/northbound_cli.h"
+#include "lib/prefix.h"
 #include "lib/yang.h"
 
 #define RPKI_XPATH "/skua-rpki:rpki"
@@ -333,6 +334,15 @@ static const char *word_at(const struct cache_words *w, size_t i)
 	return v[i];
 }
 
+/* Two spellings of one address ("2001:DB8::1" and the model's canonical "2001:db8::1"). */
+static bool same_address(const char *a, const char *b)
+{
+	struct ipaddr x, y;
+
+	return ipaddr_from_str(&x, a) == 0 && ipaddr_from_str(&y, b) == 0 &&
+	       ipaddr_cmp(&x, &y) == 0;
+}
+
 /* The configured entry says what the statement says (the same statement again is not an
  * error: a file may repeat it, as FRR's would). Addresses compare as the model stores them. */
 static bool entry_is(const struct lyd_node *entry, const struct cache_words *w)
@@ -346,7 +356,9 @@ static bool entry_is(const struct lyd_node *entry, const struct cache_words *w)
 			want = want ? want : "tcp";
 			have = have ? have : "tcp";
 		}
-		if (!want != !have || (want && strcmp(want, have) != 0))
+		if (!want != !have)
+			return false;
+		if (want && strcmp(want, have) != 0 && !same_address(want, have))
 			return false;
 	}
 	return true;

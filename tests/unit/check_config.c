@@ -1147,6 +1147,13 @@ START_TEST(t_rpki_node)
 				     "exit\n!\nend\n"));
 	XFREE(MTYPE_SBUF, text);
 
+	/* An address in another spelling is the same statement. */
+	run(vty, "rpki cache tcp 2001:DB8::9 323 source 2001:DB8::1 preference 9", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty, "rpki cache tcp 2001:db8::9 323 source 2001:db8:0::1 preference 9", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "");
+	run(vty, "no rpki cache 2001:db8::9 323 preference 9", CMD_SUCCESS);
+
 	/* The TLS files in any order; printed in one (the double reads /dev/null fine). */
 	sbuf_reset(&calls);
 	run(vty,
