@@ -77,6 +77,18 @@ enum bgp_af_activation {
  * whatever is left when a peer goes, bgp_peer_delete() frees. */
 DECLARE_MTYPE(BGP_PEER_CONF);
 
+/* neighbor X local-role ROLE [strict-mode] (RFC 9234 roles, FRR 8.4's words): our role
+ * towards the neighbor. Used for ASPA only (which verification procedure applies to its
+ * routes); the BGP Role capability and the OTC attribute are not implemented. */
+enum bgp_role {
+	BGP_ROLE_NONE = 0,
+	BGP_ROLE_PROVIDER,
+	BGP_ROLE_RS_SERVER,
+	BGP_ROLE_RS_CLIENT,
+	BGP_ROLE_CUSTOMER,
+	BGP_ROLE_PEER,
+};
+
 /* What the northbound sets for one neighbor. */
 /* neighbor X local-role (RFC 9234 4.2): our role on the session towards the neighbor. The
  * values are the BGP Role capability's plus one (Provider is 0 on the wire), so that 0 is
@@ -102,7 +114,9 @@ struct bgp_peer_config {
 	bool local_as_replace;
 	bool shutdown;
 	bool passive;
-	bool timers_configured; /* neighbor X timers K H */
+	enum bgp_role local_role; /* neighbor X local-role ..., NONE = not configured */
+	bool local_role_strict;	  /* ... strict-mode (kept for the Role capability) */
+	bool timers_configured;	  /* neighbor X timers K H */
 	uint16_t keepalive;
 	uint16_t holdtime;
 	uint16_t connect_retry;	     /* neighbor X timers connect N, default 120 */
