@@ -77,19 +77,6 @@ enum bgp_af_activation {
  * whatever is left when a peer goes, bgp_peer_delete() frees. */
 DECLARE_MTYPE(BGP_PEER_CONF);
 
-/* neighbor X local-role ROLE [strict-mode] (RFC 9234 roles, FRR 8.4's words): our role
- * towards the neighbor. Used for ASPA only (which verification procedure applies to its
- * routes); the BGP Role capability and the OTC attribute are not implemented. */
-enum bgp_role {
-	BGP_ROLE_NONE = 0,
-	BGP_ROLE_PROVIDER,
-	BGP_ROLE_RS_SERVER,
-	BGP_ROLE_RS_CLIENT,
-	BGP_ROLE_CUSTOMER,
-	BGP_ROLE_PEER,
-};
-
-/* What the northbound sets for one neighbor. */
 /* neighbor X local-role (RFC 9234 4.2): our role on the session towards the neighbor. The
  * values are the BGP Role capability's plus one (Provider is 0 on the wire), so that 0 is
  * "none configured". ASPA verification takes its procedure from it (bgpd/rib/bgp_rib_rpki.h,
@@ -103,6 +90,7 @@ enum bgp_role {
 	BGP_ROLE_PEER,	    /* lateral peers */
 };
 
+/* What the northbound sets for one neighbor. */
 struct bgp_peer_config {
 	struct ipaddr addr;
 	enum bgp_remote_as_type remote_as_type;
@@ -146,7 +134,6 @@ struct bgp_peer_config {
 	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
 	uint8_t send_comm_off[BGP_AF_MAX];
 	struct bgp_maxpfx maxpfx[BGP_AF_MAX]; /* neighbor X maximum-prefix ... */
-	enum bgp_role local_role;	      /* neighbor X local-role ROLE */
 };
 
 #define BGP_SEND_COMM_STANDARD 0x1

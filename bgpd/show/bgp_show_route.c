@@ -12,6 +12,7 @@
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rpki/rpki_db.h"
 #include "bgpd/show/bgp_route_out.h"
@@ -80,34 +81,17 @@ char route_rpki_code(enum rpki_state st)
 	}
 }
 
-/* Which ASPA procedure our role towards the neighbor calls for: routes from our provider
- * (we are its customer) are verified downstream, every other role upstream. */
-static enum aspa_dir role_aspa_dir(enum bgp_role role)
-{
-	switch (role) {
-	case BGP_ROLE_CUSTOMER:
-		return ASPA_DIR_DOWNSTREAM;
-	case BGP_ROLE_PROVIDER:
-	case BGP_ROLE_PEER:
-	case BGP_ROLE_RS_SERVER:
-	case BGP_ROLE_RS_CLIENT:
-		return ASPA_DIR_UPSTREAM;
-	default:
-		return ASPA_DIR_NONE;
-	}
-}
-
 enum aspa_state route_aspa_state(const struct route_show *s, const struct bgp_path *path)
 {
 	const struct rib_src *src = route_path_src(s, path);
-	enum aspa_dir dir;
+	struct rmap_ctx buf;
+	const struct rmap_ctx *ctx;
 
-	if (!s->rpki || !src || src->local || !src->peer || !path->attr->aspath)
+	/* The procedure and neighbor AS the route-maps are given (bgpd/rib/bgp_rib_rpki.c). */
+	if (!s->rpki || !path->attr->aspath || !(ctx = rib_rmap_ctx(src, &buf)) ||
+	    ctx->aspa_dir == ASPA_DIR_NONE)
 		return ASPA_NOT_USED;
-	dir = role_aspa_dir(src->peer->conf.local_role);
-	if (dir == ASPA_DIR_NONE)
-		return ASPA_NOT_USED;
-	return rpki_aspa_verify(s->rpki, path->attr->aspath, src->remote_as, dir);
+	return rpki_aspa_verify(s->rpki, path->attr->aspath, ctx->peer_as, ctx->aspa_dir);
 }
 
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path)
