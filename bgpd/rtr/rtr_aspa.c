@@ -56,6 +56,7 @@ static void touched_free(struct rtr_aspa_table *t)
 void rtr_aspa_clear(struct rtr_aspa_table *t)
 {
 	recs_free(t->recs, t->n);
+	t->recs = NULL;
 	t->n = t->cap = 0;
 }
 
@@ -136,8 +137,8 @@ static void touch(struct rtr_aspa_table *t, uint32_t customer)
 			return;
 	if (t->ntouched == t->touched_cap) {
 		t->touched_cap = t->touched_cap ? t->touched_cap * 2 : 16;
-		t->touched = XREALLOC(MTYPE_RTR_CACHE, t->touched,
-				      t->touched_cap * sizeof(*t->touched));
+		t->touched =
+			XREALLOC(MTYPE_RTR_CACHE, t->touched, t->touched_cap * sizeof(*t->touched));
 	}
 	to = &t->touched[t->ntouched++];
 	memset(to, 0, sizeof(*to));
@@ -176,6 +177,12 @@ int rtr_aspa_apply(struct rtr_aspa_table *t, const struct rtr_pdu *pdu)
 			remove_at(t, at);
 		return 0;
 	}
+	/* ASPA profile: AS 0 is no customer, and no AS is its own provider. */
+	if (customer == 0)
+		return RTR_ERR_CORRUPT_DATA;
+	for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
+		if (rtr_pdu_aspa_provider(pdu, i) == customer)
+			return RTR_ERR_ASPA_PROVIDER_LIST;
 	/* draft -10: an announcement replaces the record of this customer and AFI. */
 	touch(t, customer);
 	r = found ? &t->recs[at] : insert(t, at, customer);
@@ -219,13 +226,14 @@ static size_t merged(const struct rtr_aspa_rec *r, uint32_t *out)
 static int announce(struct rpki_txn *txn, const struct rtr_aspa_rec *r,
 		    const struct rtr_aspa_rec *before)
 {
-	uint32_t *now = XMALLOC(MTYPE_RTR_CACHE, ((size_t)r->n[0] + r->n[1] + 1) * sizeof(uint32_t));
+	uint32_t *now =
+		XMALLOC(MTYPE_RTR_CACHE, ((size_t)r->n[0] + r->n[1] + 1) * sizeof(uint32_t));
 	size_t nnow = merged(r, now);
 	int ret = 0;
 
 	if (before) {
-		uint32_t *old = XMALLOC(MTYPE_RTR_CACHE,
-					((size_t)before->n[0] + before->n[1] + 1) * sizeof(uint32_t));
+		uint32_t *old = XMALLOC(MTYPE_RTR_CACHE, ((size_t)before->n[0] + before->n[1] + 1) *
+								 sizeof(uint32_t));
 		size_t nold = merged(before, old);
 		bool same = nold == nnow && !memcmp(old, now, nnow * sizeof(uint32_t));
 

@@ -53,7 +53,8 @@ void rtr_aspa_fini(struct rtr_aspa_table *t); /* frees everything, the transacti
 void rtr_aspa_clear(struct rtr_aspa_table *t);
 
 void rtr_aspa_begin(struct rtr_aspa_table *t, bool reset);
-/* One ASPA PDU. 0, or an RTR error code (Withdrawal of Unknown Record). */
+/* One ASPA PDU. 0, or an RTR error code: Withdrawal of Unknown Record, ASPA Provider List
+ * Error (the customer among its providers), Corrupt Data (customer AS 0). */
 int rtr_aspa_apply(struct rtr_aspa_table *t, const struct rtr_pdu *pdu);
 /* Hand the store the merged records of what changed (rpki_txn_aspa). 0, or the store's
  * negative errno (the caller aborts both). The transaction here ends either way: on error,

@@ -50,8 +50,8 @@ struct rtr_cache {
 	enum rtr_state state;
 	struct evdns_getaddrinfo_request *dns_req;
 	struct ipaddr peer;
-	int fd;			/* until the bufferevent owns it */
-	struct ev *connect_ev;	/* the non-blocking connect's completion */
+	int fd;		       /* until the bufferevent owns it */
+	struct ev *connect_ev; /* the non-blocking connect's completion */
 	struct bufferevent *bev;
 	SSL_CTX *ssl_ctx; /* TLS: built from the configuration, kept across connections */
 	bool closing;	  /* an Error Report is being flushed before the close */
@@ -115,7 +115,6 @@ struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int f
 /* Why the handshake failed (verification result, OpenSSL's error queue). */
 void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen);
 /* After the handshake: the verified subject and the protocol version. */
-void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version,
-		  size_t vlen);
+void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version, size_t vlen);
 
 #endif /* SKUA_RTR_PRIVATE_H */

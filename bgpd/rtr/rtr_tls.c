@@ -50,7 +50,8 @@ SSL_CTX *rtr_tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errl
 		return NULL;
 	}
 	if (!cfg->client_cert != !cfg->client_key) {
-		snprintf(err, errlen, "a client certificate needs its key, and a key its certificate");
+		snprintf(err, errlen,
+			 "a client certificate needs its key, and a key its certificate");
 		return NULL;
 	}
 	ctx = SSL_CTX_new(TLS_client_method());
