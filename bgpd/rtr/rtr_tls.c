@@ -151,7 +151,8 @@ void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen)
 	if (vr != X509_V_OK) {
 		snprintf(err, errlen, "certificate verification failed: %s",
 			 X509_verify_cert_error_string(vr));
-	} else if (last) {
+	} else if (last && ERR_GET_LIB(last) != 0) {
+		/* (libevent queues socket errors here too, as library 0: not a TLS reason) */
 		char buf[200];
 
 		ERR_error_string_n(last, buf, sizeof(buf));
