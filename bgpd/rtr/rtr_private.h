@@ -14,6 +14,8 @@
 #include "lib/log_limit.h"
 #include "lib/prefix.h"
 
+#define RTR_ADDRS_MAX 8 /* addresses of one cache name tried before giving up */
+
 struct bufferevent;
 struct ev;
 struct evdns_base;
@@ -49,7 +51,9 @@ struct rtr_cache {
 	/* The connection. */
 	enum rtr_state state;
 	struct evdns_getaddrinfo_request *dns_req;
-	struct ipaddr peer;
+	struct ipaddr peer;		    /* the address being tried */
+	struct ipaddr addrs[RTR_ADDRS_MAX]; /* what the host resolved to, tried in turn */
+	unsigned naddrs, addr_idx;
 	int fd;		       /* until the bufferevent owns it */
 	struct ev *connect_ev; /* the non-blocking connect's completion */
 	struct bufferevent *bev;

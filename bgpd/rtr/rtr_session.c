@@ -183,10 +183,21 @@ static void conn_close(struct rtr_cache *c)
 	c->tls_peer[0] = c->tls_version[0] = '\0';
 }
 
-/* The connection failed (last_error says why): close it, retry after the retry interval. */
+static void connect_addr(struct rtr_cache *c);
+
+/* The connection failed (last_error says why): close it, retry after the retry interval; a
+ * connect() that failed goes on with the host's next address first. */
 static void conn_fail(struct rtr_cache *c)
 {
+	bool next_addr = c->state == RTR_STATE_CONNECTING && !c->bev && c->addr_idx + 1 < c->naddrs;
+
 	conn_close(c);
+	if (next_addr && c->running) {
+		cache_log(c, LOG_LVL_INFO, "%s: trying the next address", c->last_error);
+		c->addr_idx++;
+		connect_addr(c);
+		return;
+	}
 	c->failed = true;
 	set_state(c, RTR_STATE_ERROR);
 	if (c->running)
@@ -376,6 +387,7 @@ static void connect_addr(struct rtr_cache *c)
 	socklen_t slen;
 	int fd;
 
+	c->peer = c->addrs[c->addr_idx];
 	set_state(c, RTR_STATE_CONNECTING);
 	fd = socket(c->peer.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
@@ -441,8 +453,17 @@ static void dns_cb(int result, struct evutil_addrinfo *res, void *arg)
 		conn_fail(c);
 		return;
 	}
-	ipaddr_from_sockaddr(&c->peer, NULL, res->ai_addr);
+	c->naddrs = 0;
+	c->addr_idx = 0;
+	for (struct evutil_addrinfo *ai = res; ai && c->naddrs < RTR_ADDRS_MAX; ai = ai->ai_next)
+		if (ipaddr_from_sockaddr(&c->addrs[c->naddrs], NULL, ai->ai_addr) == 0)
+			c->naddrs++;
 	evutil_freeaddrinfo(res);
+	if (c->naddrs == 0) {
+		set_error(c, "%s resolved to no IPv4 or IPv6 address", c->cfg.host);
+		conn_fail(c);
+		return;
+	}
 	connect_addr(c);
 }
 
@@ -452,7 +473,9 @@ static void connect_begin(struct rtr_cache *c)
 	struct evdns_getaddrinfo_request *req;
 
 	event_del(c->retry_timer);
-	if (ipaddr_from_str(&c->peer, c->cfg.host) == 0) {
+	c->addr_idx = 0;
+	if (ipaddr_from_str(&c->addrs[0], c->cfg.host) == 0) {
+		c->naddrs = 1;
 		connect_addr(c);
 		return;
 	}

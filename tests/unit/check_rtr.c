@@ -13,7 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <event2/dns.h>
+#include <unistd.h>
+
 #include "bgpd/rpki/rpki_db.h"
+#include "bgpd/rtr/rtr_private.h"
+#include "kernel/kernel_security.h"
 #include "lib/event.h"
 #include "tests/unit/rtr_test.h"
 
@@ -510,6 +519,123 @@ START_TEST(test_stop_start_reset)
 }
 END_TEST
 
+START_TEST(test_name_resolution)
+{
+	struct fake_cache fc;
+
+	/* A name through evdns (from /etc/hosts). The listener is IPv4 only: should "localhost"
+	 * resolve to ::1 first, that address is refused and the next one tried. */
+	fc_listen(&fc, 0);
+	rt_cache(1, "localhost", fc.port, NULL, NULL);
+	first_sync(&fc, 1);
+	ck_assert_uint_eq(rpki_vrp_count(rt_db, AF_UNSPEC), 3);
+	fc_close(&fc);
+}
+END_TEST
+
+START_TEST(test_next_address)
+{
+	struct fake_cache fc;
+	char hosts[] = "/tmp/check_rtr_hosts.XXXXXX";
+	int fd = mkstemp(hosts);
+	const char *lines = "127.0.0.3 rtr-cache.example\n127.0.0.1 rtr-cache.example\n";
+
+	/* A name with two addresses, the first refusing: the second is tried at once (a retry
+	 * would start over from the first, and never get here). */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, lines, strlen(lines)), (int)strlen(lines));
+	close(fd);
+	ck_assert_int_eq(evdns_base_load_hosts(rtr_dns_base(rt_base), hosts), 0);
+	unlink(hosts);
+	fc_listen(&fc, 0);
+	rt_cache(1, "rtr-cache.example", fc.port, NULL, NULL);
+	ck_assert(fc_accept(&fc, 1000));
+	fc_close(&fc);
+}
+END_TEST
+
+START_TEST(test_source_address)
+{
+	struct fake_cache fc;
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	char a[INET_ADDRSTRLEN];
+
+	fc_listen(&fc, 0);
+	rt_cache(1, "127.0.0.1", fc.port, "127.0.0.2", NULL);
+	first_sync(&fc, 1);
+	ck_assert_int_eq(getpeername(fc.fd, (struct sockaddr *)&sin, &len), 0);
+	ck_assert_str_eq(inet_ntop(AF_INET, &sin.sin_addr, a, sizeof(a)), "127.0.0.2");
+	fc_close(&fc);
+}
+END_TEST
+
+START_TEST(test_tcp_md5)
+{
+	struct fake_cache fc;
+	struct kernel_sec_err kerr;
+	struct ipaddr client;
+
+	/* The listener holds a key for the client: with the same key the session comes up. */
+	ck_assert_int_eq(ipaddr_from_str(&client, "127.0.0.1"), 0);
+	fc_listen(&fc, 0);
+	if (kernel_md5_set(fc.lfd, &client, "rtr-secret", &kerr) < 0) {
+		fc_close(&fc);
+		ck_abort_msg("TCP-MD5 on the listener: %s", kerr.msg);
+	}
+	rt_cache(1, "127.0.0.1", fc.port, NULL, "rtr-secret");
+	first_sync(&fc, 1);
+	rtr_cache_del(1);
+	fc_close(&fc);
+
+	/* A different key: the kernel drops the client's SYNs, nothing is accepted. */
+	fc_listen(&fc, 0);
+	ck_assert_int_eq(kernel_md5_set(fc.lfd, &client, "another-secret", &kerr), 0);
+	rt_cache(1, "127.0.0.1", fc.port, NULL, "rtr-secret");
+	ck_assert(!fc_accept(&fc, 500));
+	ck_assert_uint_eq(rt_status(1).state, RTR_STATE_CONNECTING);
+	/* And no key at all on the client side: dropped as well. */
+	rt_cache(1, "127.0.0.1", fc.port, NULL, NULL);
+	ck_assert(!fc_accept(&fc, 500));
+	fc_close(&fc);
+}
+END_TEST
+
+/* Reconnects after errors give back what they took: the cache's memory is flat. */
+START_TEST(test_memory_flat_over_flaps)
+{
+	struct fake_cache fc;
+	uint64_t at5 = 0;
+	struct rtr_pdu q;
+	uint8_t bad[64];
+
+	fc_listen(&fc, 0);
+	rt_cache_tcp(1, fc.port);
+	first_sync(&fc, 1);
+	for (int i = 0; i < 30; i++) {
+		/* A serial response with an ASPA change, then a malformed PDU: abort, reconnect. */
+		const uint32_t p[] = { 64600 + (uint32_t)i };
+
+		notify_and_query(&fc, 2, 1);
+		fc_cache_response(&fc);
+		fc_aspa(&fc, true, false, 64500, p, 1);
+		fc_prefix(&fc, true, "192.0.2.0/24", 24, 64999);
+		fc_send_raw(&fc, bad, build_bad(BAD_DUPLICATE, bad));
+		fc_expect_eof(&fc, 3000);
+		ck_assert(fc_accept(&fc, 3000));
+		fc_expect(&fc, RTR_PDU_SERIAL_QUERY, &q, buf, sizeof(buf));
+		fc_cache_response(&fc);
+		fc_end_of_data(&fc, 1, 3600, 10, 7200);
+		rt_wait_state(1, RTR_STATE_ESTABLISHED, 3000);
+		if (i == 5)
+			at5 = MTYPE_RTR_CACHE->allocated;
+	}
+	ck_assert_uint_eq(MTYPE_RTR_CACHE->allocated, at5);
+	ck_assert_str_eq(rt_aspa(64500), "64501,64502,64503");
+	fc_close(&fc);
+}
+END_TEST
+
 START_TEST(test_config_errors)
 {
 	struct rtr_cache_config c = {
@@ -559,6 +685,11 @@ int main(void)
 	tcase_add_test(tc, test_expiry);
 	tcase_add_test(tc, test_failover);
 	tcase_add_test(tc, test_stop_start_reset);
+	tcase_add_test(tc, test_name_resolution);
+	tcase_add_test(tc, test_next_address);
+	tcase_add_test(tc, test_source_address);
+	tcase_add_test(tc, test_tcp_md5);
+	tcase_add_test(tc, test_memory_flat_over_flaps);
 	tcase_add_test(tc, test_config_errors);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -113,17 +113,25 @@ void rt_wait_state(uint8_t preference, enum rtr_state st, unsigned timeout_ms)
 	}
 }
 
-void rt_cache_tcp(uint8_t preference, uint16_t port)
+void rt_cache(uint8_t preference, const char *host, uint16_t port, const char *source,
+	      const char *password)
 {
 	struct rtr_cache_config c = {
 		.transport = RTR_TRANSPORT_TCP,
-		.host = "127.0.0.1",
+		.host = host,
 		.port = port,
 		.preference = preference,
+		.source = source,
+		.password = password,
 	};
 	char err[256] = "";
 
 	ck_assert_msg(rtr_cache_set(&c, err, sizeof(err)) == 0, "rtr_cache_set: %s", err);
+}
+
+void rt_cache_tcp(uint8_t preference, uint16_t port)
+{
+	rt_cache(preference, "127.0.0.1", port, NULL, NULL);
 }
 
 void fc_listen(struct fake_cache *fc, uint16_t port)

@@ -46,6 +46,9 @@ struct rtr_cache_status rt_status(uint8_t preference);
 void rt_wait_state(uint8_t preference, enum rtr_state st, unsigned timeout_ms);
 /* Configure a plain TCP cache at 127.0.0.1:port. */
 void rt_cache_tcp(uint8_t preference, uint16_t port);
+/* The same with a host name or address, a source address and a TCP-MD5 key (NULL: none). */
+void rt_cache(uint8_t preference, const char *host, uint16_t port, const char *source,
+	      const char *password);
 
 /* port 0: any free port. */
 void fc_listen(struct fake_cache *fc, uint16_t port);
