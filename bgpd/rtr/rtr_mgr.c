@@ -115,6 +115,7 @@ void rtr_fini(void)
 		mgr.caches = c->next;
 		rtr_session_free(c);
 	}
+	rtr_dns_free();
 	event_free(mgr.evaluate_ev);
 	mgr.evaluate_ev = NULL;
 	mgr.base = NULL;

@@ -101,6 +101,7 @@ void rtr_session_reset(struct rtr_cache *c);
 void rtr_session_timers(struct rtr_cache *c, const struct rtr_timers *t);
 void rtr_session_status(const struct rtr_cache *c, struct rtr_cache_status *s);
 struct evdns_base *rtr_dns_base(struct event_base *base);
+void rtr_dns_free(void); /* after every cache is freed (rtr_fini) */
 
 /* ---- rtr_mgr.c ---- */
 /* A cache synchronised, failed or lost its connection: re-evaluate the failover (deferred to

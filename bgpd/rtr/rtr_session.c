@@ -830,19 +830,22 @@ static void input_process(struct rtr_cache *c)
 
 /* ---- the manager's handle ---- */
 
+/* One resolver for every cache, made on first use (most configurations name no host). */
+static struct evdns_base *dns;
+
 struct evdns_base *rtr_dns_base(struct event_base *base)
 {
-	static struct evdns_base *dns;
-	static struct event_base *dns_loop;
-
-	if (!dns || dns_loop != base) {
-		if (dns)
-			evdns_base_free(dns, 1);
+	if (!dns)
 		dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS |
 						   EVDNS_BASE_DISABLE_WHEN_INACTIVE);
-		dns_loop = base;
-	}
 	return dns;
+}
+
+void rtr_dns_free(void)
+{
+	if (dns)
+		evdns_base_free(dns, 1);
+	dns = NULL;
 }
 
 static char *dup_or_null(const char *s)
