@@ -169,6 +169,44 @@ START_TEST(test_reset_and_serial_sync)
 }
 END_TEST
 
+/* A changed ASPA as StayRTR 0.5.1 sends it in a serial response (seen on the wire): the new
+ * record announced, then the old one withdrawn with its providers; the IPv6 record withdrawn
+ * with its providers. */
+START_TEST(test_aspa_delta_as_stayrtr_sends_it)
+{
+	struct fake_cache fc;
+	struct rtr_pdu er;
+	struct rtr_pdu_error err;
+	const uint32_t new4[] = { 64501, 64509 }, old4[] = { 64501, 64502 }, old6[] = { 64503 };
+	const uint32_t other[] = { 64777 };
+	int len;
+
+	fc_listen(&fc, 0);
+	rt_cache_tcp(1, fc.port);
+	first_sync(&fc, 1);
+	notify_and_query(&fc, 2, 1);
+	fc_cache_response(&fc);
+	fc_aspa(&fc, true, false, 64500, new4, 2);
+	fc_aspa(&fc, false, false, 64500, old4, 2);
+	fc_aspa(&fc, false, true, 64500, old6, 1);
+	fc_end_of_data(&fc, 2, 3600, 10, 7200);
+	rt_wait_state(1, RTR_STATE_ESTABLISHED, 3000);
+	ck_assert_str_eq(rt_aspa(64500), "64501,64509");
+
+	/* A withdrawal matching neither the record nor what it replaced is an error. */
+	notify_and_query(&fc, 3, 2);
+	fc_cache_response(&fc);
+	fc_aspa(&fc, false, false, 64500, other, 1);
+	len = fc_recv(&fc, buf, sizeof(buf), 3000);
+	ck_assert_int_gt(len, 0);
+	ck_assert_int_eq(rtr_pdu_decode(buf, (size_t)len, &er, &err), 0);
+	ck_assert_uint_eq(er.type, RTR_PDU_ERROR_REPORT);
+	ck_assert_uint_eq(er.u.error.code, RTR_ERR_WITHDRAWAL_UNKNOWN);
+	ck_assert_str_eq(rt_aspa(64500), "64501,64509");
+	fc_close(&fc);
+}
+END_TEST
+
 /* Answer the client's query with an Error Report "Unsupported Protocol Version" at v. */
 static void refuse_version(struct fake_cache *fc, uint8_t v, uint8_t asked)
 {
@@ -678,6 +716,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_reset_and_serial_sync);
+	tcase_add_test(tc, test_aspa_delta_as_stayrtr_sends_it);
 	tcase_add_test(tc, test_version_fallback);
 	tcase_add_test(tc, test_lower_version_answer);
 	tcase_add_loop_test(tc, test_malformed, 0, BAD_MAX);
