@@ -95,6 +95,9 @@ void rtr_session_free(struct rtr_cache *c); /* closes, drops its data */
 void rtr_session_start(struct rtr_cache *c);
 /* Close the connection and stop retrying; drop: also remove its data from the store. */
 void rtr_session_stop(struct rtr_cache *c, bool drop);
+/* Run the protocol on fd, a stream socket already connected to a cache (a socketpair in the
+ * fuzz target), as if connect() had just succeeded; the session owns fd from here. */
+void rtr_session_attach_fd(struct rtr_cache *c, int fd);
 /* Forget the session (serial, negotiated version) and reconnect with a Reset Query. */
 void rtr_session_reset(struct rtr_cache *c);
 /* The configured intervals changed: used by caches whose End of Data gave none. */

@@ -938,6 +938,15 @@ void rtr_session_stop(struct rtr_cache *c, bool drop)
 	set_state(c, RTR_STATE_IDLE);
 }
 
+void rtr_session_attach_fd(struct rtr_cache *c, int fd)
+{
+	conn_close(c);
+	c->running = true;
+	c->fd = fd;
+	set_state(c, RTR_STATE_CONNECTING);
+	connected(c);
+}
+
 void rtr_session_reset(struct rtr_cache *c)
 {
 	conn_close(c);

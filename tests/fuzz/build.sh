@@ -84,6 +84,7 @@ config:$libs_daemon:$harness_daemon
 json:$libs_daemon:$harness_daemon
 vty:$libs_daemon:$harness_daemon
 rtr_pdu:$libs_rtr:
+rtr_session:$libs_rtr:fuzz_sandbox.c
 "
 
 all_libs=$(printf '%s\n' $libs_daemon $libs_rtr | sort -u | sed 's/$/.la/')

@@ -522,6 +522,16 @@ def seeds_rtr_pdu():
     return out
 
 
+def seeds_rtr_session():
+    """The same streams with a chunk-size byte: whole reads, and byte by byte for the short."""
+    out = {}
+    for name, data in seeds_rtr_pdu().items():
+        out[name] = b"\xff" + data
+        if len(data) < 400:
+            out[name + "-bytewise"] = b"\x00" + data
+    return out
+
+
 TARGETS = {
     "update": seeds_update,
     "framing": seeds_framing,
@@ -531,6 +541,7 @@ TARGETS = {
     "json": seeds_json,
     "vty": seeds_vty,
     "rtr_pdu": seeds_rtr_pdu,
+    "rtr_session": seeds_rtr_session,
 }
 
 
