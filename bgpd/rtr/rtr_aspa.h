@@ -6,10 +6,12 @@
  * draft-ietf-sidrops-8210bis-10 (StayRTR 0.5.1) sends an ASPA per (customer, AFI): an
  * announcement replaces the record of that customer and AFI, a withdrawal of one that does
  * not exist or does not match is an error. StayRTR sends a changed record as the new one
- * announced, then the old one withdrawn: that withdrawal is accepted and does nothing. ASPA verification (and the store) knows one provider set per
- * customer, AFI-independent as later drafts made it. So the client keeps what the cache told
- * it per AFI here, and at End of Data hands the store the union of both families for every
- * customer the transaction touched (or withdraws it when neither family is left).
+ * announced, then the old one withdrawn: that withdrawal is accepted and does nothing.
+ *
+ * ASPA verification (and the store) knows one provider set per customer, AFI-independent as
+ * later drafts made it. So the client keeps what the cache told it per AFI here, and at End
+ * of Data hands the store the union of both families for every customer the transaction
+ * touched (or withdraws it when neither family is left).
  *
  * A transaction snapshots each customer the first time it touches it, so an aborted
  * transaction puts the table back as it was; a reset transaction starts from an empty table
