@@ -271,6 +271,13 @@ START_TEST(test_lower_version_answer)
 	ck_assert_uint_eq(rt_status(1).expire, 1200);
 	notify_and_query(&fc, 2, 1);
 	ck_assert_uint_eq(buf[0], 1); /* the Serial Query's version */
+	/* Intervals out of RFC 8210 6's ranges are brought into them. */
+	fc_cache_response(&fc);
+	fc_end_of_data(&fc, 2, 0, 100000, 10);
+	rt_wait_state(1, RTR_STATE_ESTABLISHED, 3000);
+	ck_assert_uint_eq(rt_status(1).refresh, 1);
+	ck_assert_uint_eq(rt_status(1).retry, 7200);
+	ck_assert_uint_eq(rt_status(1).expire, 600);
 	fc_close(&fc);
 }
 END_TEST
