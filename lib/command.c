@@ -124,6 +124,7 @@ void cmd_init(void)
 		{ BGP_IPV4_NODE, "bgp-ipv4", "%s(config-router-af)# ", BGP_NODE, true, 2 },
 		{ BGP_IPV6_NODE, "bgp-ipv6", "%s(config-router-af)# ", BGP_NODE, true, 2 },
 		{ RMAP_NODE, "route-map", "%s(config-route-map)# ", CONFIG_NODE, true, 1 },
+		{ RPKI_NODE, "rpki", "%s(config-rpki)# ", CONFIG_NODE, true, 1 },
 	};
 
 	for (size_t i = 0; i < array_size(std_nodes); i++)

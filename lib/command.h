@@ -50,6 +50,7 @@ enum node_type {
 	BGP_IPV4_NODE, /* r1(config-router-af)# */
 	BGP_IPV6_NODE, /* r1(config-router-af)# */
 	RMAP_NODE,     /* r1(config-route-map)# */
+	RPKI_NODE,     /* r1(config-rpki)# */
 	NODE_TYPE_MAX,
 };
 

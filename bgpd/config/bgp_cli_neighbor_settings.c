@@ -75,6 +75,51 @@ DEFCMD(no_neighbor_local_as,
 	return local_as_edit(vty, args, true);
 }
 
+/* neighbor X local-role ROLE [strict-mode]: the whole statement replaces the last. */
+static int local_role_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	char base[256], xpath[XPATH_MAX];
+	size_t n;
+
+	if (bgp_cli_peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	n = (size_t)snprintf(xpath, sizeof(xpath), "%s/local-role", base);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+	if (no)
+		return nb_cli_apply_changes(vty, NULL);
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(xpath + n, sizeof(xpath) - n, "/role");
+	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "role"));
+	if (cmd_has(args, "strict-mode")) {
+		snprintf(xpath + n, sizeof(xpath) - n, "/strict-mode");
+		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* FRR 8.4's help (bgpd/bgp_vty.c). */
+#define LOCAL_ROLE_HELP            \
+	"Set session role\n"       \
+	"Providing transit\n"      \
+	"Route server\n"           \
+	"RS client\n"              \
+	"Using transit\n"          \
+	"Public/private peering\n" \
+	"Use additional restriction on peer\n"
+#define LOCAL_ROLES "<provider|rs-server|rs-client|customer|peer>$role"
+
+DEFCMD(neighbor_local_role, NEIGHBOR_CMD " local-role " LOCAL_ROLES " [strict-mode]",
+       NEIGHBOR_STR LOCAL_ROLE_HELP)
+{
+	return local_role_edit(vty, args, false);
+}
+
+DEFCMD(no_neighbor_local_role, "no " NEIGHBOR_CMD " local-role [" LOCAL_ROLES " [strict-mode]]",
+       NO_STR NEIGHBOR_STR LOCAL_ROLE_HELP)
+{
+	return local_role_edit(vty, args, true);
+}
+
 #define ADV_INTERVAL_HELP                                        \
 	"Minimum interval between sending BGP routing updates\n" \
 	"time in seconds\n"
@@ -242,7 +287,8 @@ void bgp_cli_neighbor_settings_init(void)
 		&neighbor_description_cmd,     &no_neighbor_description_cmd,
 		&neighbor_shutdown_cmd,	       &neighbor_passive_cmd,
 		&neighbor_connected_check_cmd, &neighbor_local_as_cmd,
-		&no_neighbor_local_as_cmd,     &neighbor_adv_interval_cmd,
+		&no_neighbor_local_as_cmd,     &neighbor_local_role_cmd,
+		&no_neighbor_local_role_cmd,   &neighbor_adv_interval_cmd,
 		&no_neighbor_adv_interval_cmd, &neighbor_password_cmd,
 		&no_neighbor_password_cmd,     &neighbor_ebgp_multihop_cmd,
 		&neighbor_ttl_security_cmd,    &no_neighbor_ttl_security_cmd,

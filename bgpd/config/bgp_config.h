@@ -21,5 +21,8 @@ struct event_base *bgp_config_event_base(void);
 void bgp_aspath_list_cli_init(void);
 void bgp_routemap_cli_init(void);
 void bgp_clist_cli_init(void);
+/* The rpki node (bgp_rpki_cli.c): skua-rpki's callbacks and printer, the configuration
+ * commands; the RTR manager (bgpd/rtr/rtr.h) is told. */
+void bgp_rpki_cli_init(void);
 
 #endif /* SKUA_BGP_CONFIG_H */

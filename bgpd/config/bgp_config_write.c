@@ -191,6 +191,13 @@ void bgp_print_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
 		    yang_dnode_exists(dnode, "replace-as") ? " replace-as" : "");
 }
 
+void bgp_print_neighbor_local_role(struct sbuf *out, const struct lyd_node *dnode)
+{
+	sbuf_printf(out, " neighbor %s local-role %s%s\n", nbr_addr(dnode),
+		    yang_dnode_get_string(dnode, "role"),
+		    yang_dnode_exists(dnode, "strict-mode") ? " strict-mode" : "");
+}
+
 void bgp_print_neighbor_description(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, " neighbor %s description %s\n", nbr_addr(dnode), lyd_get_value(dnode));

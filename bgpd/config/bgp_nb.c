@@ -179,6 +179,7 @@ void bgp_config_init(void)
 	bgp_clist_cli_init();
 	bgp_aspath_list_cli_init();
 	bgp_routemap_cli_init();
+	bgp_rpki_cli_init(); /* after the route-maps: FRR prints the rpki block last */
 	bgp_cli_init();
 	bgp_fib_cli_init();
 	bgp_dynamic_set_apply(dynamic_apply);

@@ -75,6 +75,9 @@ int bgp_nb_neighbor_local_as_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_local_as_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_local_role_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_local_role_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_local_role_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
@@ -139,6 +142,7 @@ void bgp_print_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_print_neighbor_adv_interval(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_print_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_print_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_local_role(struct sbuf *out, const struct lyd_node *dnode);
 
 /* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes
  * (bgp_cli_instance.c, bgp_cli_neighbor*.c, bgp_cli_af.c). */

@@ -16,6 +16,7 @@
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_security.h"
@@ -595,6 +596,59 @@ void bgp_nb_neighbor_local_as_apply_finish(struct nb_cb_args *args)
 		local_as_set(peer, (uint32_t)yang_dnode_get_uint(args->dnode, 0, "as"),
 			     yang_dnode_exists(args->dnode, "no-prepend"),
 			     yang_dnode_exists(args->dnode, "replace-as"));
+}
+
+/* neighbor X local-role: the role decides the ASPA procedure, so an inbound route-map that
+ * matches aspa must see the neighbor's routes again. */
+static void local_role_set(struct bgp_peer *peer, enum bgp_role role, bool strict)
+{
+	struct bgp_peer_config *c = &peer->conf;
+
+	if (c->local_role == role && c->local_role_strict == strict)
+		return;
+	c->local_role = role;
+	c->local_role_strict = strict;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		if (route_map_uses_validation(c->rmap[af][BGP_DIR_IN]))
+			bgp_policy_changed(peer, (enum bgp_af)af, BGP_DIR_IN);
+}
+
+static enum bgp_role role_from_name(const char *s)
+{
+	static const char *const names[] = {
+		[BGP_ROLE_PROVIDER] = "provider",   [BGP_ROLE_RS_SERVER] = "rs-server",
+		[BGP_ROLE_RS_CLIENT] = "rs-client", [BGP_ROLE_CUSTOMER] = "customer",
+		[BGP_ROLE_PEER] = "peer",
+	};
+
+	for (size_t i = 1; s && i < array_size(names); i++)
+		if (strcmp(s, names[i]) == 0)
+			return (enum bgp_role)i;
+	return BGP_ROLE_NONE;
+}
+
+int bgp_nb_neighbor_local_role_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaves */
+	return NB_OK;
+}
+
+int bgp_nb_neighbor_local_role_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		local_role_set(peer, BGP_ROLE_NONE, false);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_local_role_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		local_role_set(peer, role_from_name(yang_dnode_get_string(args->dnode, "role")),
+			       yang_dnode_exists(args->dnode, "strict-mode"));
 }
 
 /* neighbor X advertisement-interval: read by the output at each batch, so a change applies at

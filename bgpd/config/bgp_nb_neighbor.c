@@ -80,6 +80,13 @@ static const struct neighbor_setting settings[] = {
 			 .cli_show = bgp_print_neighbor_passive },
 	},
 	{
+		.path = "local-role",
+		.cbs = { .create = bgp_nb_neighbor_local_role_create,
+			 .destroy = bgp_nb_neighbor_local_role_destroy,
+			 .apply_finish = bgp_nb_neighbor_local_role_apply_finish,
+			 .cli_show = bgp_print_neighbor_local_role },
+	},
+	{
 		.path = "ebgp-multihop",
 		.cbs = { .modify = bgp_nb_neighbor_multihop_modify,
 			 .destroy = bgp_nb_neighbor_multihop_destroy,

@@ -6,6 +6,7 @@
  *    match ip address prefix-list NAME | match ipv6 address prefix-list NAME
  *    match as-path NAME | match metric (0-4294967295)
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
+ *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
  *    set local-preference N|+N|-N | set metric N|+N|-N | set weight N
  *    set as-path prepend ASN... | set ip next-hop A.B.C.D
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
@@ -170,6 +171,29 @@ static int set_lcommunity_modify(struct nb_cb_args *args)
 	return set_values_modify(args, true);
 }
 
+/* match rpki: the model's words are rpki_state_name()'s. */
+static enum rpki_state rpki_leaf(const struct lyd_node *dnode)
+{
+	static const enum rpki_state states[] = { RPKI_VALID, RPKI_INVALID, RPKI_NOTFOUND };
+	const char *s = yang_dnode_get_string(dnode, "match/rpki");
+
+	for (size_t i = 0; s && i < array_size(states); i++)
+		if (strcmp(s, rpki_state_name(states[i])) == 0)
+			return states[i];
+	return RPKI_NOT_USED;
+}
+
+static enum aspa_state aspa_leaf(const struct lyd_node *dnode)
+{
+	static const enum aspa_state states[] = { ASPA_VALID, ASPA_INVALID, ASPA_UNKNOWN };
+	const char *s = yang_dnode_get_string(dnode, "match/aspa");
+
+	for (size_t i = 0; s && i < array_size(states); i++)
+		if (strcmp(s, aspa_state_name(states[i])) == 0)
+			return states[i];
+	return ASPA_NOT_USED;
+}
+
 static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *action = yang_dnode_get_string(dnode, "action");
@@ -206,6 +230,8 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->comm_delete = dup_leaf(dnode, "set/comm-list-delete");
 	e->lcomm_delete = dup_leaf(dnode, "set/large-comm-list-delete");
 	communities_leaf(dnode, e);
+	e->match_rpki = rpki_leaf(dnode);
+	e->match_aspa = aspa_leaf(dnode);
 }
 
 static void rmap_entry_apply_finish(struct nb_cb_args *args)
@@ -287,6 +313,10 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match large-community %s%s\n", v,
 			    yang_dnode_exists(dnode, "match/large-community-exact") ? " exact-match"
 										    : "");
+	if ((v = yang_dnode_get_string(dnode, "match/rpki")))
+		sbuf_printf(out, " match rpki %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/aspa")))
+		sbuf_printf(out, " match aspa %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
 		sbuf_printf(out, " set as-path prepend %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/community")))
@@ -565,6 +595,38 @@ DEFCMD(no_match_lcommunity, "no match large-community [WORD [exact-match]]",
 	return match_clist_edit(vty, args, "large-community", true);
 }
 
+/* FRR's words (bgpd/bgp_rpki.c); `no match rpki` takes any state, as FRR's does. */
+#define RPKI_MATCH_HELP                         \
+	MATCH_STR "Match RPKI covered prefix\n" \
+		  "Valid prefix\n"              \
+		  "Invalid prefix\n"            \
+		  "Prefix not found\n"
+#define ASPA_MATCH_HELP                                          \
+	MATCH_STR "Match the ASPA verification of the AS path\n" \
+		  "Verified: every hop authorised\n"             \
+		  "A hop proven unauthorised\n"                  \
+		  "Neither: a hop without an ASPA record\n"
+
+DEFCMD(match_rpki, "match rpki <valid|invalid|notfound>$state", RPKI_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/rpki", cmd_arg(args, "state"), false);
+}
+
+DEFCMD(no_match_rpki, "no match rpki [<valid|invalid|notfound>]", NO_STR RPKI_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/rpki", NULL, true);
+}
+
+DEFCMD(match_aspa, "match aspa <valid|invalid|unknown>$state", ASPA_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/aspa", cmd_arg(args, "state"), false);
+}
+
+DEFCMD(no_match_aspa, "no match aspa [<valid|invalid|unknown>]", NO_STR ASPA_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/aspa", NULL, true);
+}
+
 /* set community|large-community VALUES... [additive] | ... none: "additive" is the last word.
  * leaf: "community", "large-community". */
 static int set_values_edit(struct vty *vty, const struct cmd_args *args, const char *leaf, bool no)
@@ -840,6 +902,10 @@ void bgp_routemap_cli_init(void)
 		&no_set_comm_list_delete_cmd,
 		&set_lcomm_list_delete_cmd,
 		&no_set_lcomm_list_delete_cmd,
+		&match_rpki_cmd,
+		&no_match_rpki_cmd,
+		&match_aspa_cmd,
+		&no_match_aspa_cmd,
 	};
 
 	nb_module_register(&rmap_nb_module);

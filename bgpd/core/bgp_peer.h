@@ -77,6 +77,19 @@ enum bgp_af_activation {
  * whatever is left when a peer goes, bgp_peer_delete() frees. */
 DECLARE_MTYPE(BGP_PEER_CONF);
 
+/* neighbor X local-role (RFC 9234 4.2): our role on the session towards the neighbor. The
+ * values are the BGP Role capability's plus one (Provider is 0 on the wire), so that 0 is
+ * "none configured". ASPA verification takes its procedure from it (bgpd/rib/bgp_rib_rpki.h,
+ * bgp_role_aspa_dir()). */
+enum bgp_role {
+	BGP_ROLE_NONE = 0,
+	BGP_ROLE_PROVIDER,  /* the neighbor is our customer */
+	BGP_ROLE_RS_SERVER, /* we are a route server, the neighbor its client */
+	BGP_ROLE_RS_CLIENT, /* the neighbor is a route server */
+	BGP_ROLE_CUSTOMER,  /* the neighbor is our provider */
+	BGP_ROLE_PEER,	    /* lateral peers */
+};
+
 /* What the northbound sets for one neighbor. */
 struct bgp_peer_config {
 	struct ipaddr addr;
@@ -89,7 +102,9 @@ struct bgp_peer_config {
 	bool local_as_replace;
 	bool shutdown;
 	bool passive;
-	bool timers_configured; /* neighbor X timers K H */
+	enum bgp_role local_role; /* neighbor X local-role ..., NONE = not configured */
+	bool local_role_strict;	  /* ... strict-mode (kept for the Role capability) */
+	bool timers_configured;	  /* neighbor X timers K H */
 	uint16_t keepalive;
 	uint16_t holdtime;
 	uint16_t connect_retry;	     /* neighbor X timers connect N, default 120 */

@@ -16,6 +16,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/session/bgp_closer.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/session/bgp_security.h"
@@ -120,6 +121,8 @@ struct bgp *bgp_create(uint32_t asn, struct event_base *base)
 	bgp_instance = bgp;
 	bgp_network_set_instance(bgp);
 	bgp->rib = rib_new(bgp, &bgp_session_ops);
+	/* RPKI data changes revalidate this RIB's routes (bgpd/main.c made the store). */
+	rib_rpki_watch(bgp->rib, true);
 	policy_watch(true);
 	return bgp;
 }
@@ -144,6 +147,7 @@ void bgp_delete(struct bgp *bgp)
 	}
 	policy_watch(false);
 	bgp_policy_fini(bgp);
+	rib_rpki_watch(bgp->rib, false);
 	rib_free(bgp->rib);
 	bgp->rib = NULL;
 	hash_free(bgp->peer_hash);

@@ -734,6 +734,7 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 {
 	struct bgp_attr t = *stored, *mapped, *out;
 	struct rmap_refs refs;
+	struct rmap_ctx cbuf;
 	struct prefix p;
 
 	if (!bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, stored->aspath))
@@ -745,7 +746,9 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 		t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 	}
-	if (!route_map_apply(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs)) {
+	/* match rpki / match aspa judge the route as it came from its source. */
+	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs,
+				 rib_rmap_ctx(from, &cbuf))) {
 		route_map_refs_release(&refs);
 		return NULL;
 	}

@@ -34,8 +34,14 @@ static void reevaluate(struct bgp_peer *peer, enum bgp_af af, uint8_t pending)
 	if (pending & (1u << BGP_DIR_IN)) {
 		/* With soft-reconfiguration inbound the kept routes go through the new policy
 		 * here; otherwise the peer sends its routes again (when it cannot,
-		 * the session side says so in the log). */
-		if (rib_soft_reconfig_in(peer, af))
+		 * the session side says so in the log). A route-map that now matches on the
+		 * RPKI state needs the routes kept: the refresh fills the new copy. */
+		if (rib_adj_in_update(peer, af))
+			bgp_peer_info(peer,
+				      "inbound route-map for %s matches on RPKI state: keeping the "
+				      "routes as received, asked for a route refresh",
+				      bgp_af_text_name(af));
+		else if (rib_soft_reconfig_in(peer, af))
 			bgp_peer_info(peer,
 				      "inbound policy for %s changed: re-applied to the kept "
 				      "routes (soft-reconfiguration inbound)",

@@ -17,6 +17,7 @@
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
@@ -225,6 +226,14 @@ static struct rib_src *src_new(struct bgp_rib *rib)
 	return src;
 }
 
+/* The routes as received are kept with soft-reconfiguration inbound, and when the inbound
+ * route-map matches on the RPKI state: they go through it again when the RPKI data changes
+ * (bgp_rib_rpki.c). */
+static bool adj_in_wanted(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return peer->conf.soft_reconfig[af] || rib_rmap_validates(peer, af, BGP_DIR_IN);
+}
+
 /* The Adj-RIB-In kept for soft-reconfiguration inbound, released. */
 static int adj_in_free_cb(const struct prefix *p, void *value, void *arg)
 {
@@ -315,6 +324,7 @@ void rib_free(struct bgp_rib *rib)
 	if (!rib)
 		return;
 	rib_work_fini(rib);
+	rib_rpki_fini(rib);
 	for (uint32_t id = 1; id < rib->src_cap; id++) {
 		struct rib_src *src = rib->src[id];
 
@@ -405,7 +415,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 		src->max_msg = 65535;
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		src->af[af] = info->af[af];
-		if (src->af[af] && peer->conf.soft_reconfig[af])
+		if (src->af[af] && adj_in_wanted(peer, af))
 			src->adj_in[af] = ptree_new(bgp_af_family(af));
 	}
 	src->up_since = wallclock_s();
@@ -578,7 +588,9 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	struct bgp_attr t = *stored, *mapped, *kept;
 	struct rmap_refs refs;
 
-	if (!route_map_apply(rmap, p, &t, &refs)) {
+	struct rmap_ctx cbuf;
+
+	if (!route_map_apply_ctx(rmap, p, &t, &refs, rib_rmap_ctx(src, &cbuf))) {
 		route_map_refs_release(&refs);
 		src->in_stats.filtered++;
 		rib_path_withdraw(rib, af, src, p);
@@ -691,17 +703,23 @@ struct soft_in {
 	uint32_t now;
 };
 
+void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, const struct prefix *p,
+		  const struct bgp_attr *received, uint32_t now)
+{
+	uint32_t why = 0;
+	struct bgp_attr *stored = in_attr(rib, src, received, af, &why);
+	bool aspath_denied = stored && src->peer &&
+			     !bgp_peer_aspath_permits(src->peer, af, BGP_DIR_IN, stored->aspath);
+
+	rib_in_prefix(rib, src, af, p, stored, aspath_denied, why, now);
+	bgp_attr_unref(stored);
+}
+
 static int soft_in_cb(const struct prefix *p, void *value, void *arg)
 {
 	struct soft_in *si = arg;
-	uint32_t why = 0;
-	struct bgp_attr *stored = in_attr(si->rib, si->src, value, si->af, &why);
-	bool aspath_denied =
-		stored && si->src->peer &&
-		!bgp_peer_aspath_permits(si->src->peer, si->af, BGP_DIR_IN, stored->aspath);
 
-	rib_in_prefix(si->rib, si->src, si->af, p, stored, aspath_denied, why, si->now);
-	bgp_attr_unref(stored);
+	rib_in_rerun(si->rib, si->src, si->af, p, value, si->now);
 	return 0;
 }
 
@@ -722,21 +740,27 @@ bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 	return true;
 }
 
-void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+bool rib_adj_in_update(struct bgp_peer *peer, enum bgp_af af)
 {
 	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 
-	if (!src || !src->up)
-		return;
-	if (!peer->conf.soft_reconfig[af]) {
+	if (!src || !src->up || !src->af[af])
+		return false;
+	if (!adj_in_wanted(peer, af)) {
 		adj_in_drop(src, af);
-		return;
+		return false;
 	}
 	if (src->adj_in[af])
-		return;
+		return false;
 	/* Kept from now on; what the peer sent before comes again with a refresh. */
 	src->adj_in[af] = ptree_new(bgp_af_family(af));
 	rib_sops(peer)->send_route_refresh(peer, af);
+	return true;
+}
+
+void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
+{
+	rib_adj_in_update(peer, af);
 }
 
 const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af)
@@ -775,6 +799,11 @@ static void max_prefix_check(struct rib_src *src, enum bgp_af af)
 		return;
 	}
 	src->pfx_warned[af] = false;
+}
+
+void rib_src_max_prefix_check(struct rib_src *src, enum bgp_af af)
+{
+	max_prefix_check(src, af);
 }
 
 void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)

@@ -40,6 +40,7 @@
 struct ev;
 struct ptree;
 struct adj_out_cache;
+struct rmap_ctx;
 
 DECLARE_MTYPE(BGP_RIB);	       /* struct bgp_rib and its tables */
 DECLARE_MTYPE(BGP_RIB_PEER);   /* struct rib_peer */
@@ -236,6 +237,19 @@ struct rib_fib {
 	struct prefix walk_last;
 };
 
+/* RPKI revalidation (bgp_rib_rpki.c): prefixes whose routes may have a new validation state,
+ * queued per family (a queued prefix covers its more specifics), and the walk under way. */
+struct rib_rpki {
+	struct ptree *queue[BGP_AF_MAX]; /* prefix -> (void *)1 */
+	bool on;			 /* a walk under root is under way */
+	bool rib_phase;			 /* walking the Loc-RIB (after the sources' Adj-RIB-In) */
+	bool started;
+	enum bgp_af af;
+	uint32_t src_id; /* the source whose Adj-RIB-In is walked */
+	struct prefix root;
+	struct prefix last;
+};
+
 struct bgp_rib {
 	struct bgp *bgp;
 	const struct bgp_session_ops *sops; /* the session side (bgpd/core/bgp_msg.h) */
@@ -256,6 +270,7 @@ struct bgp_rib {
 	struct prefix clean_last;
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
+	struct rib_rpki rpki;
 };
 
 /* The session side's calls, for a peer of this RIB. */
@@ -293,6 +308,18 @@ static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
 void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 			 struct rib_src *src);
 void rib_src_free(struct bgp_rib *rib, struct rib_src *src);
+/* A prefix of src's kept Adj-RIB-In (received: the attributes as received) through the inbound
+ * policy again, as soft-reconfiguration inbound does: the RIB changes only if the outcome did. */
+void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, const struct prefix *p,
+		  const struct bgp_attr *received, uint32_t now);
+/* neighbor X maximum-prefix against what src has accepted now (after its routes went through
+ * the inbound policy again). */
+void rib_src_max_prefix_check(struct rib_src *src, enum bgp_af af);
+/* Does the neighbor's route-map for af in dir have a match rpki / match aspa clause? */
+bool rib_rmap_validates(const struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir);
+/* The route-map context of a route from src: its AS, and the ASPA procedure of its role (NULL
+ * for our own routes). */
+const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *buf);
 
 /* Journal (bgp_adj_out.c) */
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);

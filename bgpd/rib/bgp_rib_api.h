@@ -30,6 +30,10 @@ void rib_peer_detach(struct bgp_peer *peer);
  * nothing kept, ask the peer instead); keep it or drop it after the setting changed. */
 bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af);
 void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af);
+/* Keep or drop the peer's routes as received for af as its configuration now asks
+ * (soft-reconfiguration inbound, or an inbound route-map with match rpki / match aspa). true:
+ * it began keeping them and asked the peer to send them again (a ROUTE-REFRESH). */
+bool rib_adj_in_update(struct bgp_peer *peer, enum bgp_af af);
 
 /* Configuration (network statements, activation changes while up). */
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);

@@ -328,7 +328,9 @@ enum aspa_state rpki_aspa_verify(const struct rpki_db *db, const struct bgp_aspa
 		return min_up < n ? ASPA_UNKNOWN : ASPA_VALID;
 	}
 
-	/* From a provider: an up-ramp from the origin, then a down-ramp to the neighbor.
+	/* From a provider: an up-ramp from the origin, then a down-ramp to the neighbor. (The
+	 * draft's -17 text says it with u_min / v_max and K / L: u_min = max_up + 1,
+	 * v_max = N - max_down, K = min_up, L = N - min_down + 1.)
 	 * The down-ramp, from the neighbor: AS(j-1) a provider of AS(j) for j = N, N-1, ... */
 	if (n <= 2)
 		return ASPA_VALID;

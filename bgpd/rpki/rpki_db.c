@@ -73,6 +73,7 @@ void rpki_source_clear(struct rpki_db *db, int source)
 
 	if (!source_ok(db, source))
 		return;
+	db->source_gen[source]++; /* a transaction begun before applies nothing */
 	vrp_drop_source(db, source, &ch);
 	aspa_drop_source(db, source, &ch);
 	rpki_changes_notify(db, &ch);
@@ -111,6 +112,16 @@ void rpki_db_set_active(struct rpki_db *db, bool active)
 		db->watch->all_changed(db->watch_arg);
 }
 
+void rpki_db_set_local_as(struct rpki_db *db, uint32_t asn)
+{
+	if (db->local_as == asn)
+		return;
+	db->local_as = asn;
+	/* Our own routes' state may change: they are everywhere in the table. */
+	if (db->active && db->watch && db->watch->all_changed)
+		db->watch->all_changed(db->watch_arg);
+}
+
 bool rpki_db_active(const struct rpki_db *db)
 {
 	return db && db->active;
@@ -124,17 +135,37 @@ void rpki_db_watch(struct rpki_db *db, const struct rpki_watch_ops *ops, void *a
 	db->watch_arg = ops ? arg : NULL;
 }
 
+static int pfx_cmp(const void *a, const void *b)
+{
+	return prefix_cmp(a, b);
+}
+
+/* Sort the noted prefixes and drop the repeats. */
+static void changes_unique(struct rpki_changes *ch)
+{
+	size_t i, u = 0;
+
+	qsort(ch->pfx, ch->npfx, sizeof(*ch->pfx), pfx_cmp);
+	for (i = 0; i < ch->npfx; i++)
+		if (!u || prefix_cmp(&ch->pfx[u - 1], &ch->pfx[i]))
+			ch->pfx[u++] = ch->pfx[i];
+	ch->npfx = u;
+}
+
 void rpki_changes_note(struct rpki_changes *ch, const struct prefix *p)
 {
 	if (ch->overflow)
 		return;
 	if (ch->npfx == RPKI_CHANGE_FULL_WALK * 2) {
-		/* Duplicates are possible (several VRPs on one prefix), so the exact count
-		 * is known only after sorting; past twice the limit it is certainly over. */
-		ch->overflow = true;
-		XFREE(MTYPE_RPKI_DB, ch->pfx);
-		ch->npfx = ch->cap = 0;
-		return;
+		/* Duplicates are possible (several VRPs on one prefix): count the distinct
+		 * ones before giving up on the prefix list. */
+		changes_unique(ch);
+		if (ch->npfx > RPKI_CHANGE_FULL_WALK) {
+			ch->overflow = true;
+			XFREE(MTYPE_RPKI_DB, ch->pfx);
+			ch->npfx = ch->cap = 0;
+			return;
+		}
 	}
 	if (ch->npfx == ch->cap) {
 		ch->cap = ch->cap ? ch->cap * 2 : 16;
@@ -143,23 +174,14 @@ void rpki_changes_note(struct rpki_changes *ch, const struct prefix *p)
 	ch->pfx[ch->npfx++] = *p;
 }
 
-static int pfx_cmp(const void *a, const void *b)
-{
-	return prefix_cmp(a, b);
-}
-
 void rpki_changes_notify(struct rpki_db *db, struct rpki_changes *ch)
 {
 	const struct rpki_watch_ops *w = db->watch;
-	size_t i, u = 0;
+	size_t i;
 
 	if (!ch->overflow && ch->npfx) {
-		qsort(ch->pfx, ch->npfx, sizeof(*ch->pfx), pfx_cmp);
-		for (i = 0; i < ch->npfx; i++)
-			if (!u || prefix_cmp(&ch->pfx[u - 1], &ch->pfx[i]))
-				ch->pfx[u++] = ch->pfx[i];
-		ch->npfx = u;
-		if (u > RPKI_CHANGE_FULL_WALK)
+		changes_unique(ch);
+		if (ch->npfx > RPKI_CHANGE_FULL_WALK)
 			ch->overflow = true;
 	}
 	if (w) {

@@ -112,10 +112,15 @@ void rpki_txn_abort(struct rpki_txn *txn);
 
 /* ---- validation ---- */
 
-/* RFC 6811 2 for a route to p whose AS_PATH is aspath (the origin: the last AS of a final
- * AS_SEQUENCE; a final AS_SET, or an empty path, has no origin and matches no VRP). */
+/* RFC 6811 2 for a route to p whose AS_PATH is aspath. The origin: the last AS of a final
+ * AS_SEQUENCE; for an empty path or a final confederation segment (a route originated in our
+ * AS or confederation, learned over iBGP or our own) the local AS given below; a final AS_SET
+ * (or no local AS given) has no origin, NONE, and matches no VRP. */
 enum rpki_state rpki_validate(const struct rpki_db *db, const struct prefix *p,
 			      const struct bgp_aspath *aspath);
+/* The AS that originates routes with an empty path (RFC 6811 2: the BGP speaker's own AS);
+ * 0: none (such routes have origin NONE). The RIB sets its instance's AS. */
+void rpki_db_set_local_as(struct rpki_db *db, uint32_t asn);
 /* The same for a known origin AS (origin_known false: NONE, as above). */
 enum rpki_state rpki_validate_origin(const struct rpki_db *db, const struct prefix *p,
 				     uint32_t origin, bool origin_known);

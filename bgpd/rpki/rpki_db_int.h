@@ -62,7 +62,9 @@ struct rpki_db {
 	char *source_name[RPKI_SOURCE_MAX];
 	size_t src_vrp[RPKI_SOURCE_MAX][2]; /* VRPs each source holds, per family */
 	size_t src_aspa[RPKI_SOURCE_MAX];
+	uint32_t source_gen[RPKI_SOURCE_MAX]; /* bumped when a source is cleared or dropped */
 	bool active;
+	uint32_t local_as; /* origin of empty paths, 0 = none (rpki_db_set_local_as()) */
 	const struct rpki_watch_ops *watch;
 	void *watch_arg;
 };

@@ -32,6 +32,7 @@ struct txn_aspa {
 struct rpki_txn {
 	struct rpki_db *db;
 	int source;
+	uint32_t gen; /* the source's generation at begin (rpki_source_clear/drop bump it) */
 	bool reset;
 	struct hash *vrps, *aspas;
 	struct txn_vrp **blocks; /* the operations, in arrival order */
@@ -80,6 +81,7 @@ struct rpki_txn *rpki_txn_begin(struct rpki_db *db, int source, bool reset)
 	txn = XCALLOC(MTYPE_RPKI_DB, sizeof(*txn));
 	txn->db = db;
 	txn->source = source;
+	txn->gen = db->source_gen[source];
 	txn->reset = reset;
 	txn->vrps = hash_new(vrp_key, vrp_eq, "RPKI transaction VRPs");
 	txn->aspas = hash_new(aspa_key, aspa_eq, "RPKI transaction ASPAs");
@@ -320,6 +322,13 @@ size_t rpki_txn_commit(struct rpki_txn *txn)
 
 	if (!txn)
 		return 0;
+	/* The source was cleared or dropped (its id maybe given again) while the transaction
+	 * was open: what it collected belongs to data that is gone. */
+	if (txn->gen != txn->db->source_gen[txn->source] ||
+	    !(txn->db->sources_used & (1u << txn->source))) {
+		txn_free(txn);
+		return 0;
+	}
 	changed = commit_vrps(txn, &ch) + commit_aspas(txn, &ch);
 	rpki_changes_notify(txn->db, &ch);
 	txn_free(txn);

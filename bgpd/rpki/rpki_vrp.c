@@ -256,21 +256,31 @@ enum rpki_state rpki_validate_origin(const struct rpki_db *db, const struct pref
 }
 
 /*
- * The origin AS (RFC 6811 2): the rightmost AS when the final segment is an AS_SEQUENCE;
- * otherwise (a final AS_SET, or a path with no AS_SEQUENCE at the end: empty, or only
- * confederation segments) NONE. Read here rather than with bgp_aspath_origin_as(), whose 0
- * cannot tell NONE from a path that really ends in AS 0 (RFC 7607 makes that path malformed,
- * but it must still match no VRP, AS 0 ones included).
+ * The origin AS (RFC 6811 2): the rightmost AS when the final segment is an AS_SEQUENCE; the
+ * speaker's own AS when the path is empty or ends in a confederation segment (the route was
+ * originated inside our AS or confederation); NONE when it ends in an AS_SET. Read here rather
+ * than with bgp_aspath_origin_as(), whose 0 cannot tell these apart, nor NONE from a path that
+ * really ends in AS 0 (RFC 7607 makes that path malformed; it must still match no VRP, AS 0
+ * ones included).
  */
-static bool aspath_origin(const struct bgp_aspath *a, uint32_t *origin)
+static bool aspath_origin(const struct bgp_aspath *a, uint32_t local_as, uint32_t *origin)
 {
 	size_t i, last = SIZE_MAX;
+	uint8_t type;
 
-	if (!a)
-		return false;
-	for (i = 0; i + 2 <= a->len; i += 2 + (size_t)a->data[i + 1] * 4)
-		last = i;
-	if (last == SIZE_MAX || a->data[last] != AS_SEG_SEQUENCE || !a->data[last + 1])
+	if (a)
+		for (i = 0; i + 2 <= a->len; i += 2 + (size_t)a->data[i + 1] * 4)
+			last = i;
+	if (last == SIZE_MAX) {
+		*origin = local_as;
+		return local_as != 0;
+	}
+	type = a->data[last];
+	if (type == AS_SEG_CONFED_SEQUENCE || type == AS_SEG_CONFED_SET) {
+		*origin = local_as;
+		return local_as != 0;
+	}
+	if (type != AS_SEG_SEQUENCE || !a->data[last + 1])
 		return false;
 	*origin = bgp_get_u32(a->data + last + 2 + (size_t)(a->data[last + 1] - 1) * 4);
 	return *origin != 0;
@@ -280,7 +290,7 @@ enum rpki_state rpki_validate(const struct rpki_db *db, const struct prefix *p,
 			      const struct bgp_aspath *aspath)
 {
 	uint32_t origin = 0;
-	bool known = aspath_origin(aspath, &origin);
+	bool known = db && aspath_origin(aspath, db->local_as, &origin);
 
 	return rpki_validate_origin(db, p, origin, known);
 }

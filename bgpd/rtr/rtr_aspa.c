@@ -56,6 +56,7 @@ static void touched_free(struct rtr_aspa_table *t)
 void rtr_aspa_clear(struct rtr_aspa_table *t)
 {
 	recs_free(t->recs, t->n);
+	t->recs = NULL;
 	t->n = t->cap = 0;
 }
 
@@ -136,8 +137,8 @@ static void touch(struct rtr_aspa_table *t, uint32_t customer)
 			return;
 	if (t->ntouched == t->touched_cap) {
 		t->touched_cap = t->touched_cap ? t->touched_cap * 2 : 16;
-		t->touched = XREALLOC(MTYPE_RTR_CACHE, t->touched,
-				      t->touched_cap * sizeof(*t->touched));
+		t->touched =
+			XREALLOC(MTYPE_RTR_CACHE, t->touched, t->touched_cap * sizeof(*t->touched));
 	}
 	to = &t->touched[t->ntouched++];
 	memset(to, 0, sizeof(*to));
@@ -155,6 +156,84 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The PDU's providers, sorted and without duplicates, into a new array (NULL when none). */
+static uint32_t *pdu_providers(const struct rtr_pdu *pdu, uint16_t *n)
+{
+	uint32_t *v;
+	uint16_t m = 0;
+
+	*n = 0;
+	if (!pdu->u.aspa.nproviders)
+		return NULL;
+	v = XMALLOC(MTYPE_RTR_CACHE, pdu->u.aspa.nproviders * sizeof(uint32_t));
+	for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
+		v[i] = rtr_pdu_aspa_provider(pdu, i);
+	qsort(v, pdu->u.aspa.nproviders, sizeof(uint32_t), cmp_u32);
+	for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
+		if (m == 0 || v[m - 1] != v[i])
+			v[m++] = v[i];
+	*n = m;
+	return v;
+}
+
+static bool same_set(const uint32_t *a, uint16_t na, const uint32_t *b, uint16_t nb)
+{
+	return na == nb && (na == 0 || !memcmp(a, b, na * sizeof(uint32_t)));
+}
+
+/* This transaction's snapshot of customer, NULL when it has not touched it. */
+static const struct rtr_aspa_touch *snapshot(const struct rtr_aspa_table *t, uint32_t customer)
+{
+	for (size_t i = 0; i < t->ntouched; i++)
+		if (t->touched[i].customer == customer)
+			return &t->touched[i];
+	return NULL;
+}
+
+/*
+ * A withdrawal of (customer, AFI). Draft -10: withdrawing a record that does not exist or does
+ * not match is an error. StayRTR 0.5.1 sends a changed record as "announce the new one, then
+ * withdraw the old one" (a diff of whole records), so a withdrawal that matches what the
+ * record was before this transaction, after an announcement in it replaced the record, has
+ * nothing left to do. A withdrawal without providers (later drafts) matches any record.
+ */
+static int withdraw(struct rtr_aspa_table *t, const struct rtr_pdu *pdu, int afi)
+{
+	uint32_t customer = pdu->u.aspa.customer;
+	const struct rtr_aspa_touch *snap;
+	struct rtr_aspa_rec *r;
+	uint32_t *prov;
+	uint16_t n;
+	bool found, matches;
+	size_t at;
+
+	at = find(t->recs, t->n, customer, &found);
+	if (!found || !t->recs[at].has[afi])
+		return RTR_ERR_WITHDRAWAL_UNKNOWN;
+	r = &t->recs[at];
+	prov = pdu_providers(pdu, &n);
+	matches = n == 0 || same_set(prov, n, r->prov[afi], r->n[afi]);
+	if (!matches) {
+		snap = snapshot(t, customer);
+		if (snap && snap->existed && snap->before.has[afi] &&
+		    same_set(prov, n, snap->before.prov[afi], snap->before.n[afi])) {
+			XFREE(MTYPE_RTR_CACHE, prov);
+			return 0; /* the old record, already replaced */
+		}
+		XFREE(MTYPE_RTR_CACHE, prov);
+		return RTR_ERR_WITHDRAWAL_UNKNOWN;
+	}
+	XFREE(MTYPE_RTR_CACHE, prov);
+	touch(t, customer);
+	r = &t->recs[at];
+	XFREE(MTYPE_RTR_CACHE, r->prov[afi]);
+	r->n[afi] = 0;
+	r->has[afi] = false;
+	if (!r->has[0] && !r->has[1])
+		remove_at(t, at);
+	return 0;
+}
+
 int rtr_aspa_apply(struct rtr_aspa_table *t, const struct rtr_pdu *pdu)
 {
 	uint32_t customer = pdu->u.aspa.customer;
@@ -163,37 +242,22 @@ int rtr_aspa_apply(struct rtr_aspa_table *t, const struct rtr_pdu *pdu)
 	bool found;
 	size_t at;
 
+	if (!(pdu->u.aspa.flags & RTR_FLAG_ANNOUNCE))
+		return withdraw(t, pdu, afi);
 	at = find(t->recs, t->n, customer, &found);
-	if (!(pdu->u.aspa.flags & RTR_FLAG_ANNOUNCE)) {
-		if (!found || !t->recs[at].has[afi])
-			return RTR_ERR_WITHDRAWAL_UNKNOWN;
-		touch(t, customer);
-		r = &t->recs[at];
-		XFREE(MTYPE_RTR_CACHE, r->prov[afi]);
-		r->n[afi] = 0;
-		r->has[afi] = false;
-		if (!r->has[0] && !r->has[1])
-			remove_at(t, at);
-		return 0;
-	}
+	/* ASPA profile: AS 0 is no customer, and no AS is its own provider. */
+	if (customer == 0)
+		return RTR_ERR_CORRUPT_DATA;
+	for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
+		if (rtr_pdu_aspa_provider(pdu, i) == customer)
+			return RTR_ERR_ASPA_PROVIDER_LIST;
 	/* draft -10: an announcement replaces the record of this customer and AFI. */
 	touch(t, customer);
 	r = found ? &t->recs[at] : insert(t, at, customer);
 	XFREE(MTYPE_RTR_CACHE, r->prov[afi]);
 	r->n[afi] = 0;
 	r->has[afi] = true;
-	if (pdu->u.aspa.nproviders) {
-		uint16_t n = 0;
-
-		r->prov[afi] = XMALLOC(MTYPE_RTR_CACHE, pdu->u.aspa.nproviders * sizeof(uint32_t));
-		for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
-			r->prov[afi][i] = rtr_pdu_aspa_provider(pdu, i);
-		qsort(r->prov[afi], pdu->u.aspa.nproviders, sizeof(uint32_t), cmp_u32);
-		for (uint16_t i = 0; i < pdu->u.aspa.nproviders; i++)
-			if (n == 0 || r->prov[afi][n - 1] != r->prov[afi][i])
-				r->prov[afi][n++] = r->prov[afi][i];
-		r->n[afi] = n;
-	}
+	r->prov[afi] = pdu_providers(pdu, &r->n[afi]);
 	return 0;
 }
 
@@ -219,13 +283,14 @@ static size_t merged(const struct rtr_aspa_rec *r, uint32_t *out)
 static int announce(struct rpki_txn *txn, const struct rtr_aspa_rec *r,
 		    const struct rtr_aspa_rec *before)
 {
-	uint32_t *now = XMALLOC(MTYPE_RTR_CACHE, ((size_t)r->n[0] + r->n[1] + 1) * sizeof(uint32_t));
+	uint32_t *now =
+		XMALLOC(MTYPE_RTR_CACHE, ((size_t)r->n[0] + r->n[1] + 1) * sizeof(uint32_t));
 	size_t nnow = merged(r, now);
 	int ret = 0;
 
 	if (before) {
-		uint32_t *old = XMALLOC(MTYPE_RTR_CACHE,
-					((size_t)before->n[0] + before->n[1] + 1) * sizeof(uint32_t));
+		uint32_t *old = XMALLOC(MTYPE_RTR_CACHE, ((size_t)before->n[0] + before->n[1] + 1) *
+								 sizeof(uint32_t));
 		size_t nold = merged(before, old);
 		bool same = nold == nnow && !memcmp(old, now, nnow * sizeof(uint32_t));
 

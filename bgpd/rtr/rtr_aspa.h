@@ -5,10 +5,13 @@
  *
  * draft-ietf-sidrops-8210bis-10 (StayRTR 0.5.1) sends an ASPA per (customer, AFI): an
  * announcement replaces the record of that customer and AFI, a withdrawal of one that does
- * not exist is an error. ASPA verification (and the store) knows one provider set per
- * customer, AFI-independent as later drafts made it. So the client keeps what the cache told
- * it per AFI here, and at End of Data hands the store the union of both families for every
- * customer the transaction touched (or withdraws it when neither family is left).
+ * not exist or does not match is an error. StayRTR sends a changed record as the new one
+ * announced, then the old one withdrawn: that withdrawal is accepted and does nothing.
+ *
+ * ASPA verification (and the store) knows one provider set per customer, AFI-independent as
+ * later drafts made it. So the client keeps what the cache told it per AFI here, and at End
+ * of Data hands the store the union of both families for every customer the transaction
+ * touched (or withdraws it when neither family is left).
  *
  * A transaction snapshots each customer the first time it touches it, so an aborted
  * transaction puts the table back as it was; a reset transaction starts from an empty table
@@ -53,7 +56,8 @@ void rtr_aspa_fini(struct rtr_aspa_table *t); /* frees everything, the transacti
 void rtr_aspa_clear(struct rtr_aspa_table *t);
 
 void rtr_aspa_begin(struct rtr_aspa_table *t, bool reset);
-/* One ASPA PDU. 0, or an RTR error code (Withdrawal of Unknown Record). */
+/* One ASPA PDU. 0, or an RTR error code: Withdrawal of Unknown Record, ASPA Provider List
+ * Error (the customer among its providers), Corrupt Data (customer AS 0). */
 int rtr_aspa_apply(struct rtr_aspa_table *t, const struct rtr_pdu *pdu);
 /* Hand the store the merged records of what changed (rpki_txn_aspa). 0, or the store's
  * negative errno (the caller aborts both). The transaction here ends either way: on error,

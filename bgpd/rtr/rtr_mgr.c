@@ -70,7 +70,8 @@ static void evaluate(void)
 		if (!mgr.running || stop_rest) {
 			if (c->running || c->source >= 0) {
 				if (mgr.running)
-					log_info("rpki: cache %s port %u (preference %u) not needed: a "
+					log_info("rpki: cache %s port %u (preference %u) not "
+						 "needed: a "
 						 "more preferred cache is in use",
 						 c->cfg.host, c->cfg.port, c->cfg.preference);
 				rtr_session_stop(c, true);
@@ -114,6 +115,7 @@ void rtr_fini(void)
 		mgr.caches = c->next;
 		rtr_session_free(c);
 	}
+	rtr_dns_free();
 	event_free(mgr.evaluate_ev);
 	mgr.evaluate_ev = NULL;
 	mgr.base = NULL;
@@ -127,7 +129,8 @@ static int check(const struct rtr_cache_config *c, char *err, size_t errlen)
 	SSL_CTX *ctx;
 
 	if (!c->host || !c->host[0] || strlen(c->host) > RTR_HOST_MAX) {
-		snprintf(err, errlen, "the cache's host must be a name or address of 1-%d characters",
+		snprintf(err, errlen,
+			 "the cache's host must be a name or address of 1-%d characters",
 			 RTR_HOST_MAX);
 		return -EINVAL;
 	}

@@ -105,7 +105,8 @@ int rtr_pdu_frame(const uint8_t *buf, size_t len, uint32_t *pdu_len, struct rtr_
 	if (l < RTR_PDU_HEADER_LEN)
 		return fail(err, RTR_ERR_CORRUPT_DATA, "PDU length under 8 bytes");
 	if (l > RTR_PDU_MAX)
-		return fail(err, RTR_ERR_CORRUPT_DATA, "PDU length over the largest a cache can send");
+		return fail(err, RTR_ERR_CORRUPT_DATA,
+			    "PDU length over the largest a cache can send");
 	*pdu_len = l;
 	return 0;
 }
@@ -125,7 +126,8 @@ static int decode_prefix(const uint8_t *b, struct rtr_pdu *pdu, bool v6, struct 
 		return fail(err, RTR_ERR_CORRUPT_DATA, "prefix PDU with unknown flags");
 	/* RFC 8210 5.6: lengths within the family, max_len not under the prefix length. */
 	if (pdu->u.prefix.prefix_len > bits || pdu->u.prefix.max_len > bits)
-		return fail(err, RTR_ERR_CORRUPT_DATA, "prefix length or max length beyond the family");
+		return fail(err, RTR_ERR_CORRUPT_DATA,
+			    "prefix length or max length beyond the family");
 	if (pdu->u.prefix.max_len < pdu->u.prefix.prefix_len)
 		return fail(err, RTR_ERR_CORRUPT_DATA, "max length under the prefix length");
 	return 0;
@@ -140,14 +142,16 @@ static int decode_error_report(const uint8_t *b, size_t len, struct rtr_pdu *pdu
 	pdu->u.error.code = pdu->session_id;
 	elen = get32(b + 8);
 	if (elen > len - off - 4)
-		return fail(err, RTR_ERR_CORRUPT_DATA, "Error Report: encapsulated PDU past its end");
+		return fail(err, RTR_ERR_CORRUPT_DATA,
+			    "Error Report: encapsulated PDU past its end");
 	pdu->u.error.pdu = elen ? b + off : NULL;
 	pdu->u.error.pdu_len = elen;
 	off += elen;
 	tlen = get32(b + off);
 	off += 4;
 	if (tlen != len - off)
-		return fail(err, RTR_ERR_CORRUPT_DATA, "Error Report: text length disagrees with PDU");
+		return fail(err, RTR_ERR_CORRUPT_DATA,
+			    "Error Report: text length disagrees with PDU");
 	pdu->u.error.text = tlen ? (const char *)(b + off) : NULL;
 	pdu->u.error.text_len = tlen;
 	return 0;
@@ -162,7 +166,8 @@ static int decode_aspa(const uint8_t *b, size_t len, struct rtr_pdu *pdu, struct
 	pdu->u.aspa.providers = b + 16;
 	if (pdu->session_id != 0)
 		return fail(err, RTR_ERR_CORRUPT_DATA, "ASPA: non-zero header field");
-	if ((pdu->u.aspa.flags & ~RTR_FLAG_ANNOUNCE) || (pdu->u.aspa.afi_flags & ~RTR_ASPA_AFI_IPV6))
+	if ((pdu->u.aspa.flags & ~RTR_FLAG_ANNOUNCE) ||
+	    (pdu->u.aspa.afi_flags & ~RTR_ASPA_AFI_IPV6))
 		return fail(err, RTR_ERR_CORRUPT_DATA, "ASPA: unknown flags");
 	if ((len - 16) % 4 || (len - 16) / 4 != pdu->u.aspa.nproviders)
 		return fail(err, RTR_ERR_ASPA_PROVIDER_LIST,
@@ -344,10 +349,10 @@ size_t rtr_pdu_error_report(uint8_t *buf, uint8_t version, uint16_t code, const 
 
 	pdu.u.error.code = code;
 	pdu.u.error.pdu = bad_pdu;
-	pdu.u.error.pdu_len = bad_pdu ? (uint32_t)(bad_len < RTR_ERROR_PDU_COPY_MAX ?
-							   bad_len :
-							   RTR_ERROR_PDU_COPY_MAX) :
-					0;
+	if (!bad_pdu)
+		bad_len = 0;
+	pdu.u.error.pdu_len =
+		(uint32_t)(bad_len < RTR_ERROR_PDU_COPY_MAX ? bad_len : RTR_ERROR_PDU_COPY_MAX);
 	pdu.u.error.text = text;
 	pdu.u.error.text_len = (uint32_t)tlen;
 	return (size_t)rtr_pdu_encode(&pdu, buf, RTR_ERROR_REPORT_MAX);

@@ -18,8 +18,8 @@
  *   (ASPA Provider List Error otherwise); later drafts dropped the AFI and the count.
  * - An Error Report's text is not NUL-terminated on the wire (RFC 8210 5.11); StayRTR sends
  *   one NUL at its end, which is kept in text_len and stripped by the printers.
- * - A PDU longer than RTR_PDU_MAX is Corrupt Data before its body is read: nothing a cache
- *   sends legitimately comes close (an ASPA with 65,535 providers is 262,156 bytes).
+ * - A PDU longer than RTR_PDU_MAX (an ASPA with 65,535 providers, 262,156 bytes) is Corrupt
+ *   Data before its body is read: no other PDU a cache sends legitimately comes close.
  */
 #ifndef SKUA_RTR_PDU_H
 #define SKUA_RTR_PDU_H
@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #define RTR_PDU_HEADER_LEN 8
-#define RTR_PDU_MAX (RTR_PDU_HEADER_LEN + 8 + 65535 * 4 + 64) /* the largest ASPA, with room */
+#define RTR_PDU_MAX (16 + 65535 * 4) /* the largest ASPA: 65,535 providers */
 #define RTR_VERSION_MAX 2
 
 enum rtr_pdu_type {
@@ -67,7 +67,8 @@ enum rtr_error_code {
 /* Error Report limits of what we send: the encapsulated PDU and the text are cut there. */
 #define RTR_ERROR_PDU_COPY_MAX 256
 #define RTR_ERROR_TEXT_MAX 256
-#define RTR_ERROR_REPORT_MAX (RTR_PDU_HEADER_LEN + 4 + RTR_ERROR_PDU_COPY_MAX + 4 + RTR_ERROR_TEXT_MAX)
+#define RTR_ERROR_REPORT_MAX \
+	(RTR_PDU_HEADER_LEN + 4 + RTR_ERROR_PDU_COPY_MAX + 4 + RTR_ERROR_TEXT_MAX)
 
 struct rtr_pdu {
 	uint8_t version;

@@ -14,6 +14,8 @@
 #include "lib/log_limit.h"
 #include "lib/prefix.h"
 
+#define RTR_ADDRS_MAX 8 /* addresses of one cache name tried before giving up */
+
 struct bufferevent;
 struct ev;
 struct evdns_base;
@@ -49,9 +51,11 @@ struct rtr_cache {
 	/* The connection. */
 	enum rtr_state state;
 	struct evdns_getaddrinfo_request *dns_req;
-	struct ipaddr peer;
-	int fd;			/* until the bufferevent owns it */
-	struct ev *connect_ev;	/* the non-blocking connect's completion */
+	struct ipaddr peer;		    /* the address being tried */
+	struct ipaddr addrs[RTR_ADDRS_MAX]; /* what the host resolved to, tried in turn */
+	unsigned naddrs, addr_idx;
+	int fd;		       /* until the bufferevent owns it */
+	struct ev *connect_ev; /* the non-blocking connect's completion */
 	struct bufferevent *bev;
 	SSL_CTX *ssl_ctx; /* TLS: built from the configuration, kept across connections */
 	bool closing;	  /* an Error Report is being flushed before the close */
@@ -91,12 +95,16 @@ void rtr_session_free(struct rtr_cache *c); /* closes, drops its data */
 void rtr_session_start(struct rtr_cache *c);
 /* Close the connection and stop retrying; drop: also remove its data from the store. */
 void rtr_session_stop(struct rtr_cache *c, bool drop);
+/* Run the protocol on fd, a stream socket already connected to a cache (a socketpair in the
+ * fuzz target), as if connect() had just succeeded; the session owns fd from here. */
+void rtr_session_attach_fd(struct rtr_cache *c, int fd);
 /* Forget the session (serial, negotiated version) and reconnect with a Reset Query. */
 void rtr_session_reset(struct rtr_cache *c);
 /* The configured intervals changed: used by caches whose End of Data gave none. */
 void rtr_session_timers(struct rtr_cache *c, const struct rtr_timers *t);
 void rtr_session_status(const struct rtr_cache *c, struct rtr_cache_status *s);
 struct evdns_base *rtr_dns_base(struct event_base *base);
+void rtr_dns_free(void); /* after every cache is freed (rtr_fini) */
 
 /* ---- rtr_mgr.c ---- */
 /* A cache synchronised, failed or lost its connection: re-evaluate the failover (deferred to
@@ -115,7 +123,6 @@ struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int f
 /* Why the handshake failed (verification result, OpenSSL's error queue). */
 void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen);
 /* After the handshake: the verified subject and the protocol version. */
-void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version,
-		  size_t vlen);
+void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version, size_t vlen);
 
 #endif /* SKUA_RTR_PRIVATE_H */

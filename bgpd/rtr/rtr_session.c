@@ -90,7 +90,8 @@ static void cache_log(struct rtr_cache *c, int level, const char *fmt, ...)
 		    c->cfg.port, c->cfg.preference, msg);
 }
 
-static void set_error(struct rtr_cache *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_error(struct rtr_cache *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void set_error(struct rtr_cache *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -105,8 +106,8 @@ static void set_state(struct rtr_cache *c, enum rtr_state st)
 	if (c->state == st)
 		return;
 	cache_log(c, st == RTR_STATE_ERROR ? LOG_LVL_WARNING : LOG_LVL_INFO, "%s -> %s%s%s",
-	     rtr_state_name(c->state), rtr_state_name(st), st == RTR_STATE_ERROR ? ": " : "",
-	     st == RTR_STATE_ERROR ? c->last_error : "");
+		  rtr_state_name(c->state), rtr_state_name(st), st == RTR_STATE_ERROR ? ": " : "",
+		  st == RTR_STATE_ERROR ? c->last_error : "");
 	c->state = st;
 	c->state_since = wallclock_s();
 }
@@ -141,9 +142,10 @@ static void expire_cb(int fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	cache_log(c, LOG_LVL_WARNING,
-	     "no End of Data for the expire interval (%u s): its data is dropped from the store",
-	     c->expire);
+	cache_log(
+		c, LOG_LVL_WARNING,
+		"no End of Data for the expire interval (%u s): its data is dropped from the store",
+		c->expire);
 	data_drop(c);
 	c->data_expired = true;
 	rtr_mgr_changed();
@@ -181,10 +183,21 @@ static void conn_close(struct rtr_cache *c)
 	c->tls_peer[0] = c->tls_version[0] = '\0';
 }
 
-/* The connection failed (last_error says why): close it, retry after the retry interval. */
+static void connect_addr(struct rtr_cache *c);
+
+/* The connection failed (last_error says why): close it, retry after the retry interval; a
+ * connect() that failed goes on with the host's next address first. */
 static void conn_fail(struct rtr_cache *c)
 {
+	bool next_addr = c->state == RTR_STATE_CONNECTING && !c->bev && c->addr_idx + 1 < c->naddrs;
+
 	conn_close(c);
+	if (next_addr && c->running) {
+		cache_log(c, LOG_LVL_INFO, "%s: trying the next address", c->last_error);
+		c->addr_idx++;
+		connect_addr(c);
+		return;
+	}
 	c->failed = true;
 	set_state(c, RTR_STATE_ERROR);
 	if (c->running)
@@ -265,7 +278,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		rtr_tls_peer(bev, c->tls_peer, sizeof(c->tls_peer), c->tls_version,
 			     sizeof(c->tls_version));
 		cache_log(c, LOG_LVL_INFO, "TLS %s, certificate of %s verified", c->tls_version,
-		     c->tls_peer);
+			  c->tls_peer);
 		send_query(c);
 		return;
 	}
@@ -374,6 +387,7 @@ static void connect_addr(struct rtr_cache *c)
 	socklen_t slen;
 	int fd;
 
+	c->peer = c->addrs[c->addr_idx];
 	set_state(c, RTR_STATE_CONNECTING);
 	fd = socket(c->peer.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
@@ -439,8 +453,17 @@ static void dns_cb(int result, struct evutil_addrinfo *res, void *arg)
 		conn_fail(c);
 		return;
 	}
-	ipaddr_from_sockaddr(&c->peer, NULL, res->ai_addr);
+	c->naddrs = 0;
+	c->addr_idx = 0;
+	for (struct evutil_addrinfo *ai = res; ai && c->naddrs < RTR_ADDRS_MAX; ai = ai->ai_next)
+		if (ipaddr_from_sockaddr(&c->addrs[c->naddrs], NULL, ai->ai_addr) == 0)
+			c->naddrs++;
 	evutil_freeaddrinfo(res);
+	if (c->naddrs == 0) {
+		set_error(c, "%s resolved to no IPv4 or IPv6 address", c->cfg.host);
+		conn_fail(c);
+		return;
+	}
 	connect_addr(c);
 }
 
@@ -450,7 +473,9 @@ static void connect_begin(struct rtr_cache *c)
 	struct evdns_getaddrinfo_request *req;
 
 	event_del(c->retry_timer);
-	if (ipaddr_from_str(&c->peer, c->cfg.host) == 0) {
+	c->addr_idx = 0;
+	if (ipaddr_from_str(&c->addrs[0], c->cfg.host) == 0) {
+		c->naddrs = 1;
 		connect_addr(c);
 		return;
 	}
@@ -496,8 +521,9 @@ static uint32_t clamp(struct rtr_cache *c, const char *name, uint32_t v, uint32_
 {
 	if (v >= lo && v <= hi)
 		return v;
-	cache_log(c, LOG_LVL_WARNING, "End of Data %s interval %u out of RFC 8210 6's %u..%u: using %u",
-	     name, v, lo, hi, v < lo ? lo : hi);
+	cache_log(c, LOG_LVL_WARNING,
+		  "End of Data %s interval %u out of RFC 8210 6's %u..%u: using %u", name, v, lo,
+		  hi, v < lo ? lo : hi);
 	return v < lo ? lo : hi;
 }
 
@@ -527,8 +553,9 @@ static int on_cache_response(struct rtr_cache *c, const struct rtr_pdu *p, const
 	}
 	/* RFC 8210 5.1: a new session id means our data is stale: flush it and start over. */
 	if (!c->query_was_reset && p->session_id != c->session_id) {
-		cache_log(c, LOG_LVL_NOTICE, "session id changed (%u -> %u): data flushed, resetting",
-		     c->session_id, p->session_id);
+		cache_log(c, LOG_LVL_NOTICE,
+			  "session id changed (%u -> %u): data flushed, resetting", c->session_id,
+			  p->session_id);
 		data_drop(c);
 		conn_close(c);
 		connect_begin(c);
@@ -569,9 +596,10 @@ static int on_prefix(struct rtr_cache *c, const struct rtr_pdu *p, const uint8_t
 		uint16_t code = store_error_code(ret);
 
 		protocol_error(c, code, b, len,
-			       code == RTR_ERR_DUPLICATE_ANNOUNCEMENT ? "prefix already announced" :
-			       code == RTR_ERR_WITHDRAWAL_UNKNOWN     ? "withdrawal of a prefix never announced" :
-									"prefix rejected");
+			       code == RTR_ERR_DUPLICATE_ANNOUNCEMENT ? "prefix already announced"
+			       : code == RTR_ERR_WITHDRAWAL_UNKNOWN
+				       ? "withdrawal of a prefix never announced"
+				       : "prefix rejected");
 		return -1;
 	}
 	return 0;
@@ -589,7 +617,8 @@ static int on_end_of_data(struct rtr_cache *c, const struct rtr_pdu *p, const ui
 	}
 	ret = rtr_aspa_commit(&c->aspa, c->txn);
 	if (ret < 0) {
-		protocol_error(c, store_error_code(ret), b, len, "ASPA records rejected by the store");
+		protocol_error(c, store_error_code(ret), b, len,
+			       "ASPA records rejected by the store");
 		return -1;
 	}
 	rpki_txn_commit(c->txn);
@@ -644,7 +673,7 @@ static int on_error_report(struct rtr_cache *c, const struct rtr_pdu *p)
 		uint8_t v = p->version < c->version ? p->version : (uint8_t)(c->version - 1);
 
 		cache_log(c, LOG_LVL_NOTICE, "version %u refused: reconnecting with version %u",
-		     c->version, v);
+			  c->version, v);
 		c->version_try = v;
 		c->have_serial = false; /* a session id belongs to its version */
 		conn_close(c);
@@ -657,8 +686,7 @@ static int on_error_report(struct rtr_cache *c, const struct rtr_pdu *p)
 }
 
 /* Version rules of RFC 8210 7, for every PDU but an Error Report. */
-static int check_version(struct rtr_cache *c, const struct rtr_pdu *p, const uint8_t *b,
-			 size_t len)
+static int check_version(struct rtr_cache *c, const struct rtr_pdu *p, const uint8_t *b, size_t len)
 {
 	if (c->version_agreed) {
 		if (p->version == c->version)
@@ -674,7 +702,7 @@ static int check_version(struct rtr_cache *c, const struct rtr_pdu *p, const uin
 	}
 	if (p->version < c->version) {
 		cache_log(c, LOG_LVL_NOTICE, "the cache answers with version %u: following it down",
-		     p->version);
+			  p->version);
 		c->version = c->version_try = p->version;
 	}
 	c->version_agreed = true;
@@ -725,7 +753,9 @@ static int on_pdu(struct rtr_cache *c, const uint8_t *b, size_t len)
 
 			if (code) {
 				protocol_error(c, (uint16_t)code, b, len,
-					       "withdrawal of an ASPA never announced");
+					       code == RTR_ERR_WITHDRAWAL_UNKNOWN
+						       ? "withdrawal of an ASPA never announced"
+						       : "ASPA record malformed");
 				return -1;
 			}
 			return 0;
@@ -744,7 +774,8 @@ static int on_pdu(struct rtr_cache *c, const uint8_t *b, size_t len)
 		/* RFC 8210 5.9: no incremental update possible; our data stays until the reset
 		 * transaction replaces it. */
 		if (!c->query_pending || c->in_response) {
-			protocol_error(c, RTR_ERR_CORRUPT_DATA, b, len, "Cache Reset without a query");
+			protocol_error(c, RTR_ERR_CORRUPT_DATA, b, len,
+				       "Cache Reset without a query");
 			return -1;
 		}
 		cache_log(c, LOG_LVL_INFO, "Cache Reset: sending a Reset Query");
@@ -799,19 +830,22 @@ static void input_process(struct rtr_cache *c)
 
 /* ---- the manager's handle ---- */
 
+/* One resolver for every cache, made on first use (most configurations name no host). */
+static struct evdns_base *dns;
+
 struct evdns_base *rtr_dns_base(struct event_base *base)
 {
-	static struct evdns_base *dns;
-	static struct event_base *dns_loop;
-
-	if (!dns || dns_loop != base) {
-		if (dns)
-			evdns_base_free(dns, 1);
+	if (!dns)
 		dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS |
 						   EVDNS_BASE_DISABLE_WHEN_INACTIVE);
-		dns_loop = base;
-	}
 	return dns;
+}
+
+void rtr_dns_free(void)
+{
+	if (dns)
+		evdns_base_free(dns, 1);
+	dns = NULL;
 }
 
 static char *dup_or_null(const char *s)
@@ -902,6 +936,15 @@ void rtr_session_stop(struct rtr_cache *c, bool drop)
 	if (drop)
 		data_drop(c);
 	set_state(c, RTR_STATE_IDLE);
+}
+
+void rtr_session_attach_fd(struct rtr_cache *c, int fd)
+{
+	conn_close(c);
+	c->running = true;
+	c->fd = fd;
+	set_state(c, RTR_STATE_CONNECTING);
+	connected(c);
 }
 
 void rtr_session_reset(struct rtr_cache *c)

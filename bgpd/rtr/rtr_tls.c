@@ -50,7 +50,8 @@ SSL_CTX *rtr_tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errl
 		return NULL;
 	}
 	if (!cfg->client_cert != !cfg->client_key) {
-		snprintf(err, errlen, "a client certificate needs its key, and a key its certificate");
+		snprintf(err, errlen,
+			 "a client certificate needs its key, and a key its certificate");
 		return NULL;
 	}
 	ctx = SSL_CTX_new(TLS_client_method());
@@ -150,7 +151,8 @@ void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen)
 	if (vr != X509_V_OK) {
 		snprintf(err, errlen, "certificate verification failed: %s",
 			 X509_verify_cert_error_string(vr));
-	} else if (last) {
+	} else if (last && ERR_GET_LIB(last) != 0) {
+		/* (libevent queues socket errors here too, as library 0: not a TLS reason) */
 		char buf[200];
 
 		ERR_error_string_n(last, buf, sizeof(buf));

@@ -180,7 +180,7 @@ static void json_aspath(struct json_writer *w, const struct bgp_aspath *p, struc
 	json_object_close(w);
 }
 
-static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
+static void json_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
 			     const struct bgp_path *path, struct sbuf *tmp)
 {
 	struct json_writer *w = &s->json;
@@ -216,6 +216,11 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d,
 		json_bool(w, "atomicAggregate", true);
 	if (rib_path_multipath(s->rib, s->af, d, path))
 		json_bool(w, "multipath", true);
+	if (s->rpki)
+		json_string(w, "rpkiValidationState",
+			    route_rpki_state_str(route_rpki_state(s, p, path)));
+	if (route_aspa_state(s, path) != ASPA_NOT_USED) /* skua's */
+		json_string(w, "aspaValidationState", aspa_state_name(route_aspa_state(s, path)));
 	if (path == dest_best(d)) {
 		json_object_open(w, "bestpath");
 		json_bool(w, "overall", true);
@@ -309,7 +314,7 @@ static void json_detail(struct route_show *s, const struct bgp_dest *d, const st
 	sbuf_init(&tmp);
 	json_array_open(w, "paths");
 	for (const struct bgp_path *path = d->paths; path; path = path->next)
-		json_path_detail(s, d, path, &tmp);
+		json_path_detail(s, d, p, path, &tmp);
 	json_array_close(w);
 	sbuf_free(&tmp);
 	json_object_close(w);

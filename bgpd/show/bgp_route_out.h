@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rpki/rpki.h"
 #include "lib/json.h"
 #include "lib/prefix.h"
 #include "lib/sbuf.h"
@@ -19,6 +20,7 @@
 struct vty;
 
 struct route_out;
+struct rpki_db;
 
 struct route_show {
 	const struct route_out *out;
@@ -32,6 +34,14 @@ struct route_show {
 	struct json_writer json;
 	/* `neighbors X routes`: only the paths learned from this source (NULL = all). */
 	const struct rib_src *only;
+	/* The RPKI store while validation is in use (a cache is configured): the V/I/N codes
+	 * and validation states are shown; NULL otherwise, and nothing RPKI is printed, as
+	 * FRR without its rpki module. States are computed here, on demand. */
+	const struct rpki_db *rpki;
+	/* `... rpki valid|invalid|notfound`: only the paths in that state (NOT_USED: all), of
+	 * the prefix being walked (cur). */
+	enum rpki_state only_rpki;
+	const struct prefix *cur;
 };
 
 struct route_out {
@@ -63,7 +73,7 @@ const char *route_origin_long(uint8_t origin);
 
 struct rib_src;
 const struct rib_src *route_path_src(const struct route_show *s, const struct bgp_path *path);
-/* The path is shown (not filtered out by s->only). */
+/* The path is shown (not filtered out by s->only, nor by s->only_rpki for s->cur). */
 bool route_path_shown(const struct route_show *s, const struct bgp_path *path);
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path);
 /* Learned over iBGP (FRR's 'i' status and pathFrom "internal"). */
@@ -89,6 +99,18 @@ const char *route_community_one(uint32_t c, bool json, char *buf, size_t size);
 /* AS path segments for JSON: calls cb for each segment with FRR's type name. */
 typedef void (*route_seg_cb)(const char *type, const uint32_t *as, unsigned count, void *arg);
 void route_aspath_segments(const struct bgp_aspath *p, route_seg_cb cb, void *arg);
+
+/* The route origin validation state of a path to p (RPKI_NOT_USED when s->rpki is NULL).
+ * A path with an empty AS_PATH (ours, or from an iBGP neighbor) is originated by our AS, as
+ * FRR validates it. */
+enum rpki_state route_rpki_state(const struct route_show *s, const struct prefix *p,
+				 const struct bgp_path *path);
+/* FRR's words ("valid", "invalid", "not found") and its table code ('V', 'I', 'N', ' '). */
+const char *route_rpki_state_str(enum rpki_state st);
+char route_rpki_code(enum rpki_state st);
+/* The ASPA verification state of a path: ASPA_NOT_USED unless s->rpki is set and the path
+ * came from a neighbor with a local-role, whose role says which procedure applies. */
+enum aspa_state route_aspa_state(const struct route_show *s, const struct bgp_path *path);
 
 /* The position (1-based) of the best path among dest's paths, 0 if none. */
 unsigned route_best_index(const struct bgp_dest *d);

@@ -93,8 +93,9 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 	bool valid = route_path_valid(s, path);
 
 	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out()). */
-	vty_out(s->vty, " %c%c%c ", valid ? '*' : (src && !src->up ? 'R' : ' '),
-		selection_char(s, d, path), route_path_internal(s, path) ? 'i' : ' ');
+	vty_out(s->vty, "%c%c%c%c ", route_rpki_code(route_rpki_state(s, p, path)),
+		valid ? '*' : (src && !src->up ? 'R' : ' '), selection_char(s, d, path),
+		route_path_internal(s, path) ? 'i' : ' ');
 	text_row(s, first ? p : NULL, path->attr, tmp);
 }
 
@@ -151,7 +152,7 @@ static void text_advertised_to(struct route_show *s, const struct bgp_dest *d)
 	vty_out(vty, "\n");
 }
 
-static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
+static void text_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
 			     const struct bgp_path *path, struct sbuf *tmp)
 {
 	struct vty *vty = s->vty;
@@ -214,6 +215,12 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d,
 		vty_out(vty, ", multipath");
 	if (path == dest_best(d))
 		vty_out(vty, ", best (%s)", bgp_sel_reason_str(bgp_decision_reason(s->rib, d)));
+	if (s->rpki)
+		vty_out(vty, ", rpki validation-state: %s",
+			route_rpki_state_str(route_rpki_state(s, p, path)));
+	if (route_aspa_state(s, path) != ASPA_NOT_USED) /* skua's */
+		vty_out(vty, ", aspa validation-state: %s",
+			aspa_state_name(route_aspa_state(s, path)));
 	vty_out(vty, "\n");
 
 	if (attr->communities) {
@@ -264,7 +271,7 @@ static void text_detail(struct route_show *s, const struct bgp_dest *d, const st
 	text_advertised_to(s, d);
 	sbuf_init(&tmp);
 	for (const struct bgp_path *path = d->paths; path; path = path->next)
-		text_path_detail(s, d, path, &tmp);
+		text_path_detail(s, d, p, path, &tmp);
 	sbuf_free(&tmp);
 }
 

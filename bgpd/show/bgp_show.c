@@ -13,4 +13,5 @@ void bgp_show_init(void)
 	bgp_show_fib_init();
 	bgp_show_peer_group_init();
 	bgp_show_policy_init();
+	bgp_show_rpki_init();
 }

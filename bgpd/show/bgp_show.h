@@ -21,6 +21,9 @@ void bgp_show_peer_group_init(void);
 void bgp_show_fib_init(void);
 /* show bgp as-path-access-list, show bgp [large-]community-list, show route-map. */
 void bgp_show_policy_init(void);
+/* show rpki prefix-table|prefix|as-number|aspa-table|cache-connection|cache-server [json],
+ * rpki reset|start|stop (bgp_show_rpki.c). */
+void bgp_show_rpki_init(void);
 /* clear [ip] bgp ... [soft [in|out]|in|out] (enable node). */
 void bgp_clear_init(void);
 /* debug bgp neighbor-events|updates [in|out]|keepalives, show debugging bgp. */

@@ -187,6 +187,10 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	if (e->match_lclist)
 		vty_out(vty, "    large-community %s%s\n", e->match_lclist,
 			e->match_lclist_exact ? " exact-match" : "");
+	if (e->match_rpki != RPKI_NOT_USED)
+		vty_out(vty, "    rpki %s\n", rpki_state_name(e->match_rpki));
+	if (e->match_aspa != ASPA_NOT_USED)
+		vty_out(vty, "    aspa %s\n", aspa_state_name(e->match_aspa));
 	vty_out(vty, "  Set clauses:\n");
 	if (e->nprepend) {
 		vty_out(vty, "    as-path prepend");

@@ -12,7 +12,9 @@
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rpki/rpki_db.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "bgpd/show/bgp_show.h"
 #include "lib/command.h"
@@ -42,7 +44,54 @@ const struct rib_src *route_path_src(const struct route_show *s, const struct bg
 
 bool route_path_shown(const struct route_show *s, const struct bgp_path *path)
 {
-	return !s->only || path->src == s->only->id;
+	if (s->only && path->src != s->only->id)
+		return false;
+	return s->only_rpki == RPKI_NOT_USED || !s->cur ||
+	       route_rpki_state(s, s->cur, path) == s->only_rpki;
+}
+
+enum rpki_state route_rpki_state(const struct route_show *s, const struct prefix *p,
+				 const struct bgp_path *path)
+{
+	const struct bgp_aspath *as = path->attr->aspath;
+
+	if (!s->rpki)
+		return RPKI_NOT_USED;
+	if (!as || as->len == 0)
+		return rpki_validate_origin(s->rpki, p, s->bgp->asn, true);
+	return rpki_validate(s->rpki, p, as);
+}
+
+const char *route_rpki_state_str(enum rpki_state st)
+{
+	return st == RPKI_NOTFOUND ? "not found" : rpki_state_name(st);
+}
+
+char route_rpki_code(enum rpki_state st)
+{
+	switch (st) {
+	case RPKI_VALID:
+		return 'V';
+	case RPKI_INVALID:
+		return 'I';
+	case RPKI_NOTFOUND:
+		return 'N';
+	default:
+		return ' ';
+	}
+}
+
+enum aspa_state route_aspa_state(const struct route_show *s, const struct bgp_path *path)
+{
+	const struct rib_src *src = route_path_src(s, path);
+	struct rmap_ctx buf;
+	const struct rmap_ctx *ctx;
+
+	/* The procedure and neighbor AS the route-maps are given (bgpd/rib/bgp_rib_rpki.c). */
+	if (!s->rpki || !path->attr->aspath || !(ctx = rib_rmap_ctx(src, &buf)) ||
+	    ctx->aspa_dir == ASPA_DIR_NONE)
+		return ASPA_NOT_USED;
+	return rpki_aspa_verify(s->rpki, path->attr->aspath, ctx->peer_as, ctx->aspa_dir);
 }
 
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path)
@@ -238,6 +287,9 @@ static bool show_setup(struct route_show *s, const struct route_out *o, struct v
 	s->af = af;
 	s->bgp = bgp_get();
 	s->rib = s->bgp ? s->bgp->rib : NULL;
+	s->rpki = rpki_db_default();
+	if (s->rpki && !rpki_db_active(s->rpki))
+		s->rpki = NULL;
 	return s->rib != NULL;
 }
 
@@ -254,13 +306,21 @@ static int table_cb(const struct prefix *p, void *value, void *arg)
 	struct route_show *s = arg;
 	const struct bgp_dest *d = value;
 
+	s->cur = p;
+	/* FRR counts every path of the table in "total paths", shown or filtered out by
+	 * state. */
+	if (s->only_rpki != RPKI_NOT_USED)
+		for (const struct bgp_path *path = d->paths; path; path = path->next)
+			s->paths += !route_path_shown(s, path) &&
+				    (!s->only || path->src == s->only->id);
 	/* Prefixes without paths wait for the journal to free them: nothing to show. */
 	if (dest_has_shown(s, d))
 		s->out->table_route(s, d, p);
+	s->cur = NULL;
 	return 0;
 }
 
-static int show_table(struct vty *vty, enum bgp_af af, bool json)
+static int show_table_rpki(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only)
 {
 	const struct route_out *o = json ? &route_out_json : &route_out_text;
 	struct route_show s;
@@ -269,6 +329,7 @@ static int show_table(struct vty *vty, enum bgp_af af, bool json)
 		o->no_instance(&s);
 		return CMD_WARNING;
 	}
+	s.only_rpki = only;
 	o->table_begin(&s);
 	ptree_walk(s.rib->af[af].tree, table_cb, &s);
 	o->table_end(&s);
@@ -425,6 +486,11 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 	return CMD_SUCCESS;
 }
 
+static int show_table(struct vty *vty, enum bgp_af af, bool json)
+{
+	return show_table_rpki(vty, af, json, RPKI_NOT_USED);
+}
+
 #define NET_STR "Network in the BGP routing table to display\n"
 
 DEFCMD(show_ip_bgp, "show ip bgp [json]", SHOW_STR IP_STR BGP_STR JSON_STR)
@@ -458,6 +524,36 @@ DEFCMD(show_bgp_ipv6_route, "show bgp ipv6 [unicast] <X:X::X:X/M|X:X::X:X>$net [
        SHOW_STR BGP_STR AF_STR SAFI_STR "IPv6 prefix\n" NET_STR JSON_STR)
 {
 	return show_route(vty, BGP_AF_IPV6_UNICAST, cmd_arg(args, "net"), cmd_has(args, "json"));
+}
+
+/* FRR's `show bgp ipv4 unicast rpki invalid`: only the paths in that state (none while no
+ * cache is configured: no path has a state then). */
+#define RPKI_FILTER "rpki <valid|invalid|notfound>$state [json]"
+#define RPKI_FILTER_STR                             \
+	"Display RPKI validation state of routes\n" \
+	"Valid paths, as determined by RPKI\n"      \
+	"Invalid paths, as determined by RPKI\n"    \
+	"Paths no VRP covers\n" JSON_STR
+
+static enum rpki_state state_arg(const struct cmd_args *args)
+{
+	const char *st = cmd_arg(args, "state");
+
+	return !strcmp(st, "valid")	? RPKI_VALID
+	       : !strcmp(st, "invalid") ? RPKI_INVALID
+					: RPKI_NOTFOUND;
+}
+
+DEFCMD(show_bgp_ipv4_rpki, "show bgp ipv4 [unicast] " RPKI_FILTER,
+       SHOW_STR BGP_STR AF_STR SAFI_STR RPKI_FILTER_STR)
+{
+	return show_table_rpki(vty, BGP_AF_IPV4_UNICAST, cmd_has(args, "json"), state_arg(args));
+}
+
+DEFCMD(show_bgp_ipv6_rpki, "show bgp ipv6 [unicast] " RPKI_FILTER,
+       SHOW_STR BGP_STR AF_STR SAFI_STR RPKI_FILTER_STR)
+{
+	return show_table_rpki(vty, BGP_AF_IPV6_UNICAST, cmd_has(args, "json"), state_arg(args));
 }
 
 #define NBR_STR "Detailed information on TCP and BGP neighbor connections\n"
@@ -508,6 +604,8 @@ void bgp_show_route_init(void)
 		&show_ip_bgp_nbr_routes_cmd,
 		&show_bgp_ipv4_nbr_routes_cmd,
 		&show_bgp_ipv6_nbr_routes_cmd,
+		&show_bgp_ipv4_rpki_cmd,
+		&show_bgp_ipv6_rpki_cmd,
 	};
 
 	for (size_t i = 0; i < array_size(cmds); i++)

@@ -38,6 +38,7 @@ CONFIG_MODES = [
     ("address-family ipv4", ["router bgp 64512", "address-family ipv4 unicast"]),
     ("address-family ipv6", ["router bgp 64512", "address-family ipv6 unicast"]),
     ("route-map", ["route-map DOC-CHECK permit 10"]),
+    ("rpki", ["rpki"]),
 ]
 # Commands of the configuration modes that a configuration file has no use for: they move
 # between modes, run other commands or manage the candidate. skua-vtysh(1) documents them.

@@ -53,6 +53,8 @@ RIB="bgpd/rib/libbgprib"
 POLICY="bgpd/policy/libbgppolicy"
 CORE="bgpd/core/libbgpcore"
 WIRE="bgpd/wire/libbgpwire"
+RTR="bgpd/rtr/librtr"
+RPKI="bgpd/rpki/librpki"
 NB="lib/libskuanb"
 CLI="lib/libskuacli"
 KERNEL="kernel/libkernel_null kernel/libkernelsec"
@@ -62,6 +64,9 @@ libs_wire="$WIRE $LIB"
 # Session targets: the instance with its real RIB, on the null kernel.
 libs_session="$INSTANCE $SESSION $FIB $RIB $POLICY $CORE $WIRE $KERNEL $LIB"
 libs_rib="$SHOW $RIB $POLICY $CORE $WIRE $CLI $LIB"
+# The RTR codec and ASPA merge with the real store (librtr's other members, pulled in by its
+# memory type, need the kernel security layer).
+libs_rtr="$RTR $RPKI $WIRE kernel/libkernelsec $LIB"
 libs_daemon="$SHOW $CONFIG $INSTANCE $SESSION $FIB $RIB $POLICY $CORE $WIRE $NB $CLI $KERNEL $LIB"
 
 # Harness files linked into some targets (tests/fuzz/*.c that are not targets).
@@ -78,9 +83,11 @@ rib:$libs_rib:fuzz_json_check.c
 config:$libs_daemon:$harness_daemon
 json:$libs_daemon:$harness_daemon
 vty:$libs_daemon:$harness_daemon
+rtr_pdu:$libs_rtr:
+rtr_session:$libs_rtr:fuzz_sandbox.c
 "
 
-all_libs=$(printf '%s\n' $libs_daemon | sort -u | sed 's/$/.la/')
+all_libs=$(printf '%s\n' $libs_daemon $libs_rtr | sort -u | sed 's/$/.la/')
 echo "fuzz/build.sh: make -j$jobs (the libraries) in $b"
 # shellcheck disable=SC2086
 if ! make -C "$b" -j"$jobs" $all_libs >"$out/make.log" 2>&1; then
@@ -90,7 +97,7 @@ if ! make -C "$b" -j"$jobs" $all_libs >"$out/make.log" 2>&1; then
 fi
 
 # shellcheck disable=SC2086
-syslibs=$(pkg-config --libs libevent libyang libcrypto)
+syslibs=$(pkg-config --libs libevent_openssl libssl libevent libyang libcrypto)
 flags="$san -fsanitize=fuzzer -std=gnu11 -DHAVE_CONFIG_H -I$top -I$b -Wall -Wextra -Wno-unused-parameter
        -Wno-missing-field-initializers"
 # What would leave the process (connect(), log targets) goes through tests/fuzz/fuzz_sandbox.c

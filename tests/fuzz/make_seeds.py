@@ -456,6 +456,82 @@ def seeds_vty():
     return s
 
 
+# ---- RTR (RFC 6810, RFC 8210, draft-ietf-sidrops-8210bis-10) --------------------------------
+
+
+def rtr(version, ptype, field, body=b""):
+    return u8(version) + u8(ptype) + u16(field) + u32(8 + len(body)) + body
+
+
+def rtr_v4(version, pfx, maxlen, asn, announce=True):
+    net = ipaddress.ip_network(pfx)
+    return rtr(version, 4, 0, u8(int(announce)) + u8(net.prefixlen) + u8(maxlen) + u8(0)
+               + net.network_address.packed + u32(asn))
+
+
+def rtr_v6(version, pfx, maxlen, asn, announce=True):
+    net = ipaddress.ip_network(pfx)
+    return rtr(version, 6, 0, u8(int(announce)) + u8(net.prefixlen) + u8(maxlen) + u8(0)
+               + net.network_address.packed + u32(asn))
+
+
+def rtr_eod(version, session, serial):
+    timers = u32(3600) + u32(600) + u32(7200) if version else b""
+    return rtr(version, 7, session, u32(serial) + timers)
+
+
+def rtr_aspa(customer, providers, ipv6=False, announce=True):
+    return rtr(2, 11, 0, u8(int(announce)) + u8(int(ipv6)) + u16(len(providers)) + u32(customer)
+               + b"".join(u32(p) for p in providers))
+
+
+def seeds_rtr_pdu():
+    """Streams as caches send them: StayRTR 0.5.1's answers at each version, serial updates,
+    a Cache Reset, Error Reports, Router Keys, and the malformed PDUs of check_rtr."""
+    out = {}
+    for v in (0, 1, 2):
+        s = rtr(v, 3, 7) + rtr_v6(v, "2001:db8::/32", 48, 64501) + rtr_v4(v, "198.51.100.0/24", 24, 64500)
+        if v == 2:
+            s += rtr_aspa(64500, [64501, 64502]) + rtr_aspa(64500, [64503], ipv6=True)
+            s += rtr_aspa(64510, [64511], ipv6=True)
+        out["stayrtr-v%d" % v] = s + rtr_eod(v, 7, 0)
+    base = out["stayrtr-v2"]
+    out["serial-update"] = (base + rtr(2, 0, 7, u32(1)) + rtr(2, 3, 7)
+                            + rtr_v4(2, "198.51.100.0/24", 24, 64500, announce=False)
+                            + rtr_v4(2, "203.0.113.0/25", 25, 64502)
+                            + rtr_aspa(64500, [], ipv6=True, announce=False)
+                            + rtr_aspa(64500, [64504, 64501]) + rtr_eod(2, 7, 1))
+    # What StayRTR 0.5.1 sent for a changed ASPA: the new record, then the old one withdrawn.
+    out["stayrtr-aspa-delta"] = (base + rtr(2, 0, 7, u32(1)) + rtr(2, 3, 7)
+                                 + rtr_v4(2, "203.0.113.0/24", 24, 64502)
+                                 + rtr_aspa(64500, [64501, 64509])
+                                 + rtr_v6(2, "2001:db8::/32", 48, 64501, announce=False)
+                                 + rtr_aspa(64500, [64501, 64502], announce=False)
+                                 + rtr_aspa(64500, [64503], ipv6=True, announce=False)
+                                 + rtr_eod(2, 7, 1))
+    out["cache-reset"] = base + rtr(2, 8, 0) + rtr(2, 3, 7) + rtr_v4(2, "192.0.2.0/24", 32, 64496) + rtr_eod(2, 7, 2)
+    out["error-report"] = rtr(2, 10, 4, u32(8) + rtr(3, 2, 0) + u32(21) + b"Bad protocol version\0")
+    out["router-key"] = (rtr(1, 3, 1) + rtr(1, 9, 0x100, bytes(range(20)) + u32(64500) + b"\x30\x59" + bytes(89))
+                         + rtr_eod(1, 1, 5))
+    out["duplicate"] = base + rtr(2, 3, 7) + rtr_v4(2, "198.51.100.0/24", 24, 64500) + rtr_eod(2, 7, 1)
+    out["withdraw-unknown"] = base + rtr(2, 3, 7) + rtr_aspa(65000, [], announce=False) + rtr_eod(2, 7, 1)
+    out["aspa-self"] = rtr(2, 3, 7) + rtr_aspa(64500, [64500]) + rtr_eod(2, 7, 1)
+    out["aspa-count"] = rtr(2, 3, 7) + rtr(2, 11, 0, u8(1) + u8(0) + u16(2) + u32(64500) + u32(64501)) + rtr_eod(2, 7, 1)
+    out["short-length"] = rtr(2, 3, 7) + rtr_v4(2, "192.0.2.0/24", 24, 1)[:7] + b"\x04"
+    out["aspa-large"] = rtr(2, 3, 7) + rtr_aspa(64500, list(range(65536, 65536 + 4000))) + rtr_eod(2, 7, 1)
+    return out
+
+
+def seeds_rtr_session():
+    """The same streams with a chunk-size byte: whole reads, and byte by byte for the short."""
+    out = {}
+    for name, data in seeds_rtr_pdu().items():
+        out[name] = b"\xff" + data
+        if len(data) < 400:
+            out[name + "-bytewise"] = b"\x00" + data
+    return out
+
+
 TARGETS = {
     "update": seeds_update,
     "framing": seeds_framing,
@@ -464,6 +540,8 @@ TARGETS = {
     "config": seeds_config,
     "json": seeds_json,
     "vty": seeds_vty,
+    "rtr_pdu": seeds_rtr_pdu,
+    "rtr_session": seeds_rtr_session,
 }
 
 

@@ -346,6 +346,7 @@ P_VIEW = HOSTNAME + "> "
 P_CONFIG = HOSTNAME + "(config)# "
 P_ROUTER = HOSTNAME + "(config-router)# "
 P_AF = HOSTNAME + "(config-router-af)# "
+P_RPKI = HOSTNAME + "(config-rpki)# "
 KILL_LINE = "\x15"  # Ctrl-U
 CTRL_Z = "\x1a"
 CTRL_C = "\x03"
@@ -388,6 +389,28 @@ def test_prompts_follow_modes(term):
     term.command("enable", P_ENABLE)
     term.send("exit\r")
     assert term.wait_exit() == 0
+
+
+def test_rpki_node_prompt_help_and_completion(term, bgpd):
+    """The rpki node (FRR's config-rpki): entered with `rpki`, `?` and TAB know its words,
+    exit goes back to config mode; nothing is configured by entering it."""
+    term.command("configure terminal", P_CONFIG)
+    term.command("rpki", P_RPKI)
+    seen = term.describe("rpki ", P_RPKI)
+    for kw in ("cache", "polling_period", "retry_interval", "expire_interval", "reset"):
+        assert re.search(r"\n  %s +\S" % kw, seen), "%s missing\n%s" % (kw, term.transcript())
+    term.kill_line()
+    seen = term.describe("rpki cache ", P_RPKI)
+    for kw in ("A.B.C.D", "X:X::X:X", "WORD", "tcp", "tls"):
+        assert re.search(r"\n  %s +\S" % re.escape(kw), seen), term.transcript()
+    term.kill_line()
+    term.send("rpki pol\t")
+    term.expect("rpki polling_period ")
+    term.kill_line()
+    term.command("exit", P_CONFIG)
+    term.command("rpki", P_RPKI)
+    term.command("end", P_ENABLE)
+    assert "rpki" not in running_config(bgpd)
 
 
 def test_hostname_changes_prompt(term, bgpd):

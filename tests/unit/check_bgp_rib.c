@@ -13,6 +13,7 @@
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rpki/rpki_db.h"
 #include "bgpd/show/bgp_show.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/command.h"
@@ -686,6 +687,128 @@ START_TEST(test_show_detail)
 }
 END_TEST
 
+/* ---- RPKI in the route views ---- */
+
+/* The store of the reference capture (FRR-RPKI-OUTPUT.md): 198.51.100.0/24, 203.0.113.0/24
+ * and 2001:db8:1::/48 for AS64500, plus 192.0.2.0/24 for our own AS; ASPA: 64500's provider
+ * is 65002, 64502's is 64999. Filled through a transaction, as an RTR cache would. */
+static struct rpki_db *rpki_store(void)
+{
+	static const char *const vrps[] = { "198.51.100.0/24", "203.0.113.0/24", "2001:db8:1::/48",
+					    "192.0.2.0/26" };
+	struct rpki_db *db = rpki_db_new();
+	int src = rpki_source_add(db, "127.0.0.1 8282");
+	struct rpki_txn *txn;
+	uint32_t p64500 = 65002, p64502 = 64999;
+
+	ck_assert_int_ge(src, 0);
+	rpki_db_set_active(db, true);
+	txn = rpki_txn_begin(db, src, true);
+	for (size_t i = 0; i < array_size(vrps); i++) {
+		struct rpki_vrp v = { .prefix = tpfx(vrps[i]), .asn = i == 3 ? 65001 : 64500 };
+
+		v.max_len = v.prefix.len;
+		ck_assert_int_eq(rpki_txn_vrp(txn, &v, true), 0);
+	}
+	ck_assert_int_eq(rpki_txn_aspa(txn, 64500, &p64500, 1, true), 0);
+	ck_assert_int_eq(rpki_txn_aspa(txn, 64502, &p64502, 1, true), 0);
+	ck_assert_uint_eq(rpki_txn_commit(txn), 6);
+	rpki_db_set_default(db);
+	return db;
+}
+
+static void rpki_routes(void)
+{
+	struct prefix own = tpfx("192.0.2.0/26");
+
+	announce1(e1, "192.0.2.128/25", "65002 64502", "10.0.0.2", NULL);
+	announce1(e1, "198.51.100.0/24", "65002 64500", "10.0.0.2", NULL);
+	announce1(e1, "203.0.113.0/24", "65002 64501", "10.0.0.2", NULL);
+	announce1(e2, "203.0.113.0/24", "65003 64500", "10.0.1.2", NULL);
+	rib_network_add(bgp, V4, &own); /* empty AS path: our AS originates it (FRR) */
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_show_rpki_codes)
+{
+	struct rpki_db *db;
+	const char *out;
+
+	rpki_routes();
+	/* Without a store, or while it is not in use: no code, no state (FRR without rpki). */
+	out = run_cmd("show ip bgp");
+	ck_assert_ptr_nonnull(strstr(out, "\n *>  192.0.2.128/25 "));
+	ck_assert_ptr_null(strstr(run_cmd("show ip bgp 203.0.113.0/24"), "rpki"));
+	ck_assert_ptr_null(strstr(run_cmd("show ip bgp 203.0.113.0/24 json"), "rpki"));
+
+	db = rpki_store();
+	out = run_cmd("show ip bgp");
+	ck_assert_msg(strstr(out,
+			     "RPKI validation codes: V valid, I invalid, N Not found\n\n"
+			     "     Network          Next Hop            Metric LocPrf Weight "
+			     "Path\n"
+			     "V*>  192.0.2.0/26     0.0.0.0                  0         32768 i\n"
+			     "N*>  192.0.2.128/25   10.0.0.2                               0 "
+			     "65002 64502 i\n"
+			     "V*>  198.51.100.0/24  10.0.0.2                               0 "
+			     "65002 64500 i\n"
+			     "I*>  203.0.113.0/24   10.0.0.2                               0 "
+			     "65002 64501 i\n"
+			     "V*                    10.0.1.2                               0 "
+			     "65003 64500 i\n"),
+		      "table:\n%s", out);
+
+	/* The detail line and the JSON key of the reference; ASPA where the neighbor has a
+	 * role (skua's). */
+	out = run_cmd("show bgp ipv4 unicast 203.0.113.0/24");
+	ck_assert_msg(strstr(out, "      Origin IGP, valid, external, best (Router ID), rpki "
+				  "validation-state: invalid\n"),
+		      "detail:\n%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "      Origin IGP, valid, external, rpki "
+					  "validation-state: valid\n"));
+	ck_assert_ptr_null(strstr(out, "aspa"));
+	out = run_cmd("show bgp ipv4 unicast 192.0.2.128/25 json");
+	ck_assert_msg(strstr(out, "\"rpkiValidationState\":\"not found\",\n") &&
+			      strstr(out, "\"rpkiValidationState\":\"not found\",\n") <
+				      strstr(out, "\"bestpath\":{"),
+		      "json:\n%s", out);
+
+	e1->peer.conf.local_role = BGP_ROLE_PROVIDER; /* 65002 is our customer: upstream */
+	ck_assert_ptr_nonnull(
+		strstr(run_cmd("show ip bgp 198.51.100.0/24"),
+		       "rpki validation-state: valid, aspa validation-state: valid\n"));
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp 192.0.2.128/25"),
+				     "validation-state: not found, aspa validation-state: "
+				     "invalid\n"));
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp 203.0.113.0/24 json"),
+				     "\"aspaValidationState\":\"unknown\""));
+	e1->peer.conf.local_role = BGP_ROLE_NONE;
+
+	/* Only the paths in one state; FRR counts every path in "total paths". */
+	out = run_cmd("show bgp ipv4 unicast rpki invalid");
+	ck_assert_msg(strstr(out, "I*>  203.0.113.0/24   10.0.0.2") &&
+			      !strstr(out, "198.51.100.0") && !strstr(out, "10.0.1.2") &&
+			      strstr(out, "\nDisplayed 1 routes and 5 total paths\n"),
+		      "invalid:\n%s", out);
+	out = run_cmd("show bgp ipv4 rpki valid");
+	ck_assert_msg(strstr(out, "V*>  192.0.2.0/26") && strstr(out, "V*>  198.51.100.0/24") &&
+			      strstr(out, "V*   203.0.113.0/24   10.0.1.2") &&
+			      strstr(out, "Displayed 3 routes and 5 total paths"),
+		      "valid:\n%s", out);
+	out = run_cmd("show bgp ipv4 unicast rpki notfound json");
+	ck_assert_msg(strstr(out, "\"192.0.2.128/25\":[") && !strstr(out, "198.51.100.0/24"),
+		      "notfound json:\n%s", out);
+	ck_assert_str_eq(run_cmd("show bgp ipv6 unicast rpki valid"),
+			 "No BGP prefixes displayed, 0 exist\n");
+
+	/* No cache configured any more: the codes go. */
+	rpki_db_set_active(db, false);
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), "\n *>  192.0.2.128/25 "));
+	rpki_db_set_default(NULL);
+	rpki_db_free(db);
+}
+END_TEST
+
 static void nbr_routes_setup(void)
 {
 	struct prefix p = tpfx("203.0.113.0/24");
@@ -830,6 +953,7 @@ static Suite *rib_suite(void)
 	tcase_add_test(ts, test_show_table_text);
 	tcase_add_test(ts, test_show_table_json);
 	tcase_add_test(ts, test_show_detail);
+	tcase_add_test(ts, test_show_rpki_codes);
 	tcase_add_test(ts, test_show_neighbor_advertised_text);
 	tcase_add_test(ts, test_show_neighbor_routes_text);
 	tcase_add_test(ts, test_show_neighbor_routes_json);

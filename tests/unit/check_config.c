@@ -29,7 +29,9 @@
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
+#include "bgpd/rtr/rtr.h"
 #include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_security.h"
 #include "lib/command.h"
@@ -168,6 +170,60 @@ void bgp_peer_delete(struct bgp_peer *peer)
 void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what)
 {
 	sbuf_printf(&calls, "peer_changed %s %s\n", peer->name, change_names[what]);
+}
+
+/* The RTR manager (bgpd/rtr/rtr.h): what the rpki node tells it. rtr_cache_check() keeps
+ * the contract the configuration layer relies on: files it cannot read are refused, with
+ * the file and the reason (in bgpd/rtr's words for the CA file). */
+static struct rtr_timers rtr_timers_now = { RTR_DEFAULT_POLLING_PERIOD, RTR_DEFAULT_RETRY_INTERVAL,
+					    RTR_DEFAULT_EXPIRE_INTERVAL };
+
+static int file_readable(const char *what, const char *path, char *err, size_t errlen)
+{
+	if (!path || access(path, R_OK) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot read %s %s: %s", what, path, strerror(errno));
+	return -errno;
+}
+
+int rtr_cache_check(const struct rtr_cache_config *c, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = file_readable("CA file", c->ca_file, err, errlen)) < 0 ||
+	    (rc = file_readable("client certificate", c->client_cert, err, errlen)) < 0 ||
+	    (rc = file_readable("client key", c->client_key, err, errlen)) < 0)
+		return rc;
+	return 0;
+}
+
+int rtr_cache_set(const struct rtr_cache_config *c, char *err, size_t errlen)
+{
+	sbuf_printf(&calls, "rtr_cache_set %u %s %s %u%s%s%s%s%s%s%s%s%s%s\n", c->preference,
+		    c->transport == RTR_TRANSPORT_TLS ? "tls" : "tcp", c->host, c->port,
+		    c->source ? " source " : "", c->source ? c->source : "",
+		    c->password ? " password " : "", c->password ? c->password : "",
+		    c->ca_file ? " ca " : "", c->ca_file ? c->ca_file : "",
+		    c->client_cert ? " cert " : "", c->client_cert ? c->client_cert : "",
+		    c->client_key ? " key " : "", c->client_key ? c->client_key : "");
+	return rtr_cache_check(c, err, errlen);
+}
+
+void rtr_cache_del(uint8_t preference)
+{
+	sbuf_printf(&calls, "rtr_cache_del %u\n", preference);
+}
+
+void rtr_timers_set(const struct rtr_timers *t)
+{
+	rtr_timers_now = *t;
+	sbuf_printf(&calls, "rtr_timers_set %u %u %u\n", t->polling_period, t->retry_interval,
+		    t->expire_interval);
+}
+
+void rtr_timers_get(struct rtr_timers *t)
+{
+	*t = rtr_timers_now;
 }
 
 void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
@@ -539,6 +595,7 @@ static const char *const good_files[] = {
 	"good-route-reflector.conf",
 	"good-fib.conf",
 	"good-neighbor-options.conf",
+	"good-rpki.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -618,6 +675,17 @@ static const char *const bad_files[] = {
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
 	"bad-lclist-value.conf",
+	"bad-rpki-ca-unreadable.conf",
+	"bad-rpki-cert-no-key.conf",
+	"bad-rpki-duplicate-preference.conf",
+	"bad-rpki-expire-below-polling.conf",
+	"bad-rpki-no-cache-unknown.conf",
+	"bad-rpki-polling-above-expire.conf",
+	"bad-rpki-port-zero.conf",
+	"bad-rpki-preference-range.conf",
+	"bad-rpki-tls-no-ca.conf",
+	"bad-json-rpki-password-tls.json",
+	"bad-json-rpki-preference.json",
 	"bad-rmap-large-community.conf",
 	"bad-send-community-unknown.conf",
 	"bad-maxpfx-threshold.conf",
@@ -920,6 +988,209 @@ START_TEST(t_nul_byte_refused)
 	rmdir(dir);
 	XFREE(MTYPE_SBUF, before);
 	sbuf_free(&errors);
+}
+END_TEST
+
+/* ---- RPKI ------------------------------------------------------------------------------- */
+
+struct rmap_states {
+	enum rpki_state rpki[4];
+	enum aspa_state aspa[4];
+	int n;
+};
+
+static void collect_states(const char *map, const struct rmap_entry *e, void *arg)
+{
+	struct rmap_states *st = arg;
+
+	(void)map;
+	if (st->n < 4) {
+		st->rpki[st->n] = e->match_rpki;
+		st->aspa[st->n++] = e->match_aspa;
+	}
+}
+
+/* match rpki / match aspa reach the route-map entries the RIB evaluates. */
+START_TEST(t_rpki_route_map_matches)
+{
+	struct rmap_states st = { 0 };
+	struct vty *vty;
+
+	load_ok("good-route-map.conf");
+	route_map_walk("UP-IN", collect_states, &st);
+	ck_assert_int_eq(st.n, 3);
+	ck_assert_int_eq(st.rpki[0], RPKI_INVALID); /* deny 10 */
+	ck_assert_int_eq(st.aspa[0], ASPA_UNKNOWN);
+	ck_assert_int_eq(st.rpki[1], RPKI_NOT_USED); /* permit 20 */
+	ck_assert_int_eq(st.aspa[1], ASPA_NOT_USED);
+	ck_assert_int_eq(st.rpki[2], RPKI_NOTFOUND); /* permit 30 */
+	ck_assert_int_eq(st.aspa[2], ASPA_VALID);
+	ck_assert(route_map_uses_validation("UP-IN"));
+	ck_assert(!route_map_uses_validation("V6-OUT"));
+
+	/* From the vty: `no match rpki` with another state still removes it (FRR). */
+	vty = config_vty();
+	run(vty, "route-map UP-IN deny 10", CMD_SUCCESS);
+	run(vty, "no match rpki valid", CMD_SUCCESS);
+	run(vty, "no match aspa", CMD_SUCCESS);
+	run(vty, "match rpki bogus", CMD_ERR_NO_MATCH);
+	memset(&st, 0, sizeof(st));
+	route_map_walk("UP-IN", collect_states, &st);
+	ck_assert_int_eq(st.rpki[0], RPKI_NOT_USED);
+	ck_assert_int_eq(st.aspa[0], ASPA_NOT_USED);
+	vty_done(vty);
+}
+END_TEST
+
+/* neighbor X local-role reaches the peer (a group's through its members); a change
+ * re-evaluates the neighbor's routes only where its inbound route-map matches aspa. */
+START_TEST(t_rpki_local_role)
+{
+	struct bgp_peer *p;
+	struct ipaddr a;
+	struct vty *vty;
+
+	load_ok("good-rpki.conf");
+	ipaddr_from_str(&a, "192.0.2.2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_PROVIDER);
+	ck_assert(!p->conf.local_role_strict);
+	ipaddr_from_str(&a, "192.0.2.3");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_RS_CLIENT);
+	ck_assert(p->conf.local_role_strict);
+	ipaddr_from_str(&a, "192.0.2.4");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_CUSTOMER);
+
+	vty = config_vty();
+	run(vty, "route-map ASPA permit 10", CMD_SUCCESS);
+	run(vty, "match aspa invalid", CMD_SUCCESS);
+	run(vty, "exit", CMD_SUCCESS);
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "neighbor 192.0.2.2 route-map ASPA in", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty, "neighbor 192.0.2.3 local-role peer", CMD_SUCCESS); /* no aspa map: nothing */
+	ck_assert_ptr_null(strstr(calls_text(), "policy_changed"));
+	run(vty, "neighbor 192.0.2.2 local-role customer strict-mode", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "policy_changed 192.0.2.2 ipv4 in"));
+	ipaddr_from_str(&a, "192.0.2.2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_CUSTOMER);
+	ck_assert(p->conf.local_role_strict);
+	run(vty, "no neighbor 192.0.2.2 local-role", CMD_SUCCESS);
+	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_NONE);
+	ck_assert(!p->conf.local_role_strict);
+	run(vty, "neighbor 192.0.2.2 local-role transit", CMD_ERR_NO_MATCH);
+	vty_done(vty);
+}
+END_TEST
+
+/* The rpki node tells the RTR manager each statement whole, once per commit, and prints
+ * itself back in FRR's form. */
+START_TEST(t_rpki_node)
+{
+	struct vty *vty = config_vty();
+	char *text;
+
+	sbuf_reset(&calls);
+	run(vty, "rpki", CMD_SUCCESS);
+	ck_assert_int_eq(vty->node, RPKI_NODE);
+	run(vty, "rpki cache 192.0.2.9 323 preference 1", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "rtr_cache_set 1 tcp 192.0.2.9 323\n");
+	sbuf_reset(&calls);
+	run(vty, "rpki cache tcp 192.0.2.10 8282 source 192.0.2.1 password k3y preference 2",
+	    CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(),
+			 "rtr_cache_set 2 tcp 192.0.2.10 8282 source 192.0.2.1 password k3y\n");
+	sbuf_reset(&calls);
+	run(vty, "rpki cache tls rpki.example.net 324 ca-file /dev/null preference 3", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "rtr_cache_set 3 tls rpki.example.net 324 ca /dev/null\n");
+
+	/* The same statement again changes nothing; another one on a taken preference is
+	 * refused (FRR's words), as is removing a cache that is not there. */
+	sbuf_reset(&calls);
+	run(vty, "rpki cache 192.0.2.9 323 preference 1", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "");
+	ck_assert_ptr_nonnull(strstr(
+		run(vty, "rpki cache 192.0.2.99 323 preference 1", CMD_WARNING_CONFIG_FAILED),
+		"% Cache with preference 1 is already configured"));
+	ck_assert_ptr_nonnull(strstr(
+		run(vty, "no rpki cache 192.0.2.9 323 preference 9", CMD_WARNING_CONFIG_FAILED),
+		"% Could not find cache with preference 9"));
+	ck_assert_ptr_nonnull(strstr(run(vty,
+					 "rpki cache tls h 324 ca-file /nonexistent/ca.pem "
+					 "preference 4",
+					 CMD_WARNING_CONFIG_FAILED),
+				     "% cannot read CA file /nonexistent/ca.pem: No such file"));
+	ck_assert_ptr_nonnull(
+		strstr(run(vty, "rpki cache 192.0.2.9 0 preference 4", CMD_WARNING_CONFIG_FAILED),
+		       "% A cache port is 1 to 65535"));
+	ck_assert_str_eq(calls_text(), "");
+
+	/* Intervals: applied together, the defaults printed nowhere. */
+	run(vty, "rpki polling_period 300", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "rtr_timers_set 300 600 7200\n"));
+	ck_assert_ptr_nonnull(strstr(run(vty, "rpki expire_interval 600", CMD_SUCCESS), ""));
+	ck_assert_ptr_nonnull(strstr(run(vty, "rpki polling_period 601", CMD_WARNING_CONFIG_FAILED),
+				     "% Expiry interval must be polling period or larger"));
+	run(vty, "rpki polling_period 3600x", CMD_ERR_NO_MATCH);
+	text = show();
+	ck_assert_ptr_nonnull(strstr(text,
+				     "!\nrpki\n rpki polling_period 300\n"
+				     " rpki expire_interval 600\n"
+				     " rpki cache 192.0.2.9 323 preference 1\n"
+				     " rpki cache tcp 192.0.2.10 8282 source 192.0.2.1 password "
+				     "k3y preference 2\n"
+				     " rpki cache tls rpki.example.net 324 ca-file /dev/null "
+				     "preference 3\n"
+				     "exit\n!\nend\n"));
+	XFREE(MTYPE_SBUF, text);
+
+	/* An address in another spelling is the same statement. */
+	run(vty, "rpki cache tcp 2001:DB8::9 323 source 2001:DB8::1 preference 9", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty, "rpki cache tcp 2001:db8::9 323 source 2001:db8:0::1 preference 9", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "");
+	run(vty, "no rpki cache 2001:db8::9 323 preference 9", CMD_SUCCESS);
+
+	/* The TLS files in any order; printed in one (the double reads /dev/null fine). */
+	sbuf_reset(&calls);
+	run(vty,
+	    "rpki cache tls h 324 client-key /dev/null ca-file /dev/zero client-cert /dev/null "
+	    "preference 6",
+	    CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "rtr_cache_set 6 tls h 324 ca /dev/zero cert /dev/null "
+				       "key /dev/null\n");
+	text = show();
+	ck_assert_ptr_nonnull(strstr(text, " rpki cache tls h 324 ca-file /dev/zero client-cert "
+					   "/dev/null client-key /dev/null preference 6\n"));
+	XFREE(MTYPE_SBUF, text);
+	ck_assert_ptr_nonnull(strstr(run(vty,
+					 "rpki cache tls h 324 ca-file /dev/zero client-key "
+					 "/dev/null preference 7",
+					 CMD_WARNING_CONFIG_FAILED),
+				     "% client-key goes with client-cert"));
+	run(vty, "no rpki cache tls h 324 preference 6", CMD_SUCCESS);
+
+	/* A cache goes by its preference, whatever else the no form says (FRR). */
+	sbuf_reset(&calls);
+	run(vty, "no rpki cache 192.0.2.77 1 preference 2", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "rtr_cache_del 2\n");
+	run(vty, "no rpki expire_interval", CMD_SUCCESS);
+	run(vty, "no rpki polling_period 5", CMD_SUCCESS);
+	run(vty, "exit", CMD_SUCCESS);
+	ck_assert_int_eq(vty->node, CONFIG_NODE);
+
+	/* no rpki: every cache goes, as in FRR 8.4; nothing left to print. */
+	sbuf_reset(&calls);
+	run(vty, "no rpki", CMD_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "rtr_cache_del 1\n"));
+	ck_assert_ptr_nonnull(strstr(calls_text(), "rtr_cache_del 3\n"));
+	text = show();
+	ck_assert_ptr_null(strstr(text, "rpki"));
+	XFREE(MTYPE_SBUF, text);
+	vty_done(vty);
 }
 END_TEST
 
@@ -2371,6 +2642,9 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_system_commands);
 	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
+	tcase_add_test(cli, t_rpki_route_map_matches);
+	tcase_add_test(cli, t_rpki_local_role);
+	tcase_add_test(cli, t_rpki_node);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);

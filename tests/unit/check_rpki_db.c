@@ -105,6 +105,15 @@ START_TEST(test_rov_maxlen_and_origin)
 	ck_assert_int_eq(rov(db, "203.0.113.0/24", "65002 {65001}"), RPKI_NOTFOUND);
 	/* a set before a final sequence does not hide the origin */
 	ck_assert_int_eq(rov(db, "198.51.100.0/24", "{65009} 65001"), RPKI_VALID);
+	/* with our AS known, an empty path and a confederation-only one are ours (RFC 6811 2) */
+	rpki_db_set_local_as(db, 65001);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", ""), RPKI_VALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "(65010 65011)"), RPKI_VALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "65002 {65001}"), RPKI_INVALID);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "(65010) 65002"), RPKI_INVALID);
+	rpki_db_set_local_as(db, 65002);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", ""), RPKI_INVALID);
+	rpki_db_set_local_as(db, 0);
 
 	/* the origin as given: unknown is NONE, AS 0 is never an origin */
 	struct prefix p = P("198.51.100.0/24");
@@ -354,6 +363,13 @@ START_TEST(test_sources_union_and_drop)
 	rpki_txn_abort(txn);
 	ck_assert_int_eq(rpki_source_add(db, "c"), 0); /* the freed id is given again */
 
+	/* a transaction open while its source is cleared applies nothing */
+	txn = rpki_txn_begin(db, b, false);
+	announce(txn, "198.51.100.0/24", 24, 65001);
+	rpki_source_clear(db, b);
+	ck_assert_uint_eq(rpki_txn_commit(txn), 0);
+	ck_assert_int_eq(rov(db, "198.51.100.0/24", "65001"), RPKI_NOTFOUND);
+
 	for (int i = 2; i < RPKI_SOURCE_MAX; i++)
 		ck_assert_int_eq(rpki_source_add(db, "more"), i);
 	ck_assert_int_eq(rpki_source_add(db, "too many"), -ENOSPC);
@@ -400,6 +416,19 @@ START_TEST(test_watcher_threshold)
 	ck_assert_int_eq(w.all, 2);
 	rpki_db_set_active(db, true);
 	ck_assert_int_eq(w.all, 3);
+
+	/* many VRPs on few prefixes: the prefixes are counted, not the VRPs */
+	w.vrp = w.all = 0;
+	txn = rpki_txn_begin(db, src, false);
+	for (int i = 0; i < 100; i++)
+		for (int k = 0; k < 100; k++) {
+			snprintf(buf, sizeof(buf), "12.0.%d.0/24", i);
+			announce(txn, buf, 24, 64000 + (uint32_t)k);
+		}
+	ck_assert_uint_eq(rpki_txn_commit(txn), 10000);
+	ck_assert_int_eq(w.vrp, 100);
+	ck_assert_int_eq(w.all, 0);
+	w.vrp = 0;
 
 	/* no watcher: nothing called */
 	rpki_db_watch(db, NULL, NULL);
@@ -587,6 +616,88 @@ START_TEST(test_aspa_downstream)
 }
 END_TEST
 
+/*
+ * Cases on fresh stores, in the notation of draft-ietf-sidrops-aspa-verification (-17,
+ * sections 6.1 and 6.2: hop(), the up-ramp and down-ramp), as an independent implementation
+ * (APNIC's Rust demo of that draft) tests them. AS n here is 64500 + n; a record lists the
+ * customer then its providers (0: "no providers"); a path is written neighbor first.
+ */
+struct aspa_case {
+	const char *name;
+	uint32_t rec[5][4]; /* customer, providers..., 0-terminated; empty rows end */
+	const char *path;
+	enum aspa_dir dir;
+	enum aspa_state want;
+};
+
+static const struct aspa_case aspa_cases[] = {
+	{ "up: one AS", { { 0 } }, "1", UP, ASPA_VALID },
+	{ "up: no records", { { 0 } }, "3 2 1", UP, ASPA_UNKNOWN },
+	{ "up: AS_SET", { { 0 } }, "1 {2}", UP, ASPA_INVALID },
+	{ "up: every hop up", { { 1, 2 }, { 2, 3 } }, "3 2 1", UP, ASPA_VALID },
+	{ "up: 2 -> 3 not up", { { 1, 3 }, { 2, 3 } }, "3 2 1", UP, ASPA_INVALID },
+	{ "up: AS 0, no provider", { { 1, 0 } }, "2 1", UP, ASPA_INVALID },
+	{ "down: one AS", { { 0 } }, "1", DOWN, ASPA_VALID },
+	{ "down: two ASes", { { 0 } }, "2 1", DOWN, ASPA_VALID },
+	{ "down: no records", { { 0 } }, "3 2 1", DOWN, ASPA_UNKNOWN },
+	{ "down: AS_SET", { { 0 } }, "1 {2}", DOWN, ASPA_INVALID },
+	{ "down: origin attests 2", { { 1, 2 } }, "3 2 1", DOWN, ASPA_VALID },
+	{ "down: neighbor attests 2", { { 3, 2 } }, "3 2 1", DOWN, ASPA_VALID },
+	{ "down: both attest 2", { { 1, 2 }, { 3, 2 } }, "3 2 1", DOWN, ASPA_VALID },
+	{ "down: all attest", { { 1, 2 }, { 2, 0 }, { 3, 2 } }, "3 2 1", DOWN, ASPA_VALID },
+	{ "down: 1 -> 2 lateral", { { 1, 4 }, { 3, 2 } }, "3 2 1", DOWN, ASPA_VALID },
+	{ "down: 3 unattested", { { 1, 4 } }, "3 2 1", DOWN, ASPA_UNKNOWN },
+	{ "down: valley", { { 1, 4 }, { 3, 5 } }, "3 2 1", DOWN, ASPA_INVALID },
+	{ "down: two apexes",
+	  { { 1, 2 }, { 2, 0 }, { 3, 2, 4 }, { 4, 0 } },
+	  "4 3 2 1",
+	  DOWN,
+	  ASPA_INVALID },
+};
+
+static const char *path_of(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+
+	/* each number n becomes 64500 + n; the rest is copied */
+	while (*in && o + 8 < size) {
+		if (*in >= '0' && *in <= '9') {
+			unsigned long n = strtoul(in, (char **)&in, 10);
+
+			o += (size_t)snprintf(out + o, size - o, "%lu", 64500 + n);
+		} else {
+			out[o++] = *in++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+START_TEST(test_aspa_draft_cases)
+{
+	for (size_t i = 0; i < sizeof(aspa_cases) / sizeof(aspa_cases[0]); i++) {
+		const struct aspa_case *t = &aspa_cases[i];
+		int s;
+		struct rpki_db *db = new_active(&s);
+		char path[128];
+
+		for (int r = 0; r < 5 && t->rec[r][0]; r++) {
+			uint32_t prov[3];
+			size_t n = 0;
+
+			for (int k = 1; k < 4 && (k == 1 || t->rec[r][k]); k++)
+				prov[n++] = t->rec[r][k] ? 64500 + t->rec[r][k] : 0;
+			aspa1(db, s, 64500 + t->rec[r][0], prov, n);
+		}
+		ck_assert_msg(verify(db, path_of(t->path, path, sizeof(path)), 0, t->dir) ==
+				      t->want,
+			      "%s: %s gave %s", t->name, path,
+			      aspa_state_name(verify(db, path, 0, t->dir)));
+		rpki_db_free(db);
+	}
+}
+END_TEST
+
 struct aspa_out {
 	uint32_t customer[8];
 	uint32_t prov[8][4];
@@ -718,6 +829,7 @@ int main(void)
 	tcase_add_test(tc, test_walks);
 	tcase_add_test(tc, test_aspa_upstream);
 	tcase_add_test(tc, test_aspa_downstream);
+	tcase_add_test(tc, test_aspa_draft_cases);
 	tcase_add_test(tc, test_aspa_sources_and_txn);
 	tcase_add_test(tc, test_memory);
 	suite_add_tcase(s, tc);

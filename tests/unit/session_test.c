@@ -15,6 +15,7 @@
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
@@ -37,6 +38,13 @@ struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 
 void rib_free(struct bgp_rib *rib)
 {
+}
+
+/* No RIB: nothing watches the RPKI store (bgpd/rib/bgp_rib_rpki.h). */
+void rib_rpki_watch(struct bgp_rib *rib, bool on)
+{
+	(void)rib;
+	(void)on;
 }
 
 void bgp_redist_changed(struct bgp *bgp)
