@@ -8,6 +8,9 @@ SCRIPT.json:
   {"listen": "192.0.2.10", "port": 8282, "record": "/path/record.json",
    "md5": [{"peer": "192.0.2.1", "key": "secret"}, ...], (optional: TCP-MD5 keys on the
                                                             listener, one per router address)
+   "tls": {"cert": PEM, "key": PEM, "client_ca": PEM},     (optional: RTR over TLS, a client
+                                                            certificate signed by client_ca
+                                                            required)
    "sessions": [[ACTION, ...], ...]}                       (one list per accepted connection;
                                                             the last one serves every later one)
 ACTION:
@@ -35,7 +38,9 @@ RECIPE (a PDU, see build()): ["cache_response"], ["prefix", "198.51.100.0/24", 2
 When a list ends without a close, the connection is held as with "hold" for 600 s.
 
 The record is rewritten after every event: {"connections": [{"peer": "192.0.2.1",
-"received": [PDU, ...], "closed_by": "router"|"cache"|null}]}, PDUs as rtr_pdu.parse() gives.
+"received": [PDU, ...], "closed_by": "router"|"cache"|null}]}, PDUs as rtr_pdu.parse() gives;
+with TLS also "client_cert" (the subject the router presented) or "tls_error" (the handshake
+failed: nothing else happens on that connection).
 Runs until SIGTERM.
 """
 
@@ -44,8 +49,10 @@ import os
 import select
 import signal
 import socket
+import ssl
 import struct
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -74,13 +81,15 @@ class Recorder:
     def __init__(self, path):
         self.path = path
         self.connections = []
+        self.lock = threading.Lock()
         self.save()
 
     def save(self):
-        tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump({"connections": self.connections}, f, indent=1)
-        os.replace(tmp, self.path)
+        with self.lock:
+            tmp = self.path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump({"connections": self.connections}, f, indent=1)
+            os.replace(tmp, self.path)
 
 
 class Connection:
@@ -90,14 +99,16 @@ class Connection:
         self.closed = False
         self.rec = {"peer": peer, "start": time.time(), "received": [], "closed_by": None}
         self.recorder = recorder
-        recorder.connections.append(self.rec)
+        with recorder.lock:
+            recorder.connections.append(self.rec)
         recorder.save()
 
     def read_pdus(self, timeout):
         """PDUs that arrive within `timeout` s (returns at the first batch)."""
         if self.closed:
             return []
-        r, _, _ = select.select([self.sock], [], [], max(0.0, timeout))
+        pending = getattr(self.sock, "pending", lambda: 0)()  # TLS: decrypted, unread
+        r = pending or select.select([self.sock], [], [], max(0.0, timeout))[0]
         if not r:
             return []
         try:
@@ -106,13 +117,15 @@ class Connection:
             data = b""
         if not data:
             self.closed = True
-            self.rec["closed_by"] = self.rec["closed_by"] or "router"
+            with self.recorder.lock:
+                self.rec["closed_by"] = self.rec["closed_by"] or "router"
             self.recorder.save()
             return []
         pdus, self.buf = rtr_pdu.parse_all(self.buf + data)
         for p in pdus:
             p["at"] = round(time.time() - self.rec["start"], 3)
-        self.rec["received"] += pdus
+        with self.recorder.lock:
+            self.rec["received"] += pdus
         self.recorder.save()
         return pdus
 
@@ -125,7 +138,8 @@ class Connection:
 
     def close(self):
         if not self.closed:
-            self.rec["closed_by"] = "cache"
+            with self.recorder.lock:
+                self.rec["closed_by"] = "cache"
             self.recorder.save()
         self.closed = True
         self.sock.close()
@@ -143,7 +157,8 @@ class Connection:
         while not self.closed and time.monotonic() < deadline:
             self.read_pdus(deadline - time.monotonic())
             if len(self.rec["received"]) > n:
-                self.rec["received"][n]["expected"] = expected
+                with self.recorder.lock:  # another thread may be writing the record
+                    self.rec["received"][n]["expected"] = expected
                 self.recorder.save()
                 return
 
@@ -249,17 +264,49 @@ def main():
     print("fake RTR cache listening on %s port %d%s" % (host, script.get("port", 8282),
                                                          " with TCP-MD5" if md5 else ""),
           flush=True)
+    tls = script.get("tls")
+    ctx = None
+    if tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls["cert"], tls["key"])
+        ctx.load_verify_locations(tls["client_ca"])
+        ctx.verify_mode = ssl.CERT_REQUIRED
     n = 0
     while True:
         sock, addr = lsock.accept()
         print("connection %d from %s" % (n + 1, addr[0]), flush=True)
-        conn = Connection(sock, addr[0], recorder)
-        try:
-            run_actions(conn, sessions[min(n, len(sessions) - 1)])
-        finally:
-            if not conn.closed:
-                conn.close()
+        # Each connection in its own thread: a session held open does not keep another
+        # router (or a refused handshake) waiting.  Sessions are given out in accept order.
+        threading.Thread(target=serve_one, daemon=True,
+                         args=(sock, addr[0], ctx, recorder,
+                               sessions[min(n, len(sessions) - 1)])).start()
         n += 1
+
+
+def serve_one(sock, peer, ctx, recorder, actions):
+    if ctx:
+        try:
+            sock.settimeout(10)
+            sock = ctx.wrap_socket(sock, server_side=True)
+            sock.settimeout(None)
+        except (ssl.SSLError, OSError) as e:
+            with recorder.lock:
+                recorder.connections.append({"peer": peer, "tls_error": str(e),
+                                             "received": [], "closed_by": None})
+            recorder.save()
+            sock.close()
+            return
+    conn = Connection(sock, peer, recorder)
+    if ctx:
+        subject = dict(x[0] for x in sock.getpeercert().get("subject", ()))
+        with recorder.lock:
+            conn.rec["client_cert"] = subject.get("commonName")
+        recorder.save()
+    try:
+        run_actions(conn, actions)
+    finally:
+        if not conn.closed:
+            conn.close()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
   cache; `cache-connection` lists the connected ones, as FRR's) says why, with OpenSSL's
   words, as does the log; the good certificate (with a client certificate offered)
   synchronises;
+- dcert and dnocert, TLS to a scripted cache that requires a client certificate from the
+  test CA: dcert's (`client-cert`, `client-key`) is presented and it synchronises; dnocert,
+  without one, is refused by the cache and synchronises nothing;
 - dmd5, TCP-MD5 to a scripted cache whose listener holds the key for dmd5's and dmd5bad's
   addresses: dmd5 synchronises (the listener answers signed SYNs only); dmd5bad's wrong key
   never connects, its SYNs counted in the cache's TCPMD5Failure.
@@ -30,6 +33,7 @@ VRPS = [("198.51.100.0/24", 24, 64500), ("198.51.100.0/22", 24, 64501),
         ("203.0.113.0/24", 28, 0), ("2001:db8:100::/40", 48, 64500)]
 MD5_VRPS = [("192.0.2.128/25", 25, 64510)]
 MD5_KEY = "lab-md5-key"
+TLSC_VRPS = [("198.51.100.128/25", 25, 64520)]
 # preference: (StayRTR listener, what OpenSSL says)
 TLS_FAILURES = {1: ("expired", "certificate has expired"),
                 2: ("otherca", "unable to get local issuer certificate"),
@@ -42,15 +46,21 @@ def standin(lab):
 
 @pytest.fixture(scope="module")
 def started(lab):
-    pki.make_pki(os.path.join(lab.dir, "pki"), server_ips=["192.0.2.10"])
+    pki.make_pki(os.path.join(lab.dir, "pki"), server_ips=["192.0.2.10", "192.0.2.30"])
     lab.start_router("cache")
     lab["md5"].run_script({
         "listen": "192.0.2.20", "port": 8282,
         "md5": [{"peer": "192.0.2.3", "key": MD5_KEY}, {"peer": "192.0.2.4", "key": MD5_KEY}],
         "sessions": [[{"serve": {"version": 1, "serial": 1, "vrps": MD5_VRPS}}]]})
+    d = os.path.join(lab.dir, "pki")
+    lab["tlsc"].run_script({
+        "listen": "192.0.2.30", "port": 8282,
+        "tls": {"cert": os.path.join(d, "server.pem"), "key": os.path.join(d, "server.key"),
+                "client_ca": os.path.join(d, "ca.pem")},
+        "sessions": [[{"serve": {"version": 1, "serial": 1, "vrps": TLSC_VRPS}}]]})
     lab.start_router("dtcp")
     if not standin(lab):
-        for r in ("dtls", "dmd5", "dmd5bad"):
+        for r in ("dtls", "dmd5", "dmd5bad", "dcert", "dnocert"):
             lab.start_router(r)
     return lab
 
@@ -153,3 +163,22 @@ def test_md5_wrong_key_never_connects(lab, started):
     except Exception:  # noqa: B902 - skua and FRR answer an error when nothing is connected
         table = []
     assert table == []
+
+
+@pytest.mark.timeout(60)
+def test_tls_client_certificate_presented(lab, started):
+    skua_only(lab)
+    wait_table(lab, "dcert", TLSC_VRPS)
+    conns = [c for c in lab["tlsc"].record()["connections"] if c["peer"] == "192.0.2.5"]
+    assert conns and conns[-1].get("client_cert") == "skua lab router", conns
+
+
+@pytest.mark.timeout(60)
+def test_tls_without_client_certificate_refused(lab, started):
+    skua_only(lab)
+    lab.expect("the cache refused dnocert's handshake",
+               lambda: [c for c in lab["tlsc"].record()["connections"]
+                        if c["peer"] == "192.0.2.6"],
+               lambda got: None if got and all("tls_error" in c for c in got)
+               else "connections: %s" % got, timeout=20)
+    assert rpki_show.cache_servers(lab["dnocert"])[1]["state"] != "established"
