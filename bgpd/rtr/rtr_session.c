@@ -103,6 +103,24 @@ static void cache_log(struct rtr_cache *c, int level, const char *fmt, ...)
 		    c->cfg.port, c->cfg.preference, msg);
 }
 
+/* `debug rpki`: one PDU received ("rcvd") or sent ("sent"), decoded or as far as it goes. */
+static void pdu_debug(struct rtr_cache *c, const char *dir, const uint8_t *b, size_t len)
+{
+	struct rtr_pdu_error err;
+	struct rtr_pdu p;
+	char line[400];
+
+	if (!DEBUG_ON(RTR_DEBUG) || !log_would_log(LOG_LVL_DEBUG))
+		return;
+	if (rtr_pdu_decode(b, len, &p, &err) == 0)
+		rtr_pdu_describe(&p, line, sizeof(line));
+	else
+		snprintf(line, sizeof(line), "%s v%u len %zu: malformed (%s)",
+			 rtr_pdu_type_name(len >= 2 ? b[1] : 255), len ? b[0] : 0, len, err.why);
+	log_limited(&c->debug_limit, LOG_LVL_DEBUG, "rpki: cache %s port %u (preference %u): %s %s",
+		    c->cfg.host, c->cfg.port, c->cfg.preference, dir, line);
+}
+
 static void set_error(struct rtr_cache *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void set_error(struct rtr_cache *c, const char *fmt, ...)
@@ -230,6 +248,7 @@ static void retry_cb(int fd, short what, void *arg)
 
 static void send_bytes(struct rtr_cache *c, const uint8_t *b, size_t len)
 {
+	pdu_debug(c, "sent", b, len);
 	bufferevent_write(c->bev, b, len);
 	c->pdus_tx++;
 }
@@ -753,6 +772,7 @@ static int on_pdu(struct rtr_cache *c, const uint8_t *b, size_t len)
 	struct rtr_pdu p;
 
 	c->pdus_rx++;
+	pdu_debug(c, "rcvd", b, len);
 	/* Progress: the wait for the next PDU starts again (a Serial Notify is no answer). */
 	if ((c->query_pending || c->in_response) && b[1] != RTR_PDU_SERIAL_NOTIFY)
 		response_wait(c);
@@ -850,6 +870,7 @@ static void input_process(struct rtr_cache *c)
 		r = rtr_pdu_frame(b, avail, &plen, &err);
 		if (r < 0) {
 			c->pdus_rx++;
+			pdu_debug(c, "rcvd", b, RTR_PDU_HEADER_LEN);
 			protocol_error(c, err.code, b, RTR_PDU_HEADER_LEN, err.why);
 			return;
 		}
@@ -923,6 +944,7 @@ struct rtr_cache *rtr_session_new(struct event_base *base, struct rpki_db *db,
 	c->close_timer = event_timer_new(base, close_cb, c);
 	c->input_ev = event_defer_new(base, input_cb, c);
 	c->log_limit = (struct log_limit)LOG_LIMIT_INIT(LOG_LIMIT_INTERVAL_MS, 30);
+	c->debug_limit = (struct log_limit)LOG_LIMIT_INIT(1000, RTR_DEBUG_BURST);
 	rtr_aspa_init(&c->aspa);
 	return c;
 }

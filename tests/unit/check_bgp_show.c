@@ -11,6 +11,7 @@
 
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
+#include "bgpd/rtr/rtr.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/show/bgp_show.h"
@@ -643,6 +644,15 @@ START_TEST(test_debug_commands)
 			 "BGP debugging status:\n  BGP keepalives debugging is on\n");
 	run("no debug bgp keepalives");
 	ck_assert_uint_eq(debug_flags, 0);
+	run("debug rpki");
+	ck_assert(DEBUG_ON(RTR_DEBUG));
+	ck_assert_str_eq(run("show debugging"),
+			 "BGP debugging status:\n  BGP RPKI debugging is on\n");
+	vty->node = CONFIG_NODE; /* also a configuration-mode command, as in FRR */
+	run("no debug rpki");
+	vty->node = ENABLE_NODE;
+	ck_assert_uint_eq(debug_flags, 0);
+	ck_assert_str_eq(run("show debugging bgp"), "BGP debugging status:\n");
 }
 END_TEST
 

@@ -25,6 +25,7 @@
 #include "bgpd/rtr/rtr_private.h"
 #include "kernel/kernel_security.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "tests/unit/rtr_test.h"
 
 static uint8_t buf[RTR_PDU_MAX];
@@ -630,6 +631,72 @@ START_TEST(test_slow_response_not_cut)
 }
 END_TEST
 
+/* `debug rpki` (the RTR_DEBUG bit): every PDU in and out at debugging level, nothing when off. */
+struct ring_count {
+	const char *needle;
+	unsigned n;
+};
+
+static void ring_count_cb(const char *line, void *arg)
+{
+	struct ring_count *rc = arg;
+
+	if (strstr(line, rc->needle))
+		rc->n++;
+}
+
+static unsigned ring_count(const char *needle)
+{
+	struct ring_count rc = { .needle = needle };
+
+	log_ring_walk(ring_count_cb, &rc);
+	return rc.n;
+}
+
+static bool serial_is_2(void *arg)
+{
+	(void)arg;
+	return rt_status(1).serial == 2;
+}
+
+START_TEST(test_debug_pdus)
+{
+	struct fake_cache fc;
+
+	log_set_ring_level(LOG_LVL_DEBUG);
+	log_ring_clear();
+	debug_flags &= ~RTR_DEBUG;
+	fc_listen(&fc, 0);
+	rt_cache_tcp(1, fc.port);
+	first_sync(&fc, 1);
+	ck_assert_uint_eq(ring_count(": rcvd "), 0);
+	ck_assert_uint_eq(ring_count(": sent "), 0);
+
+	debug_flags |= RTR_DEBUG;
+	notify_and_query(&fc, 2, 1);
+	fc_cache_response(&fc);
+	fc_prefix(&fc, false, "198.51.100.0/24", 24, 64500);
+	fc_end_of_data(&fc, 2, 3600, 10, 7200);
+	ck_assert(rt_wait(serial_is_2, NULL, 3000));
+	debug_flags &= ~RTR_DEBUG;
+	ck_assert_uint_eq(ring_count("(preference 1): rcvd Serial Notify v2 len 12: session "), 1);
+	ck_assert_uint_eq(ring_count("(preference 1): sent Serial Query v2 len 12: session "), 1);
+	ck_assert_uint_eq(ring_count(": rcvd Cache Response v2 len 8: session "), 1);
+	ck_assert_uint_eq(
+		ring_count(": rcvd IPv4 Prefix v2 len 20: withdraw 198.51.100.0/24 max 24 AS64500"),
+		1);
+	ck_assert_uint_eq(ring_count(": rcvd End of Data v2 len 24: session "), 1);
+	ck_assert_uint_eq(ring_count(" serial 2 refresh 3600 retry 10 expire 7200"), 1);
+
+	/* Off again: the next exchange leaves no line. */
+	notify_and_query(&fc, 3, 2);
+	ck_assert_uint_eq(ring_count(": rcvd Serial Notify"), 1);
+	ck_assert_uint_eq(ring_count(": sent Serial Query"), 1);
+	log_set_ring_level(LOG_LVL_INFO);
+	fc_close(&fc);
+}
+END_TEST
+
 START_TEST(test_stop_start_reset)
 {
 	struct fake_cache fc;
@@ -827,6 +894,7 @@ int main(void)
 	tcase_add_test(tc, test_silent_cache_times_out);
 	tcase_add_test(tc, test_stalled_response_times_out);
 	tcase_add_test(tc, test_slow_response_not_cut);
+	tcase_add_test(tc, test_debug_pdus);
 	tcase_add_test(tc, test_stop_start_reset);
 	tcase_add_test(tc, test_name_resolution);
 	tcase_add_test(tc, test_next_address);
