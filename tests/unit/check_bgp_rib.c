@@ -857,6 +857,12 @@ START_TEST(test_rpki_map_keeps_received_routes)
 			      strstr(out, " *>  203.0.113.0/24   10.0.0.2 ") &&
 			      strstr(out, "\nTotal number of prefixes 3\n"),
 		      "received-routes:\n%s", out);
+	/* FRR 8.4's key for them is receivedRoutes (advertisedRoutes is for what is sent). */
+	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.0.2 received-routes json");
+	ck_assert_msg(strstr(out, "\"receivedRoutes\":{") && !strstr(out, "advertisedRoutes") &&
+			      strstr(out, "\"203.0.113.0/24\":{") &&
+			      strstr(out, "\"totalPrefixCounter\":3"),
+		      "received-routes json:\n%s", out);
 	out = run_cmd("show ip bgp neighbors 10.0.0.2 routes");
 	ck_assert_msg(!strstr(out, "203.0.113.0/24") && strstr(out, "192.0.2.128/25"),
 		      "routes before:\n%s", out);
