@@ -852,9 +852,9 @@ START_TEST(test_rpki_map_keeps_received_routes)
 
 	/* All three as received, the invalid one the policy denied included. */
 	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.0.2 received-routes");
-	ck_assert_msg(strstr(out, " *>  192.0.2.128/25   10.0.0.2 ") &&
-			      strstr(out, " *>  198.51.100.0/24  10.0.0.2 ") &&
-			      strstr(out, " *>  203.0.113.0/24   10.0.0.2 ") &&
+	ck_assert_msg(strstr(out, "*> 192.0.2.128/25   10.0.0.2 ") &&
+			      strstr(out, "*> 198.51.100.0/24  10.0.0.2 ") &&
+			      strstr(out, "*> 203.0.113.0/24   10.0.0.2 ") &&
 			      strstr(out, "\nTotal number of prefixes 3\n"),
 		      "received-routes:\n%s", out);
 	/* FRR 8.4's key for them is receivedRoutes (advertisedRoutes is for what is sent). */
@@ -906,13 +906,17 @@ START_TEST(test_show_neighbor_advertised_text)
 	ck_assert_msg(strstr(out, "BGP table version is ") == out &&
 			      strstr(out, "Default local pref 100, local AS 65001\n"),
 		      "header:\n%s", out);
-	ck_assert_msg(strstr(out, "     Network          Next Hop            Metric LocPrf Weight "
+	ck_assert_msg(strstr(out,
+			     "Status codes:  s suppressed, d damped, h history, * valid, > best, "
+			     "= multipath,\n"),
+		      "legend:\n%s", out);
+	ck_assert_msg(strstr(out, "   Network          Next Hop            Metric LocPrf Weight "
 				  "Path\n"
-				  " *>  192.0.2.0/24     10.0.1.1                               0 "
+				  "*> 192.0.2.0/24     10.0.1.1                               0 "
 				  "65001 65002 65100 i\n"
-				  " *>  198.51.100.0/24  10.0.1.1                               0 "
+				  "*> 198.51.100.0/24  10.0.1.1                               0 "
 				  "65001 65100 i\n"
-				  " *>  203.0.113.0/24   10.0.1.1                 0             0 "
+				  "*> 203.0.113.0/24   10.0.1.1                 0             0 "
 				  "65001 i\n"
 				  "\nTotal number of prefixes 3\n"),
 		      "eBGP rows:\n%s", out);
@@ -924,11 +928,10 @@ START_TEST(test_show_neighbor_advertised_text)
 	/* iBGP: next hop kept for learned routes, self for ours, LOCAL_PREF 100; no iBGP to
 	 * iBGP. */
 	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.3.2 advertised-routes");
-	ck_assert_msg(strstr(out,
-			     " *>  192.0.2.0/24     10.0.0.2                50    100      0 "
-			     "65002 65100 i\n"
-			     " *>  203.0.113.0/24   10.0.3.1                 0    100      0 i\n"
-			     "\nTotal number of prefixes 2\n") &&
+	ck_assert_msg(strstr(out, "*> 192.0.2.0/24     10.0.0.2                50    100      0 "
+				  "65002 65100 i\n"
+				  "*> 203.0.113.0/24   10.0.3.1                 0    100      0 i\n"
+				  "\nTotal number of prefixes 2\n") &&
 			      !strstr(out, "198.51.100.0/24"),
 		      "iBGP rows:\n%s", out);
 	/* Nothing advertised: no output, as FRR. */
