@@ -15,7 +15,8 @@
 
 struct bgp_peer;
 
-/* bgpd's debug flags (bits of debug_flags; lib/ keeps the low byte for itself). */
+/* bgpd's debug flags (bits of debug_flags; lib/ keeps the low byte for itself, and bit 16 is
+ * bgpd/rtr's RTR_DEBUG, `debug rpki`, in bgpd/rtr/rtr.h). */
 #define BGP_DEBUG_NEIGHBOR_EVENTS (UINT64_C(1) << 8)
 #define BGP_DEBUG_UPDATES_IN (UINT64_C(1) << 9)
 #define BGP_DEBUG_UPDATES_OUT (UINT64_C(1) << 10)

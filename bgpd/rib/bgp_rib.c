@@ -758,6 +758,13 @@ bool rib_adj_in_update(struct bgp_peer *peer, enum bgp_af af)
 	return true;
 }
 
+bool rib_adj_in_kept(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && src->adj_in[af];
+}
+
 void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
 {
 	rib_adj_in_update(peer, af);

@@ -34,6 +34,8 @@ void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af);
  * (soft-reconfiguration inbound, or an inbound route-map with match rpki / match aspa). true:
  * it began keeping them and asked the peer to send them again (a ROUTE-REFRESH). */
 bool rib_adj_in_update(struct bgp_peer *peer, enum bgp_af af);
+/* Does the peer's session keep its routes as received for af now (for either reason)? */
+bool rib_adj_in_kept(const struct bgp_peer *peer, enum bgp_af af);
 
 /* Configuration (network statements, activation changes while up). */
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);

@@ -61,6 +61,15 @@ struct rtr_timers {
 	uint32_t expire_interval; /* rpki expire_interval (600-172800) */
 };
 
+/*
+ * `debug rpki`: every PDU received and sent is logged at debugging level (type, version,
+ * length, key fields), at most RTR_DEBUG_BURST lines a second per cache. A bit of lib/log.h's
+ * debug_flags, like bgpd/core/bgp_log.h's BGP_DEBUG_* (which leave it free): the show layer
+ * sets it, this layer tests it with DEBUG_ON().
+ */
+#define RTR_DEBUG (UINT64_C(1) << 16)
+#define RTR_DEBUG_BURST 200
+
 /* Caches feed db. */
 void rtr_init(struct event_base *base, struct rpki_db *db);
 void rtr_fini(void); /* close everything, free every cache; db is left as it is */

@@ -6,7 +6,11 @@
  */
 #include "lib/compat.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "bgpd/rtr/rtr_pdu.h"
 
@@ -86,6 +90,81 @@ const char *rtr_error_code_name(uint16_t code)
 	if (code < sizeof(names) / sizeof(names[0]))
 		return names[code];
 	return "unknown error code";
+}
+
+void rtr_pdu_describe(const struct rtr_pdu *p, char *buf, size_t size)
+{
+	char addr[INET6_ADDRSTRLEN] = "?";
+	int n;
+
+	if (!size)
+		return;
+	n = snprintf(buf, size, "%s v%u len %u", rtr_pdu_type_name(p->type), p->version, p->length);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	buf += n;
+	size -= (size_t)n;
+	switch (p->type) {
+	case RTR_PDU_SERIAL_NOTIFY:
+	case RTR_PDU_SERIAL_QUERY:
+		snprintf(buf, size, ": session %u serial %u", p->session_id, p->u.serial);
+		break;
+	case RTR_PDU_CACHE_RESPONSE:
+		snprintf(buf, size, ": session %u", p->session_id);
+		break;
+	case RTR_PDU_IPV4_PREFIX:
+	case RTR_PDU_IPV6_PREFIX:
+		inet_ntop(p->type == RTR_PDU_IPV4_PREFIX ? AF_INET : AF_INET6, p->u.prefix.addr,
+			  addr, sizeof(addr));
+		snprintf(buf, size, ": %s %s/%u max %u AS%u",
+			 (p->u.prefix.flags & RTR_FLAG_ANNOUNCE) ? "announce" : "withdraw", addr,
+			 p->u.prefix.prefix_len, p->u.prefix.max_len, p->u.prefix.asn);
+		break;
+	case RTR_PDU_END_OF_DATA:
+		if (p->version == 0)
+			snprintf(buf, size, ": session %u serial %u", p->session_id,
+				 p->u.eod.serial);
+		else
+			snprintf(buf, size, ": session %u serial %u refresh %u retry %u expire %u",
+				 p->session_id, p->u.eod.serial, p->u.eod.refresh, p->u.eod.retry,
+				 p->u.eod.expire);
+		break;
+	case RTR_PDU_ROUTER_KEY:
+		snprintf(buf, size, ": %s AS%u",
+			 (p->u.router_key.flags & RTR_FLAG_ANNOUNCE) ? "announce" : "withdraw",
+			 p->u.router_key.asn);
+		break;
+	case RTR_PDU_ERROR_REPORT:
+		/* The text is the cache's: only its printable bytes, and not all of them. */
+		n = snprintf(buf, size, ": %s (%u), %u bytes of PDU, text \"",
+			     rtr_error_code_name(p->u.error.code), p->u.error.code,
+			     p->u.error.pdu_len);
+		if (n < 0 || (size_t)n >= size)
+			break;
+		for (uint32_t i = 0;
+		     i < p->u.error.text_len && i < RTR_ERROR_TEXT_MAX && (size_t)n + 2 < size;
+		     i++) {
+			unsigned char ch = (unsigned char)p->u.error.text[i];
+
+			if (ch == '\0' && i + 1 == p->u.error.text_len)
+				break;
+			buf[n++] = (ch >= 0x20 && ch < 0x7f && ch != '"') ? (char)ch : '.';
+		}
+		if ((size_t)n + 1 < size) {
+			buf[n++] = '"';
+			buf[n] = '\0';
+		}
+		break;
+	case RTR_PDU_ASPA:
+		snprintf(buf, size, ": %s customer AS%u%s, %u providers",
+			 (p->u.aspa.flags & RTR_FLAG_ANNOUNCE) ? "announce" : "withdraw",
+			 p->u.aspa.customer,
+			 (p->u.aspa.afi_flags & RTR_ASPA_AFI_IPV6) ? " (IPv6)" : "",
+			 p->u.aspa.nproviders);
+		break;
+	default:
+		break; /* Reset Query, Cache Reset: the header says it all */
+	}
 }
 
 static int fail(struct rtr_pdu_error *err, uint16_t code, const char *why)

@@ -146,6 +146,13 @@ size_t rtr_pdu_error_report(uint8_t *buf, uint8_t version, uint16_t code, const 
 			    size_t bad_len, const char *text);
 
 const char *rtr_pdu_type_name(uint8_t type);
+
+/*
+ * One line for `debug rpki`: type, version, length and the type's key fields, e.g.
+ * "IPv4 Prefix v1 len 20: announce 198.51.100.0/24 max 24 AS64500". Always NUL-terminated,
+ * cut at size.
+ */
+void rtr_pdu_describe(const struct rtr_pdu *pdu, char *buf, size_t size);
 const char *rtr_error_code_name(uint16_t code);
 
 #endif /* SKUA_RTR_PDU_H */

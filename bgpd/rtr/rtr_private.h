@@ -84,7 +84,8 @@ struct rtr_cache {
 	char last_error[256];
 	char tls_peer[256];
 	char tls_version[16];
-	struct log_limit log_limit; /* this cache's state-change lines */
+	struct log_limit log_limit;   /* this cache's state-change lines */
+	struct log_limit debug_limit; /* its `debug rpki` PDU lines */
 };
 
 /* ---- rtr_session.c ---- */

@@ -22,6 +22,10 @@
  * by RFC 8210 6), else from the configuration. The expire timer runs from every End of Data,
  * connected or not: when it fires, the cache's data leaves the store.
  *
+ * Waits. connect(), the TLS handshake and each PDU owed between our query and its End of
+ * Data are bounded by RTR_RESPONSE_TIMEOUT; a cache silent that long is closed and counts as
+ * failed (retry, failover), whatever state it was in.
+ *
  * Our choices where the RFCs leave room: an End of Data interval out of RFC 8210 6's range
  * is clamped into it (and logged) rather than refused; No Data Available and every other
  * Error Report from the cache end the connection, retried after the retry interval; Router
@@ -54,8 +58,17 @@ uint32_t rtr_ms_per_second = 1000;
 
 #define RTR_PDUS_PER_TURN 4096	   /* PDUs decoded before yielding to the loop */
 #define RTR_ERROR_FLUSH_MS 1000	   /* how long an Error Report may take to leave */
-#define RTR_TCP_CONNECT_MS 30000   /* a connect() that hangs longer has failed */
 #define RTR_READ_HIGH_WATER 262144 /* bound what one connection may buffer */
+
+/*
+ * How long (protocol seconds, so scaled by rtr_ms_per_second) the cache may keep us waiting:
+ * for connect(), for the TLS handshake, and for each PDU it owes us between our query and its
+ * End of Data. Every PDU received restarts the wait, so a long but moving transfer is never
+ * cut; only silence is. rtrlib likewise bounds each PDU's receive and treats the expiry as a
+ * transport error. 30 s is far above what a cache serving from memory needs to start or
+ * continue an answer, and far below the retry and expire intervals it stands in for.
+ */
+#define RTR_RESPONSE_TIMEOUT 30
 
 /* RFC 8210 6: the ranges of the End of Data intervals. */
 #define REFRESH_MIN 1
@@ -88,6 +101,24 @@ static void cache_log(struct rtr_cache *c, int level, const char *fmt, ...)
 	va_end(ap);
 	log_limited(&c->log_limit, level, "rpki: cache %s port %u (preference %u): %s", c->cfg.host,
 		    c->cfg.port, c->cfg.preference, msg);
+}
+
+/* `debug rpki`: one PDU received ("rcvd") or sent ("sent"), decoded or as far as it goes. */
+static void pdu_debug(struct rtr_cache *c, const char *dir, const uint8_t *b, size_t len)
+{
+	struct rtr_pdu_error err;
+	struct rtr_pdu p;
+	char line[400];
+
+	if (!DEBUG_ON(RTR_DEBUG) || !log_would_log(LOG_LVL_DEBUG))
+		return;
+	if (rtr_pdu_decode(b, len, &p, &err) == 0)
+		rtr_pdu_describe(&p, line, sizeof(line));
+	else
+		snprintf(line, sizeof(line), "%s v%u len %zu: malformed (%s)",
+			 rtr_pdu_type_name(len >= 2 ? b[1] : 255), len ? b[0] : 0, len, err.why);
+	log_limited(&c->debug_limit, LOG_LVL_DEBUG, "rpki: cache %s port %u (preference %u): %s %s",
+		    c->cfg.host, c->cfg.port, c->cfg.preference, dir, line);
 }
 
 static void set_error(struct rtr_cache *c, const char *fmt, ...)
@@ -217,6 +248,7 @@ static void retry_cb(int fd, short what, void *arg)
 
 static void send_bytes(struct rtr_cache *c, const uint8_t *b, size_t len)
 {
+	pdu_debug(c, "sent", b, len);
 	bufferevent_write(c->bev, b, len);
 	c->pdus_tx++;
 }
@@ -245,18 +277,40 @@ static void protocol_error(struct rtr_cache *c, uint16_t code, const uint8_t *pd
 	event_timer_add(c->close_timer, RTR_ERROR_FLUSH_MS, 0);
 }
 
-/* One timer bounds every wait of a connection: the Error Report flush, connect(), the TLS
- * handshake. */
+/* Start (or restart) the wait for the cache: connect(), the handshake, the next PDU owed. */
+static void response_wait(struct rtr_cache *c)
+{
+	event_timer_add(c->close_timer, ms(RTR_RESPONSE_TIMEOUT), 0);
+}
+
+/*
+ * One timer bounds every wait of a connection: the Error Report flush, connect(), the TLS
+ * handshake, and the answer to a query. A cache that stops answering is not told why (an
+ * Error Report has no code for it, and a cache that does not read would not see it): the
+ * connection is closed and treated as any failure, so the manager fails over.
+ */
 static void close_cb(int fd, short what, void *arg)
 {
 	struct rtr_cache *c = arg;
 
 	(void)fd;
 	(void)what;
-	if (c->state == RTR_STATE_CONNECTING && !c->closing)
-		set_error(c, "connect to %s port %u timed out", c->cfg.host, c->cfg.port);
-	else if (c->state == RTR_STATE_TLS_HANDSHAKE && !c->closing)
-		set_error(c, "TLS handshake timed out");
+	if (!c->closing) {
+		if (c->state == RTR_STATE_CONNECTING)
+			set_error(c, "connect to %s port %u timed out after %u s", c->cfg.host,
+				  c->cfg.port, RTR_RESPONSE_TIMEOUT);
+		else if (c->state == RTR_STATE_TLS_HANDSHAKE)
+			set_error(c, "TLS handshake timed out after %u s", RTR_RESPONSE_TIMEOUT);
+		else if (c->in_response)
+			set_error(c,
+				  "response timed out: no PDU for %u s before End of Data "
+				  "(the partial data was discarded)",
+				  RTR_RESPONSE_TIMEOUT);
+		else
+			set_error(c, "response timed out: no answer to our %s Query for %u s",
+				  c->query_was_reset ? "Reset" : "Serial", RTR_RESPONSE_TIMEOUT);
+	}
+	/* conn_fail() logs the state change to error with last_error. */
 	conn_fail(c);
 }
 
@@ -328,7 +382,7 @@ static void conn_ready(struct rtr_cache *c, struct bufferevent *bev, bool tls)
 	c->version = c->version_try;
 	if (tls) {
 		set_state(c, RTR_STATE_TLS_HANDSHAKE);
-		event_timer_add(c->close_timer, RTR_TCP_CONNECT_MS, 0);
+		response_wait(c);
 		return;
 	}
 	send_query(c);
@@ -436,7 +490,7 @@ static void connect_addr(struct rtr_cache *c)
 		conn_fail(c);
 		return;
 	}
-	event_timer_add(c->close_timer, RTR_TCP_CONNECT_MS, 0);
+	response_wait(c);
 }
 
 static void dns_cb(int result, struct evutil_addrinfo *res, void *arg)
@@ -505,6 +559,7 @@ static void send_query(struct rtr_cache *c)
 	c->query_pending = true;
 	c->query_was_reset = !c->have_serial;
 	set_state(c, RTR_STATE_SYNCING);
+	response_wait(c);
 }
 
 static void refresh_cb(int fd, short what, void *arg)
@@ -636,6 +691,7 @@ static int on_end_of_data(struct rtr_cache *c, const struct rtr_pdu *p, const ui
 	c->failed = false;
 	c->data_expired = false;
 	c->last_sync = wallclock_s();
+	event_del(c->close_timer); /* nothing owed until our next query */
 	event_timer_add(c->expire_timer, ms(c->expire), 0);
 	event_timer_add(c->refresh_timer, ms(c->refresh), 0);
 	set_state(c, RTR_STATE_ESTABLISHED);
@@ -716,6 +772,10 @@ static int on_pdu(struct rtr_cache *c, const uint8_t *b, size_t len)
 	struct rtr_pdu p;
 
 	c->pdus_rx++;
+	pdu_debug(c, "rcvd", b, len);
+	/* Progress: the wait for the next PDU starts again (a Serial Notify is no answer). */
+	if ((c->query_pending || c->in_response) && b[1] != RTR_PDU_SERIAL_NOTIFY)
+		response_wait(c);
 	if (rtr_pdu_decode(b, len, &p, &err) < 0) {
 		if (len >= 2 && b[1] == RTR_PDU_ERROR_REPORT) {
 			set_error(c, "malformed Error Report from the cache: %s", err.why);
@@ -810,6 +870,7 @@ static void input_process(struct rtr_cache *c)
 		r = rtr_pdu_frame(b, avail, &plen, &err);
 		if (r < 0) {
 			c->pdus_rx++;
+			pdu_debug(c, "rcvd", b, RTR_PDU_HEADER_LEN);
 			protocol_error(c, err.code, b, RTR_PDU_HEADER_LEN, err.why);
 			return;
 		}
@@ -883,6 +944,7 @@ struct rtr_cache *rtr_session_new(struct event_base *base, struct rpki_db *db,
 	c->close_timer = event_timer_new(base, close_cb, c);
 	c->input_ev = event_defer_new(base, input_cb, c);
 	c->log_limit = (struct log_limit)LOG_LIMIT_INIT(LOG_LIMIT_INTERVAL_MS, 30);
+	c->debug_limit = (struct log_limit)LOG_LIMIT_INIT(1000, RTR_DEBUG_BURST);
 	rtr_aspa_init(&c->aspa);
 	return c;
 }

@@ -12,11 +12,13 @@
  * whatever family the command names; the family only narrows the soft variants (`clear ip bgp`
  * meaning IPv4 unicast).
  *
- * The soft variants keep the session. `in` sends a ROUTE-REFRESH (RFC 2918) for each
- * negotiated family, or for the one given; skua keeps no copy of the routes as received
- * (soft-reconfiguration inbound), so a peer without the capability cannot be refreshed and the
- * command says so. `out` has the RIB send the peer's Adj-RIB-Out again, as on a ROUTE-REFRESH
- * received from it. `soft` alone does both. Sessions that are not Established are skipped.
+ * The soft variants keep the session. `in`, for each negotiated family or the one given, runs
+ * the routes kept as received through the inbound policy again when the RIB keeps them
+ * (soft-reconfiguration inbound, or an inbound route-map that matches rpki or aspa: skua keeps
+ * them then without the command, doc/policy.md), and otherwise sends a ROUTE-REFRESH (RFC
+ * 2918); a family with neither is refused with FRR's message (the others are done). `out` has the
+ * RIB send the peer's Adj-RIB-Out again, as on a ROUTE-REFRESH received from it. `soft` alone does
+ * both. Sessions that are not Established are skipped.
  */
 #include "lib/compat.h"
 
@@ -65,33 +67,33 @@ static bool clear_soft(struct vty *vty, struct bgp_peer *peer, int af_only, enum
 	const struct bgp_session *s = peer->session;
 	bool in = kind == CLEAR_SOFT_IN || kind == CLEAR_SOFT_BOTH;
 	bool out = kind == CLEAR_SOFT_OUT || kind == CLEAR_SOFT_BOTH;
-	bool refused = false, kept = false;
+	bool refused = false;
 	int af;
 
 	if (!s || !s->established)
 		return true;
-	for (af = 0; af < BGP_AF_MAX; af++)
-		kept = kept || peer->conf.soft_reconfig[af];
-	if (in && !s->info.route_refresh && !kept) {
-		vty_out(vty,
-			"%% BGP: Inbound soft reconfig for %s not possible as it\n"
-			"      has neither refresh capability, nor inbound soft reconfig\n",
-			peer->name);
-		in = false;
-		refused = true;
-	}
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		if ((af_only != AF_ALL && af != af_only) || !s->info.af[af])
 			continue;
-		/* The kept routes through the policy again, or a refresh from the peer. */
-		if (in && !rib_soft_reconfig_in(peer, (enum bgp_af)af))
-			session_send_route_refresh(peer, af);
+		/* The kept routes through the policy again, or a refresh from the peer; a family
+		 * with neither is refused, the others done. */
+		if (in && !rib_soft_reconfig_in(peer, (enum bgp_af)af)) {
+			if (s->info.route_refresh)
+				session_send_route_refresh(peer, af);
+			else
+				refused = true;
+		}
 		if (out) {
 			bgp_peer_debug(BGP_DEBUG_UPDATES_OUT, peer, "clear soft out: resending %s",
 				       bgp_af_text_name(af));
 			rib_route_refresh_received(peer, af);
 		}
 	}
+	if (refused)
+		vty_out(vty,
+			"%% BGP: Inbound soft reconfig for %s not possible as it\n"
+			"      has neither refresh capability, nor inbound soft reconfig\n",
+			peer->name);
 	return !refused;
 }
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * `debug bgp neighbor-events|updates [in|out]|keepalives`, their `no` forms, and
- * `show debugging bgp`. The flags live in lib/log.h's debug_flags (bits in bgpd/core/bgp_log.h);
- * messages still need a log target at level debugging to be seen.
+ * `debug bgp neighbor-events|updates [in|out]|keepalives`, `debug rpki`, their `no` forms, and
+ * `show debugging bgp`. The flags live in lib/log.h's debug_flags (bits in bgpd/core/bgp_log.h,
+ * and bgpd/rtr/rtr.h for rpki); messages still need a log target at level debugging to be seen.
+ * FRR 8.4 has `debug rpki` but does not list it in `show debugging`; we do, in the words of
+ * later FRR releases.
  */
 #include "lib/compat.h"
 
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/core/bgp_log.h"
+#include "bgpd/rtr/rtr.h"
 #include "bgpd/show/bgp_show.h"
 #include "lib/command.h"
 #include "lib/vty.h"
@@ -18,6 +21,7 @@
 #define IN_STR "Inbound updates\n"
 #define OUT_STR "Outbound updates\n"
 #define KEEPALIVES_STR "BGP keepalives\n"
+#define RPKI_DEBUG_STR "RPKI-to-Router client: every PDU received and sent\n"
 
 static uint64_t updates_flags(const struct cmd_args *args)
 {
@@ -68,6 +72,18 @@ DEFCMD(no_debug_bgp_keepalives, "no debug bgp keepalives", NO_STR DEBUG_STR BGP_
 	return CMD_SUCCESS;
 }
 
+DEFCMD(debug_rpki, "debug rpki", DEBUG_STR RPKI_DEBUG_STR)
+{
+	debug_flags |= RTR_DEBUG;
+	return CMD_SUCCESS;
+}
+
+DEFCMD(no_debug_rpki, "no debug rpki", NO_STR DEBUG_STR RPKI_DEBUG_STR)
+{
+	debug_flags &= ~RTR_DEBUG;
+	return CMD_SUCCESS;
+}
+
 DEFCMD(show_debugging_bgp, "show debugging [bgp]",
        "Show running system information\n" DEBUG_STR BGP_STR)
 {
@@ -84,15 +100,22 @@ DEFCMD(show_debugging_bgp, "show debugging [bgp]",
 		vty_out(vty, "  BGP updates debugging is on (outbound)\n");
 	if (DEBUG_ON(BGP_DEBUG_KEEPALIVES))
 		vty_out(vty, "  BGP keepalives debugging is on\n");
+	if (DEBUG_ON(RTR_DEBUG))
+		vty_out(vty, "  BGP RPKI debugging is on\n");
 	return CMD_SUCCESS;
 }
 
 void bgp_debug_init(void)
 {
 	static const struct cmd_def *const cmds[] = {
-		&debug_bgp_neighbor_events_cmd, &no_debug_bgp_neighbor_events_cmd,
-		&debug_bgp_updates_cmd,		&no_debug_bgp_updates_cmd,
-		&debug_bgp_keepalives_cmd,	&no_debug_bgp_keepalives_cmd,
+		&debug_bgp_neighbor_events_cmd,
+		&no_debug_bgp_neighbor_events_cmd,
+		&debug_bgp_updates_cmd,
+		&no_debug_bgp_updates_cmd,
+		&debug_bgp_keepalives_cmd,
+		&no_debug_bgp_keepalives_cmd,
+		&debug_rpki_cmd,
+		&no_debug_rpki_cmd,
 	};
 
 	for (size_t i = 0; i < array_size(cmds); i++) {

@@ -328,7 +328,8 @@ static void json_empty(struct route_show *s)
 	json_end(&s->json);
 }
 
-/* ---- neighbors X advertised-routes (FRR's show_adj_route(), route_vty_out_tmp()) ---- */
+/* ---- neighbors X advertised-routes|received-routes (FRR's show_adj_route(),
+ * route_vty_out_tmp()) ---- */
 
 static void json_adv_begin(struct route_show *s)
 {
@@ -339,7 +340,7 @@ static void json_adv_begin(struct route_show *s)
 	json_inaddr(w, "bgpLocalRouterId", s->bgp->router_id);
 	json_uint(w, "defaultLocPrf", BGP_DEFAULT_LOCAL_PREF);
 	json_uint(w, "localAS", s->bgp->asn);
-	json_object_open(w, "advertisedRoutes");
+	json_object_open(w, s->received ? "receivedRoutes" : "advertisedRoutes");
 }
 
 static void json_adv_route(struct route_show *s, const struct prefix *p,
@@ -376,7 +377,7 @@ static void json_adv_end(struct route_show *s)
 {
 	struct json_writer *w = &s->json;
 
-	json_object_close(w); /* advertisedRoutes */
+	json_object_close(w); /* advertisedRoutes or receivedRoutes */
 	json_uint(w, "totalPrefixCounter", s->routes);
 	json_object_close(w);
 	json_end(w);

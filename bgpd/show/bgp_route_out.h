@@ -42,6 +42,9 @@ struct route_show {
 	 * the prefix being walked (cur). */
 	enum rpki_state only_rpki;
 	const struct prefix *cur;
+	/* `neighbors X received-routes`: the adv_* printers show the routes as received (JSON
+	 * "receivedRoutes", FRR's key, instead of "advertisedRoutes"). */
+	bool received;
 };
 
 struct route_out {

@@ -22,6 +22,13 @@
 #define SHOW_OCODE_HEADER "Origin codes:  i - IGP, e - EGP, ? - incomplete\n"
 #define SHOW_RPKI_HEADER "RPKI validation codes: V valid, I invalid, N Not found\n\n"
 #define SHOW_HEADER "     Network          Next Hop            Metric LocPrf Weight Path\n"
+/* `neighbors X advertised-routes|received-routes` (FRR 8.4's show_adj_route() and
+ * route_vty_out_tmp(), checked in the lab): no "u unsorted" in the legend, and a status column
+ * of three characters ("*> ") instead of five. */
+#define SHOW_ADJ_SCODE_HEADER                                                               \
+	"Status codes:  s suppressed, d damped, h history, * valid, > best, = multipath,\n" \
+	"               i internal, r RIB-failure, S Stale, R Removed\n"
+#define SHOW_ADJ_HEADER "   Network          Next Hop            Metric LocPrf Weight Path\n"
 
 static void text_header(struct route_show *s)
 {
@@ -34,6 +41,19 @@ static void text_header(struct route_show *s)
 	vty_out(vty, "Default local pref %u, local AS %u\n", BGP_DEFAULT_LOCAL_PREF, s->bgp->asn);
 	vty_out(vty, SHOW_SCODE_HEADER SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER);
 	vty_out(vty, SHOW_HEADER);
+}
+
+static void text_adj_header(struct route_show *s)
+{
+	struct vty *vty = s->vty;
+	char id[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &s->bgp->router_id, id, sizeof(id));
+	vty_out(vty, "BGP table version is %" PRIu64 ", local router ID is %s, vrf id 0\n",
+		rib_af_version(s->rib, s->af), id);
+	vty_out(vty, "Default local pref %u, local AS %u\n", BGP_DEFAULT_LOCAL_PREF, s->bgp->asn);
+	vty_out(vty, SHOW_ADJ_SCODE_HEADER SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER);
+	vty_out(vty, SHOW_ADJ_HEADER);
 }
 
 static void text_table_begin(struct route_show *s)
@@ -285,7 +305,7 @@ static void text_no_instance(struct route_show *s)
 	vty_out(s->vty, "No BGP process is configured\n");
 }
 
-/* ---- neighbors X advertised-routes ---- */
+/* ---- neighbors X advertised-routes|received-routes ---- */
 
 static void text_adv_begin(struct route_show *s)
 {
@@ -298,11 +318,11 @@ static void text_adv_route(struct route_show *s, const struct prefix *p,
 	struct sbuf tmp;
 
 	if (!s->header_done) {
-		text_header(s);
+		text_adj_header(s);
 		s->header_done = true;
 	}
-	/* What we send is our best path: valid and best. */
-	vty_out(s->vty, " *>  ");
+	/* FRR marks every row valid and best, sent or received. */
+	vty_out(s->vty, "*> ");
 	sbuf_init(&tmp);
 	text_row(s, p, attr, &tmp);
 	sbuf_free(&tmp);

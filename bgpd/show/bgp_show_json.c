@@ -415,6 +415,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_object_open(w, bgp_af_json_name(af));
 		if (pv->peer->conf.soft_reconfig[af])
 			json_bool(w, "inboundSoftConfigPermit", true);
+		else if (pv->af[af].kept_for_validation)
+			json_bool(w, "inboundRoutesKeptForValidation", true); /* skua's */
 		if (pv->peer->conf.rr_client[af])
 			json_bool(w, "routeReflectorClient", true);
 		if (pv->peer->conf.nexthop_self[af] != BGP_NHS_OFF)

@@ -49,6 +49,9 @@ struct bgp_af_view {
 	/* RFC 8212: eBGP without a policy that way, so nothing flows: FRR's "(Policy)" */
 	bool policy_missing[BGP_DIR_MAX];
 	uint64_t table_version;
+	/* The routes as received are kept without soft-reconfiguration inbound: the inbound
+	 * route-map matches rpki or aspa (skua's, doc/policy.md; FRR has no such line). */
+	bool kept_for_validation;
 };
 
 /* Capability state: advertised by us, received from the peer. */

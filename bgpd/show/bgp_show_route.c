@@ -468,6 +468,7 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 			o->warning(&s, "Inbound soft reconfiguration not enabled");
 			return CMD_WARNING;
 		}
+		s.received = true;
 		o->adv_begin(&s);
 		ptree_walk((struct ptree *)rib_adj_in(s.only, af), received_cb, &s);
 		o->adv_end(&s);

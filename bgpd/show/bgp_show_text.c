@@ -217,7 +217,8 @@ static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
 }
 
 /* FRR's filter lines; "*" marks a name that names no list (it then denies everything). */
-static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_af af)
+static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_af af,
+			 const struct bgp_af_view *av)
 {
 	static const char *const what[BGP_DIR_MAX] = { "Incoming", "Outgoing" };
 	uint8_t off = peer->conf.send_comm_off[af];
@@ -234,6 +235,9 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 				: "removed");
 	if (peer->conf.soft_reconfig[af])
 		vty_out(vty, "  Inbound soft reconfiguration allowed\n");
+	else if (av->kept_for_validation)
+		vty_out(vty, "  Inbound routes kept as received (inbound route-map matches rpki or "
+			     "aspa)\n");
 	if (peer->conf.allowas_in[af] == BGP_ALLOWAS_ORIGIN)
 		vty_out(vty, "  Local AS allowed as path origin\n");
 	else if (peer->conf.allowas_in[af])
@@ -400,7 +404,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		if (!pv->af[af].activated)
 			continue;
 		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
-		text_filters(vty, pv->peer, af);
+		text_filters(vty, pv->peer, af, &pv->af[af]);
 		text_policy_missing(vty, &pv->af[af]);
 		if (pv->af[af].negotiated)
 			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,

@@ -27,7 +27,12 @@ static void check_reencode(const struct rtr_pdu *p)
 	static uint8_t e1[RTR_PDU_MAX], e2[RTR_PDU_MAX];
 	struct rtr_pdu_error err;
 	struct rtr_pdu p2;
+	char line[64]; /* short: the describe cut is exercised too */
 	int n1, n2;
+
+	rtr_pdu_describe(p, line, sizeof(line));
+	if (strnlen(line, sizeof(line)) == sizeof(line))
+		abort();
 
 	n1 = rtr_pdu_encode(p, e1, sizeof(e1));
 	if (n1 < 0)

@@ -11,8 +11,10 @@
 #include <check.h>
 
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/rpki/rpki_db.h"
 #include "bgpd/show/bgp_show.h"
 #include "bgpd/wire/bgp_update.h"
@@ -809,6 +811,80 @@ START_TEST(test_show_rpki_codes)
 }
 END_TEST
 
+/* An inbound route-map that matches rpki keeps the routes as received without
+ * soft-reconfiguration inbound: `received-routes` lists them (denied ones too), and a soft
+ * inbound reconfiguration runs them through the policy again (doc/policy.md). */
+static struct rpki_db *kept_db;
+
+static enum rpki_state kept_rov(const struct prefix *p, const struct bgp_aspath *aspath)
+{
+	return rpki_validate(kept_db, p, aspath);
+}
+
+static enum aspa_state kept_aspa(const struct bgp_aspath *aspath, uint32_t peer_as,
+				 enum aspa_dir dir)
+{
+	return rpki_aspa_verify(kept_db, aspath, peer_as, dir);
+}
+
+static void deny_rpki(const char *name, enum rpki_state rov)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false, .match_rpki = rov };
+
+	route_map_entry_set(name, &e);
+	e = (struct rmap_entry){ .seq = 20, .permit = true };
+	route_map_entry_set(name, &e);
+}
+
+START_TEST(test_rpki_map_keeps_received_routes)
+{
+	static const struct rmap_validator validator = { kept_rov, kept_aspa };
+	const char *out;
+
+	kept_db = rpki_store();
+	route_map_set_validator(&validator);
+	deny_rpki("RPKI-IN", RPKI_INVALID);
+	e1->peer.conf.rmap[V4][BGP_DIR_IN] = strdup("RPKI-IN");
+	ck_assert(rib_adj_in_update(&e1->peer, V4)); /* kept from now on, refresh asked */
+	ck_assert(rib_adj_in_kept(&e1->peer, V4));
+	ck_assert(!rib_adj_in_kept(&e2->peer, V4));
+	rpki_routes();
+
+	/* All three as received, the invalid one the policy denied included. */
+	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.0.2 received-routes");
+	ck_assert_msg(strstr(out, "*> 192.0.2.128/25   10.0.0.2 ") &&
+			      strstr(out, "*> 198.51.100.0/24  10.0.0.2 ") &&
+			      strstr(out, "*> 203.0.113.0/24   10.0.0.2 ") &&
+			      strstr(out, "\nTotal number of prefixes 3\n"),
+		      "received-routes:\n%s", out);
+	/* FRR 8.4's key for them is receivedRoutes (advertisedRoutes is for what is sent). */
+	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.0.2 received-routes json");
+	ck_assert_msg(strstr(out, "\"receivedRoutes\":{") && !strstr(out, "advertisedRoutes") &&
+			      strstr(out, "\"203.0.113.0/24\":{") &&
+			      strstr(out, "\"totalPrefixCounter\":3"),
+		      "received-routes json:\n%s", out);
+	out = run_cmd("show ip bgp neighbors 10.0.0.2 routes");
+	ck_assert_msg(!strstr(out, "203.0.113.0/24") && strstr(out, "192.0.2.128/25"),
+		      "routes before:\n%s", out);
+
+	/* The map changed behind the RIB's back (no re-evaluation): the soft inbound
+	 * reconfiguration applies it to the kept routes. */
+	deny_rpki("RPKI-IN", RPKI_NOTFOUND);
+	ck_assert(rib_soft_reconfig_in(&e1->peer, V4));
+	fake_run(bgp, RUN_ALL);
+	out = run_cmd("show ip bgp neighbors 10.0.0.2 routes");
+	ck_assert_msg(strstr(out, "203.0.113.0/24") && !strstr(out, "192.0.2.128/25"),
+		      "routes after:\n%s", out);
+
+	free(e1->peer.conf.rmap[V4][BGP_DIR_IN]);
+	e1->peer.conf.rmap[V4][BGP_DIR_IN] = NULL;
+	route_map_reset();
+	route_map_set_validator(NULL);
+	rpki_db_set_default(NULL);
+	rpki_db_free(kept_db);
+}
+END_TEST
+
 static void nbr_routes_setup(void)
 {
 	struct prefix p = tpfx("203.0.113.0/24");
@@ -830,13 +906,17 @@ START_TEST(test_show_neighbor_advertised_text)
 	ck_assert_msg(strstr(out, "BGP table version is ") == out &&
 			      strstr(out, "Default local pref 100, local AS 65001\n"),
 		      "header:\n%s", out);
-	ck_assert_msg(strstr(out, "     Network          Next Hop            Metric LocPrf Weight "
+	ck_assert_msg(strstr(out,
+			     "Status codes:  s suppressed, d damped, h history, * valid, > best, "
+			     "= multipath,\n"),
+		      "legend:\n%s", out);
+	ck_assert_msg(strstr(out, "   Network          Next Hop            Metric LocPrf Weight "
 				  "Path\n"
-				  " *>  192.0.2.0/24     10.0.1.1                               0 "
+				  "*> 192.0.2.0/24     10.0.1.1                               0 "
 				  "65001 65002 65100 i\n"
-				  " *>  198.51.100.0/24  10.0.1.1                               0 "
+				  "*> 198.51.100.0/24  10.0.1.1                               0 "
 				  "65001 65100 i\n"
-				  " *>  203.0.113.0/24   10.0.1.1                 0             0 "
+				  "*> 203.0.113.0/24   10.0.1.1                 0             0 "
 				  "65001 i\n"
 				  "\nTotal number of prefixes 3\n"),
 		      "eBGP rows:\n%s", out);
@@ -848,11 +928,10 @@ START_TEST(test_show_neighbor_advertised_text)
 	/* iBGP: next hop kept for learned routes, self for ours, LOCAL_PREF 100; no iBGP to
 	 * iBGP. */
 	out = run_cmd("show bgp ipv4 unicast neighbors 10.0.3.2 advertised-routes");
-	ck_assert_msg(strstr(out,
-			     " *>  192.0.2.0/24     10.0.0.2                50    100      0 "
-			     "65002 65100 i\n"
-			     " *>  203.0.113.0/24   10.0.3.1                 0    100      0 i\n"
-			     "\nTotal number of prefixes 2\n") &&
+	ck_assert_msg(strstr(out, "*> 192.0.2.0/24     10.0.0.2                50    100      0 "
+				  "65002 65100 i\n"
+				  "*> 203.0.113.0/24   10.0.3.1                 0    100      0 i\n"
+				  "\nTotal number of prefixes 2\n") &&
 			      !strstr(out, "198.51.100.0/24"),
 		      "iBGP rows:\n%s", out);
 	/* Nothing advertised: no output, as FRR. */
@@ -954,6 +1033,7 @@ static Suite *rib_suite(void)
 	tcase_add_test(ts, test_show_table_json);
 	tcase_add_test(ts, test_show_detail);
 	tcase_add_test(ts, test_show_rpki_codes);
+	tcase_add_test(ts, test_rpki_map_keeps_received_routes);
 	tcase_add_test(ts, test_show_neighbor_advertised_text);
 	tcase_add_test(ts, test_show_neighbor_routes_text);
 	tcase_add_test(ts, test_show_neighbor_routes_json);

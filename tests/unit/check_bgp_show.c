@@ -11,6 +11,7 @@
 
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/core/bgp_msg.h"
+#include "bgpd/rtr/rtr.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/show/bgp_show.h"
@@ -624,6 +625,44 @@ START_TEST(test_clear_soft)
 }
 END_TEST
 
+/*
+ * The RIB keeps the routes as received without soft-reconfiguration inbound (an inbound
+ * route-map matching rpki or aspa; the RIB stub says so here): `soft in` re-runs them and sends
+ * no ROUTE-REFRESH, even to a peer without the capability, and `show bgp neighbors` says why
+ * they are kept (skua's line; the configured case prints FRR's).
+ */
+START_TEST(test_clear_soft_in_kept_for_validation)
+{
+	struct bgp_peer *p1;
+	unsigned rr;
+
+	three_peers();
+	p1 = peer_at("127.0.0.1");
+	rib_calls.kept_af_mask = 1u << BGP_AF_IPV4_UNICAST;
+	rr = p1->session->sent.count[5];
+	ck_assert_str_eq(run("clear ip bgp 127.0.0.1 soft in"), "");
+	ck_assert_uint_eq(rib_calls.soft_in, 1);
+	p1->session->info.route_refresh = false;
+	ck_assert_str_eq(run("clear bgp * soft in"), "");
+	ck_assert_uint_eq(rib_calls.soft_in, 2);
+	st_pump(50);
+	ck_assert_uint_eq(p1->session->sent.count[5], rr); /* no ROUTE-REFRESH */
+
+	st_text_has(run("show bgp neighbors 127.0.0.1"),
+		    " For address family: IPv4 Unicast\n"
+		    "  Inbound routes kept as received (inbound route-map matches rpki or aspa)\n");
+	ck_assert_ptr_nonnull(strstr(run("show bgp neighbors 127.0.0.1 json"),
+				     "\"inboundRoutesKeptForValidation\":true"));
+	/* Configured: FRR's line and key only. */
+	p1->conf.soft_reconfig[BGP_AF_IPV4_UNICAST] = true;
+	ck_assert_ptr_null(strstr(run("show bgp neighbors 127.0.0.1"), "Inbound routes kept"));
+	st_text_has(run("show bgp neighbors 127.0.0.1"),
+		    "  Inbound soft reconfiguration allowed\n");
+	ck_assert_ptr_null(strstr(run("show bgp neighbors 127.0.0.1 json"), "KeptForValidation"));
+	p1->conf.soft_reconfig[BGP_AF_IPV4_UNICAST] = false;
+}
+END_TEST
+
 START_TEST(test_debug_commands)
 {
 	vty->node = ENABLE_NODE;
@@ -643,6 +682,15 @@ START_TEST(test_debug_commands)
 			 "BGP debugging status:\n  BGP keepalives debugging is on\n");
 	run("no debug bgp keepalives");
 	ck_assert_uint_eq(debug_flags, 0);
+	run("debug rpki");
+	ck_assert(DEBUG_ON(RTR_DEBUG));
+	ck_assert_str_eq(run("show debugging"),
+			 "BGP debugging status:\n  BGP RPKI debugging is on\n");
+	vty->node = CONFIG_NODE; /* also a configuration-mode command, as in FRR */
+	run("no debug rpki");
+	vty->node = ENABLE_NODE;
+	ck_assert_uint_eq(debug_flags, 0);
+	ck_assert_str_eq(run("show debugging bgp"), "BGP debugging status:\n");
 }
 END_TEST
 
@@ -669,6 +717,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_max_prefix_restart_timer);
 	tcase_add_test(tc, test_clear_soft);
 	tcase_add_test(tc, test_debug_commands);
+	tcase_add_test(tc, test_clear_soft_in_kept_for_validation);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,8 +4,9 @@
  * store: reset and serial synchronisation, Serial Notify, Cache Reset, a session id change,
  * version fallback 2 -> 1 -> 0, every kind of malformed or inconsistent PDU (Error Report
  * sent with the PDU, store untouched, reconnect), expiry of a lost cache's data at its expire
- * interval, failover between two caches by preference, stop/start/reset and configuration
- * errors.
+ * interval, failover between two caches by preference, the response timeout (a silent or
+ * stalled cache fails over, a slow but moving one is never cut), stop/start/reset and
+ * configuration errors.
  */
 #include "lib/compat.h"
 
@@ -24,6 +25,7 @@
 #include "bgpd/rtr/rtr_private.h"
 #include "kernel/kernel_security.h"
 #include "lib/event.h"
+#include "lib/log.h"
 #include "tests/unit/rtr_test.h"
 
 static uint8_t buf[RTR_PDU_MAX];
@@ -536,6 +538,165 @@ START_TEST(test_failover)
 }
 END_TEST
 
+/*
+ * Response timeout (30 protocol seconds, 300 ms here). A cache that accepts and never answers
+ * our query, or stops in the middle of its answer, is closed, reported in its status, retried
+ * after the retry interval, and the next preference takes over meanwhile.
+ */
+static void stuck_then_failover(bool half_answer, const char *reason)
+{
+	struct fake_cache a, b;
+	struct rtr_pdu q;
+	struct rtr_cache_status s;
+	uint64_t t0;
+
+	fc_listen(&a, 0);
+	fc_listen(&b, 0);
+	rt_cache_tcp(1, a.port);
+	rt_cache_tcp(2, b.port);
+	ck_assert(fc_accept(&a, 3000));
+	fc_expect(&a, RTR_PDU_RESET_QUERY, &q, buf, sizeof(buf));
+	t0 = monotime_ms();
+	if (half_answer) {
+		fc_cache_response(&a);
+		fc_prefix(&a, true, "198.51.100.0/24", 24, 64500);
+	}
+	/* ... and nothing more: the connection stays open. */
+	rt_wait_state(1, RTR_STATE_ERROR, 3000);
+	ck_assert_uint_ge(monotime_ms() - t0, 290);
+	s = rt_status(1);
+	ck_assert_msg(strstr(s.last_error, reason), "last_error: %s", s.last_error);
+	ck_assert(!rt_has_vrp("198.51.100.0/24", 24, 64500)); /* half an answer never applied */
+	fc_expect_eof(&a, 1000);
+
+	/* The second cache is used meanwhile. */
+	ck_assert(fc_accept(&b, 3000));
+	fc_expect(&b, RTR_PDU_RESET_QUERY, &q, buf, sizeof(buf));
+	fc_cache_response(&b);
+	fc_prefix(&b, true, "203.0.113.0/24", 24, 64502);
+	fc_end_of_data(&b, 1, 3600, 10, 7200);
+	rt_wait_state(2, RTR_STATE_ESTABLISHED, 3000);
+	ck_assert(rt_has_vrp("203.0.113.0/24", 24, 64502));
+	ck_assert_uint_eq(rtr_active_group(), 2);
+
+	/* The stuck one is retried after its retry interval (10 s, 100 ms here). */
+	ck_assert(fc_accept(&a, 3000));
+	fc_expect(&a, RTR_PDU_RESET_QUERY, &q, buf, sizeof(buf));
+	fc_close(&a);
+	fc_close(&b);
+}
+
+START_TEST(test_silent_cache_times_out)
+{
+	stuck_then_failover(false, "no answer to our Reset Query");
+}
+END_TEST
+
+START_TEST(test_stalled_response_times_out)
+{
+	stuck_then_failover(true, "no PDU for 30 s before End of Data");
+}
+END_TEST
+
+/* A transfer longer than the timeout in all, but never silent that long, goes through. */
+START_TEST(test_slow_response_not_cut)
+{
+	struct fake_cache fc;
+	struct rtr_pdu q;
+	uint64_t t0;
+	char pfx[32];
+
+	fc_listen(&fc, 0);
+	rt_cache_tcp(1, fc.port);
+	ck_assert(fc_accept(&fc, 3000));
+	fc_expect(&fc, RTR_PDU_RESET_QUERY, &q, buf, sizeof(buf));
+	t0 = monotime_ms();
+	rt_pump(150);
+	fc_cache_response(&fc);
+	for (int i = 0; i < 6; i++) {
+		rt_pump(150);
+		snprintf(pfx, sizeof(pfx), "198.51.100.%d/32", i);
+		fc_prefix(&fc, true, pfx, 32, 64500);
+	}
+	rt_pump(150);
+	fc_end_of_data(&fc, 1, 3600, 10, 7200);
+	rt_wait_state(1, RTR_STATE_ESTABLISHED, 3000);
+	ck_assert_uint_ge(monotime_ms() - t0, 900); /* three times the timeout */
+	ck_assert_uint_eq(rt_status(1).connects, 1);
+	ck_assert_uint_eq(rpki_vrp_count(rt_db, AF_INET), 6);
+	/* Established, nothing owed: silence is no error. */
+	rt_pump(500);
+	ck_assert_uint_eq(rt_status(1).state, RTR_STATE_ESTABLISHED);
+	fc_close(&fc);
+}
+END_TEST
+
+/* `debug rpki` (the RTR_DEBUG bit): every PDU in and out at debugging level, nothing when off. */
+struct ring_count {
+	const char *needle;
+	unsigned n;
+};
+
+static void ring_count_cb(const char *line, void *arg)
+{
+	struct ring_count *rc = arg;
+
+	if (strstr(line, rc->needle))
+		rc->n++;
+}
+
+static unsigned ring_count(const char *needle)
+{
+	struct ring_count rc = { .needle = needle };
+
+	log_ring_walk(ring_count_cb, &rc);
+	return rc.n;
+}
+
+static bool serial_is_2(void *arg)
+{
+	(void)arg;
+	return rt_status(1).serial == 2;
+}
+
+START_TEST(test_debug_pdus)
+{
+	struct fake_cache fc;
+
+	log_set_ring_level(LOG_LVL_DEBUG);
+	log_ring_clear();
+	debug_flags &= ~RTR_DEBUG;
+	fc_listen(&fc, 0);
+	rt_cache_tcp(1, fc.port);
+	first_sync(&fc, 1);
+	ck_assert_uint_eq(ring_count(": rcvd "), 0);
+	ck_assert_uint_eq(ring_count(": sent "), 0);
+
+	debug_flags |= RTR_DEBUG;
+	notify_and_query(&fc, 2, 1);
+	fc_cache_response(&fc);
+	fc_prefix(&fc, false, "198.51.100.0/24", 24, 64500);
+	fc_end_of_data(&fc, 2, 3600, 10, 7200);
+	ck_assert(rt_wait(serial_is_2, NULL, 3000));
+	debug_flags &= ~RTR_DEBUG;
+	ck_assert_uint_eq(ring_count("(preference 1): rcvd Serial Notify v2 len 12: session "), 1);
+	ck_assert_uint_eq(ring_count("(preference 1): sent Serial Query v2 len 12: session "), 1);
+	ck_assert_uint_eq(ring_count(": rcvd Cache Response v2 len 8: session "), 1);
+	ck_assert_uint_eq(
+		ring_count(": rcvd IPv4 Prefix v2 len 20: withdraw 198.51.100.0/24 max 24 AS64500"),
+		1);
+	ck_assert_uint_eq(ring_count(": rcvd End of Data v2 len 24: session "), 1);
+	ck_assert_uint_eq(ring_count(" serial 2 refresh 3600 retry 10 expire 7200"), 1);
+
+	/* Off again: the next exchange leaves no line. */
+	notify_and_query(&fc, 3, 2);
+	ck_assert_uint_eq(ring_count(": rcvd Serial Notify"), 1);
+	ck_assert_uint_eq(ring_count(": sent Serial Query"), 1);
+	log_set_ring_level(LOG_LVL_INFO);
+	fc_close(&fc);
+}
+END_TEST
+
 START_TEST(test_stop_start_reset)
 {
 	struct fake_cache fc;
@@ -730,6 +891,10 @@ int main(void)
 	tcase_add_test(tc, test_error_report_received);
 	tcase_add_test(tc, test_expiry);
 	tcase_add_test(tc, test_failover);
+	tcase_add_test(tc, test_silent_cache_times_out);
+	tcase_add_test(tc, test_stalled_response_times_out);
+	tcase_add_test(tc, test_slow_response_not_cut);
+	tcase_add_test(tc, test_debug_pdus);
 	tcase_add_test(tc, test_stop_start_reset);
 	tcase_add_test(tc, test_name_resolution);
 	tcase_add_test(tc, test_next_address);

@@ -317,6 +317,34 @@ START_TEST(test_error_report_we_send)
 }
 END_TEST
 
+/* The `debug rpki` line: key fields, a cache's Error Report text escaped, and cut to size. */
+START_TEST(test_describe)
+{
+	uint8_t b[128];
+	char line[200], tiny[12];
+	struct rtr_pdu_error err;
+	struct rtr_pdu p;
+	size_t m;
+
+	m = hex(b, sizeof(b), "01 04 0000 00000014 01 18 19 00 c6336400 0000fbf4");
+	ck_assert_int_eq(rtr_pdu_decode(b, m, &p, &err), 0);
+	rtr_pdu_describe(&p, line, sizeof(line));
+	ck_assert_str_eq(line, "IPv4 Prefix v1 len 20: announce 198.51.100.0/24 max 25 AS64500");
+	m = hex(b, sizeof(b), "00 07 002a 0000000c 00000009");
+	ck_assert_int_eq(rtr_pdu_decode(b, m, &p, &err), 0);
+	rtr_pdu_describe(&p, line, sizeof(line));
+	ck_assert_str_eq(line, "End of Data v0 len 12: session 42 serial 9");
+	/* Error Report, no PDU, text "a\"b\n" and its NUL. */
+	m = hex(b, sizeof(b), "01 0a 0002 00000015 00000000 00000005 61 22 62 0a 00");
+	ck_assert_int_eq(rtr_pdu_decode(b, m, &p, &err), 0);
+	rtr_pdu_describe(&p, line, sizeof(line));
+	ck_assert_str_eq(line, "Error Report v1 len 21: No Data Available (2), 0 bytes of PDU, "
+			       "text \"a.b.\"");
+	rtr_pdu_describe(&p, tiny, sizeof(tiny));
+	ck_assert_str_eq(tiny, "Error Repor");
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	ck_assert_str_eq(rtr_pdu_type_name(RTR_PDU_ASPA), "ASPA");
@@ -344,6 +372,7 @@ int main(void)
 	tcase_add_test(tc, test_frame);
 	tcase_add_test(tc, test_error_report_we_send);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_describe);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -210,6 +210,24 @@ START_TEST(test_expired)
 }
 END_TEST
 
+/* A cache that accepts TCP (the kernel does, from the listen queue) but never answers the
+ * ClientHello: the handshake times out after 30 protocol seconds (300 ms here). */
+START_TEST(test_handshake_timeout)
+{
+	struct fake_cache fc;
+	struct rtr_cache_status s;
+
+	server(&fc, "good");
+	tls_cache(fc.port, "ca", NULL, NULL);
+	rt_wait_state(1, RTR_STATE_TLS_HANDSHAKE, 3000);
+	rt_wait_state(1, RTR_STATE_ERROR, 3000);
+	s = rt_status(1);
+	ck_assert_msg(strstr(s.last_error, "TLS handshake timed out"), "last_error: %s",
+		      s.last_error);
+	fc_close(&fc);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rtr_tls");
@@ -225,6 +243,7 @@ int main(void)
 	tcase_add_test(tc, test_wrong_ca);
 	tcase_add_test(tc, test_wrong_host);
 	tcase_add_test(tc, test_expired);
+	tcase_add_test(tc, test_handshake_timeout);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -131,8 +131,16 @@ void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
 bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;
-	(void)af;
-	return false; /* nothing kept: the session side asks the peer */
+	if (!(rib_calls.kept_af_mask & (1u << af)))
+		return false; /* nothing kept: the session side asks the peer */
+	rib_calls.soft_in++;
+	return true;
+}
+
+bool rib_adj_in_kept(const struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	return (rib_calls.kept_af_mask & (1u << af)) != 0;
 }
 
 void rib_soft_reconfig_changed(struct bgp_peer *peer, enum bgp_af af)
