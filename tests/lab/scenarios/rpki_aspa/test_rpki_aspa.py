@@ -12,7 +12,6 @@ FRR 8.4 has no ASPA: the scenario needs skua.
 """
 
 import json
-import os
 
 import pytest
 
@@ -76,10 +75,6 @@ def states(daemon):
     return out
 
 
-@pytest.mark.xfail(os.environ.get("SKUALAB_STANDIN") != "frr", strict=True,
-                   reason="skua (December 2026): the RIB applies route-maps without the "
-                   "neighbor's context (route_map_apply_ctx unused), so `match aspa` never "
-                   "matches; the states shown are right")
 @pytest.mark.timeout(60)
 def test_upstream_verification_and_match_aspa_invalid(lab, fed):
     want = {}

@@ -27,12 +27,6 @@ from skualab.daemons import FrrBgpd
 from skualab.probes import Capture
 
 CONVERGE = 45
-# Pending in skua (December 2026): the store updates the states, but nothing re-runs the
-# inbound route-maps of the affected routes (no consumer of the rpki_db watcher in the RIB),
-# so the collector never sees a change.  Strict: the day it works, these markers must go.
-NEEDS_RIB_REVALIDATION = pytest.mark.xfail(
-    os.environ.get("SKUALAB_STANDIN") != "frr", strict=True,
-    reason="skua: inbound policy not re-run after a VRP change (RIB revalidation pending)")
 # A change reaches dut at StayRTR's next read of its file (1 s) and the Serial Notify it then
 # sends, at the latest at the next poll; then the routes are revalidated.
 FLIP_BOUND = rc.POLLING_PERIOD + 1 + 3
@@ -145,19 +139,16 @@ def change_and_capture(lab, vrps, before, after):
     assert all(n == 1 for n in count.values()), "prefixes sent more than once: %s" % count
 
 
-@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_vrp_change_flips_exactly_the_affected_routes(lab):
     change_and_capture(lab, rc.CHANGED, "base", "changed")
 
 
-@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_vrp_change_back_flips_them_back(lab):
     change_and_capture(lab, rc.BASE, "changed", "base")
 
 
-@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(90)
 def test_failover_to_the_second_cache(lab):
     lab["cache1"].set_vrps(rc.BASE)  # whatever the tests before left
@@ -194,7 +185,6 @@ def test_every_cache_gone_data_kept_until_expiry(lab):
     assert all(c["state"] != "connected" for c in conn["connections"]), conn
 
 
-@NEEDS_RIB_REVALIDATION
 @pytest.mark.timeout(rc.EXPIRE + 120)
 def test_data_expires_to_notfound(lab):
     """At the expire interval (600 s, counted from the last End of Data) the data is dropped:
