@@ -108,6 +108,8 @@ def test_tls_good_certificate_synchronises(lab, started):
     conn = connections(lab, "dtls")
     assert conn[4]["state"] == "connected", conn
     assert conn[4].get("mode") == "tls", conn
+    # What the broken listeners must never log, this one does.
+    assert "Received PDU" in stayrtr_log(lab, "tls")
 
 
 def stayrtr_log(lab, listener):
