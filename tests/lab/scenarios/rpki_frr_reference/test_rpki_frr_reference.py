@@ -168,3 +168,18 @@ def test_collector_holds_the_policys_outcome(lab, side):
                    lambda got: None if got == want[afi] else "designed %s" % want[afi],
                    timeout=lab.budget("sink-" + side, CONVERGE),
                    needs={side: [rc.SINKS[side][1], rc.SINKS[side][2]]})
+
+
+@pytest.mark.timeout(60)
+def test_rpki_as_number_lists_that_origins_vrps(lab):
+    """`show rpki as-number ASN json`: the VRPs of that origin AS, as designed and as FRR
+    lists them; AS 0 against the design only (FRR 8.4 takes 1-4294967295, seen here)."""
+    for asn in (64500, 64501, 64999, 0):
+        if asn == 0 and isinstance(lab["dut"], FrrBgpd):
+            break  # FRR standing in for skua
+        want = rpki_show.normal_vrps([v for v in rc.VRPS if v[2] == asn])
+        cmd = "show rpki as-number %d json" % asn
+        got = rpki_show.prefix_table(lab["dut"], cmd)
+        assert got == want, "as-number %d: %s, designed %s" % (asn, got, want)
+        if asn:
+            assert rpki_show.prefix_table(lab["ref"], cmd) == want, "FRR: " + cmd
