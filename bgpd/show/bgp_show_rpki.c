@@ -324,15 +324,20 @@ static void count_cb(const struct rtr_cache_status *s, void *arg)
 	view->any_connected |= cache_connected(s);
 }
 
-/* FRR's line: "rpki tcp cache HOST PORT pref N (connected)". */
+/* FRR's line: "rpki tcp cache HOST PORT pref N (connected)". A cache that is not connected and
+ * failed gets skua's indented line saying why (the TLS verdict, the refused connect...), so
+ * that the one command an FRR operator types tells what is wrong. */
 static void connection_cb(const struct rtr_cache_status *s, void *arg)
 {
 	struct cache_view *view = arg;
+	bool failed = !cache_connected(s) && s->last_error[0];
 
 	if (!view->w) {
 		vty_out(view->vty, "rpki %s cache %s %u pref %u%s\n", mode_name(s), s->config.host,
 			s->config.port, s->config.preference,
 			cache_connected(s) ? " (connected)" : "");
+		if (failed)
+			vty_out(view->vty, "  %s: %s\n", rtr_state_name(s->state), s->last_error);
 		return;
 	}
 	json_object_open(view->w, NULL);
@@ -341,7 +346,38 @@ static void connection_cb(const struct rtr_cache_status *s, void *arg)
 	json_stringf(view->w, "port", "%u", s->config.port); /* a string in FRR's */
 	json_uint(view->w, "preference", s->config.preference);
 	json_string(view->w, "state", cache_connected(s) ? "connected" : "disconnected");
+	if (failed)
+		json_string(view->w, "lastError", s->last_error);
 	json_object_close(view->w);
+}
+
+static void failed_cb(const struct rtr_cache_status *s, void *arg)
+{
+	if (s->last_error[0])
+		connection_cb(s, arg);
+}
+
+/* No cache connected: FRR's sentence, then each configured cache that failed and why. */
+static int no_connection_caches(struct vty *vty, bool json)
+{
+	struct cache_view view = { .vty = vty };
+	struct json_writer w;
+
+	if (!json) {
+		vty_out(vty, "%s\n", NO_CONNECTION);
+		rtr_status_walk(failed_cb, &view);
+		return CMD_WARNING;
+	}
+	view.w = &w;
+	json_init(&w, &vty->out, true);
+	json_object_open(&w, NULL);
+	json_string(&w, "error", NO_CONNECTION);
+	json_array_open(&w, "connections");
+	rtr_status_walk(failed_cb, &view);
+	json_array_close(&w);
+	json_object_close(&w);
+	json_end(&w);
+	return CMD_WARNING;
 }
 
 DEFCMD(show_rpki_cache_connection, "show rpki cache-connection [json]",
@@ -353,7 +389,8 @@ DEFCMD(show_rpki_cache_connection, "show rpki cache-connection [json]",
 
 	rtr_status_walk(count_cb, &view);
 	if (!view.any_connected)
-		return no_connection(vty, cmd_has(args, "json"));
+		return view.count ? no_connection_caches(vty, cmd_has(args, "json"))
+				  : no_connection(vty, cmd_has(args, "json"));
 	if (!cmd_has(args, "json")) {
 		vty_out(vty, "Connected to group %u\n", rtr_active_group());
 		rtr_status_walk(connection_cb, &view);

@@ -318,7 +318,30 @@ START_TEST(test_caches)
 	ck_assert_str_eq(run("show rpki cache-connection"),
 			 "Connected to group 1\n"
 			 "rpki tcp cache 127.0.0.1 8282 pref 1 (connected)\n"
-			 "rpki tls cache rpki.example.net 324 pref 2\n");
+			 "rpki tls cache rpki.example.net 324 pref 2\n"
+			 "  error: certificate verify failed: unable to get local issuer "
+			 "certificate\n");
+	out = run("show rpki cache-connection json");
+	ck_assert_msg(strstr(out, "\"lastError\":\"certificate verify failed: unable to get "
+				  "local issuer certificate\""),
+		      "cache-connection json:\n%s", out);
+
+	/* Nothing connected: FRR's sentence, then why each cache is not. */
+	caches[0].state = RTR_STATE_ERROR;
+	snprintf(caches[0].last_error, sizeof(caches[0].last_error), "connect: Connection refused");
+	ck_assert_str_eq(run("show rpki cache-connection"),
+			 "No connection to RPKI cache server.\n"
+			 "rpki tcp cache 127.0.0.1 8282 pref 1\n"
+			 "  error: connect: Connection refused\n"
+			 "rpki tls cache rpki.example.net 324 pref 2\n"
+			 "  error: certificate verify failed: unable to get local issuer "
+			 "certificate\n");
+	out = run("show rpki cache-connection json");
+	ck_assert_msg(strstr(out, "\"error\":\"No connection to RPKI cache server.\"") &&
+			      strstr(out, "\"lastError\":\"connect: Connection refused\""),
+		      "cache-connection json, nothing connected:\n%s", out);
+	caches[0].state = RTR_STATE_ESTABLISHED;
+	caches[0].last_error[0] = '\0';
 	out = run("show rpki cache-server");
 	ck_assert_msg(strstr(out, "host: rpki.example.net port: 324, preference: 2\n"
 				  "  transport: tls\n"

@@ -6,8 +6,8 @@
 - dtls, TLS with a CA and certificates the test makes (skualab/pki.py): an expired server
   certificate, one from another CA and one for another host name never get an RTR query
   through (StayRTR's logs) and `show rpki cache-server [json]` (skua's last error of each
-  cache; `cache-connection` lists the connected ones, as FRR's) says why, with OpenSSL's
-  words, as does the log; the good certificate (with a client certificate offered)
+  cache) and `show rpki cache-connection` (FRR's lines, then why each failed cache is not
+  connected) say why, with OpenSSL's words, as does the log; the good certificate (with a client certificate offered)
   synchronises;
 - dcert and dnocert, TLS to a scripted cache that requires a client certificate from the
   test CA: dcert's (`client-cert`, `client-key`) is presented and it synchronises; dnocert,
@@ -127,9 +127,11 @@ def test_tls_broken_certificate_never_connects_and_says_why(lab, started, pref):
     def said(_):
         text = lab["dtls"].vtysh("show rpki cache-server")
         doc = json.dumps(rpki_show.cache_servers(lab["dtls"])[pref])
-        missing = [w for w, t in (("text", text), ("json", doc)) if reason not in t]
-        return ("`show rpki cache-server` (%s) does not say %r:\n%s\n%s"
-                % (", ".join(missing), reason, text, doc)) if missing else None
+        conn = lab["dtls"].vtysh("show rpki cache-connection")
+        missing = [w for w, t in (("cache-server", text), ("cache-server json", doc),
+                                  ("cache-connection", conn)) if reason not in t]
+        return ("%s do not say %r:\n%s\n%s\n%s"
+                % (", ".join(missing), reason, text, doc, conn)) if missing else None
     lab.expect("dtls says why preference %d failed" % pref, lambda: None, said, timeout=10)
     assert pref not in connections(lab, "dtls") or (
         connections(lab, "dtls")[pref]["state"] != "connected")
