@@ -893,20 +893,30 @@ static void input_process(struct rtr_cache *c)
 
 /* One resolver for every cache, made on first use (most configurations name no host). */
 static struct evdns_base *dns;
+static struct event_base *dns_loop;
 
 struct evdns_base *rtr_dns_base(struct event_base *base)
 {
-	if (!dns)
+	if (!dns) {
 		dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS |
 						   EVDNS_BASE_DISABLE_WHEN_INACTIVE);
+		dns_loop = base;
+	}
 	return dns;
 }
 
+/* After every cache is gone (their lookups cancelled by conn_close()). A cancelled lookup is
+ * finished, and its memory freed, by a callback libevent defers to the next loop turn; at
+ * shutdown the loop has stopped, so one non-blocking turn runs them before the resolver goes
+ * (without it each lookup under way at exit leaked its request). */
 void rtr_dns_free(void)
 {
-	if (dns)
-		evdns_base_free(dns, 1);
+	if (!dns)
+		return;
+	event_base_loop(dns_loop, EVLOOP_NONBLOCK);
+	evdns_base_free(dns, 0);
 	dns = NULL;
+	dns_loop = NULL;
 }
 
 static char *dup_or_null(const char *s)
