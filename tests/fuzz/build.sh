@@ -62,12 +62,12 @@ LIB="lib/libskua"
 
 libs_wire="$WIRE $LIB"
 # Session targets: the instance with its real RIB, on the null kernel.
-libs_session="$INSTANCE $SESSION $FIB $RIB $POLICY $CORE $WIRE $KERNEL $LIB"
-libs_rib="$SHOW $RIB $POLICY $CORE $WIRE $CLI $LIB"
+libs_session="$INSTANCE $SESSION $FIB $RIB $POLICY $RPKI $CORE $WIRE $KERNEL $LIB"
+libs_rib="$SHOW $RTR $RIB $POLICY $RPKI $CORE $WIRE kernel/libkernelsec $CLI $LIB"
 # The RTR codec and ASPA merge with the real store (librtr's other members, pulled in by its
 # memory type, need the kernel security layer).
 libs_rtr="$RTR $RPKI $WIRE kernel/libkernelsec $LIB"
-libs_daemon="$SHOW $CONFIG $INSTANCE $SESSION $FIB $RIB $POLICY $CORE $WIRE $NB $CLI $KERNEL $LIB"
+libs_daemon="$SHOW $CONFIG $RTR $INSTANCE $SESSION $FIB $RIB $POLICY $RPKI $CORE $WIRE $NB $CLI $KERNEL $LIB"
 
 # Harness files linked into some targets (tests/fuzz/*.c that are not targets).
 harness_session="fuzz_session.c fuzz_sandbox.c"
