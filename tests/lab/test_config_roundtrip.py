@@ -38,6 +38,7 @@ import tempfile
 
 import pytest
 
+from skualab import pki
 from skualab.daemons import SANITIZER_RE, DaemonError, Process, SkuaBgpd, tail, wait_for
 from skualab.runuser import give_to_run_user
 from skualab.standalone import free_port, require_binaries
@@ -60,7 +61,12 @@ RUN_TIMEOUT = 30  # seconds for one vtysh or bgpd -C
 
 # ---- the configurations ------------------------------------------------------------------------
 
-def scenario_text(path, scenario_dir, rundir_token="/tmp/skua-roundtrip-rundir"):
+RUNDIR_TOKEN = "/tmp/skua-roundtrip-rundir"
+# The RPKI scenarios name the lab's test PKI next to the run directories (skualab/pki.py).
+PKI_TOKEN = RUNDIR_TOKEN + "/../pki/"
+
+
+def scenario_text(path, scenario_dir, rundir_token=RUNDIR_TOKEN):
     """A scenario config with the lab's @TOKENS@ replaced as the lab replaces them."""
     with open(path) as f:
         text = f.read()
@@ -256,6 +262,9 @@ def test_roundtrip(binaries, cid, path, text, suffix):
             with open(path) as f:
                 text = f.read()
             path, suffix = None, os.path.splitext(path)[1]
+        if text is not None and PKI_TOKEN in text:
+            # bgpd checks that a ca-file, client-cert and client-key are readable PEM.
+            text = text.replace(PKI_TOKEN, pki.make_pki(os.path.join(workdir, "pki")) + "/")
         if path is None:
             path = write("orig" + suffix, text.replace(UNIT_LOG,
                                                        os.path.join(workdir, "unit.log")))

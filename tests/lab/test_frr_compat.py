@@ -401,6 +401,9 @@ def check_config(kind, path):
     """The daemon's own check of a file: (accepted, what it said)."""
     if kind == "frr":
         argv = [FRR_DIR + "/bgpd", "-C", "-f", path, "-Z", "-S"]
+        with open(path) as f:
+            if any(ln.strip() == "rpki" for ln in f):
+                argv += ["-M", "rpki"]  # FRR's rpki node is its module's (frr-rpki-rtrlib)
     else:
         argv = [SkuaBgpd.bgpd_path(), "-C", "-f", path]
     p = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
