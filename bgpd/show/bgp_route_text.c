@@ -30,7 +30,9 @@
 	"               i internal, r RIB-failure, S Stale, R Removed\n"
 #define SHOW_ADJ_HEADER "   Network          Next Hop            Metric LocPrf Weight Path\n"
 
-static void text_header(struct route_show *s)
+/* The lines above a route table: the table version, the defaults, then the legend and the
+ * column header, which differ between the Loc-RIB and the Adj-RIB views. */
+static void text_header_with(struct route_show *s, const char *scodes, const char *columns)
 {
 	struct vty *vty = s->vty;
 	char id[INET_ADDRSTRLEN];
@@ -39,21 +41,18 @@ static void text_header(struct route_show *s)
 	vty_out(vty, "BGP table version is %" PRIu64 ", local router ID is %s, vrf id 0\n",
 		rib_af_version(s->rib, s->af), id);
 	vty_out(vty, "Default local pref %u, local AS %u\n", BGP_DEFAULT_LOCAL_PREF, s->bgp->asn);
-	vty_out(vty, SHOW_SCODE_HEADER SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER);
-	vty_out(vty, SHOW_HEADER);
+	vty_out(vty, "%s" SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER, scodes);
+	vty_out(vty, "%s", columns);
+}
+
+static void text_header(struct route_show *s)
+{
+	text_header_with(s, SHOW_SCODE_HEADER, SHOW_HEADER);
 }
 
 static void text_adj_header(struct route_show *s)
 {
-	struct vty *vty = s->vty;
-	char id[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &s->bgp->router_id, id, sizeof(id));
-	vty_out(vty, "BGP table version is %" PRIu64 ", local router ID is %s, vrf id 0\n",
-		rib_af_version(s->rib, s->af), id);
-	vty_out(vty, "Default local pref %u, local AS %u\n", BGP_DEFAULT_LOCAL_PREF, s->bgp->asn);
-	vty_out(vty, SHOW_ADJ_SCODE_HEADER SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER);
-	vty_out(vty, SHOW_ADJ_HEADER);
+	text_header_with(s, SHOW_ADJ_SCODE_HEADER, SHOW_ADJ_HEADER);
 }
 
 static void text_table_begin(struct route_show *s)
