@@ -16,6 +16,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/lab, for skualab
+from skualab.rpki_policy import OUTCOME, POLICY  # noqa: E402,F401 (the tests read OUTCOME)
+
 LOCAL_AS = 65000
 CACHES = {"cache1": ("192.0.2.10", 8282, 1), "cache2": ("192.0.2.20", 8282, 2)}
 SESSIONS = {"see": (65010, "192.0.2.11", "2001:db8:0:1::11"),
@@ -52,35 +55,6 @@ STATES = {
                "r6": "notfound"},
     "none": {r: "notfound" for r in ROUTES},
 }
-OUTCOME = {"valid": 200, "notfound": 90, "invalid": None}  # LOCAL_PREF at the sink
-
-POLICY = """\
-bgp community-list standard CL-SEE seq 5 permit 65000:1
-!
-route-map RPKI-SEE permit 10
- set local-preference 10
- set community 65000:1
-exit
-!
-route-map RPKI-IN deny 10
- match rpki invalid
-exit
-route-map RPKI-IN permit 20
- match rpki notfound
- set local-preference 90
-exit
-route-map RPKI-IN permit 30
- match rpki valid
- set local-preference 200
-exit
-!
-route-map TO-SINK deny 10
- match community CL-SEE
-exit
-route-map TO-SINK permit 20
-exit
-!
-"""
 
 
 def sink_view(states):

@@ -22,6 +22,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))  # tests/lab, for skualab
+from skualab.rpki_policy import OUTCOME, POLICY  # noqa: E402,F401 (the tests read OUTCOME)
+
 
 LOCAL_AS = 65000
 CACHE = ("192.0.2.10", 8282)
@@ -65,37 +68,6 @@ ROUTES = [
     ("v6-as0", "2001:db8:200::/48", 64500, "invalid"),
     ("v6-no-vrp", "2001:db8:300::/48", 64500, "notfound"),
 ]
-
-# What RPKI-IN makes of each state at the collector: local preference, or None (denied).
-OUTCOME = {"valid": 200, "notfound": 90, "invalid": None}
-
-POLICY = """\
-bgp community-list standard CL-SEE seq 5 permit 65000:1
-!
-route-map RPKI-SEE permit 10
- set local-preference 10
- set community 65000:1
-exit
-!
-route-map RPKI-IN deny 10
- match rpki invalid
-exit
-route-map RPKI-IN permit 20
- match rpki notfound
- set local-preference 90
-exit
-route-map RPKI-IN permit 30
- match rpki valid
- set local-preference 200
-exit
-!
-route-map TO-SINK deny 10
- match community CL-SEE
-exit
-route-map TO-SINK permit 20
-exit
-!
-"""
 
 
 def afi(prefix):
