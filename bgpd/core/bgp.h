@@ -72,6 +72,21 @@ struct bgp {
 	/* maximum-paths N / maximum-paths ibgp N per address family: [af][0] eBGP, [af][1] iBGP */
 	uint16_t maxpaths[BGP_AF_MAX][2];
 	struct bgp_redist redist[BGP_AF_MAX][BGP_REDIST_MAX];
+	/* Graceful restart (RFC 4724), FRR's global commands: `bgp graceful-restart` (RESTART),
+	 * `bgp graceful-restart-disable` (DISABLE), neither (HELPER, the default: peers' routes
+	 * are kept across their restarts, ours are not announced as preserved). A neighbor's own
+	 * mode (bgp_peer_config.gr_mode) overrides it; bgp_peer_gr_mode() gives the effective one. */
+	enum bgp_gr_mode gr_mode;
+	uint16_t gr_restart_time;      /* bgp graceful-restart restart-time (0-4095 s) */
+	uint32_t gr_stalepath_time;    /* ... stalepath-time: a helper's limit on stale routes */
+	uint32_t gr_select_defer_time; /* ... select-defer-time: the restarting side's wait */
+	bool gr_preserve_fw_state;     /* ... preserve-fw-state: the F bit in our capability */
+	bool gr_notification;	       /* ... notification (RFC 8538 N bit); FRR's default: on */
+	/* bgp long-lived-graceful-restart stale-time N (RFC 9494); 0 = no LLGR capability. */
+	uint32_t llgr_stale_time;
+	/* bgp graceful-shutdown (RFC 8326): GRACEFUL_SHUTDOWN and local preference 0 on what we
+	 * send, as FRR. */
+	bool graceful_shutdown;
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address (bgp_peer_table_new()) */
 	uint32_t peer_count;
@@ -84,6 +99,10 @@ struct bgp {
 };
 
 #define BGP_FIB_TABLE_DEFAULT 254 /* main */
+/* FRR's graceful-restart defaults (bgpd.h BGP_DEFAULT_*). */
+#define BGP_GR_RESTART_TIME_DEFAULT 120
+#define BGP_GR_STALEPATH_TIME_DEFAULT 360
+#define BGP_GR_SELECT_DEFER_TIME_DEFAULT 360
 #define BGP_MAXPATHS_DEFAULT 64	  /* FRR's MULTIPATH_NUM */
 
 /* The peers of an instance by address: the table for bgp->peer_hash, and a lookup in it

@@ -87,3 +87,10 @@ uint16_t bgp_peer_holdtime(const struct bgp_peer *peer)
 		return peer->conf.holdtime;
 	return peer->bgp->holdtime;
 }
+
+enum bgp_gr_mode bgp_peer_gr_mode(const struct bgp_peer *peer)
+{
+	if (peer->conf.gr_mode != BGP_GR_INHERIT)
+		return peer->conf.gr_mode;
+	return peer->bgp->gr_mode != BGP_GR_INHERIT ? peer->bgp->gr_mode : BGP_GR_HELPER;
+}

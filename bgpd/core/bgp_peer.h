@@ -90,6 +90,16 @@ enum bgp_role {
 	BGP_ROLE_PEER,	    /* lateral peers */
 };
 
+/* Graceful restart mode (RFC 4724), FRR's: of the instance (never INHERIT) and of a neighbor
+ * (`neighbor X graceful-restart|graceful-restart-helper|graceful-restart-disable`, INHERIT when
+ * none is given). */
+enum bgp_gr_mode {
+	BGP_GR_INHERIT = 0, /* a neighbor without its own mode: the instance's */
+	BGP_GR_HELPER,	    /* keep the peer's routes across its restart; ours are not preserved */
+	BGP_GR_RESTART,	    /* helper, and we advertise that we preserve our own state */
+	BGP_GR_DISABLE,	    /* no Graceful Restart capability at all */
+};
+
 /* What the northbound sets for one neighbor. */
 struct bgp_peer_config {
 	struct ipaddr addr;
@@ -101,7 +111,9 @@ struct bgp_peer_config {
 	bool local_as_no_prepend;
 	bool local_as_replace;
 	bool shutdown;
+	char *shutdown_message; /* neighbor X shutdown message TEXT (RFC 9003), NULL = none */
 	bool passive;
+	enum bgp_gr_mode gr_mode; /* neighbor X graceful-restart...; INHERIT = the instance's */
 	enum bgp_role local_role; /* neighbor X local-role ..., NONE = not configured */
 	bool local_role_strict;	  /* ... strict-mode (kept for the Role capability) */
 	bool timers_configured;	  /* neighbor X timers K H */
@@ -145,6 +157,7 @@ struct bgp_peer_config {
 static inline void bgp_peer_config_strings_free(struct bgp_peer_config *c)
 {
 	XFREE(MTYPE_BGP_PEER_CONF, c->description);
+	XFREE(MTYPE_BGP_PEER_CONF, c->shutdown_message);
 	XFREE(MTYPE_BGP_PEER_CONF, c->password);
 	XFREE(MTYPE_BGP_PEER_CONF, c->update_source_ifname);
 	XFREE(MTYPE_BGP_PEER_CONF, c->peer_group);
@@ -180,5 +193,6 @@ uint32_t bgp_peer_remote_as_expected(const struct bgp_peer *peer); /* 0 = any (e
 bool bgp_peer_af_activated(const struct bgp_peer *peer, enum bgp_af af);
 uint16_t bgp_peer_keepalive(const struct bgp_peer *peer);
 uint16_t bgp_peer_holdtime(const struct bgp_peer *peer);
+enum bgp_gr_mode bgp_peer_gr_mode(const struct bgp_peer *peer); /* never INHERIT */
 
 #endif /* SKUA_BGP_PEER_H */

@@ -111,6 +111,11 @@ struct bgp *bgp_create(uint32_t asn, struct event_base *base)
 	for (af = 0; af < BGP_AF_MAX; af++)
 		bgp->maxpaths[af][0] = bgp->maxpaths[af][1] = BGP_MAXPATHS_DEFAULT;
 	bgp->ebgp_requires_policy = true; /* RFC 8212, the model's default */
+	bgp->gr_mode = BGP_GR_HELPER;
+	bgp->gr_restart_time = BGP_GR_RESTART_TIME_DEFAULT;
+	bgp->gr_stalepath_time = BGP_GR_STALEPATH_TIME_DEFAULT;
+	bgp->gr_select_defer_time = BGP_GR_SELECT_DEFER_TIME_DEFAULT;
+	bgp->gr_notification = true;
 	TAILQ_INIT(&bgp->peers);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		TAILQ_INIT(&bgp->networks[af]);

@@ -68,9 +68,16 @@ DECLARE_MTYPE(BGP_ADJ_OUT);    /* output batches, pending output, export caches 
 struct bgp_path {
 	struct bgp_path *next;
 	struct bgp_attr *attr; /* interned, one reference held */
-	uint32_t src;	       /* struct rib_src id (0 = locally originated) */
+	uint32_t src : 24;     /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
+	uint32_t flags : 8;    /* PATH_F_* */
 	uint32_t uptime;       /* wall clock seconds of the last change (Last update) */
 };
+#define RIB_SRC_MAX (1u << 24)
+
+/* path->flags. A path of a source kept across its session's loss (graceful restart, struct
+ * rib_src) is stale as a whole through its source; these mark single paths. */
+#define PATH_F_STALE 0x01      /* not re-announced since an enhanced route refresh's BoRR */
+#define PATH_F_LLGR_STALE 0x02 /* long-lived stale (RFC 9494): LLGR_STALE added, least preferred */
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
