@@ -75,7 +75,8 @@ struct bgp {
 	/* Graceful restart (RFC 4724), FRR's global commands: `bgp graceful-restart` (RESTART),
 	 * `bgp graceful-restart-disable` (DISABLE), neither (HELPER, the default: peers' routes
 	 * are kept across their restarts, ours are not announced as preserved). A neighbor's own
-	 * mode (bgp_peer_config.gr_mode) overrides it; bgp_peer_gr_mode() gives the effective one. */
+	 * mode (bgp_peer_config.gr_mode) overrides it; bgp_peer_gr_mode() gives the effective one.
+	 */
 	enum bgp_gr_mode gr_mode;
 	uint16_t gr_restart_time;      /* bgp graceful-restart restart-time (0-4095 s) */
 	uint32_t gr_stalepath_time;    /* ... stalepath-time: a helper's limit on stale routes */
@@ -103,7 +104,7 @@ struct bgp {
 #define BGP_GR_RESTART_TIME_DEFAULT 120
 #define BGP_GR_STALEPATH_TIME_DEFAULT 360
 #define BGP_GR_SELECT_DEFER_TIME_DEFAULT 360
-#define BGP_MAXPATHS_DEFAULT 64	  /* FRR's MULTIPATH_NUM */
+#define BGP_MAXPATHS_DEFAULT 64 /* FRR's MULTIPATH_NUM */
 
 /* The peers of an instance by address: the table for bgp->peer_hash, and a lookup in it
  * (IPv4-mapped IPv6 addresses find the IPv4 peer). */
