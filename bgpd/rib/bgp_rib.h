@@ -76,9 +76,10 @@ struct bgp_path {
 
 /* path->flags. A path of a source kept across its session's loss (graceful restart, struct
  * rib_src) is stale as a whole through its source; these mark single paths. */
-#define PATH_F_STALE 0x01      /* not re-announced since an enhanced route refresh's BoRR */
-#define PATH_F_LLGR_STALE 0x02 /* long-lived stale (RFC 9494): LLGR_STALE added, least preferred \
-				*/
+/* Not re-announced since an enhanced route refresh's BoRR (RFC 7313). */
+#define PATH_F_STALE 0x01
+/* Long-lived stale (RFC 9494): LLGR_STALE added, least preferred. */
+#define PATH_F_LLGR_STALE 0x02
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
