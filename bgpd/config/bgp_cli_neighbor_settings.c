@@ -30,30 +30,53 @@ DEFCMD(neighbor_shutdown, "[no] " NEIGHBOR_CMD " shutdown",
 	return bgp_cli_peer_flag(vty, args, "shutdown");
 }
 
-/* neighbor X local-as AS [no-prepend [replace-as]]: the whole statement replaces the last. */
-static int local_as_edit(struct vty *vty, const struct cmd_args *args, bool no)
+/* One leaf of a statement kept as a container: a value from the argument `arg`, or an empty
+ * leaf created when the keyword `flag` was typed. */
+struct stmt_leaf {
+	const char *leaf;
+	const char *arg;  /* NULL: a flag */
+	const char *flag; /* when arg is NULL */
+};
+
+/* Statements such as local-as and local-role: the whole statement replaces the last one, so
+ * the container is destroyed and, unless `no`, created again with the leaves typed. */
+static int peer_stmt_replace(struct vty *vty, const struct cmd_args *args, const char *container,
+			     const struct stmt_leaf *leaves, size_t nleaves, bool no)
 {
 	char base[256], xpath[XPATH_MAX];
 	size_t n;
 
 	if (bgp_cli_peer_base(vty, args, base, sizeof(base)) < 0)
 		return CMD_WARNING_CONFIG_FAILED;
-	n = (size_t)snprintf(xpath, sizeof(xpath), "%s/local-as", base);
+	n = (size_t)snprintf(xpath, sizeof(xpath), "%s/%s", base, container);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
 	if (no)
 		return nb_cli_apply_changes(vty, NULL);
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	snprintf(xpath + n, sizeof(xpath) - n, "/as");
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "las"));
-	if (cmd_has(args, "no-prepend")) {
-		snprintf(xpath + n, sizeof(xpath) - n, "/no-prepend");
-		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	}
-	if (cmd_has(args, "replace-as")) {
-		snprintf(xpath + n, sizeof(xpath) - n, "/replace-as");
-		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	for (size_t i = 0; i < nleaves; i++) {
+		const struct stmt_leaf *l = &leaves[i];
+
+		if (!l->arg && !cmd_has(args, l->flag))
+			continue;
+		snprintf(xpath + n, sizeof(xpath) - n, "/%s", l->leaf);
+		if (l->arg)
+			nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, l->arg));
+		else
+			nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
 	}
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+/* neighbor X local-as AS [no-prepend [replace-as]] */
+static int local_as_edit(struct vty *vty, const struct cmd_args *args, bool no)
+{
+	static const struct stmt_leaf leaves[] = {
+		{ "as", "las", NULL },
+		{ "no-prepend", NULL, "no-prepend" },
+		{ "replace-as", NULL, "replace-as" },
+	};
+
+	return peer_stmt_replace(vty, args, "local-as", leaves, array_size(leaves), no);
 }
 
 #define LOCAL_AS_HELP                                          \
@@ -75,26 +98,15 @@ DEFCMD(no_neighbor_local_as,
 	return local_as_edit(vty, args, true);
 }
 
-/* neighbor X local-role ROLE [strict-mode]: the whole statement replaces the last. */
+/* neighbor X local-role ROLE [strict-mode] */
 static int local_role_edit(struct vty *vty, const struct cmd_args *args, bool no)
 {
-	char base[256], xpath[XPATH_MAX];
-	size_t n;
+	static const struct stmt_leaf leaves[] = {
+		{ "role", "role", NULL },
+		{ "strict-mode", NULL, "strict-mode" },
+	};
 
-	if (bgp_cli_peer_base(vty, args, base, sizeof(base)) < 0)
-		return CMD_WARNING_CONFIG_FAILED;
-	n = (size_t)snprintf(xpath, sizeof(xpath), "%s/local-role", base);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
-	if (no)
-		return nb_cli_apply_changes(vty, NULL);
-	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	snprintf(xpath + n, sizeof(xpath) - n, "/role");
-	nb_cli_enqueue_change(vty, xpath, NB_OP_MODIFY, cmd_arg(args, "role"));
-	if (cmd_has(args, "strict-mode")) {
-		snprintf(xpath + n, sizeof(xpath) - n, "/strict-mode");
-		nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	}
-	return nb_cli_apply_changes(vty, NULL);
+	return peer_stmt_replace(vty, args, "local-role", leaves, array_size(leaves), no);
 }
 
 /* FRR 8.4's help (bgpd/bgp_vty.c). */
