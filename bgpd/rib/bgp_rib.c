@@ -1019,6 +1019,20 @@ uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 	return src && af < BGP_AF_MAX ? src->sent[af] : 0;
 }
 
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->out[af].eor_sent;
+}
+
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->eor_rcvd[af];
+}
+
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)
 {
 	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)

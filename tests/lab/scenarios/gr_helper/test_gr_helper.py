@@ -75,11 +75,23 @@ def check_restart(lab, name, stop, start):
                    {"kept": everywhere(peer, True), "gone": everywhere(peer, True)}, timeout=5)
         time.sleep(1)
     text = lab["dut"].vtysh("show bgp ipv4 unicast")
-    assert "S>" in text.replace(" ", "") or "S*>" in text.replace(" ", ""), text
+    assert "S>" in text.replace(" ", ""), text
+    # FRR's view of a peer away (captured from FRR 8.4 on the same state).
+    gr = lab["dut"].vtysh_json("show bgp ipv4 neighbors %s graceful-restart json" % peer)[peer]
+    assert gr["remoteGrMode"] == "NotApplicable" and gr["rBit"] is False, gr
+    assert 0 <= gr["timers"]["restartTimerRemaining"] <= 20, gr
+    detail = lab["dut"].vtysh("show bgp ipv4 unicast %s" % ROUTES[name][0])
+    assert ", (stale)" in detail and "Time until Graceful Restart stale route deleted" in detail, \
+        detail
     start()
     lab.expect("%s back: the re-announced route fresh, the other one gone" % name,
                lambda: state(lab, name),
                {"kept": everywhere(peer, False), "gone": NOWHERE}, timeout=45)
+    gr = lab["dut"].vtysh_json("show bgp ipv4 neighbors %s graceful-restart json" % peer)[peer]
+    assert gr["remoteGrMode"] == "Restart" and gr["localGrMode"] == "Helper*", gr
+    assert gr["ipv4Unicast"]["endOfRibStatus"]["endOfRibRecv"] is True, gr
+    text = lab["dut"].vtysh("show bgp neighbors %s" % peer)
+    assert "    Graceful Restart Capability: advertised and received\n" in text, text
 
 
 @pytest.mark.timeout(120)
