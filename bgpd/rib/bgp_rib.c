@@ -152,6 +152,10 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 				old->accepted[af]--;
 			src->accepted[af]++;
 			path->src = src->id;
+			/* The same peer's new session takes its path over (graceful restart: the
+			 * stale path re-announced): not news for the other peers by itself. */
+			if (before.path == path)
+				before.src = src->id;
 		}
 		if (path->attr != attr) {
 			bgp_attr_unref(path->attr);

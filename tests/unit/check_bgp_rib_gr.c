@@ -170,6 +170,8 @@ START_TEST(test_kept_replaced_flushed_at_eor)
 	ck_assert_ptr_eq(path_src("20.0.3.0/24"), old);
 	bgp_aspath_to_str(fake_adj(o, "20.0.1.0/24")->aspath, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "65001 65002 65099");
+	/* Only the changed route was sent on: the same route again is no news for o. */
+	ck_assert_uint_eq(o->pfx_announced, 5);
 	ck_assert_ptr_nonnull(fake_adj(o, "20.0.3.0/24"));
 	ck_assert_uint_eq(rib_peer_accepted(&r->peer, V4), 2);
 
