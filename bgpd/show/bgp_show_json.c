@@ -395,6 +395,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_int(w, "bgpTimerUpEstablishedEpoch", pv->up_epoch);
 	} else if (pv->state == BGP_ST_ACTIVE && pv->passive) {
 		json_string(w, "bgpStateIs", "passive");
+	} else if (pv->state == BGP_ST_ACTIVE && pv->gr.restart_remaining >= 0) {
+		json_string(w, "bgpStateIs", "passiveNSF");
 	}
 	json_uint(w, "bgpTimerLastRead", pv->read_never ? 0 : pv->last_read_ms);
 	json_uint(w, "bgpTimerLastWrite", pv->write_never ? 0 : pv->last_write_ms);

@@ -388,6 +388,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		vty_out(vty, ", up for %8s", pv->up_str);
 	else if (pv->state == BGP_ST_ACTIVE && pv->passive)
 		vty_out(vty, " (passive)");
+	else if (pv->state == BGP_ST_ACTIVE && pv->gr.restart_remaining >= 0)
+		vty_out(vty, " (NSF passive)"); /* FRR: its routes kept while it restarts */
 	vty_out(vty, "\n");
 	vty_out(vty, "  Last read %s, Last write %s\n", pv->last_read_str, pv->last_write_str);
 	vty_out(vty, "  Hold time is %u seconds, keepalive interval is %u seconds\n", pv->holdtime,

@@ -81,6 +81,10 @@ def check_restart(lab, name, stop, start):
     gr = lab["dut"].vtysh_json("show bgp ipv4 neighbors %s graceful-restart json" % peer)[peer]
     assert gr["remoteGrMode"] == "NotApplicable" and gr["rBit"] is False, gr
     assert 0 <= gr["timers"]["restartTimerRemaining"] <= 20, gr
+    nbr = lab["dut"].neighbor(peer)[peer]
+    # FRR's "Active (NSF passive)"; between connection attempts only.
+    assert nbr["bgpState"] != "Active" or nbr.get("bgpStateIs") == "passiveNSF", nbr["bgpState"]
+    assert nbr["gracefulRestartInfo"]["timers"]["restartTimerRemaining"] <= 20, nbr
     detail = lab["dut"].vtysh("show bgp ipv4 unicast %s" % ROUTES[name][0])
     assert ", (stale)" in detail and "Time until Graceful Restart stale route deleted" in detail, \
         detail
