@@ -17,6 +17,7 @@
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
@@ -151,6 +152,10 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 				old->accepted[af]--;
 			src->accepted[af]++;
 			path->src = src->id;
+			/* The same peer's new session takes its path over (graceful restart: the
+			 * stale path re-announced): not news for the other peers by itself. */
+			if (before.path == path)
+				before.src = src->id;
 		}
 		if (path->attr != attr) {
 			bgp_attr_unref(path->attr);
@@ -256,6 +261,7 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 {
 	if (src->local)
 		return;
+	rib_gr_src_free(rib, src);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
 	adj_out_peer_down(rib, src);
@@ -334,6 +340,7 @@ void rib_free(struct bgp_rib *rib)
 			src->rp->cur = NULL;
 		rib_src_free(rib, src);
 	}
+	rib_gr_fini(rib);
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 
@@ -370,6 +377,9 @@ void rib_peer_detach(struct bgp_peer *peer)
 		return;
 	if (rp->cur)
 		rib_peer_down(peer);
+	/* A deleted neighbor's routes kept by graceful restart go too (FRR). */
+	if (rib)
+		rib_gr_flush_peer(rib, rp, NULL);
 	/* Sessions still being cleaned up outlive the peer: they keep their own copy of what
 	 * the show commands print. */
 	if (rib) {
@@ -421,6 +431,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->up_since = wallclock_s();
 	peer->rib->cur = src;
 	rib->nsessions++;
+	rib_gr_peer_up(rib, src, info);
 	adj_out_peer_up(rib, src);
 	if (DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))
 		log_debug("%s: RIB: session %u up (%s)", peer->name, src->id,
@@ -434,6 +445,8 @@ void rib_peer_down(struct bgp_peer *peer)
 
 	if (!rib || !src)
 		return;
+	/* Routes kept stale from an earlier loss go with this one (graceful restart ends). */
+	rib_gr_flush_peer(rib, peer->rib, src);
 	peer->rib->cur = NULL;
 	src->up = false;
 	rib->nsessions--;
@@ -443,6 +456,29 @@ void rib_peer_down(struct bgp_peer *peer)
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
 	rib_cleanup_start(rib, src);
+}
+
+void rib_peer_down_graceful(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src)
+		return;
+	if (!rib_gr_session_lost(rib, src)) {
+		rib_peer_down(peer);
+		return;
+	}
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		adj_in_drop(src, (enum bgp_af)af);
+}
+
+void rib_peer_gr_flush(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+
+	if (rib && peer->rib)
+		rib_gr_flush_peer(rib, peer->rib, peer->rib->cur);
 }
 
 /* ---- UPDATE input ---- */
@@ -849,8 +885,10 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		/* Families not negotiated with this peer are ignored (the codec decodes all). */
 		if (!src->af[af])
 			continue;
-		if (upd->end_of_rib[af])
+		if (upd->end_of_rib[af]) {
 			src->eor_rcvd[af] = true;
+			rib_gr_eor(rib, src, af);
+		}
 		if (upd->has_withdrawn[af])
 			while (bgp_nlri_next(&upd->withdrawn[af], af, &p)) {
 				adj_in_set(src, af, &p, NULL);
@@ -983,6 +1021,20 @@ uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 
 	return src && af < BGP_AF_MAX ? src->sent[af] : 0;
+}
+
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->out[af].eor_sent;
+}
+
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->eor_rcvd[af];
 }
 
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)

@@ -143,11 +143,144 @@ START_TEST(test_effective_values)
 	peer->conf.remote_as_type = BGP_REMOTE_AS_EXTERNAL;
 	ck_assert(bgp_peer_is_ebgp(peer));
 
+	/* Graceful restart: the neighbor's own mode, else the instance's. */
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_HELPER);
+	bgp->gr_mode = BGP_GR_RESTART;
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_RESTART);
+	peer->conf.gr_mode = BGP_GR_DISABLE;
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_DISABLE);
+	bgp->gr_mode = BGP_GR_HELPER;
+	peer->conf.gr_mode = BGP_GR_INHERIT;
+
 	ck_assert_str_eq(bgp_af_json_name(BGP_AF_IPV6_UNICAST), "ipv6Unicast");
 	ck_assert_str_eq(bgp_af_text_name(BGP_AF_IPV4_UNICAST), "IPv4 Unicast");
 	ck_assert_int_eq(bgp_af_from_afi_safi(2, 1), BGP_AF_IPV6_UNICAST);
 	ck_assert_int_eq(bgp_af_from_afi_safi(1, 2), -1);
 	st_teardown();
+}
+END_TEST
+
+/* What our OPEN advertises for each effective mode (FRR's rules), and what the RIB is told. */
+START_TEST(test_gr_open_local)
+{
+	struct bgp_open_local l;
+	struct bgp_open_result nego;
+	struct bgp_session_info info;
+	struct bgp_peer *peer;
+	struct bgp *bgp;
+	struct ipaddr a;
+
+	st_setup();
+	bgp = bgp_get();
+	a = addr("192.0.2.1");
+	peer = bgp_peer_create(bgp, &a);
+
+	/* Helper (the default): the capability with N and the restart time, no family. */
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = l.af[BGP_AF_IPV6_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr);
+	ck_assert(l.gr_notification);
+	ck_assert(!l.gr_restart);
+	ck_assert_uint_eq(l.gr_time, 120);
+	ck_assert(!l.gr_af[BGP_AF_IPV4_UNICAST] && !l.gr_af[BGP_AF_IPV6_UNICAST]);
+	ck_assert(!l.llgr);
+
+	/* Restart mode: the advertised families listed, F from preserve-fw-state. */
+	bgp->gr_mode = BGP_GR_RESTART;
+	bgp->gr_preserve_fw_state = true;
+	bgp->gr_notification = false;
+	bgp->gr_restart_time = 30;
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr && !l.gr_notification);
+	ck_assert_uint_eq(l.gr_time, 30);
+	ck_assert(l.gr_af[BGP_AF_IPV4_UNICAST] && l.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!l.gr_af[BGP_AF_IPV6_UNICAST]);
+
+	/* The neighbor's disable wins: no capability at all. */
+	peer->conf.gr_mode = BGP_GR_DISABLE;
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(!l.gr && !l.llgr);
+
+	/* The RIB hears the peer's values for the families of the session only. */
+	memset(&nego, 0, sizeof(nego));
+	memset(&info, 0, sizeof(info));
+	info.af[BGP_AF_IPV4_UNICAST] = true;
+	nego.gr = true;
+	nego.gr_notification = true;
+	nego.remote.gr = true;
+	nego.remote.gr_restart = true;
+	nego.remote.gr_time = 90;
+	nego.remote.gr_af[BGP_AF_IPV4_UNICAST] = nego.remote.gr_fwd[BGP_AF_IPV4_UNICAST] = true;
+	nego.remote.gr_af[BGP_AF_IPV6_UNICAST] = true;
+	bgp_session_info_gr(&info, &nego);
+	ck_assert(info.gr && info.gr_notification && info.gr_restarting);
+	ck_assert_uint_eq(info.gr_time, 90);
+	ck_assert(info.gr_af[BGP_AF_IPV4_UNICAST] && info.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!info.gr_af[BGP_AF_IPV6_UNICAST]);
+	/* Not negotiated (we did not send it): nothing, whatever the peer said. */
+	nego.gr = false;
+	memset(&info, 0, sizeof(info));
+	info.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_session_info_gr(&info, &nego);
+	ck_assert(!info.gr && !info.gr_af[BGP_AF_IPV4_UNICAST]);
+	st_teardown();
+}
+END_TEST
+
+/* RFC 8538 as FRR 8.4 sends it, and which losses graceful restart covers. */
+START_TEST(test_gr_hard_reset_and_cover)
+{
+	struct bgp_error e, out;
+	struct bgp_session s;
+
+	/* With the N bit, an administrative Cease becomes a Hard Reset carrying it. */
+	bgp_error_set(&e, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_SHUTDOWN, "ab", 2, NULL);
+	ck_assert(bgp_session_notify_hard_reset(true, &e, &out));
+	ck_assert_uint_eq(out.code, BGP_ERR_CEASE);
+	ck_assert_uint_eq(out.subcode, BGP_ERR_CEASE_HARD_RESET);
+	ck_assert_uint_eq(out.data_len, 4);
+	ck_assert_mem_eq(out.data,
+			 "\x06\x02"
+			 "ab",
+			 4);
+	for (uint8_t sub = BGP_ERR_CEASE_MAX_PREFIX; sub <= BGP_ERR_CEASE_ADMIN_RESET; sub++) {
+		bgp_error_set(&e, BGP_ERR_CEASE, sub, NULL, 0, NULL);
+		ck_assert(bgp_session_notify_hard_reset(true, &e, &out));
+	}
+	/* Not without the N bit, not for other Ceases or other errors. */
+	ck_assert(!bgp_session_notify_hard_reset(false, &e, &out));
+	bgp_error_set(&e, BGP_ERR_CEASE, BGP_ERR_CEASE_CONFIG_CHANGE, NULL, 0, NULL);
+	ck_assert(!bgp_session_notify_hard_reset(true, &e, &out));
+	bgp_error_set(&e, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
+	ck_assert(!bgp_session_notify_hard_reset(true, &e, &out));
+
+	/* Which losses keep the routes. */
+	memset(&s, 0, sizeof(s));
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_CLOSED)); /* no GR negotiated */
+	s.info.gr = true;
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_CLOSED));
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_SOCKET_ERROR));
+	s.have_last_notify = true;
+	s.last_notify_sent = true;
+	bgp_error_set(&s.last_notify, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_SENT));
+	/* Any other NOTIFICATION: only with the N bit, and not a Hard Reset. */
+	bgp_error_set(&s.last_notify, BGP_ERR_CEASE, BGP_ERR_CEASE_CONFIG_CHANGE, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_CONFIG_CHANGE));
+	s.last_notify_sent = false;
+	bgp_error_set(&s.last_notify, BGP_ERR_UPDATE, 1, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	s.info.gr_notification = true;
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	bgp_error_set(&s.last_notify, BGP_ERR_CEASE, BGP_ERR_CEASE_HARD_RESET, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	ck_assert(bgp_session_stop_flushes(BGP_ERR_CEASE_ADMIN_SHUTDOWN));
+	ck_assert(!bgp_session_stop_flushes(BGP_ERR_CEASE_CONFIG_CHANGE));
 }
 END_TEST
 
@@ -317,6 +450,8 @@ static Suite *peer_suite(void)
 
 	tcase_add_test(tl, test_peer_create_lookup_delete);
 	tcase_add_test(tl, test_effective_values);
+	tcase_add_test(tl, test_gr_open_local);
+	tcase_add_test(tl, test_gr_hard_reset_and_cover);
 	tcase_add_test(tl, test_network_statements);
 	suite_add_tcase(s, tl);
 

@@ -110,6 +110,16 @@ void rib_peer_down(struct bgp_peer *peer)
 	rib_calls.down++;
 }
 
+void rib_peer_down_graceful(struct bgp_peer *peer)
+{
+	rib_calls.down_graceful++;
+}
+
+void rib_peer_gr_flush(struct bgp_peer *peer)
+{
+	rib_calls.gr_flush++;
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	rib_calls.updates++;
@@ -172,6 +182,27 @@ uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af)
 uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 {
 	return 0;
+}
+
+/* Graceful restart's RIB side: no End-of-RIB, no timer. */
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return false;
+}
+
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return false;
+}
+
+int64_t rib_peer_gr_restart_remaining(const struct bgp_peer *peer)
+{
+	return -1;
+}
+
+int64_t rib_peer_gr_stale_remaining(const struct bgp_peer *peer)
+{
+	return -1;
 }
 
 uint64_t rib_table_version(const struct bgp *bgp)
