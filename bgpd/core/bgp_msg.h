@@ -40,6 +40,11 @@ struct bgp_session_info {
 	struct ipaddr local_addr; /* our address on this session (next hop self) */
 	struct ipaddr remote_addr;
 	size_t max_msg_size; /* 4096, or 65535 with RFC 8654 */
+	/* Graceful Restart (RFC 4724): the peer advertised the capability, and its Restart State
+	 * (R) bit was set. A restarting bgpd waits for the End-of-RIB of the first, not of the
+	 * second (bgpd/rib/bgp_rib_gr.c). */
+	bool gr_capable;
+	bool gr_restart_bit;
 };
 
 /* ---- the RIB side, called by the session side (implemented by bgpd/rib/) ---- */

@@ -157,6 +157,8 @@ struct rib_src {
 	size_t max_msg;
 	bool af[BGP_AF_MAX];
 	bool eor_rcvd[BGP_AF_MAX];
+	bool gr_capable;	       /* advertised Graceful Restart (bgp_session_info) */
+	bool gr_peer_restarting;       /* ... with the R bit: it waits for our End-of-RIB */
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
 	/* maximum-prefix: over the limit / past the warning threshold (logged once each, FRR's
@@ -280,6 +282,10 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;
+	/* The restarting speaker's deferred selection (bgp_rib_gr.c). */
+	bool gr_deferring;
+	struct ev *gr_timer;  /* select-defer-time */
+	uint64_t gr_since_ms; /* monotime_ms() when the deferral began */
 };
 
 /* The session side's calls, for a peer of this RIB. */
