@@ -95,6 +95,8 @@ struct bgp {
 	/* Routes of the family were found and kept in the kernel across the restart, the FIB
 	 * installs, and preserve-fw-state is set: the F bit for the family (RFC 4724 3). */
 	bool gr_fwd_preserved[BGP_AF_MAX];
+	/* The FIB installs bgpd's routes (bgpd/fib): they outlive a session's loss. */
+	bool gr_fib_forwarding;
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address (bgp_peer_table_new()) */
 	uint32_t peer_count;

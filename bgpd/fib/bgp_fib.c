@@ -357,6 +357,7 @@ static void attach(struct bgp *bgp, struct bgp_rib *rib)
 		rib_fib_maxpaths_set(rib, af, true, bgp->maxpaths[af][1]);
 	}
 	rib_fib_attach(rib, &bgp_fib_ops, rib);
+	bgp->gr_fib_forwarding = true;
 	log_info("FIB: installing best routes in table %u", fib.table);
 }
 
@@ -368,8 +369,11 @@ static void detach(struct bgp_rib *rib, const char *why, bool keep)
 	if (!fib.active)
 		return;
 	fib.active = false;
-	if (rib)
+	if (rib) {
 		rib_fib_detach(rib);
+		rib->bgp->gr_fib_forwarding = false;
+		memset(rib->bgp->gr_fwd_preserved, 0, sizeof(rib->bgp->gr_fwd_preserved));
+	}
 	flush_now();
 	if (!keep) {
 		fib_gr_reset(); /* purged with the rest */

@@ -420,8 +420,8 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 		if (src->af[af] && adj_in_wanted(peer, af))
 			src->adj_in[af] = ptree_new(bgp_af_family(af));
 	}
-	src->gr_capable = info->gr_capable;
-	src->gr_peer_restarting = info->gr_restart_bit;
+	src->gr_capable = info->gr;
+	src->gr_peer_restarting = info->gr_restarting;
 	src->up_since = wallclock_s();
 	peer->rib->cur = src;
 	rib->nsessions++;

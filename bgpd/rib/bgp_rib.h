@@ -157,7 +157,7 @@ struct rib_src {
 	size_t max_msg;
 	bool af[BGP_AF_MAX];
 	bool eor_rcvd[BGP_AF_MAX];
-	bool gr_capable;	       /* advertised Graceful Restart (bgp_session_info) */
+	bool gr_capable;	       /* negotiated Graceful Restart (bgp_session_info.gr) */
 	bool gr_peer_restarting;       /* ... with the R bit: it waits for our End-of-RIB */
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */

@@ -179,7 +179,10 @@ void bgp_session_new(struct bgp_peer *peer);
 void bgp_session_free(struct bgp_peer *peer);
 /* ManualStart (or the passive variant): no-op unless Idle and the peer may run. */
 void bgp_session_start(struct bgp_peer *peer);
-/* ManualStop: NOTIFICATION Cease/subcode if a connection is up, then Idle without restart. */
+/* ManualStop: NOTIFICATION Cease/subcode if a connection is up, then Idle without restart.
+ * BGP_SESSION_STOP_SILENT (Cease subcode 0 is reserved, RFC 4486): no NOTIFICATION, the
+ * connection is just closed, as a crash would (graceful restart, bgpd/instance/). */
+#define BGP_SESSION_STOP_SILENT 0
 void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why);
 /* The same with data in the Cease NOTIFICATION (RFC 4486: maximum-prefix's AFI/SAFI/limit). */
 void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const uint8_t *data,
@@ -264,6 +267,11 @@ bool bgp_session_connected_ok(struct bgp_session *s);
 void bgp_max_prefix_session_init(struct bgp_session *s, struct event_base *base);
 
 /* bgp_packet.c: messages in and out */
+/* Graceful restart (bgp_session_gr.c): our capabilities for the neighbor's effective mode,
+ * after l->af is set; what the RIB is told, after info->af is set. */
+void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l);
+void bgp_session_info_gr(struct bgp_session_info *info, const struct bgp_open_result *nego);
+
 int bgp_conn_send_open(struct bgp_conn *c);
 int bgp_conn_send_keepalive(struct bgp_conn *c);
 void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err);

@@ -64,7 +64,7 @@ static struct fake_peer *peer(const char *addr, uint32_t as, const char *local, 
 {
 	struct fake_peer *fp = fake_peer_new(bgp, addr, as, local, rid);
 
-	fp->info.gr_capable = gr;
+	fp->info.gr = gr;
 	fp->info.af[V6] = false; /* IPv4 only: one End-of-RIB each */
 	TAILQ_INSERT_TAIL(&bgp->peers, &fp->peer, entry);
 	return fp;
@@ -173,7 +173,7 @@ END_TEST
 
 START_TEST(test_a_restarting_peer_is_not_awaited)
 {
-	g2->info.gr_restart_bit = true; /* it waits for our End-of-RIB: no deadlock */
+	g2->info.gr_restarting = true; /* it waits for our End-of-RIB: no deadlock */
 	fake_peer_up(g1);
 	fake_peer_up(g2);
 	fake_peer_up(plain);
