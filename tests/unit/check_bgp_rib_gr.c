@@ -13,6 +13,7 @@
 
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_gr.h"
+#include "lib/event.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST
@@ -202,6 +203,39 @@ START_TEST(test_a_session_lost_while_deferring_is_awaited_again)
 }
 END_TEST
 
+/* A peer that never sends End-of-RIB: select-defer-time ends the wait (the timer needs a loop:
+ * a second deferral, on a RIB whose instance has one). */
+START_TEST(test_select_defer_time_bounds_the_wait)
+{
+	struct event_base *base = event_loop_new();
+	uint64_t t0;
+
+	ck_assert_ptr_nonnull(base);
+	all_up_and_announcing();
+	eor(g1);
+	eor(g2);
+	ck_assert(!rib_gr_deferring(bgp->rib));
+	fk.installs = 0;
+	fake_peer_down(g2);
+	fake_peer_up(g2); /* a new session, whose End-of-RIB never comes */
+	bgp->base = base;
+	rib_gr_defer_begin(bgp->rib, 1);
+	ck_assert(rib_gr_deferring(bgp->rib));
+	announce(g2, "10.20.0.0/24", "65003", "192.0.2.6");
+	ck_assert_uint_eq(fk.installs, 0);
+	t0 = monotime_ms();
+	while (rib_gr_deferring(bgp->rib) && monotime_ms() - t0 < 5000)
+		event_loop_once(base, true);
+	ck_assert(!rib_gr_deferring(bgp->rib));
+	ck_assert_uint_ge(monotime_ms() - t0, 900);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fk.installs, 3 * NPFX);
+	rib_gr_fini(bgp->rib); /* its timer goes before the loop */
+	bgp->base = NULL;
+	event_loop_free(base);
+}
+END_TEST
+
 static Suite *gr_suite(void)
 {
 	Suite *s = suite_create("bgp_rib_gr");
@@ -212,6 +246,7 @@ static Suite *gr_suite(void)
 	tcase_add_test(tc, test_a_peer_not_up_is_awaited);
 	tcase_add_test(tc, test_a_restarting_peer_is_not_awaited);
 	tcase_add_test(tc, test_a_session_lost_while_deferring_is_awaited_again);
+	tcase_add_test(tc, test_select_defer_time_bounds_the_wait);
 	suite_add_tcase(s, tc);
 	return s;
 }
