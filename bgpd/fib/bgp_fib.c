@@ -532,4 +532,14 @@ void bgp_fib_status(struct bgp_fib_status *st)
 	st->refused = refused;
 	st->messages = msgs;
 	st->purged = fib.purged;
+	{
+		struct fib_gr_stats gs;
+
+		fib_gr_stats(&gs);
+		st->gr_adopted = gs.adopted;
+		st->gr_unchanged = gs.kept;
+		st->gr_replaced = gs.replaced;
+		st->gr_removed = gs.removed;
+		st->gr_pending = fib_gr_pending();
+	}
 }

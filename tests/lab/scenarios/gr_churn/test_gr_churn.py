@@ -164,6 +164,9 @@ def test_restart_with_nothing_changed_costs_the_kernel_nothing(lab):
     assert log("kept %d IPv4 and %d IPv6 routes" % (0, TABLE)), "bgpd did not adopt the table"
     assert not log("left by an earlier run"), "bgpd purged the table"
     assert log("%d unchanged, 0 replaced, 0 removed" % TABLE), log("graceful restart done")
+    gr = faults.fib_status(lab["dut"])["gracefulRestart"]
+    assert gr == {"adoptedAtStart": TABLE, "selectionDeferred": False, "unchanged": TABLE,
+                  "replaced": 0, "removed": 0}, gr
     STATE["same"] = True
 
 
@@ -180,3 +183,7 @@ def test_restart_with_changes_moves_only_them(lab):
     assert counts["new"] == CHANGED, counts
     assert log("%d unchanged, %d replaced, %d removed" % (
         TABLE - WITHDRAWN - CHANGED, CHANGED, WITHDRAWN)), log("graceful restart done")
+    gr = faults.fib_status(lab["dut"])["gracefulRestart"]
+    assert gr == {"adoptedAtStart": TABLE, "selectionDeferred": False,
+                  "unchanged": TABLE - WITHDRAWN - CHANGED, "replaced": CHANGED,
+                  "removed": WITHDRAWN}, gr
