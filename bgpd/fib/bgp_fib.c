@@ -299,6 +299,7 @@ struct kernel_watch *bgp_fib_watch(void)
 static bool adopt(struct bgp *bgp, uint32_t table)
 {
 	uint64_t n[BGP_AF_MAX];
+	struct fib_gr_stats st;
 	int ret = fib_gr_adopt(fib.kf, table, n);
 
 	if (ret < 0) {
@@ -307,6 +308,12 @@ static bool adopt(struct bgp *bgp, uint32_t table)
 			 table, strerror(-ret));
 		return false;
 	}
+	fib_gr_stats(&st);
+	if (st.foreign)
+		log_notice("FIB: removed %" PRIu64
+			   " route%s of protocol bgp from table %u that bgpd "
+			   "would not install as they were (another metric, or no next hop)",
+			   st.foreign, st.foreign == 1 ? "" : "s", table);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		bgp->gr_fwd_preserved[af] = n[af] && bgp->gr_preserve_fw_state;
 	if (!n[0] && !n[1]) {

@@ -77,7 +77,7 @@ static int adopt_cb(const struct kernel_route *r, void *arg)
 	(void)arg;
 	if (r->metric != BGP_FIB_METRIC || !r->nnh) {
 		kernel_fib_delete(gr.kf, &r->dst, r->table, r->metric);
-		gr.st.removed++;
+		gr.st.foreign++;
 		return 0;
 	}
 	slot = ptree_get(gr.tree[af], &r->dst);

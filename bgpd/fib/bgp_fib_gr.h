@@ -38,6 +38,7 @@ void fib_gr_reset(void);
 /* What the restart cost the kernel (show bgp fib, the log). */
 struct fib_gr_stats {
 	uint64_t adopted, kept, replaced, removed;
+	uint64_t foreign; /* not adopted (another metric, no next hop): removed at start-up */
 };
 void fib_gr_stats(struct fib_gr_stats *st);
 
