@@ -88,7 +88,7 @@ struct bgp {
 	/* bgp graceful-shutdown (RFC 8326): GRACEFUL_SHUTDOWN and local preference 0 on what we
 	 * send, as FRR. */
 	bool graceful_shutdown;
-	/* The restarting speaker (bgpd/fib/bgp_fib_gr.c, bgpd/rib/bgp_rib_gr.c): bgpd restarted
+	/* The restarting speaker (bgpd/fib/bgp_fib_gr.c, bgpd/rib/bgp_rib_gr_defer.c): bgpd restarted
 	 * in `bgp graceful-restart` mode and adopted the routes an earlier run left in the
 	 * kernel; true until its deferred selection is done: the R bit of our OPENs. */
 	bool gr_restarting;

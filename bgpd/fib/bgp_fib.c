@@ -17,7 +17,7 @@
  *
  * Graceful restart (`bgp graceful-restart`, the restarting speaker): the earlier run's routes
  * found at start-up are adopted instead (bgp_fib_gr.c) and that finding is what tells bgpd it
- * restarted: the RIB defers its selection (bgpd/rib/bgp_rib_gr.c) while they keep forwarding,
+ * restarted: the RIB defers its selection (bgpd/rib/bgp_rib_gr_defer.c) while they keep forwarding,
  * then its first walk hands every prefix over, only those whose next hops differ are written,
  * and the adopted routes not handed over are removed when the walk is done. A clean shutdown
  * in that mode leaves the routes in the kernel for the next start, as `bgp fib retain`.
@@ -29,7 +29,7 @@
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/fib/bgp_fib_gr.h"
-#include "bgpd/rib/bgp_rib_gr.h"
+#include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "lib/event.h"
 #include "lib/log.h"
 

@@ -419,10 +419,10 @@ int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 /*
  * How bgpd's stop reaches a peer. In graceful-restart mode the routes stay in the kernel
  * (bgpd/fib/bgp_fib.c) and a peer that negotiated Graceful Restart should keep ours as stale
- * until we are back: with the N bit (RFC 8538) a Cease that is not a Hard Reset does it, and
- * Administrative Reset says "back soon"; without it any NOTIFICATION would make the peer drop
- * our routes, so the connection is closed without one, as a crash would (FRR's zebra-less
- * restart looks the same to the peer).
+ * until we are back. Without the N bit any NOTIFICATION makes an RFC 4724 helper drop them;
+ * with it (RFC 8538) an administrative Cease goes out as a Hard Reset, which does too. So the
+ * connection is closed without a NOTIFICATION, as a crash would, which is what FRR does
+ * (peer_notify_shutdown() skips it for a peer capable of graceful restart).
  */
 static uint8_t stop_subcode(const struct bgp_peer *peer)
 {
@@ -431,7 +431,7 @@ static uint8_t stop_subcode(const struct bgp_peer *peer)
 	if (!s || !s->established || !s->info.gr || !peer->bgp->gr_fib_forwarding ||
 	    peer->bgp->gr_mode != BGP_GR_RESTART || bgp_peer_gr_mode(peer) != BGP_GR_RESTART)
 		return BGP_ERR_CEASE_ADMIN_SHUTDOWN;
-	return s->info.gr_notification ? BGP_ERR_CEASE_ADMIN_RESET : BGP_SESSION_STOP_SILENT;
+	return BGP_SESSION_STOP_SILENT;
 }
 
 void bgp_shutdown_all(struct bgp *bgp)

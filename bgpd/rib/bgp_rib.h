@@ -282,7 +282,7 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;
-	/* The restarting speaker's deferred selection (bgp_rib_gr.c). */
+	/* The restarting speaker's deferred selection (bgp_rib_gr_defer.c). */
 	bool gr_deferring;
 	struct ev *gr_timer;  /* select-defer-time */
 	uint64_t gr_since_ms; /* monotime_ms() when the deferral began */

@@ -12,7 +12,7 @@
  *   1c. the RPKI revalidation walk (bgpd/rib/bgp_rib_rpki.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
- * While a restarting bgpd defers its selection (bgp_rib_gr.c), 1b and 2 wait: the kernel and
+ * While a restarting bgpd defers its selection (bgp_rib_gr_defer.c), 1b and 2 wait: the kernel and
  * the peers hear nothing until the deferral ends.
  */
 #include "lib/compat.h"

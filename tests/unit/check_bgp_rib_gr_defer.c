@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The restarting speaker's deferred selection (bgpd/rib/bgp_rib_gr.c) through the real RIB,
+ * The restarting speaker's deferred selection (bgpd/rib/bgp_rib_gr_defer.c) through the real RIB,
  * fake sessions and a fake forwarding side: while deferring, routes are learned but neither
  * the kernel nor any peer hears of them; the End-of-RIB of the last awaited Graceful Restart
  * peer ends it, and then the table is installed and sent, End-of-RIB included. Which peers
@@ -12,7 +12,7 @@
 #include <check.h>
 
 #include "bgpd/rib/bgp_rib.h"
-#include "bgpd/rib/bgp_rib_gr.h"
+#include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "lib/event.h"
 #include "tests/unit/rib_test.h"
 
@@ -165,7 +165,7 @@ START_TEST(test_a_peer_not_up_is_awaited)
 	ck_assert(rib_gr_deferring(bgp->rib));
 	ck_assert_uint_eq(fk.installs, 0);
 	g2->peer.conf.shutdown = true; /* unless it is shut down */
-	rib_gr_check(bgp->rib);
+	rib_gr_defer_check(bgp->rib);
 	ck_assert(!rib_gr_deferring(bgp->rib));
 	fake_run(bgp, RUN_ALL);
 	ck_assert_uint_eq(fk.installs, NPFX);
@@ -230,7 +230,7 @@ START_TEST(test_select_defer_time_bounds_the_wait)
 	ck_assert_uint_ge(monotime_ms() - t0, 900);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_uint_eq(fk.installs, 3 * NPFX);
-	rib_gr_fini(bgp->rib); /* its timer goes before the loop */
+	rib_gr_defer_fini(bgp->rib); /* its timer goes before the loop */
 	bgp->base = NULL;
 	event_loop_free(base);
 }
@@ -238,7 +238,7 @@ END_TEST
 
 static Suite *gr_suite(void)
 {
-	Suite *s = suite_create("bgp_rib_gr");
+	Suite *s = suite_create("bgp_rib_gr_defer");
 	TCase *tc = tcase_create("deferred_selection");
 
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Deferred best-path selection of the restarting speaker (RFC 4724 4.1), see bgp_rib_gr.h.
+ * Deferred best-path selection of the restarting speaker (RFC 4724 4.1), see bgp_rib_gr_defer.h.
  *
  * What is awaited: an End-of-RIB for every negotiated family from every configured neighbor
  * that is not shut down and has a family activated, as RFC 4724 4.1 asks ("from all its
@@ -22,7 +22,7 @@
 
 #include "bgpd/core/bgp.h"
 #include "bgpd/rib/bgp_rib.h"
-#include "bgpd/rib/bgp_rib_gr.h"
+#include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "lib/event.h"
 #include "lib/log.h"
 
@@ -76,7 +76,7 @@ static bool awaited(const struct bgp_peer *peer)
 	return false;
 }
 
-void rib_gr_check(struct bgp_rib *rib)
+void rib_gr_defer_check(struct bgp_rib *rib)
 {
 	const struct bgp_peer *peer;
 
@@ -104,7 +104,7 @@ void rib_gr_defer_begin(struct bgp_rib *rib, uint32_t seconds)
 		   "through the routes of the earlier run",
 		   seconds);
 	/* With no neighbor to wait for there is nothing to defer. */
-	rib_gr_check(rib);
+	rib_gr_defer_check(rib);
 }
 
 bool rib_gr_deferring(const struct bgp_rib *rib)
@@ -112,7 +112,7 @@ bool rib_gr_deferring(const struct bgp_rib *rib)
 	return rib->gr_deferring;
 }
 
-void rib_gr_fini(struct bgp_rib *rib)
+void rib_gr_defer_fini(struct bgp_rib *rib)
 {
 	event_free(rib->gr_timer);
 	rib->gr_timer = NULL;

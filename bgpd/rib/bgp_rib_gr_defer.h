@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The restarting speaker's deferred best-path selection (RFC 4724 4.1), bgpd/rib/bgp_rib_gr.c.
+ * The restarting speaker's deferred best-path selection (RFC 4724 4.1),
+ * bgpd/rib/bgp_rib_gr_defer.c.
  *
  * While bgpd restarts gracefully, the routes of its earlier run keep forwarding (the forwarding
  * side adopted them, bgpd/fib/bgp_fib_gr.c) and its peers keep its routes as stale. The RIB
@@ -8,8 +9,8 @@
  * peer has sent End-of-RIB or select-defer-time has run out; then it decides once, installs
  * only what differs from what the kernel holds, and sends its table followed by End-of-RIB.
  */
-#ifndef SKUA_BGP_RIB_GR_H
-#define SKUA_BGP_RIB_GR_H
+#ifndef SKUA_BGP_RIB_GR_DEFER_H
+#define SKUA_BGP_RIB_GR_DEFER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,8 +24,8 @@ void rib_gr_defer_begin(struct bgp_rib *rib, uint32_t seconds);
 /* Is the selection deferred now? */
 bool rib_gr_deferring(const struct bgp_rib *rib);
 /* A peer came up or went down, or sent End-of-RIB: end the deferral if nothing is awaited. */
-void rib_gr_check(struct bgp_rib *rib);
+void rib_gr_defer_check(struct bgp_rib *rib);
 /* The RIB is going: disarm the timer. */
-void rib_gr_fini(struct bgp_rib *rib);
+void rib_gr_defer_fini(struct bgp_rib *rib);
 
-#endif /* SKUA_BGP_RIB_GR_H */
+#endif /* SKUA_BGP_RIB_GR_DEFER_H */
