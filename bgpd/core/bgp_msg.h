@@ -5,7 +5,7 @@
  * imsg: neither side includes the other's headers or touches its structures, only what is
  * declared here crosses.
  *
- *   session -> RIB: the five rib_*() calls below (a peer came up or went down, an UPDATE or a
+ *   session -> RIB: the rib_*() calls below (a peer came up or went down, an UPDATE or a
  *                   ROUTE-REFRESH arrived, the output queue drained), implemented by rib/.
  *   RIB -> session: struct bgp_session_ops, handed to rib_new() by whoever creates the RIB
  *                   (bgpd/instance/ with the session side's table, a test or a benchmark with
@@ -60,8 +60,16 @@ struct bgp_session_info {
 /* ---- the RIB side, called by the session side (implemented by bgpd/rib/) ---- */
 
 void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info);
-/* Withdraws every path learned from the peer and drops its Adj-RIB-Out state. */
+/* Withdraws every path learned from the peer and drops its Adj-RIB-Out state (routes kept
+ * stale by graceful restart from an earlier loss go too). */
 void rib_peer_down(struct bgp_peer *peer);
+/* The session was lost in a way graceful restart covers (RFC 4724 4.2: TCP loss, hold timer;
+ * RFC 8538: a NOTIFICATION other than Hard Reset with both N bits): when GR was negotiated,
+ * the peer's routes of the families its capability listed stay, stale, until it is back and
+ * sends End-of-RIB or a timer runs out (bgpd/rib/bgp_rib_gr.h); otherwise as rib_peer_down(). */
+void rib_peer_down_graceful(struct bgp_peer *peer);
+/* The peer is shut down or reset by the operator: routes kept stale from an earlier loss go. */
+void rib_peer_gr_flush(struct bgp_peer *peer);
 /* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
 void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af);
