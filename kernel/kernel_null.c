@@ -104,6 +104,11 @@ int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family)
 	return -EOPNOTSUPP;
 }
 
+int kernel_fib_dump(uint32_t table, int family, kernel_fib_dump_cb cb, void *arg)
+{
+	return -EOPNOTSUPP;
+}
+
 void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *refused,
 		      uint64_t *messages)
 {

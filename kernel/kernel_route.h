@@ -64,6 +64,11 @@ int kernel_fib_flush(struct kernel_fib *kf);
 /* Delete every route of protocol bgp in table for family (left by an earlier run). Returns
  * how many were deleted, or -errno. Blocking: for start-up and shutdown only. */
 int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family);
+/* Every route of protocol bgp in table for family, as the kernel holds it now (next hops in
+ * the kernel's order), for a restarting bgpd to adopt (kernel/route_dump.c). cb's non-zero
+ * return skips the rest. 0 or -errno. Blocking: for start-up only. */
+typedef int (*kernel_fib_dump_cb)(const struct kernel_route *r, void *arg);
+int kernel_fib_dump(uint32_t table, int family, kernel_fib_dump_cb cb, void *arg);
 /* Changes sent and refused since open (show output). */
 void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *refused,
 		      uint64_t *messages);

@@ -88,6 +88,15 @@ struct bgp {
 	/* bgp graceful-shutdown (RFC 8326): GRACEFUL_SHUTDOWN and local preference 0 on what we
 	 * send, as FRR. */
 	bool graceful_shutdown;
+	/* The restarting speaker (bgpd/fib/bgp_fib_gr.c, bgpd/rib/bgp_rib_gr_defer.c): bgpd
+	 * restarted in `bgp graceful-restart` mode and adopted the routes an earlier run left in
+	 * the kernel; true until its deferred selection is done: the R bit of our OPENs. */
+	bool gr_restarting;
+	/* Routes of the family were found and kept in the kernel across the restart, the FIB
+	 * installs, and preserve-fw-state is set: the F bit for the family (RFC 4724 3). */
+	bool gr_fwd_preserved[BGP_AF_MAX];
+	/* The FIB installs bgpd's routes (bgpd/fib): they outlive a session's loss. */
+	bool gr_fib_forwarding;
 	struct bgp_peer_list peers;
 	struct hash *peer_hash; /* by address (bgp_peer_table_new()) */
 	uint32_t peer_count;

@@ -14,6 +14,13 @@
  * are an earlier run's (a crash, or `bgp fib retain`): they are removed then, as FRR's zebra
  * does without a graceful-restart time. A clean shutdown removes bgpd's routes unless
  * `bgp fib retain` is configured.
+ *
+ * Graceful restart (`bgp graceful-restart`, the restarting speaker): the earlier run's routes
+ * found at start-up are adopted instead (bgp_fib_gr.c) and that finding is what tells bgpd it
+ * restarted: the RIB defers its selection (bgpd/rib/bgp_rib_gr_defer.c) while they keep forwarding,
+ * then its first walk hands every prefix over, only those whose next hops differ are written,
+ * and the adopted routes not handed over are removed when the walk is done. A clean shutdown
+ * in that mode leaves the routes in the kernel for the next start, as `bgp fib retain`.
  */
 #include "lib/compat.h"
 
@@ -21,6 +28,8 @@
 
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
+#include "bgpd/fib/bgp_fib_gr.h"
+#include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "lib/event.h"
 #include "lib/log.h"
 
@@ -39,6 +48,7 @@ static struct {
 	struct ev *attach_ev; /* attach_later() */
 	uint32_t table;	      /* where routes go now (0: none chosen yet) */
 	bool retain;
+	bool started; /* a table was used since bgpd started: later ones hold no earlier run */
 	uint64_t routes[BGP_AF_MAX];
 	uint64_t installs, removals, purged;
 	unsigned refusals_logged;
@@ -158,6 +168,16 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 		for (unsigned j = 0; nh->valid && j < nh->res.nnh; j++)
 			nh_add(&r, &nh->res.nh[j]);
 	}
+	if (r.nnh && !installed) {
+		switch (fib_gr_take(&r)) {
+		case FIB_GR_SAME: /* the earlier run's route is what we want: leave it */
+			fib.routes[af]++;
+			return true;
+		case FIB_GR_CHANGED:
+		case FIB_GR_NONE:
+			break;
+		}
+	}
 	ret = r.nnh ? kernel_fib_replace(fib.kf, &r) : -ENETUNREACH;
 	if (ret == 0) {
 		if (!installed)
@@ -201,9 +221,12 @@ static void walk_begin(void *arg)
 
 static void walk_done(void *arg, bool all)
 {
-	(void)arg;
 	bgp_nh_walk_done(all);
 	flush_now();
+	/* The first whole walk after a restart's deferred selection handed over every prefix
+	 * the RIB wants: what is left of the earlier run is gone from the network. */
+	if (all && fib.kf && fib_gr_pending() && arg && !rib_gr_deferring(arg))
+		fib_gr_sweep(fib.kf, fib.table);
 }
 
 const struct rib_fib_ops bgp_fib_ops = {
@@ -268,15 +291,64 @@ struct kernel_watch *bgp_fib_watch(void)
 	return fib.kw;
 }
 
-static void table_use(uint32_t table)
+/*
+ * bgpd restarted gracefully when, at start-up in restarting mode, it finds the routes of an
+ * earlier run in its table: it adopts them and defers its selection. Nothing found (a first
+ * start, a reboot, --no-fib) is a cold start: nothing to preserve, nothing to defer.
+ */
+static bool adopt(struct bgp *bgp, uint32_t table)
 {
+	uint64_t n[BGP_AF_MAX];
+	struct fib_gr_stats st;
+	int ret = fib_gr_adopt(fib.kf, table, n);
+
+	if (ret < 0) {
+		log_warn("FIB: cannot read the routes of protocol bgp left in table %u: %s; "
+			 "removing them and starting cold (no graceful restart)",
+			 table, strerror(-ret));
+		return false;
+	}
+	fib_gr_stats(&st);
+	if (st.foreign)
+		log_notice("FIB: removed %" PRIu64
+			   " route%s of protocol bgp from table %u that bgpd "
+			   "would not install as they were (another metric, or no next hop)",
+			   st.foreign, st.foreign == 1 ? "" : "s", table);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		bgp->gr_fwd_preserved[af] = n[af] && bgp->gr_preserve_fw_state;
+	if (!n[0] && !n[1]) {
+		fib_gr_reset();
+		return true;
+	}
+	log_notice("FIB: graceful restart: kept %" PRIu64 " IPv4 and %" PRIu64 " IPv6 routes of "
+		   "an earlier run in table %u; they forward until the deferred selection",
+		   n[0], n[1], table);
+	rib_gr_defer_begin(bgp->rib, bgp->gr_select_defer_time);
+	return true;
+}
+
+static void table_use(struct bgp *bgp, uint32_t table)
+{
+	bool first = !fib.started;
+
 	if (fib.table == table)
 		return;
+	fib.started = true;
 	/* Always: retained routes in a table no longer ours would never be updated again. */
-	if (fib.table)
+	if (fib.table) {
+		fib_gr_reset();
 		purge(fib.table, "the routes moved to another table");
+	}
 	fib.table = table;
+	if (first && bgp && bgp->rib && bgp->gr_mode == BGP_GR_RESTART && adopt(bgp, table))
+		return;
 	purge(table, "left by an earlier run");
+}
+
+/* Graceful restart mode keeps the routes at a clean stop, for the next start to adopt. */
+static bool keep_at_stop(const struct bgp *bgp)
+{
+	return fib.retain || (bgp && bgp->gr_mode == BGP_GR_RESTART);
 }
 
 static void attach(struct bgp *bgp, struct bgp_rib *rib)
@@ -284,7 +356,7 @@ static void attach(struct bgp *bgp, struct bgp_rib *rib)
 	if (fib.active || !fib.kf || !rib)
 		return;
 	fib.retain = bgp->fib_retain;
-	table_use(bgp->fib_table);
+	table_use(bgp, bgp->fib_table);
 	fib.active = true;
 	fib.routes[0] = fib.routes[1] = 0;
 	for (int af = 0; af < BGP_AF_MAX; af++) {
@@ -292,6 +364,7 @@ static void attach(struct bgp *bgp, struct bgp_rib *rib)
 		rib_fib_maxpaths_set(rib, af, true, bgp->maxpaths[af][1]);
 	}
 	rib_fib_attach(rib, &bgp_fib_ops, rib);
+	bgp->gr_fib_forwarding = true;
 	log_info("FIB: installing best routes in table %u", fib.table);
 }
 
@@ -303,11 +376,16 @@ static void detach(struct bgp_rib *rib, const char *why, bool keep)
 	if (!fib.active)
 		return;
 	fib.active = false;
-	if (rib)
+	if (rib) {
 		rib_fib_detach(rib);
+		rib->bgp->gr_fib_forwarding = false;
+		memset(rib->bgp->gr_fwd_preserved, 0, sizeof(rib->bgp->gr_fwd_preserved));
+	}
 	flush_now();
-	if (!keep)
+	if (!keep) {
+		fib_gr_reset(); /* purged with the rest */
 		purge(fib.table, why);
+	}
 	fib.routes[0] = fib.routes[1] = 0;
 	bgp_nh_reset();
 }
@@ -352,7 +430,7 @@ void bgp_fib_config_changed(struct bgp *bgp)
 		return;
 	}
 	if (bgp->fib_table != fib.table) {
-		table_use(bgp->fib_table);
+		table_use(bgp, bgp->fib_table);
 		fib.routes[0] = fib.routes[1] = 0;
 		rib_fib_detach(bgp->rib);
 		rib_fib_attach(bgp->rib, &bgp_fib_ops, bgp->rib);
@@ -425,9 +503,13 @@ void bgp_fib_stop(void)
 {
 	struct bgp *bgp = fib.bgp;
 
-	if (fib.active && fib.retain)
-		log_notice("FIB: bgp fib retain: bgpd's routes stay in table %u", fib.table);
-	detach(bgp ? bgp->rib : NULL, "bgpd stopped", fib.retain);
+	bool keep = keep_at_stop(bgp);
+
+	if (fib.active && keep)
+		log_notice("FIB: %s: bgpd's routes stay in table %u",
+			   fib.retain ? "bgp fib retain" : "graceful restart", fib.table);
+	detach(bgp ? bgp->rib : NULL, "bgpd stopped", keep);
+	fib_gr_reset();
 	event_free(fib.watch_ev);
 	event_free(fib.flush_ev);
 	event_free(fib.attach_ev);
@@ -457,4 +539,14 @@ void bgp_fib_status(struct bgp_fib_status *st)
 	st->refused = refused;
 	st->messages = msgs;
 	st->purged = fib.purged;
+	{
+		struct fib_gr_stats gs;
+
+		fib_gr_stats(&gs);
+		st->gr_adopted = gs.adopted;
+		st->gr_unchanged = gs.kept;
+		st->gr_replaced = gs.replaced;
+		st->gr_removed = gs.removed;
+		st->gr_pending = fib_gr_pending();
+	}
 }

@@ -29,7 +29,8 @@ void bgp_redist_changed(struct bgp *bgp);
 /* Start forwarding (install = false: bgpd --no-fib, nothing installed, next hops untracked).
  * Before the configuration is read. */
 void bgp_fib_start(struct event_base *base, bool install);
-/* Clean shutdown: remove bgpd's routes from the kernel unless `bgp fib retain`. */
+/* Clean shutdown: remove bgpd's routes from the kernel unless `bgp fib retain` or
+ * `bgp graceful-restart` (the next start adopts them). */
 void bgp_fib_stop(void);
 /* What the RIB calls (installed by the instance hook; tests attach it themselves). Without
  * bgp_fib_start() it tracks next hops against no kernel and installs nothing. */
@@ -47,6 +48,10 @@ struct bgp_fib_status {
 	uint32_t table;
 	uint64_t routes[BGP_AF_MAX]; /* installed now */
 	uint64_t installs, removals, refused, messages, purged;
+	/* The last graceful restart (bgp_fib_gr.c): routes of the earlier run adopted, then
+	 * left as they were, replaced, removed; pending: the deferred selection is not done. */
+	uint64_t gr_adopted, gr_unchanged, gr_replaced, gr_removed;
+	bool gr_pending;
 };
 void bgp_fib_status(struct bgp_fib_status *st);
 

@@ -416,6 +416,24 @@ int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	return 0;
 }
 
+/*
+ * How bgpd's stop reaches a peer. In graceful-restart mode the routes stay in the kernel
+ * (bgpd/fib/bgp_fib.c) and a peer that negotiated Graceful Restart should keep ours as stale
+ * until we are back. Without the N bit any NOTIFICATION makes an RFC 4724 helper drop them;
+ * with it (RFC 8538) an administrative Cease goes out as a Hard Reset, which does too. So the
+ * connection is closed without a NOTIFICATION, as a crash would, which is what FRR does
+ * (peer_notify_shutdown() skips it for a peer capable of graceful restart).
+ */
+static uint8_t stop_subcode(const struct bgp_peer *peer)
+{
+	const struct bgp_session *s = peer->session;
+
+	if (!s || !s->established || !s->info.gr || !peer->bgp->gr_fib_forwarding ||
+	    peer->bgp->gr_mode != BGP_GR_RESTART || bgp_peer_gr_mode(peer) != BGP_GR_RESTART)
+		return BGP_ERR_CEASE_ADMIN_SHUTDOWN;
+	return BGP_SESSION_STOP_SILENT;
+}
+
 void bgp_shutdown_all(struct bgp *bgp)
 {
 	struct bgp_peer *peer;
@@ -423,7 +441,8 @@ void bgp_shutdown_all(struct bgp *bgp)
 	if (!bgp)
 		return;
 	/* Cease / Administrative Shutdown to every peer with a connection; the NOTIFICATION is
-	 * written at once (bgp_conn_write_now), so it is on the wire before we exit. */
+	 * written at once (bgp_conn_write_now), so it is on the wire before we exit. In
+	 * graceful-restart mode, what keeps our routes at the peer (stop_subcode()). */
 	TAILQ_FOREACH (peer, &bgp->peers, entry)
-		bgp_session_stop(peer, BGP_ERR_CEASE_ADMIN_SHUTDOWN, BGP_DOWN_ADMIN_SHUTDOWN);
+		bgp_session_stop(peer, stop_subcode(peer), BGP_DOWN_ADMIN_SHUTDOWN);
 }

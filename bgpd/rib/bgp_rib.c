@@ -17,6 +17,7 @@
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/wire/bgp_community.h"
@@ -330,6 +331,7 @@ void rib_free(struct bgp_rib *rib)
 	if (!rib)
 		return;
 	rib_work_fini(rib);
+	rib_gr_defer_fini(rib);
 	rib_rpki_fini(rib);
 	for (uint32_t id = 1; id < rib->src_cap; id++) {
 		struct rib_src *src = rib->src[id];
@@ -428,11 +430,14 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 		if (src->af[af] && adj_in_wanted(peer, af))
 			src->adj_in[af] = ptree_new(bgp_af_family(af));
 	}
+	src->gr_capable = info->gr;
+	src->gr_peer_restarting = info->gr_restarting;
 	src->up_since = wallclock_s();
 	peer->rib->cur = src;
 	rib->nsessions++;
 	rib_gr_peer_up(rib, src, info);
 	adj_out_peer_up(rib, src);
+	rib_gr_defer_check(rib); /* a peer that sends no End-of-RIB is not awaited */
 	if (DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))
 		log_debug("%s: RIB: session %u up (%s)", peer->name, src->id,
 			  src->ebgp ? "external" : "internal");
@@ -456,6 +461,7 @@ void rib_peer_down(struct bgp_peer *peer)
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
 	rib_cleanup_start(rib, src);
+	rib_gr_defer_check(rib);
 }
 
 void rib_peer_down_graceful(struct bgp_peer *peer)
@@ -910,6 +916,8 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		}
 		max_prefix_check(src, af);
 	}
+	if (upd->end_of_rib[BGP_AF_IPV4_UNICAST] || upd->end_of_rib[BGP_AF_IPV6_UNICAST])
+		rib_gr_defer_check(rib);
 	if (stored_done && !stored && why == 2 && DEBUG_ON(BGP_DEBUG_UPDATES_IN))
 		log_debug("%s: rcvd UPDATE with our AS %u in AS_PATH: routes treated as withdrawn",
 			  peer->name, rib->bgp->asn);

@@ -161,6 +161,8 @@ struct rib_src {
 	size_t max_msg;
 	bool af[BGP_AF_MAX];
 	bool eor_rcvd[BGP_AF_MAX];
+	bool gr_capable;	       /* negotiated Graceful Restart (bgp_session_info.gr) */
+	bool gr_peer_restarting;       /* ... with the R bit: it waits for our End-of-RIB */
 	uint32_t accepted[BGP_AF_MAX]; /* paths of this source in the RIB (pfxRcd) */
 	uint32_t sent[BGP_AF_MAX];     /* dests whose bitmap has this source's bit (pfxSnt) */
 	/* maximum-prefix: over the limit / past the warning threshold (logged once each, FRR's
@@ -293,6 +295,10 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;
+	/* The restarting speaker's deferred selection (bgp_rib_gr_defer.c). */
+	bool gr_deferring;
+	struct ev *gr_timer;	/* select-defer-time */
+	uint64_t gr_since_ms;	/* monotime_ms() when the deferral began */
 	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
 };
 

@@ -135,7 +135,8 @@ void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest)
 {
 	struct rib_fib_set set;
 
-	if (!rib->fib.ops)
+	/* Restarting: the kernel keeps the earlier run's routes until the deferred selection. */
+	if (!rib->fib.ops || rib->gr_deferring)
 		return;
 	rib_fib_set_of(rib, af, dest, &set);
 	sync_set(rib, af, dest, &set);

@@ -13,6 +13,8 @@
  *   1d. graceful restart's removal of stale families (bgpd/rib/bgp_rib_gr.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
+ * While a restarting bgpd defers its selection (bgp_rib_gr_defer.c), 1b and 2 wait: the kernel and
+ * the peers hear nothing until the deferral ends.
  */
 #include "lib/compat.h"
 
@@ -31,21 +33,25 @@ static void rib_work_turn(struct bgp_rib *rib)
 
 	if (rib_cleanup_pending(rib))
 		budget -= rib_cleanup_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
-	if (rib->fib.walk_on)
+	if (rib->fib.walk_on && !rib->gr_deferring)
 		budget -= rib_fib_walk_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_rpki_pending(rib))
 		budget -= rib_rpki_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_gr_pending(rib))
 		budget -= rib_gr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
-	adj_out_run(rib, budget);
+	if (!rib->gr_deferring)
+		adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		rib_journal_trim(rib, af, RIB_TRIM_PER_TURN);
 }
 
 bool rib_work_pending(const struct bgp_rib *rib)
 {
-	if (rib_cleanup_pending(rib) || rib->fib.walk_on || rib_rpki_pending(rib) ||
-	    rib_gr_pending(rib) || adj_out_has_work(rib))
+	if (rib_cleanup_pending(rib) || rib_rpki_pending(rib) || rib_gr_pending(rib))
+		return true;
+	if (rib->gr_deferring)
+		return false; /* the rest waits for the deferral's end (it schedules the work) */
+	if (rib->fib.walk_on || adj_out_has_work(rib))
 		return true;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (rib->af[af].journal.tail < adj_out_min_cursor(rib, af))

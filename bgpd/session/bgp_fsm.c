@@ -160,11 +160,16 @@ static void act_close_idle(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_f
 	bgp_conn_close(c);
 }
 
-/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose). */
+/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose), or none
+ * (BGP_SESSION_STOP_SILENT: a restarting speaker's stop, which its peers take for a restart). */
 static void act_notify_cease(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_state *next)
 {
 	struct bgp_error err;
 
+	if (c->s->stop_subcode == BGP_SESSION_STOP_SILENT) {
+		bgp_conn_close(c);
+		return;
+	}
 	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode,
 		      c->s->stop_data_len ? c->s->stop_data : NULL, c->s->stop_data_len, NULL);
 	bgp_conn_send_notify(c, &err);

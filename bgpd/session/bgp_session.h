@@ -179,7 +179,11 @@ void bgp_session_new(struct bgp_peer *peer);
 void bgp_session_free(struct bgp_peer *peer);
 /* ManualStart (or the passive variant): no-op unless Idle and the peer may run. */
 void bgp_session_start(struct bgp_peer *peer);
-/* ManualStop: NOTIFICATION Cease/subcode if a connection is up, then Idle without restart. */
+/* ManualStop: NOTIFICATION Cease/subcode if a connection is up, then Idle without restart.
+ * BGP_SESSION_STOP_SILENT (Cease subcode 0 is reserved, RFC 4486): no NOTIFICATION, the
+ * connection is just closed, as a crash would: a restarting speaker's stop (bgpd/instance/),
+ * which a graceful-restart peer takes for a restart. */
+#define BGP_SESSION_STOP_SILENT 0
 void bgp_session_stop(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why);
 /* The same with data in the Cease NOTIFICATION (RFC 4486: maximum-prefix's AFI/SAFI/limit). */
 void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const uint8_t *data,

@@ -6,8 +6,14 @@
  * FRR sends the Graceful Restart capability unless the neighbor's mode is disable; only in
  * restart mode does it list the families (so only then can the peer keep our routes), each with
  * the F bit of `bgp graceful-restart preserve-fw-state`. The N bit follows
- * `bgp graceful-restart notification`. The R bit (we have just restarted) is the restarting
- * side's to set.
+ * `bgp graceful-restart notification`.
+ *
+ * The R and F bits say what is true, where FRR sets R for restart-time after every start and
+ * F whenever preserve-fw-state is configured. R: bgpd restarted (it found and adopted its
+ * earlier run's kernel routes, bgpd/fib/bgp_fib_gr.c) and its selection is still deferred.
+ * F, per family, with preserve-fw-state: the routes the peer may hold from us still forward,
+ * either adopted across bgpd's restart, or installed by this run and the peer already had a
+ * session with it (a cold start, after a reboot, says 0 to the peers that knew the old run).
  *
  * How a lost session ends (RFC 4724 4.2, RFC 8538 4): a TCP loss or an expired hold timer
  * keeps the peer's routes when GR was negotiated; any other NOTIFICATION, sent or received,
@@ -22,6 +28,17 @@
 #include "bgpd/session/bgp_session.h"
 #include "bgpd/wire/bgp_error.h"
 
+static bool fwd_preserved(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct bgp *bgp = peer->bgp;
+
+	if (!bgp->gr_preserve_fw_state)
+		return false;
+	if (bgp->gr_fwd_preserved[af])
+		return true;
+	return bgp->gr_fib_forwarding && peer->session && peer->session->established_count > 0;
+}
+
 void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l)
 {
 	const struct bgp *bgp = peer->bgp;
@@ -31,13 +48,14 @@ void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l)
 	if (mode == BGP_GR_DISABLE)
 		return;
 	l->gr = true;
+	l->gr_restart = bgp->gr_restarting;
 	l->gr_notification = bgp->gr_notification;
 	l->gr_time = bgp->gr_restart_time;
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		if (mode != BGP_GR_RESTART || !l->af[af])
 			continue;
 		l->gr_af[af] = true;
-		l->gr_fwd[af] = bgp->gr_preserve_fw_state;
+		l->gr_fwd[af] = fwd_preserved(peer, af);
 	}
 	/* RFC 9494 only with GR; a stale time of 0 means no LLGR (bgp.h). */
 	if (!bgp->llgr_stale_time)

@@ -339,6 +339,13 @@ DEFCMD(show_bgp_fib, "show bgp fib [json]", SHOW_STR BGP_STR FIB_STR JSON_STR)
 		json_uint(&w, "refused", st.refused);
 		json_uint(&w, "netlinkMessages", st.messages);
 		json_uint(&w, "purgedAtStart", st.purged);
+		json_object_open(&w, "gracefulRestart");
+		json_uint(&w, "adoptedAtStart", st.gr_adopted);
+		json_bool(&w, "selectionDeferred", st.gr_pending);
+		json_uint(&w, "unchanged", st.gr_unchanged);
+		json_uint(&w, "replaced", st.gr_replaced);
+		json_uint(&w, "removed", st.gr_removed);
+		json_object_close(&w);
 		json_uint(&w, "nexthopsTracked", bgp_nh_count());
 		json_uint(&w, "kernelRoutesIpv4", kw ? kernel_watch_routes(kw, AF_INET) : 0);
 		json_uint(&w, "kernelRoutesIpv6", kw ? kernel_watch_routes(kw, AF_INET6) : 0);
@@ -362,6 +369,13 @@ DEFCMD(show_bgp_fib, "show bgp fib [json]", SHOW_STR BGP_STR FIB_STR JSON_STR)
 	vty_out(vty, "Next hops tracked: %zu; kernel routes watched: %zu IPv4, %zu IPv6\n",
 		bgp_nh_count(), kw ? kernel_watch_routes(kw, AF_INET) : 0,
 		kw ? kernel_watch_routes(kw, AF_INET6) : 0);
+	if (st.gr_adopted)
+		vty_out(vty,
+			"Graceful restart: %" PRIu64
+			" routes of the earlier run adopted; %s%" PRIu64 " unchanged, %" PRIu64
+			" replaced, %" PRIu64 " removed\n",
+			st.gr_adopted, st.gr_pending ? "selection deferred, so far " : "",
+			st.gr_unchanged, st.gr_replaced, st.gr_removed);
 	return CMD_SUCCESS;
 }
 

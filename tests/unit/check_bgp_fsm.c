@@ -476,6 +476,22 @@ START_TEST(test_manual_stop_no_restart)
 }
 END_TEST
 
+/* A restarting speaker's stop (graceful restart without the N bit): no NOTIFICATION, the
+ * connection just closes, so that the peer keeps our routes as after a crash. */
+START_TEST(test_manual_stop_silent)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	uint8_t body[64];
+
+	bgp_session_stop(peer, BGP_SESSION_STOP_SILENT, BGP_DOWN_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_IDLE);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), NULL, 2000), 0);
+	ck_assert(!peer->session->have_last_notify);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_shutdown_config)
 {
 	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
@@ -769,6 +785,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_bad_marker_header_error);
 	tcase_add_test(ts, test_notification_received);
 	tcase_add_test(ts, test_manual_stop_no_restart);
+	tcase_add_test(ts, test_manual_stop_silent);
 	tcase_add_test(ts, test_shutdown_config);
 	tcase_add_test(ts, test_connect_refused_goes_active);
 	tcase_add_test(ts, test_passive_incoming);

@@ -186,18 +186,35 @@ START_TEST(test_gr_open_local)
 	ck_assert(!l.gr_af[BGP_AF_IPV4_UNICAST] && !l.gr_af[BGP_AF_IPV6_UNICAST]);
 	ck_assert(!l.llgr);
 
-	/* Restart mode: the advertised families listed, F from preserve-fw-state. */
+	/* Restart mode: the advertised families listed. F only with preserve-fw-state and
+	 * forwarding state that survived: none after a cold start (no session yet, nothing
+	 * adopted), set for the family whose routes bgpd adopted across its restart; R while
+	 * the restarted bgpd defers its selection. */
 	bgp->gr_mode = BGP_GR_RESTART;
 	bgp->gr_preserve_fw_state = true;
 	bgp->gr_notification = false;
 	bgp->gr_restart_time = 30;
+	bgp->gr_fib_forwarding = true;
 	memset(&l, 0, sizeof(l));
 	l.af[BGP_AF_IPV4_UNICAST] = true;
 	bgp_open_local_gr(peer, &l);
-	ck_assert(l.gr && !l.gr_notification);
+	ck_assert(l.gr && !l.gr_notification && !l.gr_restart);
 	ck_assert_uint_eq(l.gr_time, 30);
-	ck_assert(l.gr_af[BGP_AF_IPV4_UNICAST] && l.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(l.gr_af[BGP_AF_IPV4_UNICAST] && !l.gr_fwd[BGP_AF_IPV4_UNICAST]);
 	ck_assert(!l.gr_af[BGP_AF_IPV6_UNICAST]);
+	bgp->gr_fwd_preserved[BGP_AF_IPV4_UNICAST] = true;
+	bgp->gr_restarting = true;
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr_restart && l.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	bgp->gr_preserve_fw_state = false; /* the operator does not vouch for the FIB: no F */
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr_restart && !l.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	bgp->gr_restarting = false;
+	bgp->gr_fwd_preserved[BGP_AF_IPV4_UNICAST] = false;
 
 	/* The neighbor's disable wins: no capability at all. */
 	peer->conf.gr_mode = BGP_GR_DISABLE;

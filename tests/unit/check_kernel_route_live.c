@@ -230,6 +230,100 @@ START_TEST(test_other_table)
 }
 END_TEST
 
+/* What kernel_fib_dump() reads back, keyed by prefix text: "gw%ifindex,gw%ifindex metric". */
+static struct {
+	char line[8][160];
+	unsigned n;
+} dumped;
+
+static int dump_cb(const struct kernel_route *r, void *arg)
+{
+	char p[PREFIX_STRLEN], gw[IPADDR_STRLEN];
+	size_t off;
+
+	(void)arg;
+	ck_assert_uint_lt(dumped.n, 8);
+	off = (size_t)snprintf(dumped.line[dumped.n], sizeof(dumped.line[0]), "%s ",
+			       prefix_to_str(&r->dst, p, sizeof(p)));
+	for (unsigned i = 0; i < r->nnh; i++)
+		off += (size_t)snprintf(
+			dumped.line[dumped.n] + off, sizeof(dumped.line[0]) - off, "%s%s%%%u",
+			i ? "," : "",
+			r->nh[i].gw.family ? ipaddr_to_str(&r->nh[i].gw, gw, sizeof(gw)) : "-",
+			r->nh[i].ifindex);
+	snprintf(dumped.line[dumped.n] + off, sizeof(dumped.line[0]) - off, " %u", r->metric);
+	dumped.n++;
+	return 0;
+}
+
+static bool dumped_has(const char *want)
+{
+	for (unsigned i = 0; i < dumped.n; i++)
+		if (strcmp(dumped.line[i], want) == 0)
+			return true;
+	return false;
+}
+
+/* A restarting bgpd reads its earlier run's routes back (graceful restart): ours only, in our
+ * table only, with their next hops, multipath ones included, and their metric. */
+START_TEST(test_dump_reads_our_routes_back)
+{
+	struct kernel_fib *kf;
+	struct kernel_route r;
+	unsigned ifi;
+	char want[160];
+
+	lab();
+	ifi = if_nametoindex("skua0");
+	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
+	r = route("192.0.2.0/25", "198.51.100.2", NULL);
+	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
+	r = route("192.0.2.128/25", "198.51.100.3", "198.51.100.2");
+	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
+	r = route("2001:db8:1::/48", "2001:db8::2", NULL);
+	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
+	r = route("2001:db8:2::/48", "2001:db8::2", "2001:db8::3");
+	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
+	ck_assert_int_eq(kernel_fib_flush(kf), 4);
+	sh("ip route add 203.0.113.0/24 via 198.51.100.254");			  /* not ours */
+	sh("ip route add 203.0.113.0/25 via 198.51.100.254 proto bgp table 100"); /* not our table
+										   */
+	sh("ip route add 198.51.100.128/25 via 198.51.100.254 proto bgp metric 7");
+
+	memset(&dumped, 0, sizeof(dumped));
+	ck_assert_int_eq(kernel_fib_dump(KERNEL_TABLE_MAIN, AF_INET, dump_cb, NULL), 0);
+	ck_assert_uint_eq(dumped.n, 3);
+	snprintf(want, sizeof(want), "192.0.2.0/25 198.51.100.2%%%u 20", ifi);
+	ck_assert_msg(dumped_has(want), "%s not in %s / %s / %s", want, dumped.line[0],
+		      dumped.line[1], dumped.line[2]);
+	snprintf(want, sizeof(want), "192.0.2.128/25 198.51.100.3%%%u,198.51.100.2%%%u 20", ifi,
+		 ifi);
+	ck_assert_msg(dumped_has(want), "%s not in %s / %s / %s", want, dumped.line[0],
+		      dumped.line[1], dumped.line[2]);
+	snprintf(want, sizeof(want), "198.51.100.128/25 198.51.100.254%%%u 7", ifi);
+	ck_assert_msg(dumped_has(want), "%s missing", want);
+
+	memset(&dumped, 0, sizeof(dumped));
+	ck_assert_int_eq(kernel_fib_dump(KERNEL_TABLE_MAIN, AF_INET6, dump_cb, NULL), 0);
+	ck_assert_uint_eq(dumped.n, 2);
+	snprintf(want, sizeof(want), "2001:db8:1::/48 2001:db8::2%%%u 20", ifi);
+	ck_assert_msg(dumped_has(want), "%s not in %s / %s", want, dumped.line[0], dumped.line[1]);
+	ck_assert_msg(strstr(dumped.line[0], "2001:db8:2::/48") ||
+			      strstr(dumped.line[1], "2001:db8:2::/48"),
+		      "no multipath IPv6 route");
+	for (unsigned i = 0; i < dumped.n; i++)
+		if (strstr(dumped.line[i], "2001:db8:2::/48"))
+			ck_assert_msg(strstr(dumped.line[i], "2001:db8::2%") &&
+					      strstr(dumped.line[i], "2001:db8::3%"),
+				      "%s", dumped.line[i]);
+
+	memset(&dumped, 0, sizeof(dumped));
+	ck_assert_int_eq(kernel_fib_dump(100, AF_INET, dump_cb, NULL), 0);
+	ck_assert_uint_eq(dumped.n, 1);
+	kernel_fib_close(kf);
+}
+END_TEST
+
 static Suite *route_live_suite(void)
 {
 	Suite *s = suite_create("kernel_route_live");
@@ -240,6 +334,7 @@ static Suite *route_live_suite(void)
 	tcase_add_test(tc, test_carrier_loss_unresolves);
 	tcase_add_test(tc, test_install_replace_refuse_purge);
 	tcase_add_test(tc, test_other_table);
+	tcase_add_test(tc, test_dump_reads_our_routes_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

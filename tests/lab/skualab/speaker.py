@@ -15,6 +15,10 @@ Config (TOML):
     local_address = "2001:db8:0:2::2"      # optional
     hold_time = 90
     connect_timeout = 60                   # seconds to keep retrying the connection
+    graceful_restart = 120                 # optional: advertise Graceful Restart (RFC 4724 3)
+                                           # with this restart time and the announced
+                                           # families, so that a restarting peer awaits our
+                                           # End-of-RIB
     [[announce]]
     afi = "ipv6"                           # or "ipv4"
     count = 200000
@@ -205,6 +209,11 @@ class Speaker:
         for fam in self.cfg.get("families", families or ["ipv4"]):
             caps += struct.pack("!BBHBB", 1, 4, AFI[fam], 0, 1)  # RFC 4760 MP capability
         caps += struct.pack("!BBI", 65, 4, my_as)  # RFC 6793 four-octet AS
+        if "graceful_restart" in self.cfg:
+            fams = self.cfg.get("families", families or ["ipv4"])
+            gr = struct.pack("!H", int(self.cfg["graceful_restart"]) & 0x0FFF)
+            gr += b"".join(struct.pack("!HBB", AFI[f], 1, 0) for f in fams)
+            caps += struct.pack("!BB", 64, len(gr)) + gr  # RFC 4724 3, no flags set
         opt = struct.pack("!BB", 2, len(caps)) + caps
         return msg(OPEN, struct.pack("!BHH4sB", 4, my_as if my_as < 65536 else AS_TRANS,
                                      int(self.cfg.get("hold_time", 90)),
@@ -280,6 +289,9 @@ class Speaker:
                 if time.monotonic() - last_save > 0.5:
                     last_save = time.monotonic()
                     self.save()
+        # One End-of-RIB per family, after every block of it: a restarting peer takes the
+        # first one as the end of our table (RFC 4724 4.1).
+        for afi in sorted({afi for afi, _, _ in packed}):
             self.send(end_of_rib(afi))
         elapsed = time.monotonic() - t0
         self.save(done=True, sent_prefixes=total, send_seconds=round(elapsed, 2))
