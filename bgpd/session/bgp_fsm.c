@@ -11,6 +11,9 @@
  *    ConnectRetryTimer (as FRR and BIRD do): in Idle the peer would refuse the remote's own
  *    connection until the IdleHoldTimer expired, and two speakers backing off could miss each
  *    other for ever.
+ *  - After a failed attempt the ConnectRetryTimer runs for a back-off (1 s doubling up to the
+ *    ConnectRetryTime, bgp_reconnect.c), not the full time: a peer reset on purpose is back
+ *    in seconds, one that keeps failing is retried as the RFC says.
  *  - A NOTIFICATION received in OpenSent closes the connection without answering with an FSM
  *    Error NOTIFICATION (RFC 4271 lists event 25 among the "other events" there); answering a
  *    NOTIFICATION only adds noise to the peer's log.
@@ -135,7 +138,7 @@ static void act_tcp_up(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_s
 	if (bgp_conn_io_start(c) < 0 || bgp_conn_send_open(c) < 0) {
 		bgp_conn_close(c);
 		if (primary) {
-			bgp_session_connect_retry_start(s);
+			bgp_session_connect_retry_after_failure(s);
 			*next = BGP_ST_ACTIVE;
 		} else {
 			*next = BGP_ST_IDLE;
@@ -145,11 +148,12 @@ static void act_tcp_up(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_s
 	bgp_conn_hold_start(c, BGP_OPEN_HOLD_MS);
 }
 
-/* Connect + TcpConnectionFails: our deviation, wait in Active for the ConnectRetryTimer. */
+/* Connect + TcpConnectionFails: our deviation, wait in Active for the ConnectRetryTimer, armed
+ * with the back-off of bgp_reconnect.c. */
 static void act_connect_fail(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_state *next)
 {
 	bgp_conn_close(c);
-	bgp_session_connect_retry_start(c->s);
+	bgp_session_connect_retry_after_failure(c->s);
 }
 
 /* Drop the connection and go Idle, without a NOTIFICATION. */
@@ -229,7 +233,9 @@ static void act_collision_dump(struct bgp_conn *c, enum bgp_fsm_event ev, enum b
 	bgp_conn_close(c);
 }
 
-/* OpenSent + TcpConnectionFails: close, restart ConnectRetryTimer, listen (Active). */
+/* OpenSent + TcpConnectionFails: close, restart ConnectRetryTimer (with the back-off of
+ * bgp_reconnect.c: a peer still tearing down its last session closes our first attempt),
+ * listen (Active). */
 static void act_opensent_tcp_fail(struct bgp_conn *c, enum bgp_fsm_event ev,
 				  enum bgp_fsm_state *next)
 {
@@ -238,7 +244,7 @@ static void act_opensent_tcp_fail(struct bgp_conn *c, enum bgp_fsm_event ev,
 		*next = BGP_ST_IDLE;
 		return;
 	}
-	bgp_session_connect_retry_start(c->s);
+	bgp_session_connect_retry_after_failure(c->s);
 }
 
 /*

@@ -262,6 +262,7 @@ void bgp_session_new(struct bgp_peer *peer)
 	s->kick_ev = event_defer_new(base, kick_cb, s);
 	bgp_max_prefix_session_init(s, base);
 	s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
+	bgp_session_retry_prompt(s);
 	s->stop_subcode = BGP_ERR_CEASE_ADMIN_RESET;
 	bgp_session_kick(peer);
 }
@@ -361,6 +362,8 @@ void bgp_session_start(struct bgp_peer *peer)
 		return;
 	if (!bgp_session_may_start(peer))
 		return;
+	/* Started by the operator or the configuration (a clear, a change): retry promptly. */
+	bgp_session_retry_prompt(s);
 	bgp_fsm_event(c, peer->conf.passive ? BGP_EV_MANUAL_START_PASSIVE : BGP_EV_MANUAL_START);
 }
 
@@ -619,6 +622,7 @@ void bgp_session_up(struct bgp_conn *c)
 	s->uptime_epoch = wallclock_s();
 	s->write_blocked = false;
 	c->taw_warned = false;
+	bgp_session_retry_prompt(s);
 
 	log_adjchange(peer, "Up", "");
 	rib_peer_up(peer, info);
@@ -679,6 +683,18 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 	}
 	/* IdleHoldTimer with back-off (RFC 4271 8.1.1 DampPeerOscillations): 1 s, doubling
 	 * up to 120 s while the session keeps failing; reset by a stable session. */
+	if (why == BGP_DOWN_NOTIFY_RECEIVED && s->have_last_notify && !s->last_notify_sent &&
+	    bgp_cease_is_prompt(s->last_notify.code, s->last_notify.subcode)) {
+		/* The peer was reset or reconfigured on purpose: no sign of instability, so
+		 * back promptly and without growing the back-off (bgp_reconnect.c). */
+		s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
+		bgp_session_retry_prompt(s);
+		event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);
+		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer,
+			       "restart in %u ms (idle hold; the peer's Cease was administrative)",
+			       s->idle_hold_ms);
+		return;
+	}
 	event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);
 	bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer, "restart in %u ms (idle hold)",
 		       s->idle_hold_ms);

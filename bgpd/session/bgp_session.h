@@ -126,6 +126,7 @@ struct bgp_session {
 	struct ev *connect_retry_timer, *idle_hold_timer;
 	uint32_t idle_hold_ms;	      /* the next IdleHoldTimer value (back-off) */
 	uint32_t connect_retry_count; /* RFC 4271 ConnectRetryCounter */
+	uint32_t retry_backoff_ms; /* ConnectRetryTimer after a failed attempt (bgp_reconnect.c) */
 
 	bool established;		 /* conn[primary] is Established and the RIB knows */
 	struct bgp_session_info info;	 /* negotiated; valid while established */
@@ -219,6 +220,8 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 #define BGP_IDLE_HOLD_MAX_MS 120000
 /* A session that stayed Established this long resets the back-off. */
 #define BGP_IDLE_HOLD_STABLE_MS 60000
+/* The first retry after a failed attempt that followed a prompt start (bgp_reconnect.c). */
+#define BGP_RETRY_PROMPT_MS 1000
 /* RFC 4271 8.2.2: a "large value" for the HoldTimer until the OPEN arrives; 4 minutes. */
 #define BGP_OPEN_HOLD_MS 240000
 
@@ -254,6 +257,16 @@ void bgp_session_up(struct bgp_conn *c);      /* OpenConfirm -> Established */
 void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum bgp_fsm_event ev);
 /* Note what ended the session (kept unless a more specific reason is already there). */
 void bgp_conn_set_down_reason(struct bgp_conn *c, enum bgp_down_reason why);
+
+/* bgp_reconnect.c: the back-off of connection attempts. A prompt start (clear, configuration
+ * change, a Cease saying the peer was reset, Established) makes the next retry 1 s; each
+ * failed attempt arms the ConnectRetryTimer with the back-off and doubles it up to the
+ * ConnectRetryTime. */
+void bgp_session_retry_prompt(struct bgp_session *s);
+void bgp_session_connect_retry_after_failure(struct bgp_session *s);
+/* A NOTIFICATION that ends a session without suggesting the peer is unstable (a Cease for an
+ * administrative reset, shutdown or reconfiguration): no IdleHoldTimer back-off. */
+bool bgp_cease_is_prompt(uint8_t code, uint8_t subcode);
 
 /* bgp_connected.c: may we connect to the peer now? Single-hop eBGP (TTL 1: no ebgp-multihop,
  * no ttl-security) needs its address on a connected network, unless disable-connected-check

@@ -497,19 +497,123 @@ START_TEST(test_shutdown_config)
 }
 END_TEST
 
+/* Milliseconds left on the ConnectRetryTimer, checked against the back-off's step: at most ms,
+ * and no less than the 25 % jitter allows. */
+static void expect_retry_within(struct bgp_peer *peer, uint32_t ms)
+{
+	int64_t t = bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY);
+
+	ck_assert_msg(t <= (int64_t)ms && t >= (int64_t)ms * 3 / 4 - 100,
+		      "ConnectRetryTimer %lld ms, expected %u ms less up to a quarter",
+		      (long long)t, ms);
+}
+
+/* The back-off of failed attempts (bgp_reconnect.c): 1, 2, 4 ... s, then the ConnectRetryTime. */
+static const uint32_t retry_steps_ms[] = { 1000,  2000,	 4000,	 8000,	16000,
+					   32000, 64000, 120000, 120000 };
+
 START_TEST(test_connect_refused_goes_active)
 {
 	struct bgp_peer *peer;
+	size_t k;
 
 	close(lfd);
 	lfd = -1;
 	peer = st_peer("127.0.0.1", REMOTE_AS, false);
-	/* Nobody listens: the connect fails, we wait in Active for the ConnectRetryTimer. */
+	/* Nobody listens: the connect fails, we wait in Active for the ConnectRetryTimer, which
+	 * backs off while the peer keeps refusing, up to the ConnectRetryTime. */
+	for (k = 0; k < array_size(retry_steps_ms); k++) {
+		ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+		expect_retry_within(peer, retry_steps_ms[k]);
+		ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
+				  BGP_ST_CONNECT);
+	}
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
-	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), 80000);
-	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
-			  BGP_ST_CONNECT);
-	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+}
+END_TEST
+
+/* The next outgoing attempt (already started) answered by the scripted remote: Established. */
+static int accept_and_establish(struct bgp_peer *peer)
+{
+	int fd = st_accept(lfd, 2000);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 180, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	return fd;
+}
+
+/* `clear bgp X` toward a peer that closes our first attempt (a passive BIRD still tearing down
+ * the old session): the next attempt comes within a second, not after the ConnectRetryTime
+ * (issue 13: skua waited 120 s, FRR is back in about 2 s). */
+START_TEST(test_clear_reconnects_promptly)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	int round, k;
+
+	for (round = 0; round < 2; round++) {
+		/* What `clear bgp X` does (bgpd/show/bgp_clear.c). */
+		bgp_session_reset(peer, BGP_ERR_CEASE_ADMIN_RESET, BGP_DOWN_USER_RESET);
+		expect_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+		close(fd);
+		/* The peer refuses twice (it accepts and closes at once), then answers. */
+		for (k = 0; k < 2; k++) {
+			fd = st_accept(lfd, 2000);
+			ck_assert_int_ge(fd, 0);
+			close(fd);
+			ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+			expect_retry_within(peer, retry_steps_ms[k]);
+			ck_assert_uint_eq(
+				bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
+				BGP_ST_CONNECT);
+		}
+		/* Established again: the next clear starts the back-off at 1 s once more. */
+		fd = accept_and_establish(peer);
+	}
+	close(fd);
+}
+END_TEST
+
+/* A peer's administrative Cease brings the session back after the shortest IdleHoldTimer, even
+ * when the session was short-lived: only failures grow the back-off. */
+START_TEST(test_peer_cease_reconnects_promptly)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	int64_t t;
+
+	/* A failure first: the peer just closes. 1 s, and the back-off doubles. */
+	close(fd);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_int_le(t, 1000);
+	ck_assert_int_gt(t, 800);
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = accept_and_establish(peer);
+	/* Now the peer is reset by its operator: Cease/Administrative Reset. 1 s again. */
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 1000 && t > 800, "idle hold after an administrative Cease: %lld ms",
+		      (long long)t);
+	close(fd);
+	/* A Cease that says the peer refuses us (Out of Resources) is a failure: it backs off. */
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = accept_and_establish(peer);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_OUT_OF_RESOURCES);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	close(fd);
+	fd = accept_and_establish(peer);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_OUT_OF_RESOURCES);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 2000 && t > 1800, "idle hold after a second refusal: %lld ms",
+		      (long long)t);
+	close(fd);
 }
 END_TEST
 
@@ -771,6 +875,8 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_manual_stop_no_restart);
 	tcase_add_test(ts, test_shutdown_config);
 	tcase_add_test(ts, test_connect_refused_goes_active);
+	tcase_add_test(ts, test_clear_reconnects_promptly);
+	tcase_add_test(ts, test_peer_cease_reconnects_promptly);
 	tcase_add_test(ts, test_passive_incoming);
 	tcase_add_test(ts, test_unknown_neighbor_rejected);
 	tcase_add_test(ts, test_collision_local_id_higher);
