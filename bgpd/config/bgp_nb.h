@@ -40,6 +40,8 @@ int bgp_nb_neighbor_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_remote_as_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_description_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_message_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_message_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_shutdown_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_password_modify(struct nb_cb_args *args);

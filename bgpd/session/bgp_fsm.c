@@ -69,6 +69,7 @@ static const char *const event_names[BGP_EV_MAX] = {
 	[BGP_EV_KEEPALIVE_MSG] = "KeepAliveMsg",
 	[BGP_EV_UPDATE_MSG] = "UpdateMsg",
 	[BGP_EV_UPDATE_ERR] = "UpdateMsgErr",
+	[BGP_EV_SEND_HOLD_EXPIRES] = "SendHoldTimer_Expires",
 };
 
 const char *bgp_fsm_state_str(enum bgp_fsm_state st)
@@ -164,14 +165,12 @@ static void act_close_idle(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_f
 	bgp_conn_close(c);
 }
 
-/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose). */
+/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose; a shutdown
+ * carries the neighbor's shutdown message, RFC 9003). */
 static void act_notify_cease(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_state *next)
 {
-	struct bgp_error err;
-
-	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode,
-		      c->s->stop_data_len ? c->s->stop_data : NULL, c->s->stop_data_len, NULL);
-	bgp_conn_send_notify(c, &err);
+	bgp_conn_send_cease(c, c->s->stop_subcode, c->s->stop_data_len ? c->s->stop_data : NULL,
+			    c->s->stop_data_len);
 	bgp_conn_close(c);
 }
 
@@ -182,6 +181,24 @@ static void act_hold_expired(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp
 
 	bgp_error_set(&err, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
 	bgp_peer_warn(c->s->peer, "hold timer expired (%u s without a message)%s", c->holdtime,
+		      bgp_conn_is_primary(c) ? "" : " on the colliding connection");
+	bgp_conn_send_notify(c, &err);
+	c->s->connect_retry_count++;
+	bgp_conn_close(c);
+}
+
+/* SendHoldTimer_Expires (RFC 9687 4): the peer read nothing of ours for the SendHoldTime.
+ * The NOTIFICATION is best effort: bgp_conn_write_now() drops the queue and tries once. */
+static void act_send_hold_expired(struct bgp_conn *c, enum bgp_fsm_event ev,
+				  enum bgp_fsm_state *next)
+{
+	struct bgp_error err;
+
+	bgp_error_set(&err, BGP_ERR_SEND_HOLD_TIMER, 0, NULL, 0, NULL);
+	bgp_peer_warn(c->s->peer,
+		      "send hold timer expired: the peer read nothing of ours for %u s "
+		      "(%zu bytes waiting)%s; closing the connection",
+		      bgp_conn_send_hold_ms(c) / 1000, c->oqueued,
 		      bgp_conn_is_primary(c) ? "" : " on the colliding connection");
 	bgp_conn_send_notify(c, &err);
 	c->s->connect_retry_count++;
@@ -356,6 +373,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		/* A second connection is tracked by the session until its OPEN (6.8). */
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, OPENSENT),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, OPENSENT),
@@ -375,6 +393,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		[BGP_EV_KEEPALIVE_EXPIRES] = E(act_keepalive_send, OPENCONFIRM),
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, OPENCONFIRM),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, OPENCONFIRM),
@@ -394,6 +413,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		[BGP_EV_KEEPALIVE_EXPIRES] = E(act_keepalive_send, ESTABLISHED),
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, ESTABLISHED),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, ESTABLISHED),

@@ -72,23 +72,21 @@ int bgp_conn_send_keepalive(struct bgp_conn *c)
 	return bgp_conn_queue(c, buf, len);
 }
 
-void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
+/* Log, remember for show (err's data, cut to BGP_ERROR_DATA_MAX) and write a NOTIFICATION
+ * already encoded in buf, dropping what was queued (bgp_conn_write_now()). */
+static void notify_write(struct bgp_conn *c, const struct bgp_error *err, const uint8_t *buf,
+			 size_t len, const char *shutdown_msg)
 {
 	struct bgp_session *s = c->s;
-	uint8_t buf[BGP_HEADER_LEN + 2 + BGP_ERROR_DATA_MAX];
 	char text[128];
-	size_t len;
 
-	if (c->fd < 0 || c->connecting)
-		return;
-	len = bgp_notify_encode_error(buf, sizeof(buf), err);
-	if (len == 0)
-		return;
 	bgp_error_str(err->code, err->subcode, text, sizeof(text));
 	bgp_peer_log(err->code == BGP_ERR_CEASE ? LOG_LVL_INFO : LOG_LVL_NOTICE, s->peer,
-		     "sending NOTIFICATION %u/%u (%s) %u bytes%s%s%s", err->code, err->subcode,
-		     text, err->data_len, err->reason ? " (" : "", err->reason ? err->reason : "",
-		     err->reason ? ")" : "");
+		     "sending NOTIFICATION %u/%u (%s) %u bytes%s%s%s%s%s%s", err->code,
+		     err->subcode, text, err->data_len, err->reason ? " (" : "",
+		     err->reason ? err->reason : "", err->reason ? ")" : "",
+		     shutdown_msg ? " \"" : "", shutdown_msg ? shutdown_msg : "",
+		     shutdown_msg ? "\"" : "");
 	if (bgp_conn_is_primary(c)) {
 		s->last_notify = *err;
 		s->last_notify.reason = NULL;
@@ -97,6 +95,43 @@ void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
 	}
 	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_SENT);
 	bgp_conn_write_now(c, buf, len);
+}
+
+void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
+{
+	uint8_t buf[BGP_HEADER_LEN + 2 + BGP_ERROR_DATA_MAX];
+	size_t len;
+
+	if (c->fd < 0 || c->connecting)
+		return;
+	len = bgp_notify_encode_error(buf, sizeof(buf), err);
+	if (len == 0)
+		return;
+	notify_write(c, err, buf, len, NULL);
+}
+
+void bgp_conn_send_cease(struct bgp_conn *c, uint8_t subcode, const uint8_t *data, size_t data_len)
+{
+	const char *msg = c->s->peer->conf.shutdown_message;
+	uint8_t buf[BGP_HEADER_LEN + 2 + 1 + BGP_SHUTDOWN_MSG_MAX];
+	struct bgp_error err;
+	size_t len;
+
+	bgp_error_set(&err, BGP_ERR_CEASE, subcode, data, data_len, NULL);
+	/* RFC 9003 2: `neighbor X shutdown message TEXT` rides on the Administrative Shutdown. */
+	if (subcode != BGP_ERR_CEASE_ADMIN_SHUTDOWN || !msg || !*msg || data_len) {
+		bgp_conn_send_notify(c, &err);
+		return;
+	}
+	if (c->fd < 0 || c->connecting)
+		return;
+	len = bgp_notify_encode_shutdown(buf, sizeof(buf), subcode, msg);
+	if (len == 0)
+		return;
+	/* What show keeps: the length octet and the text, as far as BGP_ERROR_DATA_MAX goes. */
+	bgp_error_set(&err, BGP_ERR_CEASE, subcode, buf + BGP_HEADER_LEN + 2,
+		      len - BGP_HEADER_LEN - 2, NULL);
+	notify_write(c, &err, buf, len, msg);
 }
 
 /* ---- receiving ---- */

@@ -172,6 +172,8 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 		return event_timer_remaining(c->hold_timer);
 	case BGP_TIMER_KEEPALIVE:
 		return event_timer_remaining(c->keepalive_timer);
+	case BGP_TIMER_SEND_HOLD:
+		return event_timer_remaining(c->send_hold_timer);
 	}
 	return -1;
 }
@@ -189,6 +191,7 @@ static void conn_init(struct bgp_session *s, struct bgp_conn *c)
 	TAILQ_INIT(&c->obuf);
 	c->hold_timer = event_timer_new(base, hold_timer_cb, c);
 	c->keepalive_timer = event_timer_new(base, keepalive_timer_cb, c);
+	bgp_conn_send_hold_init(c, base);
 }
 
 void bgp_conn_close(struct bgp_conn *c)
@@ -201,6 +204,7 @@ void bgp_conn_close(struct bgp_conn *c)
 	}
 	event_del(c->hold_timer);
 	event_del(c->keepalive_timer);
+	bgp_conn_send_hold_stop(c);
 	c->open_rcvd = false;
 	c->holdtime = 0;
 	c->keepalive = 0;
@@ -280,6 +284,7 @@ void bgp_session_free(struct bgp_peer *peer)
 		bgp_conn_close(&s->conn[i]);
 		event_free(s->conn[i].hold_timer);
 		event_free(s->conn[i].keepalive_timer);
+		event_free(s->conn[i].send_hold_timer);
 	}
 	event_free(s->connect_retry_timer);
 	event_free(s->idle_hold_timer);

@@ -116,6 +116,8 @@ const char *bgp_error_code_str(uint8_t code)
 		return "Cease";
 	case BGP_ERR_ROUTE_REFRESH:
 		return "ROUTE-REFRESH Message Error";
+	case BGP_ERR_SEND_HOLD_TIMER:
+		return "Send Hold Timer Expired"; /* RFC 9687 6 */
 	}
 	return "Unrecognized Error Code";
 }
@@ -144,7 +146,7 @@ const char *bgp_error_subcode_str(uint8_t code, uint8_t subcode)
 	case BGP_ERR_ROUTE_REFRESH:
 		return lookup(rr_text, subcode);
 	}
-	return ""; /* Hold Timer Expired and unknown codes carry no subcode text */
+	return ""; /* (Send) Hold Timer Expired and unknown codes carry no subcode text */
 }
 
 const char *bgp_error_str(uint8_t code, uint8_t subcode, char *buf, size_t size)

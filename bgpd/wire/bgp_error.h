@@ -13,7 +13,8 @@ enum bgp_err_code {
 	BGP_ERR_HOLD_TIMER = 4,
 	BGP_ERR_FSM = 5,
 	BGP_ERR_CEASE = 6,
-	BGP_ERR_ROUTE_REFRESH = 7, /* RFC 7313 */
+	BGP_ERR_ROUTE_REFRESH = 7,   /* RFC 7313 */
+	BGP_ERR_SEND_HOLD_TIMER = 8, /* RFC 9687 */
 };
 
 /* Message Header Error subcodes */

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bgpd/instance/bgp_instance.h"
@@ -99,6 +100,10 @@ static const struct expect table_expect[] = {
 	{ BGP_ST_ESTABLISHED, BGP_EV_OPEN, BGP_ST_IDLE },
 	{ BGP_ST_ESTABLISHED, BGP_EV_COLLISION_DUMP, BGP_ST_IDLE },
 	{ BGP_ST_ESTABLISHED, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_IDLE },
+	/* RFC 9687 4: SendHoldTimer_Expires wherever messages are sent. */
+	{ BGP_ST_OPENSENT, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
 };
 
 START_TEST(test_table_outcomes)
@@ -133,6 +138,8 @@ END_TEST
 /* ---- sessions ---- */
 
 static int lfd = -1;
+
+static int accept_and_establish(struct bgp_peer *peer);
 
 static void setup(void)
 {
@@ -512,6 +519,43 @@ static void expect_retry_within(struct bgp_peer *peer, uint32_t ms)
 static const uint32_t retry_steps_ms[] = { 1000,  2000,	 4000,	 8000,	16000,
 					   32000, 64000, 120000, 120000 };
 
+/* RFC 9003: `neighbor X shutdown message TEXT` sends the text in the Cease/Administrative
+ * Shutdown, length first; a plain shutdown sends none. */
+START_TEST(test_shutdown_message)
+{
+	static const char text[] = "maintenance until 03:00 \xc3\xa9t\xc3\xa9";
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	uint8_t body[512];
+	size_t len = 0;
+
+	peer->conf.shutdown_message = XSTRDUP(MTYPE_BGP_PEER_CONF, text);
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(len, 3 + strlen(text));
+	ck_assert_uint_eq(body[2], strlen(text));
+	ck_assert_mem_eq(body + 3, text, strlen(text));
+	ck_assert(st_logged("sending NOTIFICATION 6/2", text, NULL));
+	close(fd);
+	st_pump(50);
+
+	/* Without a message: the bare Cease of RFC 4486. */
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.shutdown_message);
+	peer->conf.shutdown = false;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	fd = accept_and_establish(peer);
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_connect_refused_goes_active)
 {
 	struct bgp_peer *peer;
@@ -780,6 +824,96 @@ START_TEST(test_idle_hold_backoff)
 }
 END_TEST
 
+/* RFC 9687: a peer that reads nothing of ours for the SendHoldTime is dropped, with a
+ * NOTIFICATION Send Hold Timer Expired when it can still be written, and our queue freed.
+ * Writes that make progress keep it alive; an empty queue stops the clock. */
+START_TEST(test_send_hold_timer)
+{
+	static const uint8_t keepalive[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  19,	4,
+	};
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int small = 4096, fd, i, type;
+	uint8_t body[64];
+	size_t len;
+	uint64_t t0;
+
+	/* The RFC's default before any configuration: max(8 minutes, 2 x hold time). */
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 300, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_uint_eq(primary(peer)->holdtime, 180);
+	ck_assert_uint_eq(bgp_conn_send_hold_ms(primary(peer)), 480000);
+	primary(peer)->holdtime = 300;
+	ck_assert_uint_eq(bgp_conn_send_hold_ms(primary(peer)), 600000);
+	primary(peer)->holdtime = 180;
+	/* Everything was read: nothing waits, the clock is stopped. */
+	st_pump(100);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), -1);
+
+	/* neighbor X timers send-hold 1; the peer stops reading while we have 2 MB to send. */
+	peer->conf.send_hold_time = 1;
+	ck_assert_int_eq(
+		setsockopt(primary(peer)->fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	for (i = 0; i < 2 * 1024 * 1024 / (int)sizeof(keepalive); i++)
+		ck_assert_int_eq(bgp_conn_queue(primary(peer), keepalive, sizeof(keepalive)), 0);
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), 500);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), 1000);
+	t0 = monotime_ms();
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 3000));
+	/* Not before the SendHoldTime: the socket took what it could, then nothing moved. */
+	ck_assert_uint_ge(monotime_ms() - t0, 900);
+	ck_assert(peer->session->last_notify_sent);
+	ck_assert_uint_eq(peer->session->last_notify.code, BGP_ERR_SEND_HOLD_TIMER);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_NOTIFY_SENT);
+	ck_assert_uint_eq(primary(peer)->oqueued, 0);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), -1);
+	ck_assert(st_logged("send hold timer expired", "read nothing of ours for 1 s", NULL));
+	ck_assert_uint_eq(rib_calls.down, 1);
+	/* The peer reads again at last: our KEEPALIVEs, never a NOTIFICATION of another kind,
+	 * then the end of the connection. */
+	while ((type = st_recv(fd, body, sizeof(body), &len, 2000)) == 4)
+		;
+	ck_assert_msg(type == 0 || type == 3, "message type %d after the keepalives", type);
+	if (type == 3)
+		ck_assert_uint_eq(body[0], BGP_ERR_SEND_HOLD_TIMER);
+	close(fd);
+}
+END_TEST
+
+/* A slow reader that still makes progress is not dropped: every write restarts the clock. */
+START_TEST(test_send_hold_progress_keeps_session)
+{
+	static const uint8_t keepalive[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  19,	4,
+	};
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int small = 4096, fd, i, rounds;
+	uint8_t buf[2048];
+
+	fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	peer->conf.send_hold_time = 1;
+	ck_assert_int_eq(
+		setsockopt(primary(peer)->fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	for (i = 0; i < 64 * 1024 / (int)sizeof(keepalive); i++)
+		ck_assert_int_eq(bgp_conn_queue(primary(peer), keepalive, sizeof(keepalive)), 0);
+	/* Read 2 KB every 300 ms for 3 s: three SendHoldTimes, progress all along. */
+	for (rounds = 0; rounds < 10 && primary(peer)->oqueued; rounds++) {
+		st_pump(300);
+		ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+		ck_assert_int_gt(recv(fd, buf, sizeof(buf), MSG_DONTWAIT), 0);
+	}
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+	close(fd);
+}
+END_TEST
+
 /* A flood of messages is read in bounded batches: the loop gets control back in between. */
 START_TEST(test_bounded_reading)
 {
@@ -874,6 +1008,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_notification_received);
 	tcase_add_test(ts, test_manual_stop_no_restart);
 	tcase_add_test(ts, test_shutdown_config);
+	tcase_add_test(ts, test_shutdown_message);
 	tcase_add_test(ts, test_connect_refused_goes_active);
 	tcase_add_test(ts, test_clear_reconnects_promptly);
 	tcase_add_test(ts, test_peer_cease_reconnects_promptly);
@@ -884,6 +1019,8 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_collision_established_keeps_session);
 	tcase_add_test(ts, test_idle_hold_backoff);
 	tcase_add_test(ts, test_bounded_reading);
+	tcase_add_test(ts, test_send_hold_timer);
+	tcase_add_test(ts, test_send_hold_progress_keeps_session);
 	tcase_add_test(ts, test_update_to_rib_and_malformed);
 	suite_add_tcase(s, ts);
 	return s;

@@ -596,6 +596,7 @@ static const char *const good_files[] = {
 	"good-fib.conf",
 	"good-neighbor-options.conf",
 	"good-rpki.conf",
+	"good-ops.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -631,6 +632,9 @@ static const char *const bad_files[] = {
 	"bad-duplicate-conflict.conf",
 	"bad-multihop-range.conf",
 	"bad-connect-zero.conf",
+	"bad-send-hold-zero.conf",
+	"bad-shutdown-message-long.conf",
+	"bad-json-shutdown-message-alone.json",
 	"bad-description-long.conf",
 	"bad-update-source-dangling.conf",
 	"bad-no-description-dangling.conf",
