@@ -18,6 +18,7 @@ import time
 import pytest
 
 from skualab import faults
+from skualab.daemons import FrrBgpd
 
 FEEDER, STUCK = "2001:db8:0:2::2", "2001:db8:0:3::2"
 TABLE = 100000
@@ -39,6 +40,8 @@ def test_table_loaded(lab):
 def test_stuck_peer_dropped_with_bounded_memory(lab):
     lab.require_established("dut", [FEEDER])
     dut = lab["dut"]
+    if isinstance(dut, FrrBgpd):
+        pytest.skip("FRR 8.4 (standing in) has no send hold timer")
     pid = faults.bgpd_pid(dut)
     time.sleep(1)  # the table's work done: a quiet baseline
     base = faults.rss_kb(pid)
