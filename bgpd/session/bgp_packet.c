@@ -92,6 +92,7 @@ static void notify_write(struct bgp_conn *c, const struct bgp_error *err, const 
 		s->last_notify.reason = NULL;
 		s->last_notify_sent = true;
 		s->have_last_notify = true;
+		s->rx_shutdown_msg[0] = '\0';
 	}
 	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_SENT);
 	bgp_conn_write_now(c, buf, len);
@@ -241,6 +242,9 @@ static void rx_notification(struct bgp_conn *c, const uint8_t *body, size_t len)
 			      MIN(n.data_len, (uint16_t)BGP_ERROR_DATA_MAX), NULL);
 		s->last_notify_sent = false;
 		s->have_last_notify = true;
+		/* RFC 9003 3: an invalid communication is noted, never shown. */
+		snprintf(s->rx_shutdown_msg, sizeof(s->rx_shutdown_msg), "%s",
+			 n.has_shutdown_msg && !n.shutdown_msg_invalid ? n.shutdown_msg : "");
 	}
 	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_RECEIVED);
 	/* RFC 4271 8.1.5 event 24: the peer does not speak our version. */

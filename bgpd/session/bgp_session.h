@@ -17,6 +17,7 @@
 #include "bgpd/session/bgp_fsm.h"
 #include "bgpd/wire/bgp_error.h"
 #include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_open.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
@@ -151,6 +152,9 @@ struct bgp_session {
 	struct bgp_error last_notify; /* last NOTIFICATION sent or received */
 	bool last_notify_sent;	      /* direction of last_notify */
 	bool have_last_notify;
+	/* The shutdown communication of the last Cease received (RFC 9003; "" when none or
+	 * invalid), as bgp_notify_decode() made it safe to print; FRR's lastShutdownDescription. */
+	char rx_shutdown_msg[BGP_SHUTDOWN_MSG_MAX + 1];
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;

@@ -149,6 +149,9 @@ static void fill_reset(struct bgp_peer_view *v, const struct bgp_session *s, uin
 		v->notify_subcode = s->last_notify.subcode;
 		bgp_error_str(v->notify_code, v->notify_subcode, v->notify_text,
 			      sizeof(v->notify_text));
+		if (!v->notify_sent)
+			snprintf(v->shutdown_msg, sizeof(v->shutdown_msg), "%s",
+				 s->rx_shutdown_msg);
 	}
 }
 

@@ -318,6 +318,9 @@ static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *p
 			     pv->notify_subcode);
 		json_string(w, "lastNotificationReason", pv->notify_text);
 		json_bool(w, "lastNotificationHardReset", false);
+		/* FRR: the received RFC 9003 communication, in JSON only. */
+		if (pv->shutdown_msg[0])
+			json_string(w, "lastShutdownDescription", pv->shutdown_msg);
 	}
 	json_string(w, "lastResetDueTo", bgp_down_reason_str(pv->last_reset));
 	json_int(w, "lastResetCode", frr_reset_code(pv->last_reset));

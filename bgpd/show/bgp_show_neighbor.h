@@ -106,6 +106,8 @@ struct bgp_peer_view {
 	bool notify_sent;
 	uint8_t notify_code, notify_subcode;
 	char notify_text[96]; /* "Cease/Administrative Reset" */
+	/* The shutdown communication of a received Cease (RFC 9003), "" when none. */
+	char shutdown_msg[BGP_SHUTDOWN_MSG_MAX + 1];
 
 	int max_hops; /* FRR's "may be up to N hops away": ttl-security hops, else the TTL */
 

@@ -12,7 +12,8 @@ from `alt` (65003 65003 65003); it prefers the DUT's. Then, as an operator would
   2. `neighbor 192.0.2.2 shutdown message TEXT`: the session goes with a Cease/Administrative
      Shutdown carrying TEXT, which FRR's `show bgp neighbors` shows; the prefixes stay on alt;
   3. end of maintenance (`no neighbor ... shutdown`, `no bgp graceful-shutdown`): the session
-     is back within seconds and FRR prefers the DUT's plain routes again.
+     is back within seconds and FRR prefers the DUT's plain routes again;
+  4. the other way round, FRR's own shutdown message shows in skua's neighbor JSON.
 """
 
 import pytest
@@ -142,3 +143,19 @@ def test_end_of_maintenance(lab):
     lab.expect("BIRD: local preference 100 again", bird_view(lab, False), lambda r: r,
                timeout=20)
     lab.expect("GoBGP: the community gone", gobgp_view(lab, False), lambda r: r, timeout=20)
+
+
+@pytest.mark.timeout(60)
+def test_message_from_frr_shown_by_skua(lab):
+    """The other way: FRR's shutdown communication in skua's show bgp neighbors json (FRR's
+    key), and in skua's log."""
+    lab.require_established("dut", [FRR])
+    text = "FRR side maintenance"
+    lab["frr"].vtysh("configure terminal", "router bgp 65002",
+                     "neighbor %s shutdown message %s" % (DUT, text))
+    lab.expect("skua shows FRR's shutdown communication", lambda: lab["dut"].neighbor(FRR),
+               {FRR: {"lastNotificationReason": "Cease/Administrative Shutdown",
+                      "lastShutdownDescription": text}}, timeout=20)
+    lab["frr"].vtysh("configure terminal", "router bgp 65002",
+                     "no neighbor %s shutdown" % DUT)
+    lab.wait_established("dut", [FRR], timeout=20)
