@@ -329,32 +329,25 @@ DEFCMD(no_neighbor_timers_send_hold, "no " NEIGHBOR_CMD " timers send-hold [(1-6
 void bgp_cli_neighbor_settings_init(void)
 {
 	static const struct cmd_def *const bgp_node_cmds[] = {
-		&neighbor_description_cmd,
-		&no_neighbor_description_cmd,
-		&neighbor_shutdown_cmd,
+		&neighbor_description_cmd,     &no_neighbor_description_cmd,
+		&neighbor_shutdown_cmd,	       &neighbor_passive_cmd,
+		&neighbor_connected_check_cmd, &neighbor_local_as_cmd,
+		&no_neighbor_local_as_cmd,     &neighbor_local_role_cmd,
+		&no_neighbor_local_role_cmd,   &neighbor_adv_interval_cmd,
+		&no_neighbor_adv_interval_cmd, &neighbor_password_cmd,
+		&no_neighbor_password_cmd,     &neighbor_ebgp_multihop_cmd,
+		&neighbor_ttl_security_cmd,    &no_neighbor_ttl_security_cmd,
+		&neighbor_update_source_cmd,   &no_neighbor_update_source_cmd,
+		&neighbor_timers_cmd,	       &no_neighbor_timers_cmd,
+		&neighbor_timers_connect_cmd,  &no_neighbor_timers_connect_cmd,
+	};
+	/* Issue 13: the shutdown message's no form, the send hold timer. */
+	static const struct cmd_def *const ops_cmds[] = {
 		&no_neighbor_shutdown_cmd,
-		&neighbor_passive_cmd,
-		&neighbor_connected_check_cmd,
-		&neighbor_local_as_cmd,
-		&no_neighbor_local_as_cmd,
-		&neighbor_local_role_cmd,
-		&no_neighbor_local_role_cmd,
-		&neighbor_adv_interval_cmd,
-		&no_neighbor_adv_interval_cmd,
-		&neighbor_password_cmd,
-		&no_neighbor_password_cmd,
-		&neighbor_ebgp_multihop_cmd,
-		&neighbor_ttl_security_cmd,
-		&no_neighbor_ttl_security_cmd,
-		&neighbor_update_source_cmd,
-		&no_neighbor_update_source_cmd,
-		&neighbor_timers_cmd,
-		&no_neighbor_timers_cmd,
-		&neighbor_timers_connect_cmd,
-		&no_neighbor_timers_connect_cmd,
 		&neighbor_timers_send_hold_cmd,
 		&no_neighbor_timers_send_hold_cmd,
 	};
 
 	bgp_cli_install(BGP_NODE, bgp_node_cmds, array_size(bgp_node_cmds));
+	bgp_cli_install(BGP_NODE, ops_cmds, array_size(ops_cmds));
 }

@@ -13,7 +13,8 @@
  * reset or reconfigured, a session that reached Established) starts the back-off again at
  * 1 s; a peer that keeps refusing reaches the full ConnectRetryTime after seven attempts. The
  * IdleHoldTimer after a session's loss keeps its own back-off (bgp_session_state_changed()),
- * except after such a Cease, which is no sign of an unstable peer.
+ * except after such a Cease ending an Established session, which is no sign of an unstable
+ * peer.
  */
 #include "lib/compat.h"
 

@@ -640,6 +640,7 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 	struct bgp_peer *peer = s->peer;
 	struct bgp_conn *other;
 	enum bgp_down_reason why;
+	bool was_established = s->established;
 	uint64_t now;
 
 	if (c->state != BGP_ST_IDLE)
@@ -686,12 +687,13 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 		bgp_dynamic_session_ended(peer);
 		return;
 	}
-	/* IdleHoldTimer with back-off (RFC 4271 8.1.1 DampPeerOscillations): 1 s, doubling
-	 * up to 120 s while the session keeps failing; reset by a stable session. */
-	if (why == BGP_DOWN_NOTIFY_RECEIVED && s->have_last_notify && !s->last_notify_sent &&
+	if (was_established && why == BGP_DOWN_NOTIFY_RECEIVED && s->have_last_notify &&
+	    !s->last_notify_sent &&
 	    bgp_cease_is_prompt(s->last_notify.code, s->last_notify.subcode)) {
-		/* The peer was reset or reconfigured on purpose: no sign of instability, so
-		 * back promptly and without growing the back-off (bgp_reconnect.c). */
+		/* An Established session the peer reset or reconfigured on purpose: no sign of
+		 * instability, so back promptly and without growing the back-off
+		 * (bgp_reconnect.c). A peer that sends such a Cease before Established keeps
+		 * refusing us: the back-off below applies. */
 		s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
 		bgp_session_retry_prompt(s);
 		event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);
@@ -700,6 +702,8 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 			       s->idle_hold_ms);
 		return;
 	}
+	/* IdleHoldTimer with back-off (RFC 4271 8.1.1 DampPeerOscillations): 1 s, doubling
+	 * up to 120 s while the session keeps failing; reset by a stable session. */
 	event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);
 	bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer, "restart in %u ms (idle hold)",
 		       s->idle_hold_ms);

@@ -658,6 +658,17 @@ START_TEST(test_peer_cease_reconnects_promptly)
 	ck_assert_msg(t <= 2000 && t > 1800, "idle hold after a second refusal: %lld ms",
 		      (long long)t);
 	close(fd);
+	/* An administrative Cease before Established is a refusal too: the back-off goes on. */
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 4000 && t > 3800, "idle hold after a Cease in OpenSent: %lld ms",
+		      (long long)t);
+	close(fd);
 }
 END_TEST
 
@@ -893,20 +904,24 @@ START_TEST(test_send_hold_progress_keeps_session)
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  19,	4,
 	};
-	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	struct bgp_peer *peer;
 	int small = 4096, fd, i, rounds;
-	uint8_t buf[2048];
+	uint8_t buf[8192];
 
+	/* The remote's small window is set on the listener: its connections inherit it. */
+	ck_assert_int_eq(setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+	peer = st_peer("127.0.0.1", REMOTE_AS, false);
 	fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
 	peer->conf.send_hold_time = 1;
 	ck_assert_int_eq(
 		setsockopt(primary(peer)->fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
-	for (i = 0; i < 64 * 1024 / (int)sizeof(keepalive); i++)
+	for (i = 0; i < 1024 * 1024 / (int)sizeof(keepalive); i++)
 		ck_assert_int_eq(bgp_conn_queue(primary(peer), keepalive, sizeof(keepalive)), 0);
-	/* Read 2 KB every 300 ms for 3 s: three SendHoldTimes, progress all along. */
-	for (rounds = 0; rounds < 10 && primary(peer)->oqueued; rounds++) {
+	/* Read 8 KB every 300 ms for 3 s, three SendHoldTimes, with output waiting all along. */
+	for (rounds = 0; rounds < 10; rounds++) {
 		st_pump(300);
 		ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+		ck_assert_uint_gt(primary(peer)->oqueued, 0);
 		ck_assert_int_gt(recv(fd, buf, sizeof(buf), MSG_DONTWAIT), 0);
 	}
 	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
