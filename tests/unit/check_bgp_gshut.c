@@ -16,6 +16,7 @@
 #include "bgpd/policy/bgp_clist.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_gshut.h"
+#include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/wire/bgp_community.h"
 #include "lib/table.h"
@@ -52,6 +53,7 @@ static void teardown(void)
 		src->peer.conf.rmap[V4][dir] = ibgp->peer.conf.rmap[V4][dir] = NULL;
 	}
 	TAILQ_INIT(&bgp->peers);
+	bgp_policy_fini(bgp); /* the re-evaluation switch_gshut() stood in for */
 	fake_peer_free(src);
 	fake_peer_free(ibgp);
 	fake_peer_free(ebgp);
