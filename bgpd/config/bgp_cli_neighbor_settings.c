@@ -24,10 +24,36 @@ DEFCMD(no_neighbor_description, "no " NEIGHBOR_CMD " description [LINE...]",
 	return bgp_cli_peer_edit(vty, args, "description", NB_OP_DESTROY, NULL);
 }
 
-DEFCMD(neighbor_shutdown, "[no] " NEIGHBOR_CMD " shutdown",
-       NO_STR NEIGHBOR_STR "Administratively shut down this neighbor\n")
+/* neighbor X shutdown [message TEXT] (FRR): the whole statement replaces the last, so a plain
+ * shutdown drops an earlier message; the no form removes both. */
+static int shutdown_edit(struct vty *vty, const struct cmd_args *args, bool no)
 {
-	return bgp_cli_peer_flag(vty, args, "shutdown");
+	char base[256], xpath[XPATH_MAX];
+	const char *msg = no ? NULL : cmd_arg(args, "LINE...");
+
+	if (bgp_cli_peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	snprintf(xpath, sizeof(xpath), "%s/shutdown-message", base);
+	nb_cli_enqueue_change(vty, xpath, msg ? NB_OP_MODIFY : NB_OP_DESTROY, msg);
+	snprintf(xpath, sizeof(xpath), "%s/shutdown", base);
+	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(neighbor_shutdown, NEIGHBOR_CMD " shutdown [message LINE...]",
+       NEIGHBOR_STR "Administratively shut down this neighbor\n"
+		    "Add a shutdown message (RFC 8203)\n"
+		    "Shutdown message\n")
+{
+	return shutdown_edit(vty, args, false);
+}
+
+DEFCMD(no_neighbor_shutdown, "no " NEIGHBOR_CMD " shutdown [message LINE...]",
+       NO_STR NEIGHBOR_STR "Administratively shut down this neighbor\n"
+			   "Add a shutdown message (RFC 8203)\n"
+			   "Shutdown message\n")
+{
+	return shutdown_edit(vty, args, true);
 }
 
 /* One leaf of a statement kept as a container: a value from the argument `arg`, or an empty
@@ -293,6 +319,25 @@ DEFCMD(no_neighbor_timers_connect, "no " NEIGHBOR_CMD " timers connect [(1-65535
 	return bgp_cli_peer_edit(vty, args, "timers/connect-time", NB_OP_DESTROY, NULL);
 }
 
+/* RFC 9687; BIRD's `send hold time`, FRR has no command for it. */
+DEFCMD(neighbor_timers_send_hold, NEIGHBOR_CMD " timers send-hold (1-65535)$seconds",
+       NEIGHBOR_STR "BGP per neighbor timers\n"
+		    "Send hold timer (RFC 9687): drop a peer that reads nothing of ours\n"
+		    "Send hold time in seconds (default: the greater of 480 and twice the hold "
+		    "time)\n")
+{
+	return bgp_cli_peer_edit(vty, args, "timers/send-hold-time", NB_OP_MODIFY,
+				 cmd_arg(args, "seconds"));
+}
+
+DEFCMD(no_neighbor_timers_send_hold, "no " NEIGHBOR_CMD " timers send-hold [(1-65535)]",
+       NO_STR NEIGHBOR_STR "BGP per neighbor timers\n"
+			   "Send hold timer (RFC 9687): drop a peer that reads nothing of ours\n"
+			   "Send hold time in seconds\n")
+{
+	return bgp_cli_peer_edit(vty, args, "timers/send-hold-time", NB_OP_DESTROY, NULL);
+}
+
 void bgp_cli_neighbor_settings_init(void)
 {
 	static const struct cmd_def *const bgp_node_cmds[] = {
@@ -308,6 +353,13 @@ void bgp_cli_neighbor_settings_init(void)
 		&neighbor_timers_cmd,	       &no_neighbor_timers_cmd,
 		&neighbor_timers_connect_cmd,  &no_neighbor_timers_connect_cmd,
 	};
+	/* Issue 13: the shutdown message's no form, the send hold timer. */
+	static const struct cmd_def *const ops_cmds[] = {
+		&no_neighbor_shutdown_cmd,
+		&neighbor_timers_send_hold_cmd,
+		&no_neighbor_timers_send_hold_cmd,
+	};
 
 	bgp_cli_install(BGP_NODE, bgp_node_cmds, array_size(bgp_node_cmds));
+	bgp_cli_install(BGP_NODE, ops_cmds, array_size(ops_cmds));
 }

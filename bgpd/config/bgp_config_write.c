@@ -210,7 +210,12 @@ void bgp_print_neighbor_description(struct sbuf *out, const struct lyd_node *dno
 
 void bgp_print_neighbor_shutdown(struct sbuf *out, const struct lyd_node *dnode)
 {
-	sbuf_printf(out, " neighbor %s shutdown\n", nbr_addr(dnode));
+	const char *msg = yang_dnode_get_string(dnode, "../shutdown-message");
+
+	if (msg)
+		sbuf_printf(out, " neighbor %s shutdown message %s\n", nbr_addr(dnode), msg);
+	else
+		sbuf_printf(out, " neighbor %s shutdown\n", nbr_addr(dnode));
 }
 
 void bgp_print_neighbor_password(struct sbuf *out, const struct lyd_node *dnode)
@@ -267,6 +272,9 @@ void bgp_print_neighbor_timers(struct sbuf *out, const struct lyd_node *dnode)
 	if (ct && !yang_dnode_is_default(ct))
 		sbuf_printf(out, " neighbor %s timers connect %s\n", nbr_addr(dnode),
 			    lyd_get_value(ct));
+	if (yang_dnode_exists(dnode, "send-hold-time"))
+		sbuf_printf(out, " neighbor %s timers send-hold %s\n", nbr_addr(dnode),
+			    yang_dnode_get_string(dnode, "send-hold-time"));
 }
 
 /* ---- address-family blocks ---------------------------------------------------------- */

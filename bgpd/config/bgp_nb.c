@@ -64,6 +64,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_print_cluster_id },
 	},
 	{
+		.xpath = BGP_XPATH "/graceful-shutdown",
+		.cbs = { .modify = bgp_nb_graceful_shutdown_modify,
+			 .cli_show = bgp_print_graceful_shutdown },
+	},
+	{
 		.xpath = BGP_XPATH "/fib",
 		.cbs = { .apply_finish = bgp_nb_fib_apply_finish, .cli_show = bgp_print_fib },
 	},
@@ -183,5 +188,6 @@ void bgp_config_init(void)
 	bgp_cli_init();
 	bgp_fib_cli_init();
 	bgp_gr_cli_init();
+	bgp_gshut_cli_init();
 	bgp_dynamic_set_apply(dynamic_apply);
 }

@@ -40,6 +40,8 @@ int bgp_nb_neighbor_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_remote_as_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_description_modify(struct nb_cb_args *args);
 int bgp_nb_neighbor_description_destroy(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_message_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_shutdown_message_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args);
 int bgp_nb_neighbor_shutdown_destroy(struct nb_cb_args *args);
 int bgp_nb_neighbor_password_modify(struct nb_cb_args *args);
@@ -96,6 +98,11 @@ int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args);
 void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
 void bgp_fib_cli_init(void);
+
+/* RFC 8326 graceful shutdown (bgpd/config/bgp_gshut_cli.c). */
+int bgp_nb_graceful_shutdown_modify(struct nb_cb_args *args);
+void bgp_print_graceful_shutdown(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_gshut_cli_init(void);
 
 int bgp_nb_cluster_id_modify(struct nb_cb_args *args);
 int bgp_nb_cluster_id_destroy(struct nb_cb_args *args);

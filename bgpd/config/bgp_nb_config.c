@@ -700,6 +700,19 @@ int bgp_nb_neighbor_connected_check_destroy(struct nb_cb_args *args)
 	return connected_check_set(args, false);
 }
 
+/* RFC 9003: read when the Cease/Administrative Shutdown is sent; the session is not touched. */
+int bgp_nb_neighbor_shutdown_message_modify(struct nb_cb_args *args)
+{
+	return string_modify(args, offsetof(struct bgp_peer_config, shutdown_message),
+			     BGP_PEER_CHG_DESCRIPTION);
+}
+
+int bgp_nb_neighbor_shutdown_message_destroy(struct nb_cb_args *args)
+{
+	return string_destroy(args, offsetof(struct bgp_peer_config, shutdown_message),
+			      BGP_PEER_CHG_DESCRIPTION);
+}
+
 int bgp_nb_neighbor_shutdown_create(struct nb_cb_args *args)
 {
 	return flag_set(args, true, false);
@@ -820,6 +833,8 @@ void bgp_nb_neighbor_timers_apply_finish(struct nb_cb_args *args)
 		c->connect_retry = cr;
 		bgp_peer_config_changed(peer, BGP_PEER_CHG_CONNECT_RETRY);
 	}
+	/* Read when the SendHoldTimer is next armed (bgp_send_hold.c): no reset needed. */
+	c->send_hold_time = (uint16_t)yang_dnode_get_uint(args->dnode, 0, "send-hold-time");
 }
 
 static int af_activation_set(struct nb_cb_args *args, enum bgp_af_activation act)

@@ -62,6 +62,12 @@ static const struct neighbor_setting settings[] = {
 			 .cli_show = bgp_print_neighbor_description },
 	},
 	{
+		/* Printed by `shutdown`'s row; applied before it (the model's order). */
+		.path = "shutdown-message",
+		.cbs = { .modify = bgp_nb_neighbor_shutdown_message_modify,
+			 .destroy = bgp_nb_neighbor_shutdown_message_destroy },
+	},
+	{
 		.path = "shutdown",
 		.cbs = { .create = bgp_nb_neighbor_shutdown_create,
 			 .destroy = bgp_nb_neighbor_shutdown_destroy,

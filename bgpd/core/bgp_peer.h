@@ -120,6 +120,7 @@ struct bgp_peer_config {
 	uint16_t keepalive;
 	uint16_t holdtime;
 	uint16_t connect_retry;	     /* neighbor X timers connect N, default 120 */
+	uint16_t send_hold_time;     /* neighbor X timers send-hold N (RFC 9687); 0 = the default */
 	struct ipaddr update_source; /* family 0 = none */
 	char *update_source_ifname;  /* update-source by interface name, NULL = none */
 	uint8_t ebgp_multihop;	   /* 0 = not configured; otherwise the TTL to send with (1-255) */

@@ -57,6 +57,7 @@
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
@@ -484,6 +485,8 @@ static bool nexthop_self(const struct rib_src *to, enum bgp_af af, struct bgp_at
  *         (RFC 4456, non-transitive iBGP attributes).
  *   iBGP: LOCAL_PREF always (default 100), next hop unchanged for learned routes (FRR's
  *         default, no next-hop-self) and our address for our own routes; MED kept.
+ *   Both: in graceful shutdown the GRACEFUL_SHUTDOWN community, and LOCAL_PREF 0 towards iBGP
+ *         (RFC 8326, bgp_gshut.c).
  *   Weight is ours and never sent.
  */
 static void no_nexthop(struct rib_src *to, enum bgp_af af)
@@ -653,6 +656,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_u32list *clusters = NULL;
 	struct bgp_aspath *stripped = NULL;
 	struct bgp_transit *trimmed = NULL;
+	struct bgp_u32list *gshut;
 	struct bgp_attr *out;
 
 	t.weight = 0;
@@ -711,9 +715,13 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		if (reflected(to, from))
 			clusters = reflect_attrs(rib, from, &t, &ex);
 	}
+	/* RFC 8326: after the route-map (nothing undoes it), before send-community. */
+	gshut = bgp_gshut_mark(rib->bgp, to->ebgp, &t);
 	if (to->peer && to->peer->conf.send_comm_off[af])
 		trimmed = withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
 	out = bgp_attr_intern(&t);
+	if (gshut)
+		bgp_u32list_unref(gshut);
 	bgp_transit_unref(trimmed);
 	bgp_aspath_unref(prepended);
 	bgp_aspath_unref(stripped);

@@ -11,6 +11,9 @@
  *    ConnectRetryTimer (as FRR and BIRD do): in Idle the peer would refuse the remote's own
  *    connection until the IdleHoldTimer expired, and two speakers backing off could miss each
  *    other for ever.
+ *  - After a failed attempt the ConnectRetryTimer runs for a back-off (1 s doubling up to the
+ *    ConnectRetryTime, bgp_reconnect.c), not the full time: a peer reset on purpose is back
+ *    in seconds, one that keeps failing is retried as the RFC says.
  *  - A NOTIFICATION received in OpenSent closes the connection without answering with an FSM
  *    Error NOTIFICATION (RFC 4271 lists event 25 among the "other events" there); answering a
  *    NOTIFICATION only adds noise to the peer's log.
@@ -66,6 +69,7 @@ static const char *const event_names[BGP_EV_MAX] = {
 	[BGP_EV_KEEPALIVE_MSG] = "KeepAliveMsg",
 	[BGP_EV_UPDATE_MSG] = "UpdateMsg",
 	[BGP_EV_UPDATE_ERR] = "UpdateMsgErr",
+	[BGP_EV_SEND_HOLD_EXPIRES] = "SendHoldTimer_Expires",
 };
 
 const char *bgp_fsm_state_str(enum bgp_fsm_state st)
@@ -135,7 +139,7 @@ static void act_tcp_up(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_s
 	if (bgp_conn_io_start(c) < 0 || bgp_conn_send_open(c) < 0) {
 		bgp_conn_close(c);
 		if (primary) {
-			bgp_session_connect_retry_start(s);
+			bgp_session_connect_retry_after_failure(s);
 			*next = BGP_ST_ACTIVE;
 		} else {
 			*next = BGP_ST_IDLE;
@@ -145,11 +149,12 @@ static void act_tcp_up(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_s
 	bgp_conn_hold_start(c, BGP_OPEN_HOLD_MS);
 }
 
-/* Connect + TcpConnectionFails: our deviation, wait in Active for the ConnectRetryTimer. */
+/* Connect + TcpConnectionFails: our deviation, wait in Active for the ConnectRetryTimer, armed
+ * with the back-off of bgp_reconnect.c. */
 static void act_connect_fail(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_state *next)
 {
 	bgp_conn_close(c);
-	bgp_session_connect_retry_start(c->s);
+	bgp_session_connect_retry_after_failure(c->s);
 }
 
 /* Drop the connection and go Idle, without a NOTIFICATION. */
@@ -160,19 +165,17 @@ static void act_close_idle(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_f
 	bgp_conn_close(c);
 }
 
-/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose), or none
- * (BGP_SESSION_STOP_SILENT: a restarting speaker's stop, which its peers take for a restart). */
+/* ManualStop/AutomaticStop with a connection: Cease (the subcode the stopper chose; a shutdown
+ * carries the neighbor's shutdown message, RFC 9003), or none (BGP_SESSION_STOP_SILENT: a
+ * restarting speaker's stop, which its peers take for a restart). */
 static void act_notify_cease(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp_fsm_state *next)
 {
-	struct bgp_error err;
-
 	if (c->s->stop_subcode == BGP_SESSION_STOP_SILENT) {
 		bgp_conn_close(c);
 		return;
 	}
-	bgp_error_set(&err, BGP_ERR_CEASE, c->s->stop_subcode,
-		      c->s->stop_data_len ? c->s->stop_data : NULL, c->s->stop_data_len, NULL);
-	bgp_conn_send_notify(c, &err);
+	bgp_conn_send_cease(c, c->s->stop_subcode, c->s->stop_data_len ? c->s->stop_data : NULL,
+			    c->s->stop_data_len);
 	bgp_conn_close(c);
 }
 
@@ -183,6 +186,24 @@ static void act_hold_expired(struct bgp_conn *c, enum bgp_fsm_event ev, enum bgp
 
 	bgp_error_set(&err, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
 	bgp_peer_warn(c->s->peer, "hold timer expired (%u s without a message)%s", c->holdtime,
+		      bgp_conn_is_primary(c) ? "" : " on the colliding connection");
+	bgp_conn_send_notify(c, &err);
+	c->s->connect_retry_count++;
+	bgp_conn_close(c);
+}
+
+/* SendHoldTimer_Expires (RFC 9687 4): the peer read nothing of ours for the SendHoldTime.
+ * The NOTIFICATION is best effort: bgp_conn_write_now() drops the queue and tries once. */
+static void act_send_hold_expired(struct bgp_conn *c, enum bgp_fsm_event ev,
+				  enum bgp_fsm_state *next)
+{
+	struct bgp_error err;
+
+	bgp_error_set(&err, BGP_ERR_SEND_HOLD_TIMER, 0, NULL, 0, NULL);
+	bgp_peer_warn(c->s->peer,
+		      "send hold timer expired: the peer read nothing of ours for %u s "
+		      "(%zu bytes waiting)%s; closing the connection",
+		      bgp_conn_send_hold_ms(c) / 1000, c->oqueued,
 		      bgp_conn_is_primary(c) ? "" : " on the colliding connection");
 	bgp_conn_send_notify(c, &err);
 	c->s->connect_retry_count++;
@@ -234,7 +255,9 @@ static void act_collision_dump(struct bgp_conn *c, enum bgp_fsm_event ev, enum b
 	bgp_conn_close(c);
 }
 
-/* OpenSent + TcpConnectionFails: close, restart ConnectRetryTimer, listen (Active). */
+/* OpenSent + TcpConnectionFails: close, restart ConnectRetryTimer (with the back-off of
+ * bgp_reconnect.c: a peer still tearing down its last session closes our first attempt),
+ * listen (Active). */
 static void act_opensent_tcp_fail(struct bgp_conn *c, enum bgp_fsm_event ev,
 				  enum bgp_fsm_state *next)
 {
@@ -243,7 +266,7 @@ static void act_opensent_tcp_fail(struct bgp_conn *c, enum bgp_fsm_event ev,
 		*next = BGP_ST_IDLE;
 		return;
 	}
-	bgp_session_connect_retry_start(c->s);
+	bgp_session_connect_retry_after_failure(c->s);
 }
 
 /*
@@ -355,6 +378,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		/* A second connection is tracked by the session until its OPEN (6.8). */
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, OPENSENT),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, OPENSENT),
@@ -374,6 +398,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		[BGP_EV_KEEPALIVE_EXPIRES] = E(act_keepalive_send, OPENCONFIRM),
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, OPENCONFIRM),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, OPENCONFIRM),
@@ -393,6 +418,7 @@ static const struct bgp_fsm_entry bgp_fsm_table[BGP_ST_MAX][BGP_EV_MAX] = {
 		[BGP_EV_MANUAL_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_AUTOMATIC_STOP] = E(act_notify_cease, IDLE),
 		[BGP_EV_HOLD_EXPIRES] = E(act_hold_expired, IDLE),
+		[BGP_EV_SEND_HOLD_EXPIRES] = E(act_send_hold_expired, IDLE),
 		[BGP_EV_KEEPALIVE_EXPIRES] = E(act_keepalive_send, ESTABLISHED),
 		[BGP_EV_TCP_CR_ACKED] = E(act_none, ESTABLISHED),
 		[BGP_EV_TCP_CONFIRMED] = E(act_none, ESTABLISHED),

@@ -55,6 +55,7 @@ enum bgp_fsm_event {
 	BGP_EV_KEEPALIVE_MSG,		/* 26 KeepAliveMsg */
 	BGP_EV_UPDATE_MSG,		/* 27 UpdateMsg */
 	BGP_EV_UPDATE_ERR,		/* 28 UpdateMsgErr */
+	BGP_EV_SEND_HOLD_EXPIRES,	/* 29 SendHoldTimer_Expires (RFC 9687 4) */
 	BGP_EV_MAX,
 };
 

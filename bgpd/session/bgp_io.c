@@ -10,7 +10,9 @@
  * to anyone else, and cannot make our hold timers fire late.
  *
  * Output goes through a list of chunks; the RIB fills it up to BGP_OBUF_HIGH and is told
- * (rib_peer_writable) when it drained below BGP_OBUF_LOW.
+ * (rib_peer_writable) when it drained below BGP_OBUF_LOW. A peer that stops reading is
+ * dropped by the SendHoldTimer (bgp_send_hold.c), which every write that makes progress
+ * restarts.
  */
 #include "lib/compat.h"
 
@@ -71,6 +73,7 @@ static void obuf_clear(struct bgp_conn *c)
 	}
 	c->oqueued = 0;
 	c->omsgs = 0;
+	bgp_conn_send_hold_stop(c);
 }
 
 void bgp_conn_io_stop(struct bgp_conn *c)
@@ -120,6 +123,7 @@ int bgp_conn_queue(struct bgp_conn *c, const uint8_t *msg, size_t len)
 	c->oqueued += len;
 	c->omsgs++;
 	count_sent(c, msg, len);
+	bgp_conn_send_hold_queued(c);
 	if (!event_pending(c->write_ev))
 		event_add(c->write_ev);
 	return 0;
@@ -165,6 +169,7 @@ static void write_cb(int fd, short what, void *arg)
 		c->last_write_ms = s->last_write_ms = monotime_ms();
 		ch->start += (size_t)n;
 		c->oqueued -= (size_t)n;
+		bgp_conn_send_hold_progress(c);
 		if (ch->start < ch->end)
 			break; /* the socket buffer is full */
 		c->omsgs -= ch->nmsgs;

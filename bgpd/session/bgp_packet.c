@@ -73,12 +73,36 @@ int bgp_conn_send_keepalive(struct bgp_conn *c)
 	return bgp_conn_queue(c, buf, len);
 }
 
-void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
+/* Log, remember for show (err's data, cut to BGP_ERROR_DATA_MAX) and write a NOTIFICATION
+ * already encoded in buf, dropping what was queued (bgp_conn_write_now()). */
+static void notify_write(struct bgp_conn *c, const struct bgp_error *err, const uint8_t *buf,
+			 size_t len, const char *shutdown_msg)
 {
 	struct bgp_session *s = c->s;
+	char text[128];
+
+	bgp_error_str(err->code, err->subcode, text, sizeof(text));
+	bgp_peer_log(err->code == BGP_ERR_CEASE ? LOG_LVL_INFO : LOG_LVL_NOTICE, s->peer,
+		     "sending NOTIFICATION %u/%u (%s) %u bytes%s%s%s%s%s%s", err->code,
+		     err->subcode, text, err->data_len, err->reason ? " (" : "",
+		     err->reason ? err->reason : "", err->reason ? ")" : "",
+		     shutdown_msg ? " \"" : "", shutdown_msg ? shutdown_msg : "",
+		     shutdown_msg ? "\"" : "");
+	if (bgp_conn_is_primary(c)) {
+		s->last_notify = *err;
+		s->last_notify.reason = NULL;
+		s->last_notify_sent = true;
+		s->have_last_notify = true;
+		s->rx_shutdown_msg[0] = '\0';
+	}
+	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_SENT);
+	bgp_conn_write_now(c, buf, len);
+}
+
+void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
+{
 	uint8_t buf[BGP_HEADER_LEN + 2 + BGP_ERROR_DATA_MAX];
 	struct bgp_error hard;
-	char text[128];
 	size_t len;
 
 	if (c->fd < 0 || c->connecting)
@@ -88,19 +112,42 @@ void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
 	len = bgp_notify_encode_error(buf, sizeof(buf), err);
 	if (len == 0)
 		return;
-	bgp_error_str(err->code, err->subcode, text, sizeof(text));
-	bgp_peer_log(err->code == BGP_ERR_CEASE ? LOG_LVL_INFO : LOG_LVL_NOTICE, s->peer,
-		     "sending NOTIFICATION %u/%u (%s) %u bytes%s%s%s", err->code, err->subcode,
-		     text, err->data_len, err->reason ? " (" : "", err->reason ? err->reason : "",
-		     err->reason ? ")" : "");
-	if (bgp_conn_is_primary(c)) {
-		s->last_notify = *err;
-		s->last_notify.reason = NULL;
-		s->last_notify_sent = true;
-		s->have_last_notify = true;
+	notify_write(c, err, buf, len, NULL);
+}
+
+void bgp_conn_send_cease(struct bgp_conn *c, uint8_t subcode, const uint8_t *data, size_t data_len)
+{
+	const char *msg = c->s->peer->conf.shutdown_message;
+	uint8_t buf[BGP_HEADER_LEN + 2 + 2 + 1 + BGP_SHUTDOWN_MSG_MAX];
+	uint8_t hbuf[sizeof(buf)];
+	struct bgp_error err, hard;
+	size_t len;
+
+	bgp_error_set(&err, BGP_ERR_CEASE, subcode, data, data_len, NULL);
+	/* RFC 9003 2: `neighbor X shutdown message TEXT` rides on the Administrative Shutdown. */
+	if (subcode != BGP_ERR_CEASE_ADMIN_SHUTDOWN || !msg || !*msg || data_len) {
+		bgp_conn_send_notify(c, &err);
+		return;
 	}
-	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_SENT);
-	bgp_conn_write_now(c, buf, len);
+	if (c->fd < 0 || c->connecting)
+		return;
+	len = bgp_notify_encode_shutdown(buf, sizeof(buf), subcode, msg);
+	if (len == 0)
+		return;
+	/* RFC 8538 3: with the N bit the shutdown is a Hard Reset that carries the whole Cease,
+	 * message included (FRR decapsulates it and shows the text). */
+	if (bgp_session_notify_hard_reset(c->open_rcvd && c->nego.gr_notification, &err, &hard)) {
+		len = bgp_notify_encode(hbuf, sizeof(hbuf), BGP_ERR_CEASE, BGP_ERR_CEASE_HARD_RESET,
+					buf + BGP_HEADER_LEN, len - BGP_HEADER_LEN);
+		if (len == 0)
+			return;
+		memcpy(buf, hbuf, len);
+	}
+	/* What show keeps: the subcode sent, then its data (the length octet and the text, after
+	 * the inner code and subcode in a Hard Reset), as far as BGP_ERROR_DATA_MAX goes. */
+	bgp_error_set(&err, BGP_ERR_CEASE, buf[BGP_HEADER_LEN + 1], buf + BGP_HEADER_LEN + 2,
+		      len - BGP_HEADER_LEN - 2, NULL);
+	notify_write(c, &err, buf, len, msg);
 }
 
 /* ---- receiving ---- */
@@ -210,6 +257,9 @@ static void rx_notification(struct bgp_conn *c, const uint8_t *body, size_t len)
 			      MIN(n.data_len, (uint16_t)BGP_ERROR_DATA_MAX), NULL);
 		s->last_notify_sent = false;
 		s->have_last_notify = true;
+		/* RFC 9003 3: an invalid communication is noted, never shown. */
+		snprintf(s->rx_shutdown_msg, sizeof(s->rx_shutdown_msg), "%s",
+			 n.has_shutdown_msg && !n.shutdown_msg_invalid ? n.shutdown_msg : "");
 	}
 	bgp_conn_set_down_reason(c, BGP_DOWN_NOTIFY_RECEIVED);
 	/* RFC 4271 8.1.5 event 24: the peer does not speak our version. */

@@ -172,6 +172,8 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 		return event_timer_remaining(c->hold_timer);
 	case BGP_TIMER_KEEPALIVE:
 		return event_timer_remaining(c->keepalive_timer);
+	case BGP_TIMER_SEND_HOLD:
+		return event_timer_remaining(c->send_hold_timer);
 	}
 	return -1;
 }
@@ -189,6 +191,7 @@ static void conn_init(struct bgp_session *s, struct bgp_conn *c)
 	TAILQ_INIT(&c->obuf);
 	c->hold_timer = event_timer_new(base, hold_timer_cb, c);
 	c->keepalive_timer = event_timer_new(base, keepalive_timer_cb, c);
+	bgp_conn_send_hold_init(c, base);
 }
 
 void bgp_conn_close(struct bgp_conn *c)
@@ -201,6 +204,7 @@ void bgp_conn_close(struct bgp_conn *c)
 	}
 	event_del(c->hold_timer);
 	event_del(c->keepalive_timer);
+	bgp_conn_send_hold_stop(c);
 	c->open_rcvd = false;
 	c->holdtime = 0;
 	c->keepalive = 0;
@@ -262,6 +266,7 @@ void bgp_session_new(struct bgp_peer *peer)
 	s->kick_ev = event_defer_new(base, kick_cb, s);
 	bgp_max_prefix_session_init(s, base);
 	s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
+	bgp_session_retry_prompt(s);
 	s->stop_subcode = BGP_ERR_CEASE_ADMIN_RESET;
 	bgp_session_kick(peer);
 }
@@ -279,6 +284,7 @@ void bgp_session_free(struct bgp_peer *peer)
 		bgp_conn_close(&s->conn[i]);
 		event_free(s->conn[i].hold_timer);
 		event_free(s->conn[i].keepalive_timer);
+		event_free(s->conn[i].send_hold_timer);
 	}
 	event_free(s->connect_retry_timer);
 	event_free(s->idle_hold_timer);
@@ -361,6 +367,8 @@ void bgp_session_start(struct bgp_peer *peer)
 		return;
 	if (!bgp_session_may_start(peer))
 		return;
+	/* Started by the operator or the configuration (a clear, a change): retry promptly. */
+	bgp_session_retry_prompt(s);
 	bgp_fsm_event(c, peer->conf.passive ? BGP_EV_MANUAL_START_PASSIVE : BGP_EV_MANUAL_START);
 }
 
@@ -565,6 +573,16 @@ void bgp_conn_negotiated(struct bgp_conn *c)
 
 /* FRR's %ADJCHANGE line, at notice level with `bgp log-neighbor-changes` (as FRR), otherwise
  * only under `debug bgp neighbor-events`. */
+/* A Cease the peer sent on purpose (bgp_cease_is_prompt()), judged by what a Hard Reset carries:
+ * a Hard Reset for maximum-prefix is still maximum-prefix. */
+static bool cease_prompt(const struct bgp_error *notify)
+{
+	uint8_t code, subcode;
+
+	bgp_error_inner(notify, &code, &subcode);
+	return bgp_cease_is_prompt(code, subcode);
+}
+
 static void log_adjchange(const struct bgp_peer *peer, const char *what, const char *reason)
 {
 	int level = LOG_LVL_NOTICE;
@@ -624,6 +642,7 @@ void bgp_session_up(struct bgp_conn *c)
 	s->uptime_epoch = wallclock_s();
 	s->write_blocked = false;
 	c->taw_warned = false;
+	bgp_session_retry_prompt(s);
 
 	log_adjchange(peer, "Up", "");
 	rib_peer_up(peer, info);
@@ -636,6 +655,7 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 	struct bgp_peer *peer = s->peer;
 	struct bgp_conn *other;
 	enum bgp_down_reason why;
+	bool was_established = s->established;
 	uint64_t now;
 
 	if (c->state != BGP_ST_IDLE)
@@ -683,6 +703,20 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 	if (peer->dynamic) {
 		/* FRR: a dynamic neighbor lives as long as its session. */
 		bgp_dynamic_session_ended(peer);
+		return;
+	}
+	if (was_established && why == BGP_DOWN_NOTIFY_RECEIVED && s->have_last_notify &&
+	    !s->last_notify_sent && cease_prompt(&s->last_notify)) {
+		/* An Established session the peer reset or reconfigured on purpose: no sign of
+		 * instability, so back promptly and without growing the back-off
+		 * (bgp_reconnect.c). A peer that sends such a Cease before Established keeps
+		 * refusing us: the back-off below applies. */
+		s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;
+		bgp_session_retry_prompt(s);
+		event_timer_add(s->idle_hold_timer, s->idle_hold_ms, 0);
+		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer,
+			       "restart in %u ms (idle hold; the peer's Cease was administrative)",
+			       s->idle_hold_ms);
 		return;
 	}
 	/* IdleHoldTimer with back-off (RFC 4271 8.1.1 DampPeerOscillations): 1 s, doubling

@@ -17,6 +17,7 @@
 #include "bgpd/session/bgp_fsm.h"
 #include "bgpd/wire/bgp_error.h"
 #include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_open.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
@@ -83,6 +84,7 @@ struct bgp_conn {
 	uint32_t gen;	 /* bumped every time the connection is closed: callbacks detect reuse */
 	struct ev *read_ev, *write_ev, *resume_ev, *connect_ev;
 	struct ev *hold_timer, *keepalive_timer;
+	struct ev *send_hold_timer; /* RFC 9687 (bgp_send_hold.c) */
 
 	/* Input: a linear buffer holding at most one partial message after each pass. */
 	uint8_t *ibuf;
@@ -126,6 +128,7 @@ struct bgp_session {
 	struct ev *connect_retry_timer, *idle_hold_timer;
 	uint32_t idle_hold_ms;	      /* the next IdleHoldTimer value (back-off) */
 	uint32_t connect_retry_count; /* RFC 4271 ConnectRetryCounter */
+	uint32_t retry_backoff_ms; /* ConnectRetryTimer after a failed attempt (bgp_reconnect.c) */
 
 	bool established;		 /* conn[primary] is Established and the RIB knows */
 	struct bgp_session_info info;	 /* negotiated; valid while established */
@@ -149,6 +152,9 @@ struct bgp_session {
 	struct bgp_error last_notify; /* last NOTIFICATION sent or received */
 	bool last_notify_sent;	      /* direction of last_notify */
 	bool have_last_notify;
+	/* The shutdown communication of the last Cease received (RFC 9003; "" when none or
+	 * invalid), as bgp_notify_decode() made it safe to print; FRR's lastShutdownDescription. */
+	char rx_shutdown_msg[BGP_SHUTDOWN_MSG_MAX + 1];
 
 	bool write_blocked; /* the RIB found no space: tell it when there is */
 	bool no_router_id_warned;
@@ -214,6 +220,7 @@ enum bgp_timer {
 	BGP_TIMER_IDLE_HOLD,
 	BGP_TIMER_HOLD,	     /* of the primary connection */
 	BGP_TIMER_KEEPALIVE, /* of the primary connection */
+	BGP_TIMER_SEND_HOLD, /* of the primary connection (RFC 9687) */
 };
 /* Milliseconds left, -1 when not running. */
 int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer t);
@@ -223,6 +230,10 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 #define BGP_IDLE_HOLD_MAX_MS 120000
 /* A session that stayed Established this long resets the back-off. */
 #define BGP_IDLE_HOLD_STABLE_MS 60000
+/* RFC 9687 4: the default SendHoldTime is the greater of this and twice the hold time. */
+#define BGP_SEND_HOLD_MIN_DEFAULT_S 480
+/* The first retry after a failed attempt that followed a prompt start (bgp_reconnect.c). */
+#define BGP_RETRY_PROMPT_MS 1000
 /* RFC 4271 8.2.2: a "large value" for the HoldTimer until the OPEN arrives; 4 minutes. */
 #define BGP_OPEN_HOLD_MS 240000
 
@@ -259,6 +270,25 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 /* Note what ended the session (kept unless a more specific reason is already there). */
 void bgp_conn_set_down_reason(struct bgp_conn *c, enum bgp_down_reason why);
 
+/* bgp_send_hold.c: the SendHoldTimer (RFC 9687). Armed when output starts waiting, restarted
+ * by each write that makes progress, stopped when the queue is empty or the connection
+ * closes. */
+uint32_t bgp_conn_send_hold_ms(const struct bgp_conn *c); /* the SendHoldTime in force */
+void bgp_conn_send_hold_init(struct bgp_conn *c, struct event_base *base);
+void bgp_conn_send_hold_queued(struct bgp_conn *c);
+void bgp_conn_send_hold_progress(struct bgp_conn *c);
+void bgp_conn_send_hold_stop(struct bgp_conn *c);
+
+/* bgp_reconnect.c: the back-off of connection attempts. A prompt start (clear, configuration
+ * change, a Cease saying the peer was reset, Established) makes the next retry 1 s; each
+ * failed attempt arms the ConnectRetryTimer with the back-off and doubles it up to the
+ * ConnectRetryTime. */
+void bgp_session_retry_prompt(struct bgp_session *s);
+void bgp_session_connect_retry_after_failure(struct bgp_session *s);
+/* A NOTIFICATION that ends a session without suggesting the peer is unstable (a Cease for an
+ * administrative reset, shutdown or reconfiguration): no IdleHoldTimer back-off. */
+bool bgp_cease_is_prompt(uint8_t code, uint8_t subcode);
+
 /* bgp_connected.c: may we connect to the peer now? Single-hop eBGP (TTL 1: no ebgp-multihop,
  * no ttl-security) needs its address on a connected network, unless disable-connected-check
  * (FRR). When not, notes "Waiting for NHT" as the last reset and logs it once. */
@@ -284,6 +314,9 @@ bool bgp_session_stop_flushes(uint8_t cease_subcode);
 int bgp_conn_send_open(struct bgp_conn *c);
 int bgp_conn_send_keepalive(struct bgp_conn *c);
 void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err);
+/* Cease with subcode and data; an Administrative Shutdown without data carries the neighbor's
+ * shutdown message (RFC 9003) when one is configured. */
+void bgp_conn_send_cease(struct bgp_conn *c, uint8_t subcode, const uint8_t *data, size_t data_len);
 /* One complete message read from c (header checked). */
 void bgp_conn_dispatch(struct bgp_conn *c, uint8_t type, const uint8_t *body, size_t len);
 void bgp_session_update(struct bgp_conn *c); /* Established + UpdateMsg: hand to the RIB */

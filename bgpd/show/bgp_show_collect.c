@@ -145,10 +145,14 @@ static void fill_reset(struct bgp_peer_view *v, const struct bgp_session *s, uin
 	    (s->last_reset == BGP_DOWN_NOTIFY_SENT || s->last_reset == BGP_DOWN_NOTIFY_RECEIVED)) {
 		v->notify_shown = true;
 		v->notify_sent = s->last_reset == BGP_DOWN_NOTIFY_SENT;
-		v->notify_code = s->last_notify.code;
-		v->notify_subcode = s->last_notify.subcode;
+		/* FRR records the NOTIFICATION a Hard Reset carries, marked as such. */
+		v->notify_hard_reset =
+			bgp_error_inner(&s->last_notify, &v->notify_code, &v->notify_subcode);
 		bgp_error_str(v->notify_code, v->notify_subcode, v->notify_text,
 			      sizeof(v->notify_text));
+		if (!v->notify_sent)
+			snprintf(v->shutdown_msg, sizeof(v->shutdown_msg), "%s",
+				 s->rx_shutdown_msg);
 	}
 }
 

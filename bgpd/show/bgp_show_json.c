@@ -127,7 +127,7 @@ static void json_summary_failed_peer(struct json_writer *w, const struct bgp_pee
 		json_stringf(w, "lastErrorCodeSubcode", "%02X%02X", pv->notify_code,
 			     pv->notify_subcode);
 		json_string(w, "lastNotificationReason", pv->notify_text);
-		json_bool(w, "lastNotificationHardReset", false);
+		json_bool(w, "lastNotificationHardReset", pv->notify_hard_reset);
 	}
 	json_string(w, "lastResetDueTo", bgp_down_reason_str(pv->last_reset));
 	json_int(w, "lastResetCode", frr_reset_code(pv->last_reset));
@@ -318,7 +318,10 @@ static void json_last_reset(struct json_writer *w, const struct bgp_peer_view *p
 		json_stringf(w, "lastErrorCodeSubcode", "%02X%02X", pv->notify_code,
 			     pv->notify_subcode);
 		json_string(w, "lastNotificationReason", pv->notify_text);
-		json_bool(w, "lastNotificationHardReset", false);
+		json_bool(w, "lastNotificationHardReset", pv->notify_hard_reset);
+		/* FRR: the received RFC 9003 communication, in JSON only. */
+		if (pv->shutdown_msg[0])
+			json_string(w, "lastShutdownDescription", pv->shutdown_msg);
 	}
 	json_string(w, "lastResetDueTo", bgp_down_reason_str(pv->last_reset));
 	json_int(w, "lastResetCode", frr_reset_code(pv->last_reset));

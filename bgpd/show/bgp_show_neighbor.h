@@ -122,8 +122,11 @@ struct bgp_peer_view {
 	char last_reset_str[BGP_UPTIME_LEN];
 	bool notify_shown; /* last reset was a NOTIFICATION: code/subcode below */
 	bool notify_sent;
-	uint8_t notify_code, notify_subcode;
+	uint8_t notify_code, notify_subcode; /* inside a Hard Reset: the original's */
+	bool notify_hard_reset;
 	char notify_text[96]; /* "Cease/Administrative Reset" */
+	/* The shutdown communication of a received Cease (RFC 9003), "" when none. */
+	char shutdown_msg[BGP_SHUTDOWN_MSG_MAX + 1];
 
 	int max_hops; /* FRR's "may be up to N hops away": ttl-security hops, else the TTL */
 

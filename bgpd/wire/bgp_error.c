@@ -116,6 +116,8 @@ const char *bgp_error_code_str(uint8_t code)
 		return "Cease";
 	case BGP_ERR_ROUTE_REFRESH:
 		return "ROUTE-REFRESH Message Error";
+	case BGP_ERR_SEND_HOLD_TIMER:
+		return "Send Hold Timer Expired"; /* RFC 9687 6 */
 	}
 	return "Unrecognized Error Code";
 }
@@ -144,7 +146,7 @@ const char *bgp_error_subcode_str(uint8_t code, uint8_t subcode)
 	case BGP_ERR_ROUTE_REFRESH:
 		return lookup(rr_text, subcode);
 	}
-	return ""; /* Hold Timer Expired and unknown codes carry no subcode text */
+	return ""; /* (Send) Hold Timer Expired and unknown codes carry no subcode text */
 }
 
 const char *bgp_error_str(uint8_t code, uint8_t subcode, char *buf, size_t size)
@@ -155,4 +157,17 @@ const char *bgp_error_str(uint8_t code, uint8_t subcode, char *buf, size_t size)
 		return buf;
 	snprintf(buf, size, "%s%s%s", bgp_error_code_str(code), *sub ? "/" : "", sub);
 	return buf;
+}
+
+bool bgp_error_inner(const struct bgp_error *err, uint8_t *code, uint8_t *subcode)
+{
+	if (err->code == BGP_ERR_CEASE && err->subcode == BGP_ERR_CEASE_HARD_RESET &&
+	    err->data_len >= 2) {
+		*code = err->data[0];
+		*subcode = err->data[1];
+		return true;
+	}
+	*code = err->code;
+	*subcode = err->subcode;
+	return false;
 }

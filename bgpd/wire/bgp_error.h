@@ -4,6 +4,7 @@
 #define SKUA_BGP_ERROR_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum bgp_err_code {
@@ -13,7 +14,8 @@ enum bgp_err_code {
 	BGP_ERR_HOLD_TIMER = 4,
 	BGP_ERR_FSM = 5,
 	BGP_ERR_CEASE = 6,
-	BGP_ERR_ROUTE_REFRESH = 7, /* RFC 7313 */
+	BGP_ERR_ROUTE_REFRESH = 7,   /* RFC 7313 */
+	BGP_ERR_SEND_HOLD_TIMER = 8, /* RFC 9687 */
 };
 
 /* Message Header Error subcodes */
@@ -73,6 +75,10 @@ struct bgp_error {
 /* Fill err (data may be NULL); always returns -1 so parsers can `return bgp_error_set(...)`. */
 int bgp_error_set(struct bgp_error *err, uint8_t code, uint8_t subcode, const void *data,
 		  size_t data_len, const char *reason);
+
+/* The NOTIFICATION a Cease/Hard Reset carries (RFC 8538 3: its data starts with the original
+ * code and subcode), or err's own code and subcode. Returns whether err was a Hard Reset. */
+bool bgp_error_inner(const struct bgp_error *err, uint8_t *code, uint8_t *subcode);
 
 /* FRR's text: "OPEN Message Error/Bad Peer AS". */
 const char *bgp_error_code_str(uint8_t code);

@@ -58,7 +58,9 @@ static bool utf8_valid(const uint8_t *s, size_t n)
 
 int bgp_notify_decode(struct bgp_notify *n, const uint8_t *body, size_t len)
 {
-	size_t mlen, i;
+	const uint8_t *inner;
+	size_t mlen, i, inner_len;
+	uint8_t inner_code, inner_subcode;
 
 	memset(n, 0, sizeof(*n));
 	if (len < 2)
@@ -68,22 +70,35 @@ int bgp_notify_decode(struct bgp_notify *n, const uint8_t *body, size_t len)
 	n->data = len > 2 ? body + 2 : NULL;
 	n->data_len = (uint16_t)MIN(len - 2, (size_t)UINT16_MAX);
 
+	/* RFC 8538 3: a Hard Reset carries the original NOTIFICATION's code, subcode and data. */
+	inner_code = n->code;
+	inner_subcode = n->subcode;
+	inner = n->data;
+	inner_len = n->data_len;
+	if (n->code == BGP_ERR_CEASE && n->subcode == BGP_ERR_CEASE_HARD_RESET &&
+	    n->data_len >= 2) {
+		n->hard_reset = true;
+		n->inner_code = inner_code = n->data[0];
+		n->inner_subcode = inner_subcode = n->data[1];
+		inner = n->data + 2;
+		inner_len = (size_t)n->data_len - 2;
+	}
 	/* RFC 9003 2: Cease/Administrative Shutdown or Reset may carry length + UTF-8 text. */
-	if (n->code != BGP_ERR_CEASE ||
-	    (n->subcode != BGP_ERR_CEASE_ADMIN_SHUTDOWN &&
-	     n->subcode != BGP_ERR_CEASE_ADMIN_RESET) ||
-	    n->data_len == 0)
+	if (inner_code != BGP_ERR_CEASE ||
+	    (inner_subcode != BGP_ERR_CEASE_ADMIN_SHUTDOWN &&
+	     inner_subcode != BGP_ERR_CEASE_ADMIN_RESET) ||
+	    inner_len == 0)
 		return 0;
-	mlen = n->data[0];
+	mlen = inner[0];
 	if (mlen == 0)
 		return 0;
 	n->has_shutdown_msg = true;
 	/* RFC 9003 3: a bad length or bad UTF-8 is noted, and the text is not logged. */
-	if (mlen > (size_t)n->data_len - 1 || !utf8_valid(n->data + 1, mlen)) {
+	if (mlen > inner_len - 1 || !utf8_valid(inner + 1, mlen)) {
 		n->shutdown_msg_invalid = true;
 		return 0;
 	}
-	memcpy(n->shutdown_msg, n->data + 1, mlen);
+	memcpy(n->shutdown_msg, inner + 1, mlen);
 	n->shutdown_msg[mlen] = '\0';
 	/* Valid UTF-8 may still carry control characters: keep them out of the logs. */
 	for (i = 0; i < mlen; i++)

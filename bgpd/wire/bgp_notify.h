@@ -23,7 +23,11 @@ struct bgp_notify {
 	uint8_t subcode;
 	const uint8_t *data; /* points into the received message */
 	uint16_t data_len;
-	/* Cease/Administrative Shutdown or Reset with a shutdown communication (RFC 9003 2). */
+	/* Cease/Hard Reset (RFC 8538 3) and the NOTIFICATION it carries. */
+	bool hard_reset;
+	uint8_t inner_code, inner_subcode;
+	/* Cease/Administrative Shutdown or Reset with a shutdown communication (RFC 9003 2), also
+	 * inside a Hard Reset. */
 	bool has_shutdown_msg;
 	/* A communication was there but its length overran the data or it was not UTF-8: per
 	 * RFC 9003 3 log that fact, never the text. */

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bgpd/instance/bgp_instance.h"
@@ -99,6 +100,10 @@ static const struct expect table_expect[] = {
 	{ BGP_ST_ESTABLISHED, BGP_EV_OPEN, BGP_ST_IDLE },
 	{ BGP_ST_ESTABLISHED, BGP_EV_COLLISION_DUMP, BGP_ST_IDLE },
 	{ BGP_ST_ESTABLISHED, BGP_EV_CONNECT_RETRY_EXPIRES, BGP_ST_IDLE },
+	/* RFC 9687 4: SendHoldTimer_Expires wherever messages are sent. */
+	{ BGP_ST_OPENSENT, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_OPENCONFIRM, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
+	{ BGP_ST_ESTABLISHED, BGP_EV_SEND_HOLD_EXPIRES, BGP_ST_IDLE },
 };
 
 START_TEST(test_table_outcomes)
@@ -133,6 +138,8 @@ END_TEST
 /* ---- sessions ---- */
 
 static int lfd = -1;
+
+static int accept_and_establish(struct bgp_peer *peer);
 
 static void setup(void)
 {
@@ -513,19 +520,215 @@ START_TEST(test_shutdown_config)
 }
 END_TEST
 
+/* Milliseconds left on the ConnectRetryTimer, checked against the back-off's step: at most ms,
+ * and no less than the 25 % jitter allows. */
+static void expect_retry_within(struct bgp_peer *peer, uint32_t ms)
+{
+	int64_t t = bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY);
+
+	ck_assert_msg(t <= (int64_t)ms && t >= (int64_t)ms * 3 / 4 - 100,
+		      "ConnectRetryTimer %lld ms, expected %u ms less up to a quarter",
+		      (long long)t, ms);
+}
+
+/* The back-off of failed attempts (bgp_reconnect.c): 1, 2, 4 ... s, then the ConnectRetryTime. */
+static const uint32_t retry_steps_ms[] = { 1000,  2000,	 4000,	 8000,	16000,
+					   32000, 64000, 120000, 120000 };
+
+/* RFC 9003: `neighbor X shutdown message TEXT` sends the text in the Cease/Administrative
+ * Shutdown, length first; a plain shutdown sends none. */
+START_TEST(test_shutdown_message)
+{
+	static const char text[] = "maintenance until 03:00 \xc3\xa9t\xc3\xa9";
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	uint8_t body[512];
+	size_t len = 0;
+
+	peer->conf.shutdown_message = XSTRDUP(MTYPE_BGP_PEER_CONF, text);
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(len, 3 + strlen(text));
+	ck_assert_uint_eq(body[2], strlen(text));
+	ck_assert_mem_eq(body + 3, text, strlen(text));
+	ck_assert(st_logged("sending NOTIFICATION 6/2", text, NULL));
+	close(fd);
+	st_pump(50);
+
+	/* Without a message: the bare Cease of RFC 4486. */
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.shutdown_message);
+	peer->conf.shutdown = false;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	fd = accept_and_establish(peer);
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	close(fd);
+}
+END_TEST
+
+/* RFC 8538 3 with RFC 9003: when both sides sent the N bit, `neighbor X shutdown message` is a
+ * Cease/Hard Reset whose data is the whole Administrative Shutdown, message included (FRR
+ * unwraps it and shows the text). */
+START_TEST(test_shutdown_message_hard_reset)
+{
+	static const char text[] = "moving to the new rack";
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	struct bgp_open_local ol = { .asn = REMOTE_AS, .holdtime = 180 };
+	uint8_t open[256], body[512];
+	size_t len = 0, olen;
+	int fd;
+
+	inet_pton(AF_INET, REMOTE_ID_LOW, &ol.id);
+	ol.af[BGP_AF_IPV4_UNICAST] = true;
+	ol.gr = ol.gr_notification = true;
+	ol.gr_time = 120;
+	olen = bgp_open_encode(open, sizeof(open), &ol);
+	ck_assert_uint_gt(olen, 0);
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send(fd, open, olen);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert(bgp_session_primary(peer)->nego.gr_notification);
+
+	peer->conf.shutdown_message = XSTRDUP(MTYPE_BGP_PEER_CONF, text);
+	peer->conf.shutdown = true;
+	bgp_peer_config_changed(peer, BGP_PEER_CHG_SHUTDOWN);
+	ck_assert_int_eq(st_expect(fd, 3, body, sizeof(body), &len, 2000), 3);
+	ck_assert_uint_eq(body[0], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[1], BGP_ERR_CEASE_HARD_RESET);
+	ck_assert_uint_eq(len, 5 + strlen(text));
+	ck_assert_uint_eq(body[2], BGP_ERR_CEASE);
+	ck_assert_uint_eq(body[3], BGP_ERR_CEASE_ADMIN_SHUTDOWN);
+	ck_assert_uint_eq(body[4], strlen(text));
+	ck_assert_mem_eq(body + 5, text, strlen(text));
+	ck_assert(st_logged("sending NOTIFICATION 6/9", text, NULL));
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.shutdown_message);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_connect_refused_goes_active)
 {
 	struct bgp_peer *peer;
+	size_t k;
 
 	close(lfd);
 	lfd = -1;
 	peer = st_peer("127.0.0.1", REMOTE_AS, false);
-	/* Nobody listens: the connect fails, we wait in Active for the ConnectRetryTimer. */
+	/* Nobody listens: the connect fails, we wait in Active for the ConnectRetryTimer, which
+	 * backs off while the peer keeps refusing, up to the ConnectRetryTime. */
+	for (k = 0; k < array_size(retry_steps_ms); k++) {
+		ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+		expect_retry_within(peer, retry_steps_ms[k]);
+		ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
+				  BGP_ST_CONNECT);
+	}
 	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
-	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_CONNECT_RETRY), 80000);
-	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
-			  BGP_ST_CONNECT);
-	ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+}
+END_TEST
+
+/* The next outgoing attempt (already started) answered by the scripted remote: Established. */
+static int accept_and_establish(struct bgp_peer *peer)
+{
+	int fd = st_accept(lfd, 2000);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 180, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	return fd;
+}
+
+/* `clear bgp X` toward a peer that closes our first attempt (a passive BIRD still tearing down
+ * the old session): the next attempt comes within a second, not after the ConnectRetryTime
+ * (issue 13: skua waited 120 s, FRR is back in about 2 s). */
+START_TEST(test_clear_reconnects_promptly)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	int round, k;
+
+	for (round = 0; round < 2; round++) {
+		/* What `clear bgp X` does (bgpd/show/bgp_clear.c). */
+		bgp_session_reset(peer, BGP_ERR_CEASE_ADMIN_RESET, BGP_DOWN_USER_RESET);
+		expect_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+		close(fd);
+		/* The peer refuses twice (it accepts and closes at once), then answers. */
+		for (k = 0; k < 2; k++) {
+			fd = st_accept(lfd, 2000);
+			ck_assert_int_ge(fd, 0);
+			close(fd);
+			ck_assert(st_state_is(peer, BGP_ST_ACTIVE, 2000));
+			expect_retry_within(peer, retry_steps_ms[k]);
+			ck_assert_uint_eq(
+				bgp_fsm_event(primary(peer), BGP_EV_CONNECT_RETRY_EXPIRES),
+				BGP_ST_CONNECT);
+		}
+		/* Established again: the next clear starts the back-off at 1 s once more. */
+		fd = accept_and_establish(peer);
+	}
+	close(fd);
+}
+END_TEST
+
+/* A peer's administrative Cease brings the session back after the shortest IdleHoldTimer, even
+ * when the session was short-lived: only failures grow the back-off. */
+START_TEST(test_peer_cease_reconnects_promptly)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	int64_t t;
+
+	/* A failure first: the peer just closes. 1 s, and the back-off doubles. */
+	close(fd);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_int_le(t, 1000);
+	ck_assert_int_gt(t, 800);
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = accept_and_establish(peer);
+	/* Now the peer is reset by its operator: Cease/Administrative Reset. 1 s again. */
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 1000 && t > 800, "idle hold after an administrative Cease: %lld ms",
+		      (long long)t);
+	close(fd);
+	/* A Cease that says the peer refuses us (Out of Resources) is a failure: it backs off. */
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = accept_and_establish(peer);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_OUT_OF_RESOURCES);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	close(fd);
+	fd = accept_and_establish(peer);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_OUT_OF_RESOURCES);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 2000 && t > 1800, "idle hold after a second refusal: %lld ms",
+		      (long long)t);
+	close(fd);
+	/* An administrative Cease before Established is a refusal too: the back-off goes on. */
+	ck_assert_uint_eq(bgp_fsm_event(primary(peer), BGP_EV_IDLE_HOLD_EXPIRES), BGP_ST_CONNECT);
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_notify(fd, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_RESET);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	t = bgp_session_timer_remaining(peer, BGP_TIMER_IDLE_HOLD);
+	ck_assert_msg(t <= 4000 && t > 3800, "idle hold after a Cease in OpenSent: %lld ms",
+		      (long long)t);
+	close(fd);
 }
 END_TEST
 
@@ -692,6 +895,105 @@ START_TEST(test_idle_hold_backoff)
 }
 END_TEST
 
+/* Queue about `total` bytes on c in messages of 4096 bytes (UPDATE-typed, never parsed by the
+ * scripted remote): few calls, so the SendHoldTimer is checked right after it was armed. */
+static void queue_bytes(struct bgp_conn *c, size_t total)
+{
+	static uint8_t msg[4096];
+	size_t done;
+
+	memset(msg, 0xff, 16);
+	msg[16] = sizeof(msg) >> 8;
+	msg[17] = sizeof(msg) & 0xff;
+	msg[18] = 2;
+	for (done = 0; done < total; done += sizeof(msg))
+		ck_assert_int_eq(bgp_conn_queue(c, msg, sizeof(msg)), 0);
+}
+
+/* RFC 9687: a peer that reads nothing of ours for the SendHoldTime is dropped, with a
+ * NOTIFICATION Send Hold Timer Expired when it can still be written, and our queue freed.
+ * Writes that make progress keep it alive; an empty queue stops the clock. */
+START_TEST(test_send_hold_timer)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int small = 4096, fd, type;
+	uint8_t body[64];
+	size_t len;
+	uint64_t t0;
+
+	/* The RFC's default before any configuration: max(8 minutes, 2 x hold time). */
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 300, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_uint_eq(primary(peer)->holdtime, 180);
+	ck_assert_uint_eq(bgp_conn_send_hold_ms(primary(peer)), 480000);
+	primary(peer)->holdtime = 300;
+	ck_assert_uint_eq(bgp_conn_send_hold_ms(primary(peer)), 600000);
+	primary(peer)->holdtime = 180;
+	/* Everything was read: nothing waits, the clock is stopped. */
+	st_pump(100);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), -1);
+
+	/* neighbor X timers send-hold 1; the peer stops reading while we have 2 MB to send. */
+	peer->conf.send_hold_time = 1;
+	ck_assert_int_eq(
+		setsockopt(primary(peer)->fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	queue_bytes(primary(peer), 2 * 1024 * 1024);
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), 500);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), 1000);
+	t0 = monotime_ms();
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 3000));
+	/* Not before the SendHoldTime: the socket took what it could, then nothing moved. */
+	ck_assert_uint_ge(monotime_ms() - t0, 900);
+	ck_assert(peer->session->last_notify_sent);
+	ck_assert_uint_eq(peer->session->last_notify.code, BGP_ERR_SEND_HOLD_TIMER);
+	ck_assert_uint_eq(peer->session->last_reset, BGP_DOWN_NOTIFY_SENT);
+	ck_assert_uint_eq(primary(peer)->oqueued, 0);
+	ck_assert_int_eq(bgp_session_timer_remaining(peer, BGP_TIMER_SEND_HOLD), -1);
+	ck_assert(st_logged("send hold timer expired", "read nothing of ours for 1 s", NULL));
+	ck_assert_uint_eq(rib_calls.down, 1);
+	/* The peer reads again at last: what the socket took, never a NOTIFICATION of another
+	 * kind, then the end of the connection. */
+	while ((type = st_recv(fd, body, sizeof(body), &len, 2000)) == 2 || type == 4)
+		;
+	ck_assert_msg(type == 0 || type == 3, "message type %d after the keepalives", type);
+	if (type == 3)
+		ck_assert_uint_eq(body[0], BGP_ERR_SEND_HOLD_TIMER);
+	close(fd);
+}
+END_TEST
+
+/* A slow reader that still makes progress is not dropped: every write restarts the clock. */
+START_TEST(test_send_hold_progress_keeps_session)
+{
+	struct bgp_peer *peer;
+	int small = 4096, fd, rounds;
+	uint8_t buf[8192];
+
+	/* The remote's small window is set on the listener: its connections inherit it. */
+	ck_assert_int_eq(setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+	peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	peer->conf.send_hold_time = 1;
+	ck_assert_int_eq(
+		setsockopt(primary(peer)->fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	queue_bytes(primary(peer), 1024 * 1024);
+	/* Read 8 KB every 300 ms for 3 s, three SendHoldTimes, with output waiting all along. */
+	for (rounds = 0; rounds < 10; rounds++) {
+		st_pump(300);
+		ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+		ck_assert_uint_gt(primary(peer)->oqueued, 0);
+		ck_assert_int_gt(recv(fd, buf, sizeof(buf), MSG_DONTWAIT), 0);
+	}
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+	close(fd);
+}
+END_TEST
+
 /* A flood of messages is read in bounded batches: the loop gets control back in between. */
 START_TEST(test_bounded_reading)
 {
@@ -787,7 +1089,11 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_manual_stop_no_restart);
 	tcase_add_test(ts, test_manual_stop_silent);
 	tcase_add_test(ts, test_shutdown_config);
+	tcase_add_test(ts, test_shutdown_message);
+	tcase_add_test(ts, test_shutdown_message_hard_reset);
 	tcase_add_test(ts, test_connect_refused_goes_active);
+	tcase_add_test(ts, test_clear_reconnects_promptly);
+	tcase_add_test(ts, test_peer_cease_reconnects_promptly);
 	tcase_add_test(ts, test_passive_incoming);
 	tcase_add_test(ts, test_unknown_neighbor_rejected);
 	tcase_add_test(ts, test_collision_local_id_higher);
@@ -795,6 +1101,8 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_collision_established_keeps_session);
 	tcase_add_test(ts, test_idle_hold_backoff);
 	tcase_add_test(ts, test_bounded_reading);
+	tcase_add_test(ts, test_send_hold_timer);
+	tcase_add_test(ts, test_send_hold_progress_keeps_session);
 	tcase_add_test(ts, test_update_to_rib_and_malformed);
 	suite_add_tcase(s, ts);
 	return s;

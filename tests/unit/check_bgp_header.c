@@ -143,6 +143,7 @@ START_TEST(test_error_text)
 
 	ck_assert_str_eq(bgp_error_str(2, 2, buf, sizeof(buf)), "OPEN Message Error/Bad Peer AS");
 	ck_assert_str_eq(bgp_error_str(4, 0, buf, sizeof(buf)), "Hold Timer Expired");
+	ck_assert_str_eq(bgp_error_str(8, 0, buf, sizeof(buf)), "Send Hold Timer Expired");
 	ck_assert_str_eq(bgp_error_str(6, 2, buf, sizeof(buf)), "Cease/Administrative Shutdown");
 	ck_assert_str_eq(bgp_error_str(3, 11, buf, sizeof(buf)),
 			 "UPDATE Message Error/Malformed AS_PATH");

@@ -67,6 +67,22 @@ START_TEST(test_decode_shutdown)
 	ck_assert_int_eq(ndec("06 02 03 410a42", &n), 0);
 	ck_assert(!n.shutdown_msg_invalid);
 	ck_assert_str_eq(n.shutdown_msg, "A?B");
+	/* Inside a Hard Reset (RFC 8538 3): the inner Cease's message. */
+	ck_assert_int_eq(ndec("06 09 06 02 05 6c61746572", &n), 0);
+	ck_assert(n.hard_reset);
+	ck_assert_uint_eq(n.inner_code, 6);
+	ck_assert_uint_eq(n.inner_subcode, 2);
+	ck_assert(n.has_shutdown_msg);
+	ck_assert_str_eq(n.shutdown_msg, "later");
+	/* ... whose length overruns: flagged; a Hard Reset of another Cease: no message. */
+	ck_assert_int_eq(ndec("06 09 06 02 09 6c61746572", &n), 0);
+	ck_assert(n.shutdown_msg_invalid);
+	ck_assert_int_eq(ndec("06 09 06 01 01 02 03", &n), 0);
+	ck_assert(n.hard_reset);
+	ck_assert(!n.has_shutdown_msg);
+	/* A Hard Reset too short to carry a code and subcode: nothing inside. */
+	ck_assert_int_eq(ndec("06 09 06", &n), 0);
+	ck_assert(!n.hard_reset);
 	/* 255 bytes, the RFC 9003 maximum. */
 	body[0] = 6;
 	body[1] = 2;

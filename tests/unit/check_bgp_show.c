@@ -16,6 +16,7 @@
 #include "bgpd/session/bgp_network.h"
 #include "bgpd/show/bgp_show.h"
 #include "bgpd/show/bgp_show_neighbor.h"
+#include "bgpd/wire/bgp_notify.h"
 #include "lib/command.h"
 #include "lib/vty.h"
 #include "tests/unit/session_test.h"
@@ -509,6 +510,33 @@ START_TEST(test_neighbors_after_notification)
 }
 END_TEST
 
+static struct bgp_peer *peer_at(const char *addr);
+
+/* A Cease received with a shutdown communication (RFC 9003): FRR's lastShutdownDescription in
+ * the neighbor's JSON (FRR's text does not show it). */
+START_TEST(test_neighbors_received_shutdown_message)
+{
+	static const char text[] = "maintenance window 42";
+	uint8_t buf[BGP_HEADER_LEN + 3 + sizeof(text)];
+	struct bgp_peer *peer;
+	const char *out;
+	size_t len;
+
+	three_peers();
+	peer = peer_at("127.0.0.1");
+	len = bgp_notify_encode_shutdown(buf, sizeof(buf), BGP_ERR_CEASE_ADMIN_SHUTDOWN, text);
+	ck_assert_uint_eq(len, BGP_HEADER_LEN + 3 + strlen(text));
+	st_send(remote_fd, buf, len);
+	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000));
+	out = run("show bgp neighbors 127.0.0.1 json");
+	ck_assert(st_json_valid(out));
+	st_json_has(out, "\"lastNotificationReason\":\"Cease/Administrative Shutdown\","
+			 "\"lastNotificationHardReset\":false,"
+			 "\"lastShutdownDescription\":\"maintenance window 42\"");
+	st_json_has(out, "\"lastResetDueTo\":\"BGP Notification received\"");
+}
+END_TEST
+
 static struct bgp_peer *peer_at(const char *addr)
 {
 	struct ipaddr a;
@@ -786,6 +814,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_neighbors_json);
 	tcase_add_test(tc, test_neighbors_graceful_restart);
 	tcase_add_test(tc, test_neighbors_after_notification);
+	tcase_add_test(tc, test_neighbors_received_shutdown_message);
 	tcase_add_test(tc, test_clear_hard);
 	tcase_add_test(tc, test_connected_check);
 	tcase_add_test(tc, test_max_prefix_overflow);

@@ -30,6 +30,7 @@
 #include "bgpd/fib/bgp_fib.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
 #include "bgpd/rtr/rtr.h"
 #include "bgpd/session/bgp_dynamic.h"
@@ -247,6 +248,11 @@ void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af)
 void bgp_ebgp_requires_policy_changed(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "ebgp_requires_policy %s\n", bgp->ebgp_requires_policy ? "on" : "off");
+}
+
+void bgp_graceful_shutdown_changed(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "graceful_shutdown %s\n", bgp->graceful_shutdown ? "on" : "off");
 }
 
 /* The listeners' rule capacity, as a double: at most 8 GTSM neighbors per family here, so
@@ -596,6 +602,7 @@ static const char *const good_files[] = {
 	"good-fib.conf",
 	"good-neighbor-options.conf",
 	"good-rpki.conf",
+	"good-ops.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -631,6 +638,9 @@ static const char *const bad_files[] = {
 	"bad-duplicate-conflict.conf",
 	"bad-multihop-range.conf",
 	"bad-connect-zero.conf",
+	"bad-send-hold-zero.conf",
+	"bad-shutdown-message-long.conf",
+	"bad-json-shutdown-message-alone.json",
 	"bad-description-long.conf",
 	"bad-update-source-dangling.conf",
 	"bad-no-description-dangling.conf",
@@ -1290,6 +1300,27 @@ START_TEST(t_frr_switches)
 	ck_assert_ptr_null(strstr(text, "log-neighbor-changes"));
 	ck_assert_ptr_null(strstr(text, "import-check"));
 	XFREE(MTYPE_SBUF, text);
+
+	/* RFC 8326: switched on, every table is sent again marked; printed after cluster-id as
+	 * FRR does; the same value again changes nothing; off prints nothing. */
+	run(vty, "bgp cluster-id 192.0.2.9", CMD_SUCCESS);
+	run(vty, "bgp graceful-shutdown", CMD_SUCCESS);
+	ck_assert(the_bgp->graceful_shutdown);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "graceful_shutdown on\n"));
+	text = show();
+	ck_assert_ptr_nonnull(
+		strstr(text, "\n bgp cluster-id 192.0.2.9\n bgp graceful-shutdown\n"));
+	XFREE(MTYPE_SBUF, text);
+	run(vty, "bgp graceful-shutdown", CMD_SUCCESS);
+	ck_assert_ptr_null(strstr(strstr(calls_text(), "graceful_shutdown on\n") + 1,
+				  "graceful_shutdown on\n"));
+	run(vty, "no bgp graceful-shutdown", CMD_SUCCESS);
+	ck_assert(!the_bgp->graceful_shutdown);
+	ck_assert_ptr_nonnull(strstr(calls_text(), "graceful_shutdown off\n"));
+	text = show();
+	ck_assert_ptr_null(strstr(text, "graceful-shutdown"));
+	XFREE(MTYPE_SBUF, text);
+	run(vty, "no bgp cluster-id", CMD_SUCCESS);
 
 	/* The top-of-file lines FRR writes are accepted; a profile skua lacks is refused. */
 	run(vty, "exit", CMD_SUCCESS);

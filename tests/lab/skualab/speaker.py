@@ -19,6 +19,11 @@ Config (TOML):
                                            # with this restart time and the announced
                                            # families, so that a restarting peer awaits our
                                            # End-of-RIB
+    stop_reading = false                   # optional: once Established, never read again (a
+                                           # stuck peer, for RFC 9687's send hold timer); the
+                                           # KEEPALIVEs still go out
+    rcvbuf = 4096                          # optional: SO_RCVBUF set before connecting, so a
+                                           # peer's output stalls after a few kilobytes
     [[announce]]
     afi = "ipv6"                           # or "ipv4"
     count = 200000
@@ -163,6 +168,8 @@ class Speaker:
         deadline = time.monotonic() + float(self.cfg.get("connect_timeout", 60))
         while True:
             s = socket.socket(fam, socket.SOCK_STREAM)
+            if self.cfg.get("rcvbuf"):
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, int(self.cfg["rcvbuf"]))
             if self.cfg.get("local_address"):
                 s.bind((self.cfg["local_address"], 0))
             s.settimeout(5)
@@ -243,7 +250,9 @@ class Speaker:
         while not self.stop.wait(interval):
             try:
                 self.send(msg(KEEPALIVE))
-            except OSError:
+            except OSError as e:
+                self.log("cannot send a KEEPALIVE: %s" % e)
+                self.save(send_error=str(e))
                 return
 
     def run(self):
@@ -272,7 +281,11 @@ class Speaker:
             self.fail("expected KEEPALIVE, got message type %s" % mtype)
         self.save(state="Established", hold_time=hold)
         self.log("established with %s, hold time %d" % (self.cfg["peer"], hold))
-        threading.Thread(target=self.reader, daemon=True).start()
+        if self.cfg.get("stop_reading"):
+            self.log("not reading from %s any more (stop_reading)" % self.cfg["peer"])
+            self.save(reading=False)
+        else:
+            threading.Thread(target=self.reader, daemon=True).start()
         if hold:
             threading.Thread(target=self.keepalives, args=(max(1, hold // 3),),
                              daemon=True).start()
