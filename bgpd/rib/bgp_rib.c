@@ -142,6 +142,8 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
+		/* Re-announced: no longer stale since an enhanced route refresh's BoRR. */
+		path->flags &= ~PATH_F_STALE;
 		if (path->src == src->id && path->attr == attr)
 			return; /* the same route again: nothing changes */
 		if (path->src != src->id) {
@@ -258,6 +260,7 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 		return;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	rib_refresh_src_stop(src);
 	adj_out_peer_down(rib, src);
 	if (src->rp && src->rp->cur == src)
 		src->rp->cur = NULL;
@@ -410,6 +413,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->local_addr = info->local_addr;
 	ipaddr_unmap_v4(&src->remote_addr);
 	src->codec = info->codec;
+	src->enhanced_rr = info->enhanced_rr;
 	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
 	if (src->max_msg > 65535)
 		src->max_msg = 65535;
@@ -439,6 +443,7 @@ void rib_peer_down(struct bgp_peer *peer)
 	rib->nsessions--;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	rib_refresh_src_stop(src);
 	adj_out_peer_down(rib, src);
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
@@ -685,6 +690,8 @@ static void adj_in_set(struct rib_src *src, enum bgp_af af, const struct prefix 
 
 	if (!src->adj_in[af])
 		return;
+	if (src->rr_unseen[af])
+		ptree_delete(src->rr_unseen[af], p); /* announced or withdrawn since the BoRR */
 	if (!attr) {
 		old = ptree_delete(src->adj_in[af], p);
 		bgp_attr_unref(old);
@@ -886,7 +893,17 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 
 	if (!rib || !src || af >= BGP_AF_MAX)
 		return;
-	adj_out_refresh(rib, src, af);
+	adj_out_refresh(rib, src, af, src->enhanced_rr);
+}
+
+void rib_resend(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src || af >= BGP_AF_MAX)
+		return;
+	adj_out_refresh(rib, src, af, false);
 }
 
 void rib_peer_writable(struct bgp_peer *peer)

@@ -127,6 +127,10 @@ struct rib_out_af {
 	struct prefix walk_last;
 	uint64_t cursor;  /* WALK: where the journal will be read from after the walk */
 	uint64_t eor_pos; /* send End-of-RIB once cursor reaches it */
+	/* Enhanced route refresh (RFC 7313): a BoRR went out; the EoRR follows the walk's end
+	 * once cursor reaches eorr_pos (set when the walk ends). */
+	bool eorr_wait;
+	uint64_t eorr_pos;
 };
 
 /* Why a path was refused on input (counted per source, shown by `show bgp neighbors`). */
@@ -168,6 +172,13 @@ struct rib_src {
 	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
 	struct ptree *adj_in[BGP_AF_MAX];
 	int64_t up_since;
+	/* Enhanced route refresh (bgp_rib_refresh.c): negotiated; between the peer's BoRR and
+	 * EoRR, until when at most; the kept Adj-RIB-In prefixes not re-announced yet. */
+	bool enhanced_rr;
+	bool rr_in[BGP_AF_MAX];
+	uint64_t rr_deadline_ms[BGP_AF_MAX];
+	struct ptree *rr_unseen[BGP_AF_MAX]; /* prefix -> (void *)1 */
+	struct ev *rr_ev;
 
 	/* Output (bgp_adj_out.c) */
 	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
@@ -329,6 +340,12 @@ bool rib_rmap_validates(const struct bgp_peer *peer, enum bgp_af af, enum bgp_di
 /* The route-map context of a route from src: its AS, and the ASPA procedure of its role (NULL
  * for our own routes). */
 const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *buf);
+
+/* Enhanced route refresh, receiving side (bgp_rib_refresh.c). The refresh of af by src ends
+ * as if its EoRR had come (the stale-path timer ran out; tests call it directly). */
+void rib_refresh_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* src goes: its refreshes end without removing anything, their timer and lists go. */
+void rib_refresh_src_stop(struct rib_src *src);
 
 /* Journal (bgp_adj_out.c) */
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);

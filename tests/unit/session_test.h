@@ -18,6 +18,7 @@
 
 struct rib_calls {
 	unsigned attach, detach, up, down, updates, refresh, writable, net_add, net_del;
+	unsigned borr, eorr;   /* enhanced route refresh (RFC 7313) */
 	unsigned soft_in;      /* rib_soft_reconfig_in() calls that had routes kept */
 	unsigned kept_af_mask; /* 1 << af: the RIB keeps the routes as received for af */
 	struct bgp_session_info last_info;
