@@ -42,6 +42,21 @@ struct bgp_session_info {
 	struct ipaddr local_addr; /* our address on this session (next hop self) */
 	struct ipaddr remote_addr;
 	size_t max_msg_size; /* 4096, or 65535 with RFC 8654 */
+	/* Graceful restart (RFC 4724) as negotiated: both sides sent the capability, so we are the
+	 * peer's helper when this session goes down. gr_af: the families the peer listed (their
+	 * routes are kept across its restart); gr_fwd: those it says kept their forwarding state
+	 * (in the OPEN after a restart, the families whose stale routes stay until End-of-RIB). */
+	bool gr;
+	bool gr_notification; /* both sent the N bit (RFC 8538): NOTIFICATIONs keep GR */
+	bool gr_restarting;   /* the peer's R bit: it has just restarted */
+	uint16_t gr_time;     /* the peer's restart time, seconds */
+	bool gr_af[BGP_AF_MAX];
+	bool gr_fwd[BGP_AF_MAX];
+	/* Long-lived graceful restart (RFC 9494), negotiated, and the peer's per-family values. */
+	bool llgr;
+	bool llgr_af[BGP_AF_MAX];
+	bool llgr_fwd[BGP_AF_MAX];
+	uint32_t llgr_time[BGP_AF_MAX];
 };
 
 /* ---- the RIB side, called by the session side (implemented by bgpd/rib/) ---- */

@@ -40,6 +40,7 @@ static void open_local_fill(struct bgp_conn *c, struct bgp_open_local *l)
 	l->ext_message = true;
 	l->remote_as_type = peer->conf.remote_as_type;
 	l->remote_as = peer->conf.remote_as;
+	bgp_open_local_gr(peer, l);
 }
 
 int bgp_conn_send_open(struct bgp_conn *c)

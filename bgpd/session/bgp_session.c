@@ -604,6 +604,7 @@ void bgp_session_up(struct bgp_conn *c)
 	info->local_addr = c->local;
 	info->remote_addr = c->remote;
 	info->max_msg_size = c->nego.ext_message ? BGP_MAX_EXT_MSG_LEN : BGP_MAX_MSG_LEN;
+	bgp_session_info_gr(info, &c->nego);
 
 	s->nego = c->nego;
 	s->have_nego = true;

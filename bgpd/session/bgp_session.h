@@ -264,6 +264,11 @@ bool bgp_session_connected_ok(struct bgp_session *s);
 void bgp_max_prefix_session_init(struct bgp_session *s, struct event_base *base);
 
 /* bgp_packet.c: messages in and out */
+/* Graceful restart (bgp_session_gr.c): our capabilities for the neighbor's effective mode,
+ * after l->af is set; what the RIB is told, after info->af is set. */
+void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l);
+void bgp_session_info_gr(struct bgp_session_info *info, const struct bgp_open_result *nego);
+
 int bgp_conn_send_open(struct bgp_conn *c);
 int bgp_conn_send_keepalive(struct bgp_conn *c);
 void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err);

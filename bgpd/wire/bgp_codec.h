@@ -177,4 +177,16 @@ int bgp_attr_put_header(struct stream *s, uint8_t flags, uint8_t code, size_t le
 /* NLRI syntax (RFC 7606 5.3): every prefix length within the family, no overrun. */
 bool bgp_nlri_valid(const uint8_t *data, size_t len, enum bgp_af af);
 
+/* ---- the graceful restart capabilities (bgp_open_gr.c), for bgp_open.c ---- */
+
+struct bgp_caps;
+struct bgp_open_local;
+/* Append the GR (code 64) / LLGR (code 71) capability at d + o when the local side asks for
+ * it; the new offset. d must have room for a header and 4 (GR) or 7 (LLGR) bytes a family. */
+size_t bgp_cap_gr_put(uint8_t *d, size_t o, const struct bgp_open_local *l);
+size_t bgp_cap_llgr_put(uint8_t *d, size_t o, const struct bgp_open_local *l);
+/* Parse the value v of a GR / LLGR capability into caps; -1 with err (GR only) when malformed. */
+int bgp_cap_gr_parse(struct bgp_caps *caps, struct stream *v, struct bgp_error *err);
+int bgp_cap_llgr_parse(struct bgp_caps *caps, struct stream *v);
+
 #endif /* SKUA_BGP_CODEC_H */

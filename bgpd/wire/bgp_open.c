@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * OPEN messages and capabilities (RFC 4271 4.2 and 6.2, RFC 5492, RFC 9072, RFC 4760,
- * RFC 2918, RFC 6793, RFC 8654, RFC 7313).
+ * RFC 2918, RFC 6793, RFC 8654, RFC 7313; graceful restart's in bgp_open_gr.c).
  *
  * The checks run in this order: version and the optional parameters' syntax (decode), then
  * peer AS, hold time and BGP Identifier (check; the peer AS may come from the 4-octet AS
@@ -15,8 +15,9 @@
 #include "bgpd/wire/bgp_header.h"
 #include "bgpd/wire/bgp_open.h"
 
-/* Our capabilities: at most 2 families x 6 + 2 + 2 + 2 + 6 + 2 bytes. */
-#define CAPS_MAX 64
+/* Our capabilities: at most 2 families x 6 + 2 + 2 + 2 + 6 + 2 bytes, GR 4 + 2 x 4, LLGR
+ * 2 + 2 x 7. */
+#define CAPS_MAX 128
 
 static size_t put_cap(uint8_t *d, size_t o, uint8_t code, const uint8_t *val, uint8_t len)
 {
@@ -53,6 +54,8 @@ static size_t local_caps(const struct bgp_open_local *local, uint8_t *d)
 		o = put_cap(d, o, BGP_CAP_ENHANCED_RR, NULL, 0);
 	if (local->ext_message)
 		o = put_cap(d, o, BGP_CAP_EXT_MESSAGE, NULL, 0);
+	o = bgp_cap_gr_put(d, o, local);
+	o = bgp_cap_llgr_put(d, o, local);
 	/* RFC 6793: always, whatever our AS. */
 	o = put_cap(d, o, BGP_CAP_AS4, as4, 4);
 	return o;
@@ -152,6 +155,13 @@ static int parse_caps(struct bgp_caps *caps, struct stream *p, struct bgp_error 
 						      "enhanced route refresh capability length "
 						      "is not 0");
 			caps->enhanced_rr = true;
+			break;
+		case BGP_CAP_GRACEFUL_RESTART:
+			if (bgp_cap_gr_parse(caps, &v, err) < 0)
+				return -1;
+			break;
+		case BGP_CAP_LLGR:
+			bgp_cap_llgr_parse(caps, &v);
 			break;
 		default:
 			/* RFC 5492 4: capabilities we do not know are ignored. */
@@ -309,6 +319,10 @@ int bgp_open_check(const struct bgp_open *open, const struct bgp_open_local *loc
 	res->route_refresh = open->caps.route_refresh || open->caps.route_refresh_old;
 	res->enhanced_rr = local->enhanced_rr && open->caps.enhanced_rr;
 	res->ext_message = local->ext_message && open->caps.ext_message;
+	res->gr = local->gr && open->caps.gr;
+	res->gr_notification = res->gr && local->gr_notification && open->caps.gr_notification;
+	/* RFC 9494 4.2: LLGR needs GR alongside it. */
+	res->llgr = res->gr && local->llgr && open->caps.llgr;
 	res->holdtime = MIN(local->holdtime, open->holdtime);
 	res->keepalive = res->holdtime / 3;
 	res->remote_as = open->asn;
@@ -345,6 +359,8 @@ const char *bgp_cap_name(uint8_t code)
 		return "AddPath";
 	case BGP_CAP_ENHANCED_RR:
 		return "Enhanced Route Refresh";
+	case BGP_CAP_LLGR:
+		return "Long-lived Graceful Restart";
 	case BGP_CAP_ROUTE_REFRESH_OLD:
 		return "Route Refresh (old)";
 	}

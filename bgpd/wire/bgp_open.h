@@ -3,7 +3,8 @@
  * OPEN (RFC 4271 4.2, 6.2) with optional parameters (RFC 9072 extended length) and
  * capabilities (RFC 5492): multiprotocol (RFC 4760), route refresh (RFC 2918, and the
  * pre-standard code 128), 4-octet AS (RFC 6793), extended message (RFC 8654), enhanced route
- * refresh (RFC 7313). Unknown capabilities are ignored.
+ * refresh (RFC 7313), graceful restart (RFC 4724 with RFC 8538's N bit) and long-lived
+ * graceful restart (RFC 9494). Unknown capabilities are ignored.
  *
  * Use: bgp_open_encode() builds ours; on receipt bgp_open_decode() checks the syntax and
  * bgp_open_check() the semantics against our configuration and negotiates the session
@@ -36,6 +37,7 @@ enum bgp_cap_code {
 	BGP_CAP_AS4 = 65,
 	BGP_CAP_ADDPATH = 69,
 	BGP_CAP_ENHANCED_RR = 70,
+	BGP_CAP_LLGR = 71,
 	BGP_CAP_ROUTE_REFRESH_OLD = 128, /* pre-RFC 2918 Cisco code, still sent by some */
 };
 
@@ -50,6 +52,19 @@ struct bgp_caps {
 	bool route_refresh_old; /* code 128 */
 	bool enhanced_rr;
 	bool ext_message;
+	/* Graceful Restart (RFC 4724 3): the flags and restart time, then per family whether it
+	 * was listed (its state is preserved across a restart) and its Forwarding State bit. */
+	bool gr;
+	bool gr_restart;      /* R bit: the sender has restarted */
+	bool gr_notification; /* N bit (RFC 8538 2): NOTIFICATIONs are covered by GR */
+	uint16_t gr_time;     /* restart time, seconds (12 bits) */
+	bool gr_af[BGP_AF_MAX];
+	bool gr_fwd[BGP_AF_MAX];
+	/* Long-lived Graceful Restart (RFC 9494 3): per family listed, F bit, stale time. */
+	bool llgr;
+	bool llgr_af[BGP_AF_MAX];
+	bool llgr_fwd[BGP_AF_MAX];
+	uint32_t llgr_time[BGP_AF_MAX]; /* seconds (24 bits) */
 	uint16_t unknown; /* capabilities ignored (unknown code, or MP for another family) */
 };
 
@@ -80,6 +95,21 @@ struct bgp_open_local {
 	bool route_refresh;  /* advertise route refresh (codes 2 and 128) */
 	bool enhanced_rr;    /* advertise enhanced route refresh (RFC 7313) */
 	bool ext_message;    /* advertise extended messages (RFC 8654) */
+	/* Graceful Restart capability: sent when gr is set (FRR: unless graceful-restart-disable),
+	 * with the R and N bits and the restart time; the families of gr_af are listed (FRR lists
+	 * them only in restart mode), each with its F bit. */
+	bool gr;
+	bool gr_restart;
+	bool gr_notification;
+	uint16_t gr_time; /* 0-4095 */
+	bool gr_af[BGP_AF_MAX];
+	bool gr_fwd[BGP_AF_MAX];
+	/* Long-lived Graceful Restart capability: sent when llgr is set, listing the families of
+	 * llgr_af with their F bit and llgr_time (0-16777215 s). */
+	bool llgr;
+	bool llgr_af[BGP_AF_MAX];
+	bool llgr_fwd[BGP_AF_MAX];
+	uint32_t llgr_time;
 	/* Which peer AS we accept (RFC 4271 6.2 Bad Peer AS): SPECIFIED = remote_as exactly
 	 * (remote_as 0 = any AS), INTERNAL = our own AS, EXTERNAL = any other AS. */
 	enum bgp_remote_as_type remote_as_type;
@@ -94,8 +124,11 @@ struct bgp_open_result {
 	bool route_refresh;  /* the peer supports ROUTE-REFRESH (code 2 or 128) */
 	bool enhanced_rr;    /* both advertised enhanced route refresh */
 	bool ext_message;    /* both advertised extended messages: 65535-byte messages */
-	uint16_t holdtime;   /* min(ours, theirs); 0 = no hold timer and no keepalives */
-	uint16_t keepalive;  /* holdtime / 3 (the session may configure less) */
+	bool gr;	     /* both advertised Graceful Restart: we help the peer restart */
+	bool gr_notification; /* both set the N bit (RFC 8538): NOTIFICATIONs keep GR */
+	bool llgr;	      /* both advertised Long-lived Graceful Restart */
+	uint16_t holdtime;    /* min(ours, theirs); 0 = no hold timer and no keepalives */
+	uint16_t keepalive;   /* holdtime / 3 (the session may configure less) */
 	uint32_t remote_as;
 	struct in_addr remote_id;
 	bool ebgp;
@@ -112,6 +145,8 @@ size_t bgp_open_encode(uint8_t *buf, size_t size, const struct bgp_open_local *l
  *   parameter/capability overrun      -> 2/0 Unspecific
  *   optional parameter type not 2     -> 2/4 Unsupported Optional Parameter
  *   known capability of wrong length  -> 2/0 Unspecific
+ *   (Graceful Restart shorter than 2 bytes; as FRR, a trailing partial family entry of GR or
+ *   LLGR is ignored)
  */
 int bgp_open_decode(struct bgp_open *open, const uint8_t *body, size_t len, struct bgp_error *err);
 

@@ -155,9 +155,9 @@ START_TEST(test_decode_caps_in_separate_params)
 	struct bgp_open o;
 	struct bgp_error e;
 
-	/* One capability per optional parameter (older speakers), with an unknown one (GR). */
+	/* One capability per optional parameter (older speakers), with an unknown one (FQDN). */
 	ck_assert_int_eq(open_dec("04 fdea 00b4 0a000002 | 1a"
-				  "| 02 06 01 04 0002 00 01 | 02 02 80 00 | 02 04 40 02 0078"
+				  "| 02 06 01 04 0002 00 01 | 02 02 80 00 | 02 04 49 02 0078"
 				  "| 02 06 41 04 0000fdea",
 				  &o, &e),
 			 0);
@@ -421,10 +421,204 @@ START_TEST(test_negotiation)
 }
 END_TEST
 
+/* ---- graceful restart (RFC 4724, RFC 8538) and long-lived graceful restart (RFC 9494) ---- */
+
+/* Decode an OPEN body from a heap copy of exactly its length: a read past the end is caught
+ * by the sanitizers (the ASan build runs this suite). */
+static int open_dec_exact(const char *body, struct bgp_open *o, struct bgp_error *e)
+{
+	uint8_t buf[4096], *copy;
+	size_t n = hex(buf, sizeof(buf), body);
+	int rc;
+
+	copy = malloc(n);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, n);
+	memset(e, 0, sizeof(*e));
+	rc = bgp_open_decode(o, copy, n, e);
+	free(copy);
+	return rc;
+}
+
+START_TEST(test_encode_gr)
+{
+	struct bgp_open_local l;
+	uint8_t buf[4096], want[256];
+	size_t n, wn;
+
+	memset(&l, 0, sizeof(l));
+	l.asn = 65001;
+	l.id = ip4("10.0.0.1");
+	l.holdtime = 180;
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	l.af[BGP_AF_IPV6_UNICAST] = true;
+	/* Restart mode: R and N bits, 120 s, both families, F only on IPv4. */
+	l.gr = true;
+	l.gr_restart = true;
+	l.gr_notification = true;
+	l.gr_time = 120;
+	l.gr_af[BGP_AF_IPV4_UNICAST] = l.gr_af[BGP_AF_IPV6_UNICAST] = true;
+	l.gr_fwd[BGP_AF_IPV4_UNICAST] = true;
+	/* LLGR: IPv6 only, F set, 3600 s. */
+	l.llgr = true;
+	l.llgr_time = 3600;
+	l.llgr_af[BGP_AF_IPV6_UNICAST] = true;
+	l.llgr_fwd[BGP_AF_IPV6_UNICAST] = true;
+	n = bgp_open_encode(buf, sizeof(buf), &l);
+	wn = hex(want, sizeof(want),
+		 MARKER "0046 01 | 04 fde9 00b4 0a000001 | 29 | 02 27"
+			"| 01 04 0001 00 01 | 01 04 0002 00 01"
+			"| 40 0a c078 0001 01 80 0002 01 00"
+			"| 47 07 0002 01 80 000e10"
+			"| 41 04 0000fde9");
+	ck_assert_uint_eq(n, wn);
+	ck_assert_mem_eq(buf, want, n);
+
+	/* Helper mode as FRR sends it: no families, N bit only; the restart time is masked to
+	 * its 12 bits. */
+	memset(l.gr_af, 0, sizeof(l.gr_af));
+	l.gr_restart = false;
+	l.gr_time = 0x1078;
+	l.llgr = false;
+	n = bgp_open_encode(buf, sizeof(buf), &l);
+	wn = hex(want, sizeof(want),
+		 MARKER "0035 01 | 04 fde9 00b4 0a000001 | 18 | 02 16"
+			"| 01 04 0001 00 01 | 01 04 0002 00 01 | 40 02 4078"
+			"| 41 04 0000fde9");
+	ck_assert_uint_eq(n, wn);
+	ck_assert_mem_eq(buf, want, n);
+}
+END_TEST
+
+START_TEST(test_decode_gr)
+{
+	struct bgp_open o;
+	struct bgp_error e;
+
+	/* R and N, 4095 s; IPv4 with F, IPv6 without, IPv4 multicast ignored, then 3 bytes of a
+	 * partial entry ignored as FRR does. */
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 15 | 02 13"
+					"| 40 11 cfff 0001 01 80 0002 01 00 0001 02 80 000201",
+					&o, &e),
+			 0);
+	ck_assert(o.caps.gr);
+	ck_assert(o.caps.gr_restart);
+	ck_assert(o.caps.gr_notification);
+	ck_assert_uint_eq(o.caps.gr_time, 4095);
+	ck_assert(o.caps.gr_af[BGP_AF_IPV4_UNICAST]);
+	ck_assert(o.caps.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(o.caps.gr_af[BGP_AF_IPV6_UNICAST]);
+	ck_assert(!o.caps.gr_fwd[BGP_AF_IPV6_UNICAST]);
+	ck_assert_uint_eq(o.caps.unknown, 0);
+
+	/* Helper only (no families), no flags; the reserved bits 0x3000 are not the time. */
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 06 | 02 04 | 40 02 3078", &o, &e),
+			 0);
+	ck_assert(o.caps.gr);
+	ck_assert(!o.caps.gr_restart);
+	ck_assert(!o.caps.gr_notification);
+	ck_assert_uint_eq(o.caps.gr_time, 120);
+	ck_assert(!o.caps.gr_af[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!o.caps.gr_af[BGP_AF_IPV6_UNICAST]);
+
+	/* Shorter than its 2-byte header: malformed OPEN (2/0), as FRR. */
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 04 | 02 02 | 40 00", &o, &e), -1);
+	assert_err(&e, BGP_ERR_OPEN, BGP_ERR_UNSPECIFIC, "");
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 05 | 02 03 | 40 01 80", &o, &e),
+			 -1);
+	assert_err(&e, BGP_ERR_OPEN, BGP_ERR_UNSPECIFIC, "");
+	/* Its length running past the message. */
+	ck_assert_int_eq(
+		open_dec_exact("04 fdea 00b4 0a000002 | 08 | 02 06 | 40 08 0078 0001 01", &o, &e),
+		-1);
+	assert_err(&e, BGP_ERR_OPEN, BGP_ERR_UNSPECIFIC, "");
+}
+END_TEST
+
+START_TEST(test_decode_llgr)
+{
+	struct bgp_open o;
+	struct bgp_error e;
+
+	/* IPv4 F 1 s, IPv6 no F 16777215 s, a partial entry (6 bytes) ignored. */
+	ck_assert_int_eq(
+		open_dec_exact("04 fdea 00b4 0a000002 | 18 | 02 16"
+			       "| 47 14 0001 01 80 000001 0002 01 00 ffffff 0001 01 80 0000",
+			       &o, &e),
+		0);
+	ck_assert(o.caps.llgr);
+	ck_assert(o.caps.llgr_af[BGP_AF_IPV4_UNICAST]);
+	ck_assert(o.caps.llgr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert_uint_eq(o.caps.llgr_time[BGP_AF_IPV4_UNICAST], 1);
+	ck_assert(o.caps.llgr_af[BGP_AF_IPV6_UNICAST]);
+	ck_assert(!o.caps.llgr_fwd[BGP_AF_IPV6_UNICAST]);
+	ck_assert_uint_eq(o.caps.llgr_time[BGP_AF_IPV6_UNICAST], 0xffffff);
+	/* Empty: the capability, no family. */
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 04 | 02 02 | 47 00", &o, &e), 0);
+	ck_assert(o.caps.llgr);
+	ck_assert(!o.caps.llgr_af[BGP_AF_IPV4_UNICAST]);
+}
+END_TEST
+
+START_TEST(test_negotiation_gr)
+{
+	struct bgp_open_local l = local_default(), peer = local_default();
+	struct bgp_open_result r;
+	struct bgp_error e;
+	uint8_t buf[4096];
+	size_t n;
+
+	peer.asn = 65002;
+	peer.id = ip4("10.0.0.2");
+	/* The peer restarts (R), keeps IPv4's forwarding state, N bit, LLGR on IPv4. */
+	peer.gr = true;
+	peer.gr_restart = true;
+	peer.gr_notification = true;
+	peer.gr_time = 90;
+	peer.gr_af[BGP_AF_IPV4_UNICAST] = true;
+	peer.gr_fwd[BGP_AF_IPV4_UNICAST] = true;
+	peer.llgr = true;
+	peer.llgr_time = 86400;
+	peer.llgr_af[BGP_AF_IPV4_UNICAST] = true;
+
+	/* We advertise nothing of it: not negotiated, but what they sent is kept (show). */
+	n = bgp_open_encode(buf, sizeof(buf), &peer);
+	ck_assert_int_eq(bgp_open_receive(buf + 19, n - 19, &l, &r, &e), 0);
+	ck_assert(!r.gr);
+	ck_assert(!r.gr_notification);
+	ck_assert(!r.llgr);
+	ck_assert(r.remote.gr);
+	ck_assert(r.remote.gr_restart);
+	ck_assert_uint_eq(r.remote.gr_time, 90);
+	ck_assert_uint_eq(r.remote.llgr_time[BGP_AF_IPV4_UNICAST], 86400);
+
+	/* GR without N on our side: GR yes, N no; LLGR needs our LLGR too. */
+	l.gr = true;
+	ck_assert_int_eq(bgp_open_receive(buf + 19, n - 19, &l, &r, &e), 0);
+	ck_assert(r.gr);
+	ck_assert(!r.gr_notification);
+	ck_assert(!r.llgr);
+	l.gr_notification = true;
+	l.llgr = true;
+	ck_assert_int_eq(bgp_open_receive(buf + 19, n - 19, &l, &r, &e), 0);
+	ck_assert(r.gr_notification);
+	ck_assert(r.llgr);
+
+	/* RFC 9494: LLGR without GR from the peer is not LLGR. */
+	peer.gr = false;
+	n = bgp_open_encode(buf, sizeof(buf), &peer);
+	ck_assert_int_eq(bgp_open_receive(buf + 19, n - 19, &l, &r, &e), 0);
+	ck_assert(!r.gr);
+	ck_assert(!r.llgr);
+	ck_assert(r.remote.llgr);
+}
+END_TEST
+
 START_TEST(test_cap_names)
 {
 	ck_assert_str_eq(bgp_cap_name(BGP_CAP_AS4), "4 Byte AS");
 	ck_assert_str_eq(bgp_cap_name(BGP_CAP_MP), "Multiprotocol Extensions");
+	ck_assert_str_eq(bgp_cap_name(BGP_CAP_LLGR), "Long-lived Graceful Restart");
 	ck_assert_str_eq(bgp_cap_name(200), "Unknown");
 }
 END_TEST
@@ -449,6 +643,10 @@ int main(void)
 	tcase_add_test(chk, test_hold_time);
 	tcase_add_test(chk, test_bgp_identifier);
 	tcase_add_test(chk, test_negotiation);
+	tcase_add_test(enc, test_encode_gr);
+	tcase_add_test(dec, test_decode_gr);
+	tcase_add_test(dec, test_decode_llgr);
+	tcase_add_test(chk, test_negotiation_gr);
 	tcase_add_test(chk, test_cap_names);
 	suite_add_tcase(s, enc);
 	suite_add_tcase(s, dec);
