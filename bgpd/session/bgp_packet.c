@@ -36,11 +36,15 @@ static void open_local_fill(struct bgp_conn *c, struct bgp_open_local *l)
 	for (af = 0; af < BGP_AF_MAX; af++)
 		l->af[af] = bgp_peer_af_activated(peer, af);
 	l->route_refresh = true;
-	l->enhanced_rr = true; /* RFC 7313: BoRR/EoRR both ways */
 	l->ext_message = true;
 	l->remote_as_type = peer->conf.remote_as_type;
 	l->remote_as = peer->conf.remote_as;
 	bgp_open_local_gr(peer, l);
+	/* RFC 7313 (BoRR/EoRR both ways) only beside the Graceful Restart capability: FRR 8.4
+	 * answers no ROUTE-REFRESH of a peer that negotiated enhanced route refresh before it has
+	 * sent that peer End-of-RIB, which it sends only to peers with the GR capability, so
+	 * with `graceful-restart-disable` a refresh asked of FRR would go unanswered. */
+	l->enhanced_rr = l->gr;
 }
 
 int bgp_conn_send_open(struct bgp_conn *c)
