@@ -54,6 +54,11 @@ static const char *nbr_addr(const struct lyd_node *dnode)
 	return a ? a : "?";
 }
 
+const char *bgp_print_nbr_addr(const struct lyd_node *dnode)
+{
+	return nbr_addr(dnode);
+}
+
 void bgp_print_instance(struct sbuf *out, const struct lyd_node *dnode)
 {
 	sbuf_printf(out, "router bgp %s\n", yang_dnode_get_string(dnode, "local-as"));

@@ -182,5 +182,6 @@ void bgp_config_init(void)
 	bgp_rpki_cli_init(); /* after the route-maps: FRR prints the rpki block last */
 	bgp_cli_init();
 	bgp_fib_cli_init();
+	bgp_gr_cli_init();
 	bgp_dynamic_set_apply(dynamic_apply);
 }

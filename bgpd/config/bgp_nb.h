@@ -144,6 +144,20 @@ void bgp_print_neighbor_local_as(struct sbuf *out, const struct lyd_node *dnode)
 void bgp_print_neighbor_connected_check(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_print_neighbor_local_role(struct sbuf *out, const struct lyd_node *dnode);
 
+/* bgp_gr_cli.c: graceful restart's commands, callbacks and printers (its own table). */
+void bgp_nb_gr_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_gr_modify(struct nb_cb_args *args);
+int bgp_nb_neighbor_gr_destroy(struct nb_cb_args *args);
+void bgp_print_gr(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_neighbor_gr(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_gr_cli_init(void);
+
+/* For the files of one concern: the peer of a neighbor's node in APPLY (bgp_nb_config.c;
+ * NULL, logged, when the instance lacks it), and the neighbor's address or group's name a
+ * node belongs to, as commands name it (bgp_config_write.c). */
+struct bgp_peer *bgp_nb_peer_apply(const struct lyd_node *dnode);
+const char *bgp_print_nbr_addr(const struct lyd_node *dnode);
+
 /* bgp_cli.c: install the commands of CONFIG_NODE (router bgp), BGP_NODE and the AF nodes
  * (bgp_cli_instance.c, bgp_cli_neighbor*.c, bgp_cli_af.c). */
 void bgp_cli_init(void);

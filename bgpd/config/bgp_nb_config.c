@@ -54,6 +54,11 @@ static struct bgp_peer *nb_peer_apply(const struct lyd_node *dnode)
 	return peer;
 }
 
+struct bgp_peer *bgp_nb_peer_apply(const struct lyd_node *dnode)
+{
+	return nb_peer_apply(dnode);
+}
+
 static enum bgp_af nb_af(const struct lyd_node *dnode)
 {
 	return yang_dnode_ancestor(dnode, "ipv6-unicast") ? BGP_AF_IPV6_UNICAST

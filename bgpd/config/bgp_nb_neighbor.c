@@ -127,6 +127,12 @@ static const struct neighbor_setting settings[] = {
 		.keep_explicit_default = true,
 	},
 	{
+		.path = "graceful-restart",
+		.cbs = { .modify = bgp_nb_neighbor_gr_modify,
+			 .destroy = bgp_nb_neighbor_gr_destroy,
+			 .cli_show = bgp_print_neighbor_gr },
+	},
+	{
 		.path = "enabled",
 		.cbs = { .modify = bgp_nb_neighbor_af_enabled_modify,
 			 .destroy = bgp_nb_neighbor_af_enabled_destroy },

@@ -143,10 +143,91 @@ START_TEST(test_effective_values)
 	peer->conf.remote_as_type = BGP_REMOTE_AS_EXTERNAL;
 	ck_assert(bgp_peer_is_ebgp(peer));
 
+	/* Graceful restart: the neighbor's own mode, else the instance's. */
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_HELPER);
+	bgp->gr_mode = BGP_GR_RESTART;
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_RESTART);
+	peer->conf.gr_mode = BGP_GR_DISABLE;
+	ck_assert_int_eq(bgp_peer_gr_mode(peer), BGP_GR_DISABLE);
+	bgp->gr_mode = BGP_GR_HELPER;
+	peer->conf.gr_mode = BGP_GR_INHERIT;
+
 	ck_assert_str_eq(bgp_af_json_name(BGP_AF_IPV6_UNICAST), "ipv6Unicast");
 	ck_assert_str_eq(bgp_af_text_name(BGP_AF_IPV4_UNICAST), "IPv4 Unicast");
 	ck_assert_int_eq(bgp_af_from_afi_safi(2, 1), BGP_AF_IPV6_UNICAST);
 	ck_assert_int_eq(bgp_af_from_afi_safi(1, 2), -1);
+	st_teardown();
+}
+END_TEST
+
+/* What our OPEN advertises for each effective mode (FRR's rules), and what the RIB is told. */
+START_TEST(test_gr_open_local)
+{
+	struct bgp_open_local l;
+	struct bgp_open_result nego;
+	struct bgp_session_info info;
+	struct bgp_peer *peer;
+	struct bgp *bgp;
+	struct ipaddr a;
+
+	st_setup();
+	bgp = bgp_get();
+	a = addr("192.0.2.1");
+	peer = bgp_peer_create(bgp, &a);
+
+	/* Helper (the default): the capability with N and the restart time, no family. */
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = l.af[BGP_AF_IPV6_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr);
+	ck_assert(l.gr_notification);
+	ck_assert(!l.gr_restart);
+	ck_assert_uint_eq(l.gr_time, 120);
+	ck_assert(!l.gr_af[BGP_AF_IPV4_UNICAST] && !l.gr_af[BGP_AF_IPV6_UNICAST]);
+	ck_assert(!l.llgr);
+
+	/* Restart mode: the advertised families listed, F from preserve-fw-state. */
+	bgp->gr_mode = BGP_GR_RESTART;
+	bgp->gr_preserve_fw_state = true;
+	bgp->gr_notification = false;
+	bgp->gr_restart_time = 30;
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(l.gr && !l.gr_notification);
+	ck_assert_uint_eq(l.gr_time, 30);
+	ck_assert(l.gr_af[BGP_AF_IPV4_UNICAST] && l.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!l.gr_af[BGP_AF_IPV6_UNICAST]);
+
+	/* The neighbor's disable wins: no capability at all. */
+	peer->conf.gr_mode = BGP_GR_DISABLE;
+	memset(&l, 0, sizeof(l));
+	l.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_open_local_gr(peer, &l);
+	ck_assert(!l.gr && !l.llgr);
+
+	/* The RIB hears the peer's values for the families of the session only. */
+	memset(&nego, 0, sizeof(nego));
+	memset(&info, 0, sizeof(info));
+	info.af[BGP_AF_IPV4_UNICAST] = true;
+	nego.gr = true;
+	nego.gr_notification = true;
+	nego.remote.gr = true;
+	nego.remote.gr_restart = true;
+	nego.remote.gr_time = 90;
+	nego.remote.gr_af[BGP_AF_IPV4_UNICAST] = nego.remote.gr_fwd[BGP_AF_IPV4_UNICAST] = true;
+	nego.remote.gr_af[BGP_AF_IPV6_UNICAST] = true;
+	bgp_session_info_gr(&info, &nego);
+	ck_assert(info.gr && info.gr_notification && info.gr_restarting);
+	ck_assert_uint_eq(info.gr_time, 90);
+	ck_assert(info.gr_af[BGP_AF_IPV4_UNICAST] && info.gr_fwd[BGP_AF_IPV4_UNICAST]);
+	ck_assert(!info.gr_af[BGP_AF_IPV6_UNICAST]);
+	/* Not negotiated (we did not send it): nothing, whatever the peer said. */
+	nego.gr = false;
+	memset(&info, 0, sizeof(info));
+	info.af[BGP_AF_IPV4_UNICAST] = true;
+	bgp_session_info_gr(&info, &nego);
+	ck_assert(!info.gr && !info.gr_af[BGP_AF_IPV4_UNICAST]);
 	st_teardown();
 }
 END_TEST
@@ -317,6 +398,7 @@ static Suite *peer_suite(void)
 
 	tcase_add_test(tl, test_peer_create_lookup_delete);
 	tcase_add_test(tl, test_effective_values);
+	tcase_add_test(tl, test_gr_open_local);
 	tcase_add_test(tl, test_network_statements);
 	suite_add_tcase(s, tl);
 

@@ -1600,6 +1600,58 @@ static struct bgp_peer *peer_at(const char *addr)
 	return bgp_peer_lookup(the_bgp, &a);
 }
 
+/* Graceful restart: the instance's settings and each neighbor's effective mode, as the
+ * session side reads them (bgp_peer_gr_mode()), through a group and the `no` forms. */
+START_TEST(t_graceful_restart_apply)
+{
+	struct vty *vty = config_vty();
+
+	/* Before any command: FRR's defaults. */
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert_int_eq(the_bgp->gr_mode, BGP_GR_HELPER);
+	ck_assert_uint_eq(the_bgp->gr_restart_time, 120);
+	ck_assert_uint_eq(the_bgp->gr_stalepath_time, 360);
+	ck_assert_uint_eq(the_bgp->gr_select_defer_time, 360);
+	ck_assert(the_bgp->gr_notification);
+	ck_assert(!the_bgp->gr_preserve_fw_state);
+	run(vty, "end", CMD_SUCCESS);
+
+	load_ok("good-graceful-restart.conf");
+	ck_assert_int_eq(the_bgp->gr_mode, BGP_GR_RESTART);
+	ck_assert_uint_eq(the_bgp->gr_restart_time, 30);
+	ck_assert_uint_eq(the_bgp->gr_stalepath_time, 60);
+	ck_assert_uint_eq(the_bgp->gr_select_defer_time, 45);
+	ck_assert(!the_bgp->gr_notification);
+	ck_assert(the_bgp->gr_preserve_fw_state);
+	ck_assert_int_eq(peer_at("192.0.2.2")->conf.gr_mode, BGP_GR_DISABLE);
+	ck_assert_int_eq(peer_at("192.0.2.3")->conf.gr_mode, BGP_GR_RESTART);
+	ck_assert_int_eq(peer_at("192.0.2.4")->conf.gr_mode, BGP_GR_HELPER); /* PG's */
+	ck_assert_int_eq(peer_at("192.0.2.5")->conf.gr_mode, BGP_GR_RESTART);
+	ck_assert_int_eq(peer_at("192.0.2.6")->conf.gr_mode, BGP_GR_INHERIT); /* the instance's */
+
+	/* The `no` forms: the instance back to helper, the group's mode gone. */
+	vty = config_vty();
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert_str_eq(run(vty, "no bgp graceful-restart-disable", CMD_WARNING_CONFIG_FAILED),
+			 "% The Graceful Restart command used is not valid at this moment.\n");
+	run(vty, "no bgp graceful-restart", CMD_SUCCESS);
+	ck_assert_int_eq(the_bgp->gr_mode, BGP_GR_HELPER);
+	run(vty, "bgp graceful-restart-disable", CMD_SUCCESS);
+	ck_assert_int_eq(the_bgp->gr_mode, BGP_GR_DISABLE);
+	ck_assert_str_eq(run(vty, "no neighbor PG graceful-restart", CMD_WARNING_CONFIG_FAILED),
+			 "% The Graceful Restart command used is not valid at this moment.\n");
+	run(vty, "no neighbor PG graceful-restart-helper", CMD_SUCCESS);
+	ck_assert_int_eq(peer_at("192.0.2.4")->conf.gr_mode, BGP_GR_INHERIT);
+	ck_assert_int_eq(peer_at("192.0.2.5")->conf.gr_mode, BGP_GR_RESTART);
+	run(vty, "no bgp graceful-restart restart-time", CMD_SUCCESS);
+	run(vty, "bgp graceful-restart notification", CMD_SUCCESS);
+	run(vty, "no bgp graceful-restart preserve-fw-state", CMD_SUCCESS);
+	ck_assert_uint_eq(the_bgp->gr_restart_time, 120);
+	ck_assert(the_bgp->gr_notification);
+	ck_assert(!the_bgp->gr_preserve_fw_state);
+}
+END_TEST
+
 START_TEST(t_peer_group_inheritance)
 {
 	struct vty *vty = config_vty();
@@ -2641,6 +2693,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_neighbor_settings_rows);
 	tcase_add_test(cli, t_system_commands);
 	tcase_add_test(cli, t_peer_group_inheritance);
+	tcase_add_test(cli, t_graceful_restart_apply);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
 	tcase_add_test(cli, t_rpki_route_map_matches);
 	tcase_add_test(cli, t_rpki_local_role);
