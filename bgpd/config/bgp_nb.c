@@ -183,5 +183,6 @@ void bgp_config_init(void)
 	bgp_cli_init();
 	bgp_fib_cli_init();
 	bgp_gr_cli_init();
+	bgp_llgr_cli_init();
 	bgp_dynamic_set_apply(dynamic_apply);
 }
