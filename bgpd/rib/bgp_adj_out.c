@@ -424,6 +424,9 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 			 * not outside the AS (no confederations: every eBGP peer is outside). */
 			if (c == BGP_COMM_NO_ADVERTISE)
 				return false;
+			/* RFC 9494 4.5: long-lived stale routes only to LLGR sessions. */
+			if (c == BGP_COMM_LLGR_STALE && !to->llgr)
+				return false;
 			if (to->ebgp &&
 			    (c == BGP_COMM_NO_EXPORT || c == BGP_COMM_NO_EXPORT_SUBCONFED))
 				return false;

@@ -142,8 +142,9 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
-		/* Re-announced: no longer stale since an enhanced route refresh's BoRR. */
-		path->flags &= ~PATH_F_STALE;
+		/* Re-announced: no longer stale since an enhanced route refresh's BoRR, nor
+		 * long-lived stale (its new attributes come without our LLGR_STALE). */
+		path->flags &= ~(PATH_F_STALE | PATH_F_LLGR_STALE);
 		if (path->src == src->id && path->attr == attr)
 			return; /* the same route again: nothing changes */
 		if (path->src != src->id) {
@@ -204,6 +205,19 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	dest_decide(rib, af, dest, &before);
 }
 
+void rib_path_set_attr(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+		       struct bgp_path *path, struct bgp_attr *attr)
+{
+	struct best_snap before;
+
+	if (path->attr == attr)
+		return;
+	best_snap(rib, af, dest, &before);
+	bgp_attr_unref(path->attr);
+	path->attr = bgp_attr_ref(attr);
+	dest_decide(rib, af, dest, &before);
+}
+
 /* ---- sources ---- */
 
 static struct rib_src *src_new(struct bgp_rib *rib)
@@ -261,6 +275,7 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
 	rib_refresh_src_stop(src);
+	rib_llgr_src_stop(src);
 	adj_out_peer_down(rib, src);
 	if (src->rp && src->rp->cur == src)
 		src->rp->cur = NULL;
@@ -414,6 +429,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	ipaddr_unmap_v4(&src->remote_addr);
 	src->codec = info->codec;
 	src->enhanced_rr = info->enhanced_rr;
+	src->llgr = info->llgr;
 	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
 	if (src->max_msg > 65535)
 		src->max_msg = 65535;

@@ -179,6 +179,13 @@ struct rib_src {
 	uint64_t rr_deadline_ms[BGP_AF_MAX];
 	struct ptree *rr_unseen[BGP_AF_MAX]; /* prefix -> (void *)1 */
 	struct ev *rr_ev;
+	/* Long-lived graceful restart (bgp_rib_llgr.c): both sides advertised it (so it may be
+	 * sent LLGR_STALE routes); the families whose paths are long-lived stale, until when. */
+	bool llgr;
+	bool llgr_on[BGP_AF_MAX];
+	uint64_t llgr_deadline_ms[BGP_AF_MAX];
+	struct ev *llgr_ev;
+	struct bgp_rib *llgr_rib; /* its timer's RIB */
 
 	/* Output (bgp_adj_out.c) */
 	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
@@ -327,6 +334,10 @@ static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
  * Does not free the dest (the journal does, see rib_journal_trim()). */
 void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 			 struct rib_src *src);
+/* Give path (of dest) the attribute set attr (a reference is taken), re-run the decision and
+ * journal the change. */
+void rib_path_set_attr(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+		       struct bgp_path *path, struct bgp_attr *attr);
 void rib_src_free(struct bgp_rib *rib, struct rib_src *src);
 /* A prefix of src's kept Adj-RIB-In (received: the attributes as received) through the inbound
  * policy again, as soft-reconfiguration inbound does: the RIB changes only if the outcome did. */
@@ -346,6 +357,20 @@ const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *
 void rib_refresh_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
 /* src goes: its refreshes end without removing anything, their timer and lists go. */
 void rib_refresh_src_stop(struct rib_src *src);
+
+/* Long-lived graceful restart (bgp_rib_llgr.c, RFC 9494). The kept paths of src in af become
+ * long-lived stale for seconds (the peer's stale time for af): LLGR_STALE added, least
+ * preferred, sent only to sessions with LLGR; those with NO_LLGR are removed at once. Called
+ * when graceful restart's time for them runs out, or at the session's loss when only LLGR
+ * was negotiated. Returns the paths kept. */
+uint32_t rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds);
+/* The stale time of src in af ran out (its timer; tests call it directly): the long-lived
+ * stale paths are removed. Returns how many. */
+uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* src goes: its LLGR timer goes (its paths are removed with it). */
+void rib_llgr_src_stop(struct rib_src *src);
+/* Does attr carry LLGR_STALE (RFC 9494 4.3: least preferred, only for LLGR sessions)? */
+bool rib_attr_llgr_stale(const struct bgp_attr *attr);
 
 /* Journal (bgp_adj_out.c) */
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
