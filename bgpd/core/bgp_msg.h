@@ -62,8 +62,16 @@ struct bgp_session_info {
 /* ---- the RIB side, called by the session side (implemented by bgpd/rib/) ---- */
 
 void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info);
-/* Withdraws every path learned from the peer and drops its Adj-RIB-Out state. */
+/* Withdraws every path learned from the peer and drops its Adj-RIB-Out state (routes kept
+ * stale by graceful restart from an earlier loss go too). */
 void rib_peer_down(struct bgp_peer *peer);
+/* The session was lost in a way graceful restart covers (RFC 4724 4.2: TCP loss, hold timer;
+ * RFC 8538: a NOTIFICATION other than Hard Reset with both N bits): when GR was negotiated,
+ * the peer's routes of the families its capability listed stay, stale, until it is back and
+ * sends End-of-RIB or a timer runs out (bgpd/rib/bgp_rib_gr.h); otherwise as rib_peer_down(). */
+void rib_peer_down_graceful(struct bgp_peer *peer);
+/* The peer is shut down or reset by the operator: routes kept stale from an earlier loss go. */
+void rib_peer_gr_flush(struct bgp_peer *peer);
 /* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
 /* The peer asked for af again (ROUTE-REFRESH): the table is resent, between BoRR and EoRR

@@ -264,7 +264,7 @@ bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 	const struct rib_fib_ops *ops = rib->fib.ops;
 	struct ipaddr nh;
 
-	if (!src || !src->up || !path->attr)
+	if (!src || !rib_src_usable(src) || !path->attr)
 		return false;
 	/* Next-hop tracking (bgpd/fib/bgp_nexthop.c): a next hop the kernel cannot reach makes the
 	 * path unusable (RFC 4271 9.1.2.1), as FRR does; not for our own routes. */

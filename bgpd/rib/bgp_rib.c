@@ -17,6 +17,7 @@
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
@@ -272,6 +273,7 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 {
 	if (src->local)
 		return;
+	rib_gr_src_free(rib, src);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
 	rib_refresh_src_stop(src);
@@ -352,6 +354,7 @@ void rib_free(struct bgp_rib *rib)
 			src->rp->cur = NULL;
 		rib_src_free(rib, src);
 	}
+	rib_gr_fini(rib);
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 
@@ -388,6 +391,9 @@ void rib_peer_detach(struct bgp_peer *peer)
 		return;
 	if (rp->cur)
 		rib_peer_down(peer);
+	/* A deleted neighbor's routes kept by graceful restart go too (FRR). */
+	if (rib)
+		rib_gr_flush_peer(rib, rp, NULL);
 	/* Sessions still being cleaned up outlive the peer: they keep their own copy of what
 	 * the show commands print. */
 	if (rib) {
@@ -441,6 +447,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->up_since = wallclock_s();
 	peer->rib->cur = src;
 	rib->nsessions++;
+	rib_gr_peer_up(rib, src, info);
 	adj_out_peer_up(rib, src);
 	if (DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))
 		log_debug("%s: RIB: session %u up (%s)", peer->name, src->id,
@@ -454,6 +461,8 @@ void rib_peer_down(struct bgp_peer *peer)
 
 	if (!rib || !src)
 		return;
+	/* Routes kept stale from an earlier loss go with this one (graceful restart ends). */
+	rib_gr_flush_peer(rib, peer->rib, src);
 	peer->rib->cur = NULL;
 	src->up = false;
 	rib->nsessions--;
@@ -464,6 +473,29 @@ void rib_peer_down(struct bgp_peer *peer)
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
 	rib_cleanup_start(rib, src);
+}
+
+void rib_peer_down_graceful(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src)
+		return;
+	if (!rib_gr_session_lost(rib, src)) {
+		rib_peer_down(peer);
+		return;
+	}
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		adj_in_drop(src, (enum bgp_af)af);
+}
+
+void rib_peer_gr_flush(struct bgp_peer *peer)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+
+	if (rib && peer->rib)
+		rib_gr_flush_peer(rib, peer->rib, peer->rib->cur);
 }
 
 /* ---- UPDATE input ---- */
@@ -872,8 +904,10 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		/* Families not negotiated with this peer are ignored (the codec decodes all). */
 		if (!src->af[af])
 			continue;
-		if (upd->end_of_rib[af])
+		if (upd->end_of_rib[af]) {
 			src->eor_rcvd[af] = true;
+			rib_gr_eor(rib, src, af);
+		}
 		if (upd->has_withdrawn[af])
 			while (bgp_nlri_next(&upd->withdrawn[af], af, &p)) {
 				adj_in_set(src, af, &p, NULL);

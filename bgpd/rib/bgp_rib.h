@@ -39,6 +39,8 @@
 
 struct ev;
 struct ptree;
+struct rib_gr;
+struct rib_gr_walk;
 struct adj_out_cache;
 struct rmap_ctx;
 
@@ -147,6 +149,8 @@ struct rib_src {
 	uint32_t id;
 	bool local; /* network statements */
 	bool up;    /* Established; false = its paths are stale and being removed */
+	/* Down, but graceful restart keeps its paths usable (bgp_rib_gr.c; RFC 4724 4.2). */
+	bool gr_stale;
 	bool ebgp;
 	bool blocked;		    /* waiting for rib_peer_writable() */
 	bool nh_warned[BGP_AF_MAX]; /* logged that we have no next hop to send for the AF */
@@ -204,7 +208,16 @@ struct rib_src {
 
 	/* Removal of a down session's paths and bits (bgp_rib_work.c) */
 	TAILQ_ENTRY(rib_src) clean_entry;
+	/* Graceful restart (bgp_rib_gr.c): what the peer's capability said, then the helper's
+	 * state once the session is lost; NULL when GR was not negotiated. */
+	struct rib_gr *gr;
 };
+
+/* Are src's paths usable: its session is up, or graceful restart keeps them (stale). */
+static inline bool rib_src_usable(const struct rib_src *src)
+{
+	return src->up || src->gr_stale;
+}
 TAILQ_HEAD(rib_src_list, rib_src);
 
 /* Per configured peer: the current session, if any. */
@@ -298,6 +311,7 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;
+	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
 };
 
 /* The session side's calls, for a peer of this RIB. */

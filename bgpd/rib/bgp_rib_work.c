@@ -10,6 +10,7 @@
  *      budget),
  *   1b. the next-hop revalidation walk (bgpd/rib/bgp_rib_fib.c), likewise,
  *   1c. the RPKI revalidation walk (bgpd/rib/bgp_rib_rpki.c), likewise,
+ *   1d. graceful restart's removal of stale families (bgpd/rib/bgp_rib_gr.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
  */
@@ -17,6 +18,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "lib/event.h"
 #include "lib/table.h"
@@ -33,6 +35,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_fib_walk_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_rpki_pending(rib))
 		budget -= rib_rpki_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
+	if (rib_gr_pending(rib))
+		budget -= rib_gr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		rib_journal_trim(rib, af, RIB_TRIM_PER_TURN);
@@ -41,7 +45,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 bool rib_work_pending(const struct bgp_rib *rib)
 {
 	if (rib_cleanup_pending(rib) || rib->fib.walk_on || rib_rpki_pending(rib) ||
-	    adj_out_has_work(rib))
+	    rib_gr_pending(rib) || adj_out_has_work(rib))
 		return true;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (rib->af[af].journal.tail < adj_out_min_cursor(rib, af))

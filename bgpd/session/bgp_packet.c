@@ -81,11 +81,14 @@ void bgp_conn_send_notify(struct bgp_conn *c, const struct bgp_error *err)
 {
 	struct bgp_session *s = c->s;
 	uint8_t buf[BGP_HEADER_LEN + 2 + BGP_ERROR_DATA_MAX];
+	struct bgp_error hard;
 	char text[128];
 	size_t len;
 
 	if (c->fd < 0 || c->connecting)
 		return;
+	if (bgp_session_notify_hard_reset(c->open_rcvd && c->nego.gr_notification, err, &hard))
+		err = &hard;
 	len = bgp_notify_encode_error(buf, sizeof(buf), err);
 	if (len == 0)
 		return;

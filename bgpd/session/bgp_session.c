@@ -391,6 +391,10 @@ void bgp_session_stop_data(struct bgp_peer *peer, uint8_t cease_subcode, const u
 		bgp_fsm_event(c, BGP_EV_MANUAL_STOP);
 	}
 	s->stop_data_len = 0; /* the data was for this NOTIFICATION only */
+	/* Shut down, deleted, reset by the operator, over its maximum-prefix: what graceful
+	 * restart kept from an earlier loss goes too, as FRR. */
+	if (bgp_session_stop_flushes(cease_subcode))
+		rib_peer_gr_flush(peer);
 }
 
 void bgp_session_reset(struct bgp_peer *peer, uint8_t cease_subcode, enum bgp_down_reason why)
@@ -654,7 +658,10 @@ void bgp_session_state_changed(struct bgp_conn *c, enum bgp_fsm_state from, enum
 		s->uptime_ms = now;
 		s->uptime_epoch = wallclock_s();
 		log_adjchange(peer, "Down ", bgp_down_reason_str(why));
-		rib_peer_down(peer);
+		if (bgp_session_gr_covers(s, why))
+			rib_peer_down_graceful(peer);
+		else
+			rib_peer_down(peer);
 		/* A session that held for a while was not flapping: forget the back-off. */
 		if (up_for >= BGP_IDLE_HOLD_STABLE_MS)
 			s->idle_hold_ms = BGP_IDLE_HOLD_MIN_MS;

@@ -268,6 +268,14 @@ void bgp_max_prefix_session_init(struct bgp_session *s, struct event_base *base)
  * after l->af is set; what the RIB is told, after info->af is set. */
 void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l);
 void bgp_session_info_gr(struct bgp_session_info *info, const struct bgp_open_result *nego);
+/* RFC 8538: the Hard Reset to send in err's place into out (true), when n_bit (both sent the N
+ * bit) and err is a Cease FRR sends as one; false: send err. */
+bool bgp_session_notify_hard_reset(bool n_bit, const struct bgp_error *err, struct bgp_error *out);
+/* Does graceful restart keep the peer's routes after s was lost for why (the last NOTIFICATION
+ * as s recorded it)? */
+bool bgp_session_gr_covers(const struct bgp_session *s, enum bgp_down_reason why);
+/* Does a stop with this Cease subcode end graceful restart (the routes kept stale go)? */
+bool bgp_session_stop_flushes(uint8_t cease_subcode);
 
 int bgp_conn_send_open(struct bgp_conn *c);
 int bgp_conn_send_keepalive(struct bgp_conn *c);

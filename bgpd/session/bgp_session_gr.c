@@ -8,11 +8,19 @@
  * the F bit of `bgp graceful-restart preserve-fw-state`. The N bit follows
  * `bgp graceful-restart notification`. The R bit (we have just restarted) is the restarting
  * side's to set.
+ *
+ * How a lost session ends (RFC 4724 4.2, RFC 8538 4): a TCP loss or an expired hold timer
+ * keeps the peer's routes when GR was negotiated; any other NOTIFICATION, sent or received,
+ * keeps them only when both sent the N bit and it was not a Hard Reset. The Hard Reset is sent
+ * as FRR 8.4 sends it (bgp_notify_send_hard_reset()): for a Cease because of maximum-prefix,
+ * an administrative shutdown or reset (FRR's default `bgp hard-administrative-reset`) or a
+ * deleted neighbor, wrapping the original code, subcode and data.
  */
 #include "lib/compat.h"
 
 #include "bgpd/core/bgp_peer.h"
 #include "bgpd/session/bgp_session.h"
+#include "bgpd/wire/bgp_error.h"
 
 void bgp_open_local_gr(const struct bgp_peer *peer, struct bgp_open_local *l)
 {
@@ -65,4 +73,63 @@ void bgp_session_info_gr(struct bgp_session_info *info, const struct bgp_open_re
 		info->llgr_fwd[af] = r->llgr_fwd[af];
 		info->llgr_time[af] = r->llgr_time[af];
 	}
+}
+
+/* The Cease subcodes FRR turns into a Hard Reset once the N bit is exchanged. */
+static bool cease_is_hard(uint8_t subcode)
+{
+	switch (subcode) {
+	case BGP_ERR_CEASE_MAX_PREFIX:
+	case BGP_ERR_CEASE_ADMIN_SHUTDOWN:
+	case BGP_ERR_CEASE_PEER_DECONFIGURED:
+	case BGP_ERR_CEASE_ADMIN_RESET:
+	case BGP_ERR_CEASE_HARD_RESET:
+		return true;
+	}
+	return false;
+}
+
+bool bgp_session_notify_hard_reset(bool n_bit, const struct bgp_error *err, struct bgp_error *out)
+{
+	uint8_t data[BGP_ERROR_DATA_MAX];
+	size_t len;
+
+	if (!n_bit || err->code != BGP_ERR_CEASE || !cease_is_hard(err->subcode) ||
+	    err->subcode == BGP_ERR_CEASE_HARD_RESET)
+		return false;
+	/* RFC 8538 3: the data is the original code, subcode and data (cut to what fits). */
+	data[0] = err->code;
+	data[1] = err->subcode;
+	len = MIN((size_t)err->data_len, sizeof(data) - 2);
+	memcpy(data + 2, err->data, len);
+	bgp_error_set(out, BGP_ERR_CEASE, BGP_ERR_CEASE_HARD_RESET, data, len + 2, err->reason);
+	return true;
+}
+
+bool bgp_session_gr_covers(const struct bgp_session *s, enum bgp_down_reason why)
+{
+	const struct bgp_error *n = &s->last_notify;
+
+	if (!s->info.gr)
+		return false;
+	switch (why) {
+	case BGP_DOWN_CLOSED:
+	case BGP_DOWN_SOCKET_ERROR:
+	case BGP_DOWN_HOLD_EXPIRED:
+		return true;
+	default:
+		break;
+	}
+	if (!s->have_last_notify)
+		return true; /* lost without a NOTIFICATION */
+	/* RFC 4724 4.2 covers the hold timer's expiry, whatever the N bit. */
+	if (why == BGP_DOWN_NOTIFY_SENT && s->last_notify_sent && n->code == BGP_ERR_HOLD_TIMER)
+		return true;
+	return s->info.gr_notification &&
+	       !(n->code == BGP_ERR_CEASE && n->subcode == BGP_ERR_CEASE_HARD_RESET);
+}
+
+bool bgp_session_stop_flushes(uint8_t cease_subcode)
+{
+	return cease_is_hard(cease_subcode);
 }

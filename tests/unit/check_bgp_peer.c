@@ -232,6 +232,58 @@ START_TEST(test_gr_open_local)
 }
 END_TEST
 
+/* RFC 8538 as FRR 8.4 sends it, and which losses graceful restart covers. */
+START_TEST(test_gr_hard_reset_and_cover)
+{
+	struct bgp_error e, out;
+	struct bgp_session s;
+
+	/* With the N bit, an administrative Cease becomes a Hard Reset carrying it. */
+	bgp_error_set(&e, BGP_ERR_CEASE, BGP_ERR_CEASE_ADMIN_SHUTDOWN, "ab", 2, NULL);
+	ck_assert(bgp_session_notify_hard_reset(true, &e, &out));
+	ck_assert_uint_eq(out.code, BGP_ERR_CEASE);
+	ck_assert_uint_eq(out.subcode, BGP_ERR_CEASE_HARD_RESET);
+	ck_assert_uint_eq(out.data_len, 4);
+	ck_assert_mem_eq(out.data,
+			 "\x06\x02"
+			 "ab",
+			 4);
+	for (uint8_t sub = BGP_ERR_CEASE_MAX_PREFIX; sub <= BGP_ERR_CEASE_ADMIN_RESET; sub++) {
+		bgp_error_set(&e, BGP_ERR_CEASE, sub, NULL, 0, NULL);
+		ck_assert(bgp_session_notify_hard_reset(true, &e, &out));
+	}
+	/* Not without the N bit, not for other Ceases or other errors. */
+	ck_assert(!bgp_session_notify_hard_reset(false, &e, &out));
+	bgp_error_set(&e, BGP_ERR_CEASE, BGP_ERR_CEASE_CONFIG_CHANGE, NULL, 0, NULL);
+	ck_assert(!bgp_session_notify_hard_reset(true, &e, &out));
+	bgp_error_set(&e, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
+	ck_assert(!bgp_session_notify_hard_reset(true, &e, &out));
+
+	/* Which losses keep the routes. */
+	memset(&s, 0, sizeof(s));
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_CLOSED)); /* no GR negotiated */
+	s.info.gr = true;
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_CLOSED));
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_SOCKET_ERROR));
+	s.have_last_notify = true;
+	s.last_notify_sent = true;
+	bgp_error_set(&s.last_notify, BGP_ERR_HOLD_TIMER, 0, NULL, 0, NULL);
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_SENT));
+	/* Any other NOTIFICATION: only with the N bit, and not a Hard Reset. */
+	bgp_error_set(&s.last_notify, BGP_ERR_CEASE, BGP_ERR_CEASE_CONFIG_CHANGE, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_CONFIG_CHANGE));
+	s.last_notify_sent = false;
+	bgp_error_set(&s.last_notify, BGP_ERR_UPDATE, 1, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	s.info.gr_notification = true;
+	ck_assert(bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	bgp_error_set(&s.last_notify, BGP_ERR_CEASE, BGP_ERR_CEASE_HARD_RESET, NULL, 0, NULL);
+	ck_assert(!bgp_session_gr_covers(&s, BGP_DOWN_NOTIFY_RECEIVED));
+	ck_assert(bgp_session_stop_flushes(BGP_ERR_CEASE_ADMIN_SHUTDOWN));
+	ck_assert(!bgp_session_stop_flushes(BGP_ERR_CEASE_CONFIG_CHANGE));
+}
+END_TEST
+
 START_TEST(test_network_statements)
 {
 	struct prefix p;
@@ -399,6 +451,7 @@ static Suite *peer_suite(void)
 	tcase_add_test(tl, test_peer_create_lookup_delete);
 	tcase_add_test(tl, test_effective_values);
 	tcase_add_test(tl, test_gr_open_local);
+	tcase_add_test(tl, test_gr_hard_reset_and_cover);
 	tcase_add_test(tl, test_network_statements);
 	suite_add_tcase(s, tl);
 

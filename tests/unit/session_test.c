@@ -110,6 +110,16 @@ void rib_peer_down(struct bgp_peer *peer)
 	rib_calls.down++;
 }
 
+void rib_peer_down_graceful(struct bgp_peer *peer)
+{
+	rib_calls.down_graceful++;
+}
+
+void rib_peer_gr_flush(struct bgp_peer *peer)
+{
+	rib_calls.gr_flush++;
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	rib_calls.updates++;

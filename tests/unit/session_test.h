@@ -18,9 +18,11 @@
 
 struct rib_calls {
 	unsigned attach, detach, up, down, updates, refresh, writable, net_add, net_del;
-	unsigned borr, eorr;   /* enhanced route refresh (RFC 7313) */
-	unsigned soft_in;      /* rib_soft_reconfig_in() calls that had routes kept */
-	unsigned kept_af_mask; /* 1 << af: the RIB keeps the routes as received for af */
+	unsigned borr, eorr;	/* enhanced route refresh (RFC 7313) */
+	unsigned down_graceful; /* rib_peer_down_graceful() */
+	unsigned gr_flush;	/* rib_peer_gr_flush() */
+	unsigned soft_in;	/* rib_soft_reconfig_in() calls that had routes kept */
+	unsigned kept_af_mask;	/* 1 << af: the RIB keeps the routes as received for af */
 	struct bgp_session_info last_info;
 	bool last_update_announced_ipv4;
 };
