@@ -436,6 +436,9 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->codec = info->codec;
 	src->enhanced_rr = info->enhanced_rr;
 	src->llgr = info->llgr;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		src->llgr_time[af] =
+			info->llgr && info->af[af] && info->llgr_af[af] ? info->llgr_time[af] : 0;
 	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
 	if (src->max_msg > 65535)
 		src->max_msg = 65535;
@@ -488,6 +491,8 @@ void rib_peer_down_graceful(struct bgp_peer *peer)
 	}
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	/* A refresh under way ends with the session, its marks left alone. */
+	rib_refresh_src_stop(src);
 }
 
 void rib_peer_gr_flush(struct bgp_peer *peer)

@@ -186,6 +186,7 @@ struct rib_src {
 	/* Long-lived graceful restart (bgp_rib_llgr.c): both sides advertised it (so it may be
 	 * sent LLGR_STALE routes); the families whose paths are long-lived stale, until when. */
 	bool llgr;
+	uint32_t llgr_time[BGP_AF_MAX]; /* the peer's stale time per family, 0 = no LLGR */
 	bool llgr_on[BGP_AF_MAX];
 	uint64_t llgr_deadline_ms[BGP_AF_MAX];
 	struct ev *llgr_ev;
@@ -381,6 +382,10 @@ uint32_t rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af
 /* The stale time of src in af ran out (its timer; tests call it directly): the long-lived
  * stale paths are removed. Returns how many. */
 uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* Graceful restart's time for src's kept af ran out (or af was not in its GR capability):
+ * true when LLGR takes af over (its paths stay, long-lived stale for the peer's stale time),
+ * false when the peer has no LLGR for af (the caller removes them). */
+bool rib_llgr_takeover(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
 /* src goes: its LLGR timer goes (its paths are removed with it). */
 void rib_llgr_src_stop(struct rib_src *src);
 /* Does attr carry LLGR_STALE (RFC 9494 4.3: least preferred, only for LLGR sessions)? */

@@ -23,6 +23,7 @@
 
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/wire/bgp_af.h"
 #include "bgpd/wire/bgp_community.h"
 #include "lib/event.h"
@@ -121,6 +122,15 @@ uint32_t rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af
 	return kept;
 }
 
+bool rib_llgr_takeover(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
+{
+	if (!src->llgr || !src->llgr_time[af])
+		return false;
+	if (!src->llgr_on[af])
+		rib_llgr_start(rib, src, af, src->llgr_time[af]);
+	return true;
+}
+
 uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
 {
 	struct ptree *tree = rib->af[af].tree;
@@ -142,6 +152,8 @@ uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af a
 	llgr_timer_arm(rib, src);
 	log_info("%s: long-lived stale time for %s over: %u stale routes removed", src->name,
 		 bgp_af_text_name(af), removed);
+	/* Graceful restart keeps nothing of af any more: its source may go. */
+	rib_gr_af_released(rib, src, af);
 	return removed;
 }
 

@@ -9,11 +9,14 @@
 #include "lib/compat.h"
 
 #include <check.h>
+#include <unistd.h>
 
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/wire/bgp_community.h"
+#include "lib/event.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -184,10 +187,151 @@ START_TEST(test_down_while_llgr_stale)
 }
 END_TEST
 
+/* ---- with graceful restart (bgp_rib_gr.c), on a real event loop ---- */
+
+static struct event_base *base;
+
+static void gr_setup(void)
+{
+	setup();
+	base = event_loop_new();
+	bgp->base = base; /* the timers run on it; the RIB's work with fake_run() */
+}
+
+static void gr_teardown(void)
+{
+	teardown();
+	event_loop_free(base);
+}
+
+/* from's next session: GR with restart time gr_time listing IPv4 (or nothing), LLGR for IPv4
+ * with stale time llgr_time and its F bit. */
+static void from_caps(uint16_t gr_time, bool gr_lists_v4, uint32_t llgr_time)
+{
+	from->info.gr = true;
+	from->info.gr_time = gr_time;
+	from->info.gr_af[V4] = gr_lists_v4;
+	from->info.gr_fwd[V4] = gr_lists_v4;
+	from->info.llgr = true;
+	from->info.llgr_af[V4] = true;
+	from->info.llgr_fwd[V4] = true;
+	from->info.llgr_time[V4] = llgr_time;
+	fake_peer_down(from);
+	fake_peer_up(from);
+	fake_announce(from, V4, &tmpl, pfx, 2);
+	fake_announce(from, V4, &tmpl_no_llgr, &pfx[2], 1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(plain_to, V4), 3);
+}
+
+static bool stale_at_llgr_to(void *arg)
+{
+	(void)arg;
+	fake_run(bgp, RUN_ALL);
+	return has_llgr_stale(fake_adj(llgr_to, "198.51.101.0/24"));
+}
+
+static bool gone_from_llgr_to(void *arg)
+{
+	(void)arg;
+	fake_run(bgp, RUN_ALL);
+	return fake_adj(llgr_to, "198.51.101.0/24") == NULL;
+}
+
+/* Run the loop (timers) until cond holds, for at most ms milliseconds. */
+static bool pump_until(bool (*cond)(void *), void *arg, int ms)
+{
+	uint64_t end = monotime_ms() + (uint64_t)ms;
+
+	while (!cond(arg)) {
+		if (monotime_ms() > end)
+			return false;
+		event_loop_once(base, false);
+		usleep(10000);
+	}
+	return true;
+}
+
+static bool all_sources_up(void)
+{
+	for (uint32_t id = 1; id < bgp->rib->src_cap; id++)
+		if (bgp->rib->src[id] && !bgp->rib->src[id]->up)
+			return false;
+	return true;
+}
+
+/* GR first: kept unchanged through the restart time; then long-lived stale for the peer's
+ * stale time (past GR's timers); then gone, and the kept session with them. */
+START_TEST(test_after_restart_time)
+{
+	uint64_t t0;
+
+	from_caps(1, true, 2);
+	rib_peer_down_graceful(&from->peer);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(plain_to, V4), 3);
+	ck_assert(!has_llgr_stale(fake_adj(llgr_to, "198.51.101.0/24")));
+	t0 = monotime_ms();
+	ck_assert(pump_until(stale_at_llgr_to, NULL, 3000));
+	ck_assert_uint_ge(monotime_ms() - t0, 900); /* not before the restart time */
+	/* Past the restart time: NO_LLGR gone everywhere, the rest only to the LLGR neighbour,
+	 * pfx[0] to alt's path. */
+	ck_assert_ptr_null(fake_adj(llgr_to, "198.51.102.0/24"));
+	ck_assert_ptr_null(fake_adj(plain_to, "198.51.101.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(plain_to, "198.51.100.0/24"));
+	ck_assert_uint_eq(fake_adj(llgr_to, "198.51.100.0/24")->aspath->path_len, 4);
+	ck_assert(!all_sources_up());
+	ck_assert(pump_until(gone_from_llgr_to, NULL, 4000));
+	ck_assert_uint_ge(monotime_ms() - t0, 2800); /* restart time + stale time */
+	fake_run(bgp, RUN_ALL);
+	ck_assert(all_sources_up());
+}
+END_TEST
+
+/* A GR capability that lists no family (a helper-only peer) with LLGR: long-lived stale at
+ * once when the session is lost. */
+START_TEST(test_llgr_only_at_once)
+{
+	from_caps(120, false, 1);
+	rib_peer_down_graceful(&from->peer);
+	fake_run(bgp, RUN_ALL);
+	ck_assert(has_llgr_stale(fake_adj(llgr_to, "198.51.101.0/24")));
+	ck_assert_ptr_null(fake_adj(plain_to, "198.51.101.0/24"));
+	ck_assert(pump_until(gone_from_llgr_to, NULL, 3000));
+	fake_run(bgp, RUN_ALL);
+	ck_assert(all_sources_up());
+}
+END_TEST
+
+/* Back while long-lived stale, with the LLGR F bit: kept until its End-of-RIB, what it sends
+ * again is fresh, the rest goes at the End-of-RIB. */
+START_TEST(test_back_while_long_lived_stale)
+{
+	static const uint8_t eor_v4[] = { 0, 0, 0, 0 };
+
+	from_caps(120, false, 60);
+	rib_peer_down_graceful(&from->peer);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_up(from);
+	fake_run(bgp, RUN_ALL);
+	ck_assert(has_llgr_stale(fake_adj(llgr_to, "198.51.101.0/24")));
+	fake_announce(from, V4, &tmpl, &pfx[0], 1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert(!has_llgr_stale(fake_adj(llgr_to, "198.51.100.0/24")));
+	ck_assert_uint_eq(fake_adj(llgr_to, "198.51.100.0/24")->aspath->path_len, 2);
+	ck_assert_int_eq(fake_deliver(from, eor_v4, sizeof(eor_v4)), 0);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(llgr_to, "198.51.101.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(plain_to, "198.51.100.0/24"));
+	ck_assert(all_sources_up());
+}
+END_TEST
+
 static Suite *llgr_suite(void)
 {
 	Suite *s = suite_create("bgp_llgr");
 	TCase *tc = tcase_create("llgr");
+	TCase *tg = tcase_create("with_gr");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
@@ -196,6 +340,12 @@ static Suite *llgr_suite(void)
 	tcase_add_test(tc, test_received_llgr_stale_community);
 	tcase_add_test(tc, test_down_while_llgr_stale);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tg, gr_setup, gr_teardown);
+	tcase_set_timeout(tg, 30);
+	tcase_add_test(tg, test_after_restart_time);
+	tcase_add_test(tg, test_llgr_only_at_once);
+	tcase_add_test(tg, test_back_while_long_lived_stale);
+	suite_add_tcase(s, tg);
 	return s;
 }
 
