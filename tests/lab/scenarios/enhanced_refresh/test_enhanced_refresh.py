@@ -4,20 +4,26 @@
 - spk (the raw speaker) announces four /28s and answers a ROUTE-REFRESH with BoRR, the table
   without 203.0.113.80/28, and EoRR: after `clear bgp 192.0.2.6 soft in` on dut, that route,
   never withdrawn, is gone from dut and withdrawn from frr; the other three stay.
+- bird (BIRD 2) asks dut (`birdc reload in dut`): dut answers with BoRR, its table, EoRR, and
+  BIRD keeps every route; dut asks bird likewise and keeps bird's route.
 - frr (FRR 8.4) negotiates the capability with dut; `clear bgp 192.0.2.2 soft in` on dut gets
   BoRR, the table, EoRR from frr (two more ROUTE-REFRESH messages counted than the request)
   and frr's route stays; `clear bgp 192.0.2.1 soft in` on frr gets the same from dut: frr counts
-  BoRR and EoRR, and keeps dut's routes, which it would drop at the EoRR if dut had not sent
-  them again.
+  BoRR and EoRR, and the capture of dut's side shows BoRR, the whole table, then EoRR.
 """
+
+import time
 
 import pytest
 
-FRR, SPK, DUT_TO_FRR = "192.0.2.2", "192.0.2.6", "192.0.2.1"
+from skualab import bgp_updates
+from skualab.probes import Capture
+
+FRR, SPK, DUT_TO_FRR, BIRD = "192.0.2.2", "192.0.2.6", "192.0.2.1", "192.0.2.10"
 SPK_NETS = ["203.0.113.64/28", "203.0.113.80/28", "203.0.113.96/28", "203.0.113.112/28"]
 OMITTED = "203.0.113.80/28"
 KEPT = [n for n in SPK_NETS if n != OMITTED]
-FRR_NET, DUT_NET = "198.51.100.0/25", "198.51.100.128/25"
+FRR_NET, DUT_NET, BIRD_NET = "198.51.100.0/25", "198.51.100.128/25", "203.0.113.0/28"
 
 
 def table(daemon):
@@ -40,16 +46,17 @@ def stats(daemon, addr):
 
 @pytest.mark.timeout(120)
 def test_established(lab):
-    lab.wait_all_established({"dut": [FRR, SPK], "frr": [DUT_TO_FRR]}, timeout=60)
-    lab.expect("dut: every route", lambda: table(lab["dut"]),
-               has_all(SPK_NETS + [FRR_NET, DUT_NET]), timeout=30)
-    lab.expect("frr: every route", lambda: table(lab["frr"]),
-               has_all(SPK_NETS + [FRR_NET, DUT_NET]), timeout=30)
+    lab.wait_all_established({"dut": [FRR, SPK, BIRD], "frr": [DUT_TO_FRR]}, timeout=60)
+    every = SPK_NETS + [FRR_NET, DUT_NET, BIRD_NET]
+    lab.expect("dut: every route", lambda: table(lab["dut"]), has_all(every), timeout=30)
+    lab.expect("frr: every route", lambda: table(lab["frr"]), has_all(every), timeout=30)
+    lab.expect("bird: every route from dut", lambda: sorted(lab["bird"].routes()),
+               has_all([n for n in every if n != BIRD_NET]), timeout=30)
 
 
 def test_capability_negotiated(lab):
     lab.require_established("dut", [FRR, SPK])
-    for daemon, addr in (("dut", FRR), ("frr", DUT_TO_FRR), ("dut", SPK)):
+    for daemon, addr in (("dut", FRR), ("frr", DUT_TO_FRR), ("dut", SPK), ("dut", BIRD)):
         caps = lab[daemon].neighbor(addr)[addr]["neighborCapabilities"]
         assert caps.get("enhancedRouteRefresh") == "advertisedAndReceived", (daemon, caps)
 
@@ -91,10 +98,53 @@ def test_frr_asks_dut(lab):
     frr = lab["frr"]
     lab.require_established("frr", [DUT_TO_FRR])
     before = stats(frr, DUT_TO_FRR)
-    assert frr.vtysh("clear bgp %s soft in" % DUT_TO_FRR).strip() == ""
-    lab.expect("frr received BoRR and EoRR from dut",
-               lambda: stats(frr, DUT_TO_FRR).get("routeRefreshRecv"),
+    cap = Capture(lab, "dut", "to-frr", "tcp port 179", name="refresh", snaplen=65535).start()
+    try:
+        assert frr.vtysh("clear bgp %s soft in" % DUT_TO_FRR).strip() == ""
+        lab.expect("frr received BoRR and EoRR from dut",
+                   lambda: stats(frr, DUT_TO_FRR).get("routeRefreshRecv"),
+                   before.get("routeRefreshRecv", 0) + 2, timeout=10)
+    finally:
+        cap.stop()
+    # On the wire: BoRR, then the whole table, then EoRR (KEEPALIVEs may come between).
+    sent = [m for m in bgp_updates.messages(bgp_updates.tcp_stream(cap.packets(), DUT_TO_FRR,
+                                                                   FRR)) if m[0] != 4]
+    kinds = [m[1] if m[0] == "ROUTE-REFRESH" else m[0] for m in sent]
+    assert kinds[0] == "BoRR" and kinds[-1] == "EoRR" and kinds.count("BoRR") == 1 and \
+        kinds.count("EoRR") == 1, kinds
+    announced = sorted(p for m in sent if m[0] == "UPDATE" for p in m[1]["announce"])
+    # Everything dut's table has for frr: spk's, bird's and dut's own routes (not frr's).
+    assert announced == sorted(KEPT + [DUT_NET, BIRD_NET]), announced
+    lab.expect("frr: dut's routes kept", lambda: table(frr),
+               has_all(KEPT + [DUT_NET, BIRD_NET]), timeout=5)
+
+
+@pytest.mark.timeout(60)
+def test_bird_asks_dut(lab):
+    dut, bird = lab["dut"], lab["bird"]
+    lab.require_established("dut", [BIRD])
+    before = stats(dut, BIRD)
+    have = sorted(bird.routes())
+    bird.birdc("reload in dut")
+    lab.expect("dut received bird's request and sent BoRR and EoRR",
+               lambda: [stats(dut, BIRD).get("routeRefreshRecv"),
+                        stats(dut, BIRD).get("routeRefreshSent")],
+               [before.get("routeRefreshRecv", 0) + 1, before.get("routeRefreshSent", 0) + 2],
+               timeout=10)
+    # Interoperability: BIRD takes the BoRR/EoRR pair and keeps every route. (Whether dut's
+    # EoRR follows its table is checked on the wire in test_frr_asks_dut: BIRD prunes after
+    # the whole read, so an early EoRR would not show here.)
+    time.sleep(1)
+    assert sorted(bird.routes()) == have
+
+
+@pytest.mark.timeout(60)
+def test_dut_asks_bird(lab):
+    dut = lab["dut"]
+    lab.require_established("dut", [BIRD])
+    before = stats(dut, BIRD)
+    assert dut.vtysh("clear bgp %s soft in" % BIRD).strip() == ""
+    lab.expect("dut received BoRR and EoRR from bird",
+               lambda: stats(dut, BIRD).get("routeRefreshRecv"),
                before.get("routeRefreshRecv", 0) + 2, timeout=10)
-    # FRR drops at the EoRR what was not sent again: dut sent its whole table.
-    lab.expect("frr: dut's routes kept", lambda: table(frr), has_all(KEPT + [DUT_NET]),
-               timeout=5)
+    lab.expect("dut: bird's route kept", lambda: table(dut), has_all([BIRD_NET]), timeout=5)
