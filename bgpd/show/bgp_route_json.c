@@ -92,8 +92,10 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 	char buf[PREFIX_STRLEN];
 
 	json_object_open(w, NULL);
-	if (src && !src->up)
+	if (route_path_removed(s, path))
 		json_bool(w, "removed", true);
+	if (route_path_stale(s, path))
+		json_bool(w, "stale", true);
 	if (route_path_valid(s, path))
 		json_bool(w, "valid", true);
 	if (rib_path_multipath(s->rib, s->af, d, path))
@@ -193,8 +195,10 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 
 	json_object_open(w, NULL);
 	json_aspath(w, attr->aspath, tmp);
-	if (src && !src->up)
+	if (route_path_removed(s, path))
 		json_bool(w, "removed", true);
+	if (route_path_stale(s, path))
+		json_bool(w, "stale", true);
 	if (attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)) {
 		json_uint(w, "aggregatorAs", ex->aggregator_as);
 		json_inaddr(w, "aggregatorId", ex->aggregator_addr);

@@ -79,6 +79,11 @@ const struct rib_src *route_path_src(const struct route_show *s, const struct bg
 /* The path is shown (not filtered out by s->only, nor by s->only_rpki for s->cur). */
 bool route_path_shown(const struct route_show *s, const struct bgp_path *path);
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path);
+/* FRR's BGP_PATH_STALE ('S', "stale"): kept by graceful restart while its peer restarts, or
+ * not re-announced since an enhanced route refresh began. */
+bool route_path_stale(const struct route_show *s, const struct bgp_path *path);
+/* FRR's BGP_PATH_REMOVED ('R', "removed"): its session is gone and the path is being removed. */
+bool route_path_removed(const struct route_show *s, const struct bgp_path *path);
 /* Learned over iBGP (FRR's 'i' status and pathFrom "internal"). */
 bool route_path_internal(const struct route_show *s, const struct bgp_path *path);
 

@@ -108,13 +108,15 @@ static char selection_char(const struct route_show *s, const struct bgp_dest *d,
 static void text_path_row(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
 			  const struct bgp_path *path, bool first, struct sbuf *tmp)
 {
-	const struct rib_src *src = route_path_src(s, path);
-	bool valid = route_path_valid(s, path);
+	char state = route_path_removed(s, path) ? 'R'
+		     : route_path_stale(s, path) ? 'S'
+		     : route_path_valid(s, path) ? '*'
+						 : ' ';
 
-	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out()). */
-	vty_out(s->vty, "%c%c%c%c ", route_rpki_code(route_rpki_state(s, p, path)),
-		valid ? '*' : (src && !src->up ? 'R' : ' '), selection_char(s, d, path),
-		route_path_internal(s, path) ? 'i' : ' ');
+	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out():
+	 * removed, then stale, before valid). */
+	vty_out(s->vty, "%c%c%c%c ", route_rpki_code(route_rpki_state(s, p, path)), state,
+		selection_char(s, d, path), route_path_internal(s, path) ? 'i' : ' ');
 	text_row(s, first ? p : NULL, path->attr, tmp);
 }
 
@@ -185,8 +187,10 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	/* Line 1: AS path */
 	route_aspath_str(attr->aspath, tmp);
 	vty_out(vty, "  %s", tmp->len ? tmp->buf : "Local");
-	if (src && !src->up)
+	if (route_path_removed(s, path))
 		vty_out(vty, ", (removed)");
+	if (route_path_stale(s, path))
+		vty_out(vty, ", (stale)");
 	if (attr->present & ATTR_BIT(BGP_ATTR_AGGREGATOR)) {
 		inet_ntop(AF_INET, &ex->aggregator_addr, id, sizeof(id));
 		vty_out(vty, ", (aggregated by %u %s)", ex->aggregator_as, id);

@@ -99,6 +99,20 @@ bool route_path_valid(const struct route_show *s, const struct bgp_path *path)
 	return bgp_path_valid(s->rib, path);
 }
 
+bool route_path_stale(const struct route_show *s, const struct bgp_path *path)
+{
+	const struct rib_src *src = route_path_src(s, path);
+
+	return (src && !src->up && src->gr_stale) || (path->flags & PATH_F_STALE);
+}
+
+bool route_path_removed(const struct route_show *s, const struct bgp_path *path)
+{
+	const struct rib_src *src = route_path_src(s, path);
+
+	return src && !rib_src_usable(src);
+}
+
 bool route_path_internal(const struct route_show *s, const struct bgp_path *path)
 {
 	const struct rib_src *src = route_path_src(s, path);

@@ -644,6 +644,38 @@ START_TEST(test_show_table_json)
 }
 END_TEST
 
+/* Graceful restart's stale paths as FRR shows them: 'S' for '*', "stale": true, "(stale)". */
+START_TEST(test_show_stale)
+{
+	const char *out;
+
+	fake_peer_down(e1);
+	e1->info.gr = true;
+	e1->info.gr_time = 120;
+	e1->info.gr_af[V4] = true;
+	fake_peer_up(e1);
+	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", NULL);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), " *>  192.0.2.0/24"));
+	ck_assert_ptr_null(strstr(run_cmd("show ip bgp json"), "\"stale\""));
+
+	rib_peer_down_graceful(&e1->peer);
+	fake_run(bgp, RUN_ALL);
+	out = run_cmd("show ip bgp");
+	ck_assert_msg(strstr(out, " S>  192.0.2.0/24     10.0.0.2                               0 "
+				  "65002 65100 i\n"),
+		      "%s", out);
+	out = run_cmd("show ip bgp json");
+	ck_assert_msg(strstr(out, "\"stale\":true") && strstr(out, "\"valid\":true") &&
+			      !strstr(out, "\"removed\""),
+		      "%s", out);
+	out = run_cmd("show ip bgp 192.0.2.0/24");
+	ck_assert_msg(strstr(out, "  65002 65100, (stale)\n"), "%s", out);
+	out = run_cmd("show ip bgp 192.0.2.0/24 json");
+	ck_assert_msg(strstr(out, "\"stale\":true"), "%s", out);
+}
+END_TEST
+
 START_TEST(test_show_detail)
 {
 	const char *out;
@@ -1031,6 +1063,7 @@ static Suite *rib_suite(void)
 	tcase_add_checked_fixture(ts, show_setup, show_teardown);
 	tcase_add_test(ts, test_show_table_text);
 	tcase_add_test(ts, test_show_table_json);
+	tcase_add_test(ts, test_show_stale);
 	tcase_add_test(ts, test_show_detail);
 	tcase_add_test(ts, test_show_rpki_codes);
 	tcase_add_test(ts, test_rpki_map_keeps_received_routes);

@@ -131,6 +131,10 @@ class Daemon:
                 return "%s not found (install it: scripts/install-deps.sh)" % b
         return None
 
+    # Options added to the daemon's command line at its next start (a test restarting it
+    # another way, e.g. bird -R or gobgpd -r for a graceful restart); only Bird and GoBgp.
+    extra_args = ()
+
     def config_path(self):
         return os.path.join(self.rundir, self.config_name)
 
@@ -437,7 +441,8 @@ class Bird(Daemon):
         self.sock = os.path.join(self.rundir, "bird.ctl")
         self.remove_stale("bird.ctl", "bird.pid")
         self.spawn("bird", ["bird", "-f", "-c", conf, "-s", self.sock,
-                            "-P", os.path.join(self.rundir, "bird.pid")])
+                            "-P", os.path.join(self.rundir, "bird.pid")]
+                   + list(self.extra_args))
         wait_for("%s bird control socket" % self.name, lambda: os.path.exists(self.sock), 15,
                  self.procs)
 
@@ -469,7 +474,8 @@ class GoBgp(Daemon):
         conf = self.install_config(transform)
         self.port = int(self.router.options.get("api_port", 50051))
         self.spawn("gobgpd", ["gobgpd", "-f", conf, "-t", "toml", "-p", "--pprof-disable",
-                              "--api-hosts", "127.0.0.1:%d" % self.port])
+                              "--api-hosts", "127.0.0.1:%d" % self.port]
+                   + list(self.extra_args))
 
         def api_up():
             try:
