@@ -91,8 +91,9 @@ def test_kept_long_lived_stale_past_gr_then_flushed(lab):
 
     # Past GR's timers: long-lived stale.
     def stale(prefix):
+        """Long-lived stale: LLGR_STALE added, and shown stale (FRR's 'S', "stale": true)."""
         ps = route(dut, prefix)
-        return bool(ps) and "llgr-stale" in communities(ps[0])
+        return bool(ps) and "llgr-stale" in communities(ps[0]) and ps[0].get("stale") is True
     lab.expect("dut: both routes long-lived stale", lambda: [stale(P_FRR), stale(P_BIRD)],
                [True, True], timeout=GR_TIME + 10, interval=0.5)
     took = time.monotonic() - t0
