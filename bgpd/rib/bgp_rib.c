@@ -143,9 +143,9 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
-		/* Re-announced: no longer stale since an enhanced route refresh's BoRR, nor
+		/* Announced again: no longer stale since an enhanced route refresh's BoRR, nor
 		 * long-lived stale (its new attributes come without our LLGR_STALE). */
-		path->flags &= ~(PATH_F_STALE | PATH_F_LLGR_STALE);
+		rib_refresh_path_updated(rib, src, af, p, path);
 		if (path->src == src->id && path->attr == attr)
 			return; /* the same route again: nothing changes */
 		if (path->src != src->id) {
@@ -164,6 +164,8 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 		path = bgp_slab_alloc(&rib->path_slab);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
+		path->flags = 0; /* the slab does not clear: a freed path's flags would stay */
+		rib_refresh_path_updated(rib, src, af, p, path);
 		path->next = dest->paths;
 		dest->paths = path;
 		src->accepted[af]++;
@@ -743,8 +745,8 @@ static void adj_in_set(struct rib_src *src, enum bgp_af af, const struct prefix 
 
 	if (!src->adj_in[af])
 		return;
-	if (src->rr_unseen[af])
-		ptree_delete(src->rr_unseen[af], p); /* announced or withdrawn since the BoRR */
+	/* Announced or withdrawn since the BoRR: not forgotten at the EoRR. */
+	rib_refresh_touched(src, af, p);
 	if (!attr) {
 		old = ptree_delete(src->adj_in[af], p);
 		bgp_attr_unref(old);
@@ -771,7 +773,10 @@ void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, cons
 	bool aspath_denied = stored && src->peer &&
 			     !bgp_peer_aspath_permits(src->peer, af, BGP_DIR_IN, stored->aspath);
 
+	/* Not an announcement: an enhanced route refresh's marks stay (bgp_rib_refresh.c). */
+	rib->rerun = true;
 	rib_in_prefix(rib, src, af, p, stored, aspath_denied, why, now);
+	rib->rerun = false;
 	bgp_attr_unref(stored);
 }
 

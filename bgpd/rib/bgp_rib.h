@@ -82,6 +82,9 @@ struct bgp_path {
 #define PATH_F_STALE 0x01
 /* Long-lived stale (RFC 9494): LLGR_STALE added, least preferred. */
 #define PATH_F_LLGR_STALE 0x02
+/* Announced since a BoRR, ahead of the walk that marks the session's paths stale: the walk
+ * leaves it fresh and clears this (bgp_rib_refresh.c). */
+#define PATH_F_RR_SEEN 0x04
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
@@ -144,6 +147,14 @@ struct rib_in_stats {
 	uint32_t filtered; /* denied by the inbound prefix list, filter-list or route-map */
 };
 
+/* A peer's enhanced route refresh of one family (bgp_rib_refresh.c). */
+enum rib_rr_phase {
+	RIB_RR_IDLE = 0,
+	RIB_RR_MARKING,	 /* after its BoRR: the walk marking its paths stale */
+	RIB_RR_OPEN,	 /* marked, waiting for its EoRR */
+	RIB_RR_SWEEPING, /* after its EoRR: the walk removing what is still stale */
+};
+
 /* One session (or the local source, id 0). */
 struct rib_src {
 	uint32_t id;
@@ -176,12 +187,19 @@ struct rib_src {
 	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
 	struct ptree *adj_in[BGP_AF_MAX];
 	int64_t up_since;
-	/* Enhanced route refresh (bgp_rib_refresh.c): negotiated; between the peer's BoRR and
-	 * EoRR, until when at most; the kept Adj-RIB-In prefixes not re-announced yet. */
+	/* Enhanced route refresh (bgp_rib_refresh.c): negotiated; per family the phase of the
+	 * peer's refresh (enum rib_rr_phase), whether its EoRR came, the walk under way, until
+	 * when at most, the prefixes announced or withdrawn since the BoRR (only when the routes
+	 * are kept as received), the paths the sweep removed. */
 	bool enhanced_rr;
-	bool rr_in[BGP_AF_MAX];
+	uint8_t rr_phase[BGP_AF_MAX];
+	bool rr_eorr[BGP_AF_MAX];
+	bool rr_started[BGP_AF_MAX];
+	bool rr_adj_in_stage[BGP_AF_MAX];
+	struct prefix rr_last[BGP_AF_MAX];
 	uint64_t rr_deadline_ms[BGP_AF_MAX];
-	struct ptree *rr_unseen[BGP_AF_MAX]; /* prefix -> (void *)1 */
+	struct ptree *rr_seen[BGP_AF_MAX]; /* prefix -> (void *)1 */
+	uint32_t rr_removed[BGP_AF_MAX];
 	struct ev *rr_ev;
 	/* Long-lived graceful restart (bgp_rib_llgr.c): both sides advertised it (so it may be
 	 * sent LLGR_STALE routes); the families whose paths are long-lived stale, until when. */
@@ -312,6 +330,7 @@ struct bgp_rib {
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;
+	bool rerun; /* rib_in_rerun(): kept routes through the policy again, not received */
 	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
 };
 
@@ -370,6 +389,15 @@ const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *
 /* Enhanced route refresh, receiving side (bgp_rib_refresh.c). The refresh of af by src ends
  * as if its EoRR had come (the stale-path timer ran out; tests call it directly). */
 void rib_refresh_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* src's path for p was announced (or, with rib->rerun, its kept route went through the
+ * policy again): its refresh marks as that makes them. */
+void rib_refresh_path_updated(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+			      const struct prefix *p, struct bgp_path *path);
+/* src announced or withdrew p (its kept Adj-RIB-In changed): remembered during a refresh. */
+void rib_refresh_touched(struct rib_src *src, enum bgp_af af, const struct prefix *p);
+/* The marking and sweeping walks, bounded (bgp_rib_work.c). */
+bool rib_refresh_pending(const struct bgp_rib *rib);
+size_t rib_refresh_run(struct bgp_rib *rib, size_t budget);
 /* src goes: its refreshes end without removing anything, their timer and lists go. */
 void rib_refresh_src_stop(struct rib_src *src);
 

@@ -11,6 +11,7 @@
  *   1b. the next-hop revalidation walk (bgpd/rib/bgp_rib_fib.c), likewise,
  *   1c. the RPKI revalidation walk (bgpd/rib/bgp_rib_rpki.c), likewise,
  *   1d. graceful restart's removal of stale families (bgpd/rib/bgp_rib_gr.c), likewise,
+ *   1e. enhanced route refresh's marking and sweeping walks (bgp_rib_refresh.c), likewise,
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
  */
@@ -37,6 +38,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_rpki_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_gr_pending(rib))
 		budget -= rib_gr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
+	if (rib_refresh_pending(rib))
+		budget -= rib_refresh_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		rib_journal_trim(rib, af, RIB_TRIM_PER_TURN);
@@ -45,7 +48,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 bool rib_work_pending(const struct bgp_rib *rib)
 {
 	if (rib_cleanup_pending(rib) || rib->fib.walk_on || rib_rpki_pending(rib) ||
-	    rib_gr_pending(rib) || adj_out_has_work(rib))
+	    rib_gr_pending(rib) || rib_refresh_pending(rib) || adj_out_has_work(rib))
 		return true;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (rib->af[af].journal.tail < adj_out_min_cursor(rib, af))

@@ -239,6 +239,54 @@ START_TEST(test_no_borr_before_eor)
 }
 END_TEST
 
+/* A table larger than one turn's walk: announcements behind and ahead of the marking walk are
+ * fresh alike; a second BoRR during the walk starts the round again, so what was announced
+ * before it is stale once more. */
+#define BIG 6000
+
+START_TEST(test_walk_interleaved_with_announcements)
+{
+	static struct prefix big[BIG];
+
+	tpfx_range(big, BIG, "10.0.0.0/32", 32);
+	fake_announce(from, V4, &tmpl, big, BIG);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), BIG + 3);
+
+	rib_refresh_begin_received(&from->peer, V4);
+	fake_run(bgp, 1); /* one turn: the walk is part way (RIB_BATCH prefixes) */
+	ck_assert(src_of(from)->rr_phase[V4] == RIB_RR_MARKING);
+	ck_assert(src_of(from)->rr_started[V4]);
+	ck_assert_int_gt(prefix_cmp(&big[BIG - 1], &src_of(from)->rr_last[V4]), 0);
+	ck_assert_int_lt(prefix_cmp(&big[10], &src_of(from)->rr_last[V4]), 0);
+	fake_announce(from, V4, &tmpl, &big[10], 1);	  /* behind the walk */
+	fake_announce(from, V4, &tmpl, &big[BIG - 1], 1); /* ahead of it */
+	rib_refresh_end_received(&from->peer, V4);	  /* before the walk ends */
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 2);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 2);
+	ck_assert_ptr_nonnull(fake_adj(to, "10.0.0.10/32"));
+
+	/* Twice: what came between the two BoRRs is stale again. */
+	fake_announce(from, V4, &tmpl, big, BIG);
+	fake_run(bgp, RUN_ALL);
+	rib_refresh_begin_received(&from->peer, V4);
+	fake_run(bgp, 1);
+	fake_announce(from, V4, &tmpl, &big[BIG - 2], 1); /* ahead, before the second BoRR */
+	rib_refresh_begin_received(&from->peer, V4);
+	fake_announce(from, V4, &tmpl, &big[BIG - 3], 1); /* after it */
+	rib_refresh_end_received(&from->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&from->peer, V4), 1);
+	ck_assert_ptr_nonnull(fake_adj(to, "10.0.23.109/32")); /* big[BIG - 3] = 10.0.0.0 + 5997 */
+	for (uint32_t id = 1; id < bgp->rib->src_cap; id++) {
+		struct rib_src *s = bgp->rib->src[id];
+
+		ck_assert(!s || s->rr_phase[V4] == RIB_RR_IDLE);
+	}
+}
+END_TEST
+
 static Suite *refresh_suite(void)
 {
 	Suite *s = suite_create("bgp_refresh");
@@ -255,6 +303,7 @@ static Suite *refresh_suite(void)
 	tcase_add_test(tc, test_refresh_sent_between_borr_and_eorr);
 	tcase_add_test(tc, test_no_borr_without_capability);
 	tcase_add_test(tc, test_no_borr_before_eor);
+	tcase_add_test(tc, test_walk_interleaved_with_announcements);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ts, setup_soft_in, teardown);
 	tcase_set_timeout(ts, 30);
