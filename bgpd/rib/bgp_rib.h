@@ -155,6 +155,14 @@ enum rib_rr_phase {
 	RIB_RR_SWEEPING, /* after its EoRR: the walk removing what is still stale */
 };
 
+/* Long-lived graceful restart of one family of a session (bgp_rib_llgr.c). */
+enum rib_llgr_phase {
+	RIB_LLGR_IDLE = 0,
+	RIB_LLGR_MARKING,  /* the walk adding LLGR_STALE (removing NO_LLGR routes) */
+	RIB_LLGR_ON,	   /* long-lived stale until the stale time is over */
+	RIB_LLGR_FLUSHING, /* the walk removing what is still long-lived stale */
+};
+
 /* One session (or the local source, id 0). */
 struct rib_src {
 	uint32_t id;
@@ -205,7 +213,10 @@ struct rib_src {
 	 * sent LLGR_STALE routes); the families whose paths are long-lived stale, until when. */
 	bool llgr;
 	uint32_t llgr_time[BGP_AF_MAX]; /* the peer's stale time per family, 0 = no LLGR */
-	bool llgr_on[BGP_AF_MAX];
+	uint8_t llgr_phase[BGP_AF_MAX]; /* enum rib_llgr_phase */
+	bool llgr_started[BGP_AF_MAX];	/* the walk under way, and where it is */
+	struct prefix llgr_last[BGP_AF_MAX];
+	uint32_t llgr_kept[BGP_AF_MAX], llgr_dropped[BGP_AF_MAX], llgr_removed[BGP_AF_MAX];
 	uint64_t llgr_deadline_ms[BGP_AF_MAX];
 	struct ev *llgr_ev;
 	struct bgp_rib *llgr_rib; /* its timer's RIB */
@@ -403,13 +414,18 @@ void rib_refresh_src_stop(struct rib_src *src);
 
 /* Long-lived graceful restart (bgp_rib_llgr.c, RFC 9494). The kept paths of src in af become
  * long-lived stale for seconds (the peer's stale time for af): LLGR_STALE added, least
- * preferred, sent only to sessions with LLGR; those with NO_LLGR are removed at once. Called
- * when graceful restart's time for them runs out, or at the session's loss when only LLGR
- * was negotiated. Returns the paths kept. */
-uint32_t rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds);
-/* The stale time of src in af ran out (its timer; tests call it directly): the long-lived
- * stale paths are removed. Returns how many. */
-uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+ * preferred, sent only to sessions with LLGR; those with NO_LLGR are removed. Called when
+ * graceful restart's time for them runs out, or at the session's loss when only LLGR was
+ * negotiated. The walk doing it runs with the RIB's work (rib_work_run() in tests). */
+void rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds);
+/* The stale time of src in af ran out (its timer; tests call it directly): a walk removes the
+ * long-lived stale paths. */
+void rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* Is af of src long-lived stale (or entering or leaving it)? */
+bool rib_llgr_active(const struct rib_src *src, enum bgp_af af);
+/* The walks, bounded (bgp_rib_work.c). */
+bool rib_llgr_pending(const struct bgp_rib *rib);
+size_t rib_llgr_run(struct bgp_rib *rib, size_t budget);
 /* Graceful restart's time for src's kept af ran out (or af was not in its GR capability):
  * true when LLGR takes af over (its paths stay, long-lived stale for the peer's stale time),
  * false when the peer has no LLGR for af (the caller removes them). */

@@ -182,7 +182,7 @@ void rib_gr_peer_up(struct bgp_rib *rib, struct rib_src *src, const struct bgp_s
 			bool fwd = info->af[af] && info->gr_af[af] && info->gr_fwd[af];
 
 			/* RFC 9494 4.2: for long-lived stale routes the LLGR capability's F bit. */
-			if (old->llgr_on[af])
+			if (rib_llgr_active(old, (enum bgp_af)af))
 				fwd = info->af[af] && info->llgr && info->llgr_af[af] &&
 				      info->llgr_fwd[af];
 			if (!fwd)

@@ -16,6 +16,10 @@
  *     FRR does not, and neither do we.
  *   - Leaving: a re-announcement replaces the path (the flag goes, bgp_rib.c); the stale time
  *     running out removes what is still long-lived stale.
+ * Entering and leaving are walks of the family's table, bounded per loop turn like the RIB's
+ * other walks (bgp_rib_work.c calls rib_llgr_run()); the stale time counts from the start.
+ * The session is down meanwhile, so nothing it sends can cross the walks; a new session of
+ * the same peer replaces paths (they change source) and the walks leave those alone.
  * The community is added to the stored set (interned like any other), so the export cache,
  * the show commands and the decision see it with no special case; FRR stores it the same way.
  */
@@ -66,6 +70,11 @@ static struct bgp_path *src_path(struct bgp_dest *dest, const struct rib_src *sr
 	return NULL;
 }
 
+static bool timed(const struct rib_src *src, enum bgp_af af)
+{
+	return src->llgr_phase[af] == RIB_LLGR_MARKING || src->llgr_phase[af] == RIB_LLGR_ON;
+}
+
 static void llgr_timer_cb(int fd, short what, void *arg);
 
 static void llgr_timer_arm(struct bgp_rib *rib, struct rib_src *src)
@@ -73,7 +82,7 @@ static void llgr_timer_arm(struct bgp_rib *rib, struct rib_src *src)
 	uint64_t next = 0, now = monotime_ms();
 
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		if (src->llgr_on[af] && (!next || src->llgr_deadline_ms[af] < next))
+		if (timed(src, (enum bgp_af)af) && (!next || src->llgr_deadline_ms[af] < next))
 			next = src->llgr_deadline_ms[af];
 	if (!next) {
 		if (src->llgr_ev)
@@ -88,73 +97,158 @@ static void llgr_timer_arm(struct bgp_rib *rib, struct rib_src *src)
 				0);
 }
 
-uint32_t rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds)
+/* ---- the walks: marking, then (the stale time over) flushing ---- */
+
+static void walk_reset(struct rib_src *src, enum bgp_af af, enum rib_llgr_phase phase)
+{
+	src->llgr_phase[af] = (uint8_t)phase;
+	src->llgr_started[af] = false;
+}
+
+/* Interning is per attribute set, not per path: paths in prefix order share sets (one UPDATE's
+ * worth), so the last conversion is kept. */
+struct stale_memo {
+	struct bgp_attr *in, *out; /* references held */
+};
+
+static struct bgp_attr *memo_stale(struct stale_memo *m, struct bgp_attr *in)
+{
+	if (m->in != in) {
+		bgp_attr_unref(m->in);
+		bgp_attr_unref(m->out);
+		m->in = bgp_attr_ref(in);
+		m->out = attr_with_llgr_stale(in);
+	}
+	return m->out;
+}
+
+static size_t walk_run(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, size_t budget)
 {
 	struct ptree *tree = rib->af[af].tree;
-	struct bgp_dest *dest;
-	struct prefix p, q;
-	uint32_t kept = 0, dropped = 0;
+	struct stale_memo memo = { NULL, NULL };
+	size_t visited = 0;
+	struct prefix p;
 
-	for (dest = ptree_first(tree, &p); dest; q = p, dest = ptree_next(tree, &q, &p)) {
-		struct bgp_path *path = src_path(dest, src);
-		struct bgp_attr *stale;
+	while (visited < budget) {
+		bool marking = src->llgr_phase[af] == RIB_LLGR_MARKING;
+		struct bgp_dest *d;
+		struct bgp_path *path;
 
-		if (!path)
-			continue;
-		if (bgp_u32list_contains(path->attr->communities, BGP_COMM_NO_LLGR)) {
-			rib_dest_remove_src(rib, af, dest, src);
-			dropped++;
-			continue;
+		if (!marking && src->llgr_phase[af] != RIB_LLGR_FLUSHING)
+			break;
+		d = src->llgr_started[af] ? ptree_next(tree, &src->llgr_last[af], &p)
+					  : ptree_first(tree, &p);
+		src->llgr_started[af] = true;
+		if (!d) {
+			if (marking) {
+				walk_reset(src, af, RIB_LLGR_ON);
+				log_info("%s: %s routes long-lived stale (RFC 9494): %u kept with "
+					 "LLGR_STALE, %u with NO_LLGR removed",
+					 src->name, bgp_af_text_name(af), src->llgr_kept[af],
+					 src->llgr_dropped[af]);
+			} else {
+				walk_reset(src, af, RIB_LLGR_IDLE);
+				log_info("%s: long-lived stale time for %s over: %u stale routes "
+					 "removed",
+					 src->name, bgp_af_text_name(af), src->llgr_removed[af]);
+				/* Graceful restart keeps nothing of af any more: its source may go.
+				 */
+				rib_gr_af_released(rib, src, af);
+			}
+			break;
 		}
-		path->flags |= PATH_F_LLGR_STALE;
-		stale = attr_with_llgr_stale(path->attr);
-		rib_path_set_attr(rib, af, dest, path, stale);
-		bgp_attr_unref(stale);
-		kept++;
+		src->llgr_last[af] = p;
+		visited++;
+		if (!(path = src_path(d, src)))
+			continue;
+		if (!marking) {
+			if (path->flags & PATH_F_LLGR_STALE) {
+				rib_dest_remove_src(rib, af, d, src);
+				src->llgr_removed[af]++;
+			}
+		} else if (bgp_u32list_contains(path->attr->communities, BGP_COMM_NO_LLGR)) {
+			rib_dest_remove_src(rib, af, d, src);
+			src->llgr_dropped[af]++;
+		} else if (!(path->flags & PATH_F_LLGR_STALE)) {
+			path->flags |= PATH_F_LLGR_STALE;
+			rib_path_set_attr(rib, af, d, path, memo_stale(&memo, path->attr));
+			src->llgr_kept[af]++;
+		}
 	}
-	src->llgr_on[af] = true;
+	bgp_attr_unref(memo.in);
+	bgp_attr_unref(memo.out);
+	return visited;
+}
+
+static bool walking(const struct rib_src *src, enum bgp_af af)
+{
+	return src->llgr_phase[af] == RIB_LLGR_MARKING || src->llgr_phase[af] == RIB_LLGR_FLUSHING;
+}
+
+bool rib_llgr_pending(const struct bgp_rib *rib)
+{
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		const struct rib_src *src = rib->src[id];
+
+		for (int af = 0; src && af < BGP_AF_MAX; af++)
+			if (walking(src, (enum bgp_af)af))
+				return true;
+	}
+	return false;
+}
+
+size_t rib_llgr_run(struct bgp_rib *rib, size_t budget)
+{
+	size_t visited = 0;
+
+	for (uint32_t id = 1; id < rib->src_cap && visited < budget; id++) {
+		struct rib_src *src = rib->src[id];
+
+		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++)
+			if (walking(src, (enum bgp_af)af))
+				visited += walk_run(rib, src, (enum bgp_af)af, budget - visited);
+	}
+	return visited;
+}
+
+/* ---- entering and leaving ---- */
+
+void rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds)
+{
+	src->llgr_kept[af] = src->llgr_dropped[af] = src->llgr_removed[af] = 0;
+	walk_reset(src, af, RIB_LLGR_MARKING);
 	src->llgr_rib = rib;
 	src->llgr_deadline_ms[af] = monotime_ms() + (uint64_t)seconds * 1000;
 	llgr_timer_arm(rib, src);
-	log_info("%s: %s routes long-lived stale for %u s (RFC 9494): %u kept with LLGR_STALE, "
-		 "%u with NO_LLGR removed",
-		 src->name, bgp_af_text_name(af), seconds, kept, dropped);
-	return kept;
+	rib_work_schedule(rib);
+	log_info("%s: %s routes long-lived stale for %u s (RFC 9494)", src->name,
+		 bgp_af_text_name(af), seconds);
 }
 
 bool rib_llgr_takeover(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
 {
 	if (!src->llgr || !src->llgr_time[af])
 		return false;
-	if (!src->llgr_on[af])
+	if (src->llgr_phase[af] == RIB_LLGR_IDLE)
 		rib_llgr_start(rib, src, af, src->llgr_time[af]);
 	return true;
 }
 
-uint32_t rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
+void rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
 {
-	struct ptree *tree = rib->af[af].tree;
-	struct bgp_dest *dest;
-	struct prefix p, q;
-	uint32_t removed = 0;
-
-	if (!src->llgr_on[af])
-		return 0;
-	src->llgr_on[af] = false;
-	for (dest = ptree_first(tree, &p); dest; q = p, dest = ptree_next(tree, &q, &p)) {
-		struct bgp_path *path = src_path(dest, src);
-
-		if (path && (path->flags & PATH_F_LLGR_STALE)) {
-			rib_dest_remove_src(rib, af, dest, src);
-			removed++;
-		}
-	}
+	/* A stale time shorter than the marking walk: the walk ends first. */
+	if (src->llgr_phase[af] == RIB_LLGR_MARKING)
+		walk_run(rib, src, af, SIZE_MAX);
+	if (src->llgr_phase[af] != RIB_LLGR_ON)
+		return;
+	walk_reset(src, af, RIB_LLGR_FLUSHING);
 	llgr_timer_arm(rib, src);
-	log_info("%s: long-lived stale time for %s over: %u stale routes removed", src->name,
-		 bgp_af_text_name(af), removed);
-	/* Graceful restart keeps nothing of af any more: its source may go. */
-	rib_gr_af_released(rib, src, af);
-	return removed;
+	rib_work_schedule(rib);
+}
+
+bool rib_llgr_active(const struct rib_src *src, enum bgp_af af)
+{
+	return src->llgr_phase[af] != RIB_LLGR_IDLE;
 }
 
 static void llgr_timer_cb(int fd, short what, void *arg)
@@ -167,7 +261,8 @@ static void llgr_timer_cb(int fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		if (src->llgr_on[af] && src->llgr_deadline_ms[af] <= now + TIMER_SLACK_MS)
+		if (timed(src, (enum bgp_af)af) &&
+		    src->llgr_deadline_ms[af] <= now + TIMER_SLACK_MS)
 			rib_llgr_expire(rib, src, (enum bgp_af)af);
 	llgr_timer_arm(rib, src);
 }
@@ -175,7 +270,7 @@ static void llgr_timer_cb(int fd, short what, void *arg)
 void rib_llgr_src_stop(struct rib_src *src)
 {
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		src->llgr_on[af] = false;
+		walk_reset(src, (enum bgp_af)af, RIB_LLGR_IDLE);
 	event_free(src->llgr_ev);
 	src->llgr_ev = NULL;
 }
