@@ -155,6 +155,10 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 				old->accepted[af]--;
 			src->accepted[af]++;
 			path->src = src->id;
+			/* The same peer's new session takes its path over (graceful restart: the
+			 * stale path re-announced): not news for the other peers by itself. */
+			if (before.path == path)
+				before.src = src->id;
 		}
 		if (path->attr != attr) {
 			bgp_attr_unref(path->attr);
@@ -1060,6 +1064,20 @@ uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
 
 	return src && af < BGP_AF_MAX ? src->sent[af] : 0;
+}
+
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->out[af].eor_sent;
+}
+
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af)
+{
+	const struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	return src && af < BGP_AF_MAX && src->eor_rcvd[af];
 }
 
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af)

@@ -55,6 +55,15 @@ void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af);
 uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af); /* pfxRcd */
 uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af);	 /* pfxSnt */
 uint64_t rib_table_version(const struct bgp *bgp);
+/* End-of-RIB sent to / received from the peer's current session in af (FRR's "End-of-RIB send"
+ * and "End-of-RIB received"). */
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af);
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af);
+/* Graceful restart (bgp_rib_gr.c): seconds left on the restart timer of the peer's lost
+ * session (until it is back) and on the stalepath timer of its routes kept stale (from the
+ * loss until its End-of-RIBs); -1 when none runs. */
+int64_t rib_peer_gr_restart_remaining(const struct bgp_peer *peer);
+int64_t rib_peer_gr_stale_remaining(const struct bgp_peer *peer);
 /* The table version of one address family (FRR shows one per table; rib_table_version() is the
  * sum over the families). */
 uint64_t rib_af_table_version(const struct bgp *bgp, enum bgp_af af);

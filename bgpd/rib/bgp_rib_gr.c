@@ -23,7 +23,11 @@ struct rib_gr {
 	bool keep[BGP_AF_MAX];	 /* stale paths kept */
 	bool flush[BGP_AF_MAX];	 /* stale paths the walk removes */
 	bool queued;
-	struct ev *timer; /* restart timer, then stalepath timer */
+	/* As FRR, both start when the session is lost: the restart timer (the peer's restart
+	 * time) stops when the peer is back, the stalepath timer (ours) only with the End-of-RIBs.
+	 */
+	struct ev *restart_timer;
+	struct ev *stale_timer;
 	TAILQ_ENTRY(rib_gr) entry;
 };
 TAILQ_HEAD(rib_gr_list, rib_gr);
@@ -58,10 +62,16 @@ static bool any_kept(const struct rib_gr *gr)
 	return false;
 }
 
-static void timer_stop(struct rib_gr *gr)
+static void timer_stop(struct ev **t)
 {
-	event_free(gr->timer);
-	gr->timer = NULL;
+	event_free(*t);
+	*t = NULL;
+}
+
+static void timers_stop(struct rib_gr *gr)
+{
+	timer_stop(&gr->restart_timer);
+	timer_stop(&gr->stale_timer);
 }
 
 /* Nothing kept any more: once the walk has removed what it must, the cleanup walk takes the
@@ -72,7 +82,7 @@ static void gr_end_if_done(struct rib_gr *gr)
 
 	if (any_kept(gr) || gr->queued)
 		return;
-	timer_stop(gr);
+	timers_stop(gr);
 	gr->state = RIB_GR_DONE;
 	src->gr_stale = false;
 	rib_cleanup_start(gr->rib, src);
@@ -111,20 +121,14 @@ static void flush_all(struct rib_gr *gr, const char *why)
 	gr_end_if_done(gr);
 }
 
-static void timer_cb(int fd, short what, void *arg)
+static void expired(struct rib_gr *gr, const char *which)
 {
-	struct rib_gr *gr = arg;
-
-	(void)fd;
-	(void)what;
 	log_info("%s: graceful restart: the %s timer expired, removing its stale routes",
-		 src_name(gr->src), gr->state == RIB_GR_RESTARTING ? "restart" : "stalepath");
+		 src_name(gr->src), which);
 	/* RFC 9494 4.2: families with long-lived GR stay, long-lived stale (bgp_rib_llgr.c). */
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		if (!gr->keep[af] || !rib_llgr_takeover(gr->rib, gr->src, (enum bgp_af)af))
-			flush_af(gr, (enum bgp_af)af,
-				 gr->state == RIB_GR_RESTARTING ? "restart timer expired"
-								: "stalepath timer expired");
+			flush_af(gr, (enum bgp_af)af, which);
 	gr_end_if_done(gr);
 }
 
@@ -137,15 +141,29 @@ void rib_gr_af_released(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af
 	gr_end_if_done(src->gr);
 }
 
-static void timer_start(struct rib_gr *gr, uint32_t seconds)
+static void restart_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	expired(arg, "restart");
+}
+
+static void stale_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	expired(arg, "stalepath");
+}
+
+static void timer_start(struct rib_gr *gr, struct ev **t, ev_cb cb, uint32_t seconds)
 {
 	struct event_base *base = gr->rib->bgp ? gr->rib->bgp->base : NULL;
 
-	timer_stop(gr);
+	timer_stop(t);
 	if (!base)
 		return; /* no loop (tests without one): the timer never fires */
-	gr->timer = event_timer_new(base, timer_cb, gr);
-	event_timer_add(gr->timer, seconds * 1000, 0);
+	*t = event_timer_new(base, cb, gr);
+	event_timer_add(*t, seconds * 1000, 0);
 }
 
 /* ---- session events ---- */
@@ -193,8 +211,7 @@ void rib_gr_peer_up(struct bgp_rib *rib, struct rib_src *src, const struct bgp_s
 			continue;
 		}
 		ogr->state = RIB_GR_STALE;
-		timer_start(ogr,
-			    rib->bgp ? rib->bgp->gr_stalepath_time : BGP_GR_STALEPATH_TIME_DEFAULT);
+		timer_stop(&ogr->restart_timer);
 	}
 }
 
@@ -230,7 +247,9 @@ bool rib_gr_session_lost(struct bgp_rib *rib, struct rib_src *src)
 	log_info("%s: graceful restart: session lost, keeping its routes as stale for up to "
 		 "%u seconds (its restart time)",
 		 src_name(src), gr->restart_time);
-	timer_start(gr, gr->restart_time);
+	timer_start(gr, &gr->restart_timer, restart_cb, gr->restart_time);
+	timer_start(gr, &gr->stale_timer, stale_cb,
+		    rib->bgp ? rib->bgp->gr_stalepath_time : BGP_GR_STALEPATH_TIME_DEFAULT);
 	return true;
 }
 
@@ -268,11 +287,49 @@ enum rib_gr_state rib_gr_state(const struct rib_src *src)
 	return src->gr ? src->gr->state : RIB_GR_UP;
 }
 
-int64_t rib_gr_timer_remaining(const struct rib_src *src)
+static int64_t remaining_s(const struct ev *t)
 {
-	if (!src->gr || !src->gr->timer || !event_pending(src->gr->timer))
+	if (!t || !event_pending(t))
 		return -1;
-	return (event_timer_remaining(src->gr->timer) + 999) / 1000;
+	return event_timer_remaining(t) / 1000; /* FRR's thread_timer_remain_second(): down */
+}
+
+/* The peer's source in state st (restarting or stale), or NULL. */
+static const struct rib_gr *peer_gr_in(const struct bgp_peer *peer, enum rib_gr_state st)
+{
+	const struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+
+	if (!rib || !peer->rib)
+		return NULL;
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		const struct rib_src *src = rib->src[id];
+
+		if (src && src->gr && src->rp == peer->rib && src->gr->state == st)
+			return src->gr;
+	}
+	return NULL;
+}
+
+int64_t rib_src_gr_restart_remaining(const struct rib_src *src)
+{
+	return src->gr && src->gr->state == RIB_GR_RESTARTING ? remaining_s(src->gr->restart_timer)
+							      : -1;
+}
+
+int64_t rib_peer_gr_restart_remaining(const struct bgp_peer *peer)
+{
+	const struct rib_gr *gr = peer_gr_in(peer, RIB_GR_RESTARTING);
+
+	return gr ? remaining_s(gr->restart_timer) : -1;
+}
+
+int64_t rib_peer_gr_stale_remaining(const struct bgp_peer *peer)
+{
+	const struct rib_gr *gr = peer_gr_in(peer, RIB_GR_RESTARTING);
+
+	if (!gr)
+		gr = peer_gr_in(peer, RIB_GR_STALE);
+	return gr ? remaining_s(gr->stale_timer) : -1;
 }
 
 /* ---- the removal walk ---- */
@@ -343,7 +400,7 @@ void rib_gr_src_free(struct bgp_rib *rib, struct rib_src *src)
 		}
 		TAILQ_REMOVE(&rib->gr->q, gr, entry);
 	}
-	timer_stop(gr);
+	timers_stop(gr);
 	XFREE(MTYPE_BGP_RIB_SRC, gr);
 	src->gr = NULL;
 	src->gr_stale = false;

@@ -9,7 +9,8 @@
  * until the peer is Established again; then the families the new OPEN does not list with the
  * F bit go at once, the rest are replaced route by route as the peer re-announces them
  * (path_find() gives a new session the stale path of the same peer) and what is left goes at
- * the peer's End-of-RIB for the family, or when the stalepath timer runs out. A second loss
+ * the peer's End-of-RIB for the family, or when the stalepath timer runs out (as FRR, it starts
+ * with the restart timer when the session is lost). A second loss
  * while stale, a peer back without GR, a neighbor shut down or deleted: everything goes.
  *
  * Removing a family's stale paths is a walk of the family's table, bounded per loop turn like
@@ -46,10 +47,11 @@ void rib_gr_flush_peer(struct bgp_rib *rib, const struct rib_peer *rp, const str
 /* Long-lived graceful restart (bgp_rib_llgr.c) has removed src's stale paths of af: nothing of
  * af is kept any more (the source goes once no family is). */
 void rib_gr_af_released(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* Seconds left on the restart timer of src (lost, its peer not back yet); -1 otherwise. For
+ * the route views' "Time until Graceful Restart stale route deleted". */
+int64_t rib_src_gr_restart_remaining(const struct rib_src *src);
 /* The helper's state of src, RIB_GR_UP without GR. */
 enum rib_gr_state rib_gr_state(const struct rib_src *src);
-/* Seconds left on src's restart or stalepath timer; -1 when none runs. */
-int64_t rib_gr_timer_remaining(const struct rib_src *src);
 
 /* The bounded removal walk (bgp_rib_work.c). */
 bool rib_gr_pending(const struct bgp_rib *rib);

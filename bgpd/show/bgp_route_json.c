@@ -10,6 +10,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "lib/vty.h"
 
@@ -276,6 +277,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		snprintf(tbuf, sizeof(tbuf), "?\n");
 	json_string(w, "string", tbuf);
 	json_object_close(w);
+	if (src && route_path_stale(s, path) && rib_src_gr_restart_remaining(src) >= 0)
+		json_int(w, "gracefulRestartSecondsRemaining", rib_src_gr_restart_remaining(src));
 	json_nexthops(s, attr, true);
 	json_object_open(w, "peer");
 	if (local) {

@@ -11,6 +11,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "lib/vty.h"
 
@@ -274,6 +275,9 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	if (!ctime_r(&t, tbuf))
 		snprintf(tbuf, sizeof(tbuf), "?\n");
 	vty_out(vty, "      Last update: %s", tbuf);
+	if (src && route_path_stale(s, path) && rib_src_gr_restart_remaining(src) >= 0)
+		vty_out(vty, "      Time until Graceful Restart stale route deleted: %" PRId64 "\n",
+			rib_src_gr_restart_remaining(src));
 }
 
 static void text_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)

@@ -15,6 +15,7 @@ void bgp_show_route_init(void);
 /* show bgp summary|neighbors [json], show bgp gtsm [json]. */
 void bgp_show_neighbor_init(void);
 void bgp_show_gtsm_init(void); /* installed by bgp_show_neighbor_init() */
+void bgp_show_gr_init(void);   /* likewise: show bgp neighbors ... graceful-restart */
 /* show bgp peer-group [NAME] [json] (reads the configuration tree). */
 void bgp_show_peer_group_init(void);
 /* show ip|ipv6 route [json], show bgp nexthop [json], show bgp fib [json]. */

@@ -290,6 +290,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 				peer, bgp_peer_is_ebgp(peer), af, (enum bgp_dir)i);
 	}
 	fill_security(v, peer);
+	bgp_gr_view_fill(&v->gr, peer, v->established);
 	snprintf(v->up_str, sizeof(v->up_str), "never");
 	snprintf(v->last_read_str, sizeof(v->last_read_str), "never");
 	snprintf(v->last_write_str, sizeof(v->last_write_str), "never");

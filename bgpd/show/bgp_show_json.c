@@ -247,6 +247,7 @@ static void json_capabilities(struct json_writer *w, const struct bgp_peer_view 
 		json_object_close(w);
 	}
 	json_object_close(w);
+	bgp_show_gr_caps_json(w, pv);
 	json_object_close(w);
 }
 
@@ -394,6 +395,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_int(w, "bgpTimerUpEstablishedEpoch", pv->up_epoch);
 	} else if (pv->state == BGP_ST_ACTIVE && pv->passive) {
 		json_string(w, "bgpStateIs", "passive");
+	} else if (pv->state == BGP_ST_ACTIVE && pv->gr.restart_remaining >= 0) {
+		json_string(w, "bgpStateIs", "passiveNSF");
 	}
 	json_uint(w, "bgpTimerLastRead", pv->read_never ? 0 : pv->last_read_ms);
 	json_uint(w, "bgpTimerLastWrite", pv->write_never ? 0 : pv->last_write_ms);
@@ -403,6 +406,7 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	json_uint(w, "bgpTimerHoldTimeMsecs", (uint64_t)pv->holdtime * 1000);
 	json_uint(w, "bgpTimerKeepAliveIntervalMsecs", (uint64_t)pv->keepalive * 1000);
 	json_capabilities(w, pv);
+	bgp_show_gr_info_json(w, pv);
 	json_msg_stats(w, pv);
 	json_uint(w, "minBtwnAdvertisementRunsTimerMsecs",
 		  (uint32_t)pv->peer->conf.adv_interval * 1000);

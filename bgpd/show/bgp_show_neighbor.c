@@ -217,4 +217,5 @@ void bgp_show_neighbor_init(void)
 	for (size_t i = 0; i < array_size(cmds); i++)
 		cmd_install(VIEW_NODE, cmds[i]);
 	bgp_show_gtsm_init();
+	bgp_show_gr_init();
 }

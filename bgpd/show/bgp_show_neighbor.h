@@ -60,6 +60,23 @@ struct bgp_cap_view {
 	bool rcv;
 };
 
+/* Graceful restart (bgp_show_gr.c): what the OPENs said, the modes, the helper's timers. */
+struct bgp_gr_view {
+	bool adv, rcv;		   /* the capability on the Established session */
+	uint16_t rcvd_time;	   /* the peer's restart time (kept while the peer is away) */
+	bool rcvd_af[BGP_AF_MAX];  /* families the peer listed ("Address families by peer") */
+	bool rcvd_fwd[BGP_AF_MAX]; /* ... with the F bit ("preserved") */
+	const char *local_mode;	   /* "Helper", "Restart", "Disable" */
+	bool local_inherited;	   /* the instance's mode (FRR's '*') */
+	bool local_restart;	   /* restart mode: the selection deferral time is shown */
+	const char *remote_mode;   /* ... or "NotApplicable" */
+	bool r_bit, n_bit;
+	uint16_t conf_restart_time;
+	uint32_t stalepath_time, select_defer_time;
+	int64_t restart_remaining, stale_remaining; /* seconds, -1 = not running */
+	bool eor_sent[BGP_AF_MAX], eor_rcvd[BGP_AF_MAX];
+};
+
 struct bgp_peer_view {
 	const struct bgp_peer *peer;
 	const char *name;
@@ -93,6 +110,7 @@ struct bgp_peer_view {
 	bool show_caps; /* Established: capabilities are meaningful */
 	struct bgp_cap_view as4, ext_msg, route_refresh, enhanced_rr;
 	struct bgp_af_view af[BGP_AF_MAX];
+	struct bgp_gr_view gr;
 
 	struct bgp_msg_counters sent, rcvd;
 	uint32_t total_sent, total_rcvd;
@@ -148,6 +166,13 @@ struct bgp_summary_view {
 };
 
 void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer);
+void bgp_gr_view_fill(struct bgp_gr_view *g, const struct bgp_peer *peer, bool established);
+/* The graceful restart parts of `show bgp neighbors` (bgp_show_gr.c): the capability's lines
+ * (inside the capabilities) and the "Graceful restart information" block. */
+void bgp_show_gr_caps_text(struct vty *vty, const struct bgp_peer_view *pv);
+void bgp_show_gr_info_text(struct vty *vty, const struct bgp_peer_view *pv);
+void bgp_show_gr_caps_json(struct json_writer *w, const struct bgp_peer_view *pv);
+void bgp_show_gr_info_json(struct json_writer *w, const struct bgp_peer_view *pv);
 void bgp_summary_view_fill(struct bgp_summary_view *sv, const struct bgp *bgp, enum bgp_af af);
 /* FRR's peer_uptime(): "hh:mm:ss", "XdYYhZZm", "WWwDdHHh", "YYyWWwDd". */
 void bgp_uptime_str(uint64_t elapsed_ms, char *buf, size_t size);

@@ -193,6 +193,7 @@ static void text_capabilities(struct vty *vty, const struct bgp_peer_view *pv)
 		snprintf(name, sizeof(name), "Address Family %s", bgp_af_text_name(af));
 		text_cap(vty, name, c);
 	}
+	bgp_show_gr_caps_text(vty, pv);
 }
 
 static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
@@ -387,6 +388,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		vty_out(vty, ", up for %8s", pv->up_str);
 	else if (pv->state == BGP_ST_ACTIVE && pv->passive)
 		vty_out(vty, " (passive)");
+	else if (pv->state == BGP_ST_ACTIVE && pv->gr.restart_remaining >= 0)
+		vty_out(vty, " (NSF passive)"); /* FRR: its routes kept while it restarts */
 	vty_out(vty, "\n");
 	vty_out(vty, "  Last read %s, Last write %s\n", pv->last_read_str, pv->last_write_str);
 	vty_out(vty, "  Hold time is %u seconds, keepalive interval is %u seconds\n", pv->holdtime,
@@ -394,6 +397,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	vty_out(vty, "  Configured hold time is %u seconds, keepalive interval is %u seconds\n",
 		pv->conf_holdtime, pv->conf_keepalive);
 	text_capabilities(vty, pv);
+	bgp_show_gr_info_text(vty, pv);
 	text_msg_stats(vty, pv);
 	vty_out(vty, "  Minimum time between advertisement runs is %u seconds\n",
 		pv->peer->conf.adv_interval);

@@ -503,8 +503,6 @@ UNSUPPORTED = {
     "bestpath/ref": "bgp bestpath compare-routerid",  # FRR's RFC 5004 default; skua is RFC 4271
     # FRR batches route-map changes behind a timer; skua applies them on the next loop turn.
     "policy_rmap/ref": "bgp route-map delay-timer 1",
-    # RFC 8538 (skua does not announce it): the feeder must log the plain Cease's data.
-    "neighbor_options/feeder": "no bgp graceful-restart notification",
     # The peer plays a speaker without route refresh, which skua cannot pretend to be.
     "soft_in_kept/peer": "neighbor 192.0.2.1 dont-capability-negotiate",
 }

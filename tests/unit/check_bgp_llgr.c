@@ -201,6 +201,7 @@ static void gr_setup(void)
 	setup();
 	base = event_loop_new();
 	bgp->base = base; /* the timers run on it; the RIB's work with fake_run() */
+	bgp->gr_stalepath_time = 360; /* bgp_create()'s default: not what ends GR here */
 }
 
 static void gr_teardown(void)

@@ -336,6 +336,25 @@ START_TEST(test_neighbors_text)
 			 "    4 Byte AS: advertised and received\n");
 	st_text_has(out, "    Route refresh: advertised and received\n");
 	st_text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
+	st_text_has(out, "    Graceful Restart Capability: advertised\n"
+			 "  Graceful restart information:\n"
+			 "    End-of-RIB send: \n"
+			 "    End-of-RIB received: \n"
+			 "    Local GR Mode: Helper*\n"
+			 "    Remote GR Mode: Disable\n"
+			 "    R bit: False\n"
+			 "    N bit: False\n"
+			 "    Timers:\n"
+			 "      Configured Restart Time(sec): 120\n"
+			 "      Received Restart Time(sec): 0\n"
+			 "    IPv4 Unicast:\n"
+			 "      F bit: False\n"
+			 "      End-of-RIB sent: No\n"
+			 "      End-of-RIB sent after update: No\n"
+			 "      End-of-RIB received: No\n"
+			 "      Timers:\n"
+			 "        Configured Stale Path Time(sec): 360\n"
+			 "  Message statistics:\n");
 	st_text_has(out, "  Message statistics:\n    Inq depth is 0\n    Outq depth is 0\n"
 			 "                         Sent       Rcvd\n"
 			 "    Opens:                  1          1\n");
@@ -360,6 +379,52 @@ START_TEST(test_neighbors_text)
 }
 END_TEST
 
+/* `show bgp ipv4 neighbors [PEER] graceful-restart [json]`, FRR 8.4's layout. */
+#define GR_HEADER                                                             \
+	"\nCodes: GR - Graceful Restart, * -  Inheriting Global GR Config,\n" \
+	"       Restart - GR Mode-Restarting, Helper - GR Mode-Helper,\n"     \
+	"       Disable - GR Mode-Disable.\n\n"                               \
+	"Global BGP GR Mode :  Helper\n\n"
+
+START_TEST(test_neighbors_graceful_restart)
+{
+	const char *out;
+
+	three_peers();
+	out = run("show bgp ipv4 neighbors 127.0.0.1 graceful-restart");
+	ck_assert_str_eq(out, GR_HEADER "BGP neighbor is 127.0.0.1\n"
+					"    Local GR Mode: Helper*\n"
+					"    Remote GR Mode: Disable\n"
+					"    R bit: False\n"
+					"    N bit: False\n"
+					"    Timers:\n"
+					"      Configured Restart Time(sec): 120\n"
+					"      Received Restart Time(sec): 0\n"
+					"    IPv4 Unicast:\n"
+					"      F bit: False\n"
+					"      End-of-RIB sent: No\n"
+					"      End-of-RIB sent after update: No\n"
+					"      End-of-RIB received: No\n"
+					"      Timers:\n"
+					"        Configured Stale Path Time(sec): 360\n"
+					"\n");
+	out = run("show bgp ipv4 neighbors 127.0.0.1 graceful-restart json");
+	ck_assert_msg(st_json_valid(out), "%s", out);
+	st_json_has(out, "{\"127.0.0.1\":{\"neighborAddr\":\"127.0.0.1\",\"localGrMode\":"
+			 "\"Helper*\",\"remoteGrMode\":\"Disable\",\"rBit\":false,\"nBit\":false,"
+			 "\"timers\":{\"configuredRestartTimer\":120,\"receivedRestartTimer\":0},"
+			 "\"ipv4Unicast\":{\"fBit\":false,");
+	/* Every neighbor of the family; none in IPv6 (the header alone). */
+	out = run("show bgp ipv4 neighbors graceful-restart");
+	st_text_has(out, "BGP neighbor is 127.0.0.2\n    Local GR Mode: Helper*\n");
+	ck_assert_str_eq(run("show bgp ipv6 neighbors graceful-restart"), GR_HEADER "\n");
+	ck_assert_str_eq(run("show bgp ipv4 neighbors 192.0.2.200 graceful-restart"),
+			 GR_HEADER "% No such neighbor\n\n");
+	st_json_has(run("show bgp ipv4 neighbors 192.0.2.200 graceful-restart json"),
+		    "\"bgpNoSuchNeighbor\":true");
+}
+END_TEST
+
 START_TEST(test_neighbors_json)
 {
 	const char *out;
@@ -379,8 +444,17 @@ START_TEST(test_neighbors_json)
 		    "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
 		    "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
 	st_json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
+	/* The scripted peer sends no Graceful Restart capability: FRR's "Disable". */
 	st_json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
-			 "true}}}");
+			 "true}},\"gracefulRestart\":\"advertised\"}");
+	st_json_has(out,
+		    "\"gracefulRestartInfo\":{\"endOfRibSend\":{},\"endOfRibRecv\":{},"
+		    "\"localGrMode\":\"Helper*\",\"remoteGrMode\":\"Disable\",\"rBit\":false,"
+		    "\"nBit\":false,\"timers\":{\"configuredRestartTimer\":120,"
+		    "\"receivedRestartTimer\":0},\"ipv4Unicast\":{\"fBit\":false,"
+		    "\"endOfRibStatus\":{\"endOfRibSend\":false,\"endOfRibSentAfterUpdate\":false,"
+		    "\"endOfRibRecv\":false},\"timers\":{\"stalePathTimer\":360}}},"
+		    "\"messageStats\"");
 	st_json_has(out, "\"messageStats\":{\"depthInq\":0,\"depthOutq\":0,\"opensSent\":1,"
 			 "\"opensRecv\":1,");
 	/* FRR 8.4's default send-community (all three kinds) says "extendedAndStandard". */
@@ -710,6 +784,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, test_summary_none_failed);
 	tcase_add_test(tc, test_neighbors_text);
 	tcase_add_test(tc, test_neighbors_json);
+	tcase_add_test(tc, test_neighbors_graceful_restart);
 	tcase_add_test(tc, test_neighbors_after_notification);
 	tcase_add_test(tc, test_clear_hard);
 	tcase_add_test(tc, test_connected_check);

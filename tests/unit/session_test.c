@@ -206,6 +206,27 @@ uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 	return 0;
 }
 
+/* Graceful restart's RIB side: no End-of-RIB, no timer. */
+bool rib_peer_eor_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return false;
+}
+
+bool rib_peer_eor_rcvd(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return false;
+}
+
+int64_t rib_peer_gr_restart_remaining(const struct bgp_peer *peer)
+{
+	return -1;
+}
+
+int64_t rib_peer_gr_stale_remaining(const struct bgp_peer *peer)
+{
+	return -1;
+}
+
 uint64_t rib_table_version(const struct bgp *bgp)
 {
 	return 0;

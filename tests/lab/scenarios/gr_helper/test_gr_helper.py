@@ -9,7 +9,8 @@ them in its kernel. The peer then restarts gracefully, the way each does it:
 While the peer is away, dut keeps its routes, marked stale (`S`, "stale": true), in its
 kernel and towards obs. The restarted peer announces only the first prefix: once it has sent
 End-of-RIB, dut has that one (no longer stale) and the second is gone, from dut, its kernel and
-obs. Last, FRR with a restart time of 4 s stays away longer than that: dut flushes its routes.
+obs. Then RFC 8538 with FRR (test_notification_with_n_bit). Last, FRR with a restart time of
+4 s stays away longer than that: dut flushes its routes.
 """
 
 import signal
@@ -75,11 +76,27 @@ def check_restart(lab, name, stop, start):
                    {"kept": everywhere(peer, True), "gone": everywhere(peer, True)}, timeout=5)
         time.sleep(1)
     text = lab["dut"].vtysh("show bgp ipv4 unicast")
-    assert "S>" in text.replace(" ", "") or "S*>" in text.replace(" ", ""), text
+    assert "S>" in text.replace(" ", ""), text
+    # FRR's view of a peer away (captured from FRR 8.4 on the same state).
+    gr = lab["dut"].vtysh_json("show bgp ipv4 neighbors %s graceful-restart json" % peer)[peer]
+    assert gr["remoteGrMode"] == "NotApplicable" and gr["rBit"] is False, gr
+    assert 0 <= gr["timers"]["restartTimerRemaining"] <= 20, gr
+    nbr = lab["dut"].neighbor(peer)[peer]
+    # FRR's "Active (NSF passive)"; between connection attempts only.
+    assert nbr["bgpState"] != "Active" or nbr.get("bgpStateIs") == "passiveNSF", nbr["bgpState"]
+    assert nbr["gracefulRestartInfo"]["timers"]["restartTimerRemaining"] <= 20, nbr
+    detail = lab["dut"].vtysh("show bgp ipv4 unicast %s" % ROUTES[name][0])
+    assert ", (stale)" in detail and "Time until Graceful Restart stale route deleted" in detail, \
+        detail
     start()
     lab.expect("%s back: the re-announced route fresh, the other one gone" % name,
                lambda: state(lab, name),
                {"kept": everywhere(peer, False), "gone": NOWHERE}, timeout=45)
+    gr = lab["dut"].vtysh_json("show bgp ipv4 neighbors %s graceful-restart json" % peer)[peer]
+    assert gr["remoteGrMode"] == "Restart" and gr["localGrMode"] == "Helper*", gr
+    assert gr["ipv4Unicast"]["endOfRibStatus"]["endOfRibRecv"] is True, gr
+    text = lab["dut"].vtysh("show bgp neighbors %s" % peer)
+    assert "    Graceful Restart Capability: advertised and received\n" in text, text
 
 
 @pytest.mark.timeout(120)
@@ -124,6 +141,49 @@ def test_gobgp_restarts(lab):
 
     check_restart(lab, "gobgp", lambda: faults.kill_router(lab, "gobgp", signal.SIGKILL),
                   start)
+
+
+@pytest.mark.timeout(120)
+def test_notification_with_n_bit(lab):
+    """RFC 8538 with FRR (both send the N bit). FRR's `clear bgp` without its default
+    hard-administrative-reset sends Cease/Administrative Reset: dut keeps FRR's routes, stale.
+    With it, FRR sends Cease/Hard Reset: dut drops them. dut's `neighbor shutdown` goes to FRR
+    as a Hard Reset carrying Cease/Administrative Shutdown."""
+    lab.require_established("dut", [FRR])
+    kept = ROUTES["frr"][0]
+    lab.expect("frr's route at dut", lambda: dut_paths(lab, kept),
+               [{"peer": FRR, "stale": False, "valid": True}], timeout=30)
+    lost = len(faults.log_lines(lab["dut"], "192.0.2.2: graceful restart: session lost"))
+    lab["frr"].vtysh("configure terminal", "router bgp 65001", "no bgp hard-administrative-reset")
+    lab["frr"].vtysh("clear bgp 192.0.2.1")
+    lab.expect("dut: a soft NOTIFICATION with the N bit keeps frr's routes",
+               lambda: len(faults.log_lines(lab["dut"],
+                                            "192.0.2.2: graceful restart: session lost")),
+               lambda n: None if n == lost + 1 else "%d losses kept, want %d" % (n, lost + 1),
+               timeout=15)
+    assert faults.log_lines(lab["dut"], "received NOTIFICATION 6/4 (Cease/Administrative Reset)")
+    lab.wait_established("dut", [FRR], timeout=30)
+    lab.expect("frr's route fresh again", lambda: dut_paths(lab, kept),
+               [{"peer": FRR, "stale": False, "valid": True}], timeout=30)
+
+    lab["frr"].vtysh("configure terminal", "router bgp 65001", "bgp hard-administrative-reset")
+    lab["frr"].vtysh("clear bgp 192.0.2.1")
+    lab.expect("dut: FRR's Hard Reset received",
+               lambda: faults.log_lines(lab["dut"], "received NOTIFICATION 6/9"),
+               lambda lines: None if lines else "none yet", timeout=15)
+    assert len(faults.log_lines(lab["dut"], "192.0.2.2: graceful restart: session lost")) \
+        == lost + 1, "a Hard Reset kept the routes"
+    lab.wait_established("dut", [FRR], timeout=30)
+
+    lab["dut"].vtysh("configure terminal", "router bgp 65000", "neighbor 192.0.2.2 shutdown")
+    lab.expect("frr: our shutdown arrives as a Hard Reset",
+               lambda: [ln.strip() for ln in lab["frr"].vtysh("show bgp neighbors 192.0.2.1")
+                        .splitlines() if "Last reset" in ln or "Notification" in ln],
+               lambda lines: None if "Notification received (Cease/Administrative Shutdown/Hard "
+               "Reset)" in " ".join(lines)
+               else "not yet", timeout=15)
+    lab["dut"].vtysh("configure terminal", "router bgp 65000", "no neighbor 192.0.2.2 shutdown")
+    lab.wait_established("dut", [FRR], timeout=30)
 
 
 @pytest.mark.timeout(120)

@@ -128,9 +128,9 @@ def test_over_the_limit_closed_and_held(lab):
 def test_notification_data_as_frr(lab):
     """feeder logs the NOTIFICATION data: AFI 1, SAFI 1, limit 5, the same from both.
 
-    feeder has `no bgp graceful-restart notification`: between two FRRs that both announce
-    RFC 8538, FRR wraps the Cease in a Hard Reset (and logs the inner data garbled); skua
-    does not announce RFC 8538."""
+    feeder has `no bgp graceful-restart notification`: between two speakers that both announce
+    RFC 8538 (FRR, and skua as FRR does), the Cease is wrapped in a Hard Reset (and FRR logs
+    the inner data garbled); the plain Cease is what is compared here."""
     def both(_):
         seen = {m.group(1): (m.group(2), m.group(3).strip())
                 for m in NOTIFY.finditer(log_text(lab["feeder"]))}
