@@ -12,6 +12,10 @@ a longer AS path: while rfrr's path is fresh it wins. Both restarting peers are 
   splain (no LLGR) has them withdrawn; 203.0.113.0/25 moves to sfrr's fresh path, longer AS
   path and all (depreferred);
 - once the peers' stale time has run out they are gone everywhere.
+
+Then dut itself is killed: with its capabilities (`bgp graceful-restart`, restart time 2 s,
+`bgp long-lived-graceful-restart stale-time 60`) sfrr keeps dut's own network long-lived stale
+once the restart time is over, where splain (GR only) drops it.
 """
 
 import signal
@@ -25,6 +29,7 @@ from skualab.netns import CommandError
 RFRR, RBIRD, SFRR, SBIRD, SPLAIN = "192.0.2.2", "192.0.2.6", "192.0.2.10", "192.0.2.14", \
     "192.0.2.18"
 P_FRR, P_BIRD, P_ALT = "198.51.100.0/25", "198.51.100.128/25", "203.0.113.0/25"
+P_DUT = "203.0.113.128/25"
 GR_TIME, LLGR_TIME = 3, 12
 
 
@@ -126,3 +131,17 @@ def test_kept_long_lived_stale_past_gr_then_flushed(lab):
     lab.expect("sfrr and sbird: withdrawn",
                lambda: [bool(route(sfrr, P_FRR)), bool(bird_route(sbird, P_BIRD))],
                [False, False], timeout=10, interval=0.5)
+
+
+@pytest.mark.timeout(60)
+def test_peers_keep_ours_long_lived(lab):
+    sfrr, splain = lab["sfrr"], lab["splain"]
+    lab.expect("sfrr and splain have dut's network",
+               lambda: [bool(route(sfrr, P_DUT)), bool(route(splain, P_DUT))], [True, True],
+               timeout=10)
+    faults.kill_router(lab, "dut", signal.SIGKILL)
+    lab.expect("splain: dut's network gone past the restart time (no LLGR)",
+               lambda: bool(route(splain, P_DUT)), False, timeout=15, interval=0.5)
+    lab.expect("sfrr: dut's network long-lived stale",
+               lambda: "llgr-stale" in communities((route(sfrr, P_DUT) or [{}])[0]), True,
+               timeout=5, interval=0.5)
