@@ -6,6 +6,8 @@
   never withdrawn, is gone from dut and withdrawn from frr; the other three stay.
 - bird (BIRD 2) asks dut (`birdc reload in dut`): dut answers with BoRR, its table, EoRR, and
   BIRD keeps every route; dut asks bird likewise and keeps bird's route.
+- exa (ExaBGP 4.2, which breaks on enhanced refresh) gets no such capability from dut with
+  `graceful-restart-disable`, and a plain refresh leaves its session up.
 - frr (FRR 8.4) negotiates the capability with dut; `clear bgp 192.0.2.2 soft in` on dut gets
   BoRR, the table, EoRR from frr (two more ROUTE-REFRESH messages counted than the request)
   and frr's route stays; `clear bgp 192.0.2.1 soft in` on frr gets the same from dut: frr counts
@@ -24,6 +26,7 @@ SPK_NETS = ["203.0.113.64/28", "203.0.113.80/28", "203.0.113.96/28", "203.0.113.
 OMITTED = "203.0.113.80/28"
 KEPT = [n for n in SPK_NETS if n != OMITTED]
 FRR_NET, DUT_NET, BIRD_NET = "198.51.100.0/25", "198.51.100.128/25", "203.0.113.0/28"
+EXA_NET = "203.0.113.16/28"
 
 
 def table(daemon):
@@ -113,10 +116,10 @@ def test_frr_asks_dut(lab):
     assert kinds[0] == "BoRR" and kinds[-1] == "EoRR" and kinds.count("BoRR") == 1 and \
         kinds.count("EoRR") == 1, kinds
     announced = sorted(p for m in sent if m[0] == "UPDATE" for p in m[1]["announce"])
-    # Everything dut's table has for frr: spk's, bird's and dut's own routes (not frr's).
-    assert announced == sorted(KEPT + [DUT_NET, BIRD_NET]), announced
+    # Everything dut's table has for frr: spk's, bird's, exa's and dut's own (not frr's).
+    assert announced == sorted(KEPT + [DUT_NET, BIRD_NET, EXA_NET]), announced
     lab.expect("frr: dut's routes kept", lambda: table(frr),
-               has_all(KEPT + [DUT_NET, BIRD_NET]), timeout=5)
+               has_all(KEPT + [DUT_NET, BIRD_NET, EXA_NET]), timeout=5)
 
 
 @pytest.mark.timeout(60)
@@ -148,3 +151,24 @@ def test_dut_asks_bird(lab):
                lambda: stats(dut, BIRD).get("routeRefreshRecv"),
                before.get("routeRefreshRecv", 0) + 2, timeout=10)
     lab.expect("dut: bird's route kept", lambda: table(dut), has_all([BIRD_NET]), timeout=5)
+
+
+@pytest.mark.timeout(60)
+def test_exabgp_plain_refresh_without_gr(lab):
+    """ExaBGP 4.2 resets the session when asked for a refresh with enhanced route refresh
+    negotiated; `neighbor X graceful-restart-disable` keeps skua from advertising it (it goes
+    only with the GR capability), so a plain refresh is asked and answered, no reset."""
+    dut, exa = lab["dut"], "192.0.2.14"
+    lab.wait_established("dut", [exa], timeout=30)
+    lab.expect("dut: exa's route", lambda: table(dut), has_all([EXA_NET]), timeout=10)
+    nbr = dut.neighbor(exa)[exa]
+    assert nbr["neighborCapabilities"].get("enhancedRouteRefresh") == "received", nbr
+    before = nbr.get("connectionsEstablished")
+    assert dut.vtysh("clear bgp %s soft in" % exa).strip() == ""
+    lab.expect("dut: the refresh answered (exa's UPDATE again)",
+               lambda: stats(dut, exa).get("updatesRecv"),
+               lambda n: None if n > nbr["messageStats"]["updatesRecv"] else n, timeout=10)
+    time.sleep(1)
+    nbr = dut.neighbor(exa)[exa]
+    assert nbr["bgpState"] == "Established" and nbr.get("connectionsEstablished") == before, nbr
+    assert EXA_NET in table(dut)
