@@ -200,7 +200,7 @@ static void gr_setup(void)
 {
 	setup();
 	base = event_loop_new();
-	bgp->base = base; /* the timers run on it; the RIB's work with fake_run() */
+	bgp->base = base;	      /* the timers run on it; the RIB's work with fake_run() */
 	bgp->gr_stalepath_time = 360; /* bgp_create()'s default: not what ends GR here */
 }
 
