@@ -13,6 +13,7 @@ obs. Then RFC 8538 with FRR (test_notification_with_n_bit). Last, FRR with a res
 4 s stays away longer than that: dut flushes its routes.
 """
 
+import os
 import signal
 import time
 
@@ -51,11 +52,21 @@ def state(lab, name):
             "gone": {"dut": dut_paths(lab, gone), "kernel": gone in k, "obs": obs_has(lab, gone)}}
 
 
+# FRR standing in for skua (SKUALAB_STANDIN=frr, which proves the restart tests against FRR
+# 8.4's own helper: they pass) runs bgpd with -n: its kernel is not looked at then.
+KERNEL = os.environ.get("SKUALAB_STANDIN") != "frr"
+
+
 def everywhere(peer, stale):
-    return {"dut": [{"peer": peer, "stale": stale, "valid": True}], "kernel": True, "obs": True}
+    want = {"dut": [{"peer": peer, "stale": stale, "valid": True}], "obs": True}
+    if KERNEL:
+        want["kernel"] = True
+    return want
 
 
-NOWHERE = {"dut": [], "kernel": False, "obs": False}
+NOWHERE = {"dut": [], "obs": False}
+if KERNEL:
+    NOWHERE["kernel"] = False
 
 
 def session_state(lab, addr):
@@ -149,6 +160,8 @@ def test_notification_with_n_bit(lab):
     hard-administrative-reset sends Cease/Administrative Reset: dut keeps FRR's routes, stale.
     With it, FRR sends Cease/Hard Reset: dut drops them. dut's `neighbor shutdown` goes to FRR
     as a Hard Reset carrying Cease/Administrative Shutdown."""
+    if not KERNEL:
+        pytest.skip("reads skua's log lines")
     lab.require_established("dut", [FRR])
     kept = ROUTES["frr"][0]
     lab.expect("frr's route at dut", lambda: dut_paths(lab, kept),
