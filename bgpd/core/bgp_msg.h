@@ -5,8 +5,9 @@
  * imsg: neither side includes the other's headers or touches its structures, only what is
  * declared here crosses.
  *
- *   session -> RIB: the rib_*() calls below (a peer came up or went down, an UPDATE or a
- *                   ROUTE-REFRESH arrived, the output queue drained), implemented by rib/.
+ *   session -> RIB: the rib_*() calls below (a peer came up or went down, an UPDATE, a
+ *                   ROUTE-REFRESH or its BoRR/EoRR arrived, the output queue drained),
+ *                   implemented by rib/.
  *   RIB -> session: struct bgp_session_ops, handed to rib_new() by whoever creates the RIB
  *                   (bgpd/instance/ with the session side's table, a test or a benchmark with
  *                   its own), so the RIB library links without the session library.
@@ -37,6 +38,7 @@ struct bgp_session_info {
 	uint32_t remote_as;
 	bool ebgp;
 	bool route_refresh;	  /* peer supports ROUTE-REFRESH */
+	bool enhanced_rr;	  /* both advertised enhanced route refresh (RFC 7313) */
 	struct ipaddr local_addr; /* our address on this session (next hop self) */
 	struct ipaddr remote_addr;
 	size_t max_msg_size; /* 4096, or 65535 with RFC 8654 */
@@ -72,7 +74,13 @@ void rib_peer_down_graceful(struct bgp_peer *peer);
 void rib_peer_gr_flush(struct bgp_peer *peer);
 /* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
+/* The peer asked for af again (ROUTE-REFRESH): the table is resent, between BoRR and EoRR
+ * when enhanced route refresh was negotiated (RFC 7313 4). */
 void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af);
+/* The peer's BoRR / EoRR for af (RFC 7313 4): its routes of af not re-announced between them
+ * are removed at the EoRR. Only called when enhanced route refresh was negotiated. */
+void rib_refresh_begin_received(struct bgp_peer *peer, enum bgp_af af);
+void rib_refresh_end_received(struct bgp_peer *peer, enum bgp_af af);
 /* The session's output queue has room again: continue sending updates. */
 void rib_peer_writable(struct bgp_peer *peer);
 

@@ -21,7 +21,10 @@
  *     the walk: the journal brings them. After the walk it reads the journal from that
  *     position, and sends End-of-RIB (RFC 4724 2) once it has caught up with the journal head
  *     as of the end of the walk, so EoR follows the whole initial table.
- *   - ROUTE-REFRESH restarts the walk from the session's journal cursor.
+ *   - ROUTE-REFRESH restarts the walk from the session's journal cursor. With enhanced route
+ *     refresh (RFC 7313) the walk goes between a BoRR, sent at once, and an EoRR, sent when the
+ *     session has caught up with the journal as of the walk's end (as End-of-RIB is), so the
+ *     peer can drop what the walk did not bring.
  *   - Down: its output state goes at once; its bits are cleared by the same bounded walk that
  *     removes its paths (bgp_rib_work.c). Its id is not reused before that walk ends.
  *
@@ -61,6 +64,8 @@
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_header.h"
+#include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
 #include "lib/log.h"
@@ -419,6 +424,9 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 			/* RFC 1997: NO_ADVERTISE to no peer; NO_EXPORT and NO_EXPORT_SUBCONFED
 			 * not outside the AS (no confederations: every eBGP peer is outside). */
 			if (c == BGP_COMM_NO_ADVERTISE)
+				return false;
+			/* RFC 9494 4.5: long-lived stale routes only to LLGR sessions. */
+			if (c == BGP_COMM_LLGR_STALE && !to->llgr)
 				return false;
 			if (to->ebgp &&
 			    (c == BGP_COMM_NO_EXPORT || c == BGP_COMM_NO_EXPORT_SUBCONFED))
@@ -787,8 +795,9 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	if (!best)
 		return NULL;
 	from = rib_src_get(rib, best->src);
-	/* A best path of a session that went down is being removed: send nothing for it. */
-	if (!from || !from->up || !export_permitted(to, from, af, best->attr))
+	/* A best path of a session that went down is being removed: send nothing for it. One that
+	 * graceful restart (or LLGR) keeps is still advertised (RFC 4724 4.2). */
+	if (!from || !rib_src_usable(from) || !export_permitted(to, from, af, best->attr))
 		return NULL;
 	if (to->peer && bgp_peer_policy_missing(to->peer, to->ebgp, af, BGP_DIR_OUT)) {
 		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
@@ -1123,6 +1132,21 @@ static void send_eor(struct rib_src *to, enum bgp_af af, size_t *space)
 			  af == BGP_AF_IPV4_UNICAST ? "IPv4 Unicast" : "IPv6 Unicast");
 }
 
+/* RFC 7313 4: the beginning or the end of a route refresh of af (subtype BoRR / EoRR). */
+static void send_refresh_mark(struct rib_src *to, enum bgp_af af, uint8_t subtype, size_t *space)
+{
+	uint8_t buf[BGP_ROUTE_REFRESH_LEN];
+	size_t len;
+
+	open_flush(to, space);
+	len = bgp_route_refresh_encode(buf, sizeof(buf), af, subtype);
+	if (len)
+		emit(to, buf, len, space);
+	if (DEBUG_ON(BGP_DEBUG_UPDATES_OUT))
+		log_debug("%s: send %s for %s", to->name, subtype == BGP_RR_BORR ? "BoRR" : "EoRR",
+			  bgp_af_text_name(af));
+}
+
 /*
  * neighbor X advertisement-interval N (MRAI, RFC 4271 9.2.1.1), as FRR: once a session has
  * its table, the changes for it wait until N seconds have passed since the last UPDATE it was
@@ -1174,7 +1198,7 @@ static bool af_has_work_now(const struct bgp_rib *rib, const struct rib_src *to,
 	case RIB_OUT_WALK:
 		return true;
 	case RIB_OUT_JOURNAL:
-		if (!out->eor_sent)
+		if (!out->eor_sent || out->eorr_wait)
 			return true;
 		if (out->cursor >= rib->af[af].journal.head)
 			return false;
@@ -1243,6 +1267,8 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 			out->mode = RIB_OUT_JOURNAL;
 			if (!out->eor_sent)
 				out->eor_pos = j->head;
+			if (out->eorr_wait)
+				out->eorr_pos = j->head;
 		}
 	} else {
 		while (out->cursor < j->head && visited < limit && est < *space) {
@@ -1266,6 +1292,10 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 		open_flush(to, space);
 		if (!out->eor_sent && out->cursor >= out->eor_pos)
 			send_eor(to, af, space);
+		if (out->eorr_wait && out->cursor >= out->eorr_pos) {
+			send_refresh_mark(to, af, BGP_RR_EORR, space);
+			out->eorr_wait = false;
+		}
 	}
 	return visited;
 }
@@ -1371,12 +1401,22 @@ void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src)
 	(void)rib;
 }
 
-void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
+void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, bool demarcated)
 {
 	struct rib_out_af *out = &src->out[af];
 
 	if (out->mode == RIB_OUT_OFF)
 		return;
+	/* Before the first End-of-RIB the peer is still receiving the initial table, which
+	 * that End-of-RIB ends: no BoRR then (FRR likewise). A refresh asked again before our
+	 * EoRR keeps the round open: one BoRR, one EoRR after the last walk. */
+	if (demarcated && out->eor_sent && !out->eorr_wait) {
+		size_t space = rib->sops->send_space(src->peer);
+
+		send_refresh_mark(src, af, BGP_RR_BORR, &space);
+		out->eorr_wait = true;
+	}
+	out->eorr_pos = UINT64_MAX; /* set when this walk ends */
 	/* Walk again; the journal is read on from where this session stood, so nothing that
 	 * changed meanwhile is lost (the walk skips what the journal will bring). What the
 	 * session's policy made of each attribute set is computed afresh. */

@@ -27,8 +27,9 @@ void adj_out_fini(struct bgp_rib *rib);
 void adj_out_peer_up(struct bgp_rib *rib, struct rib_src *src);
 /* Its output state goes (the cleanup walk takes care of its bits). */
 void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src);
-/* ROUTE-REFRESH (RFC 2918): send the whole AF again. */
-void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* ROUTE-REFRESH (RFC 2918): send the whole AF again; demarcated: between BoRR and EoRR (RFC
+ * 7313, once the first End-of-RIB has gone). */
+void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, bool demarcated);
 /* What `to` is currently advertised for dest (the advertised-to bit is set and the best path
  * exports to it): the exported set (a new reference), else NULL. */
 struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,

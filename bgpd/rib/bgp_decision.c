@@ -18,6 +18,9 @@
  *          stands in for it when present, and a shorter CLUSTER_LIST wins before it),
  *       g) lowest peer address.
  *
+ * Before all of it, RFC 9494 4.3: a path carrying LLGR_STALE (long-lived stale, bgp_rib_llgr.c)
+ * is least preferred, whatever else it has; FRR checks it first too.
+ *
  * Our deviations, all as FRR does by default unless noted:
  *   - Weight (a local value, never sent) is compared first; locally originated routes carry
  *     32768.
@@ -47,6 +50,7 @@
 static const char *const sel_reason_str[BGP_SEL_MAX] = {
 	[BGP_SEL_NONE] = "Nothing to Select",
 	[BGP_SEL_FIRST] = "First path received",
+	[BGP_SEL_LLGR_STALE] = "Long-lived stale",
 	[BGP_SEL_WEIGHT] = "Weight",
 	[BGP_SEL_LOCAL_PREF] = "Local Pref",
 	[BGP_SEL_LOCAL_ROUTE] = "Local Route",
@@ -110,6 +114,11 @@ static int cmp_u32_high(uint32_t a, uint32_t b)
 static int cmp_u32_low(uint32_t a, uint32_t b)
 {
 	return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+static int cmp_llgr_stale(const struct bgp_cand *a, const struct bgp_cand *b)
+{
+	return cmp_u32_low(rib_attr_llgr_stale(a->attr), rib_attr_llgr_stale(b->attr));
 }
 
 static int cmp_weight(const struct bgp_cand *a, const struct bgp_cand *b)
@@ -219,6 +228,7 @@ static const struct {
 	int (*cmp)(const struct bgp_cand *a, const struct bgp_cand *b);
 	enum bgp_sel_reason why;
 } tie_breakers[] = {
+	{ cmp_llgr_stale, BGP_SEL_LLGR_STALE },
 	{ cmp_weight, BGP_SEL_WEIGHT },
 	{ cmp_local_pref, BGP_SEL_LOCAL_PREF },
 	{ cmp_local_route, BGP_SEL_LOCAL_ROUTE },

@@ -9,8 +9,9 @@
 
 /* The tie-breaker that decided, FRR's enum bgp_path_selection_reason. */
 enum bgp_sel_reason {
-	BGP_SEL_NONE = 0, /* "Nothing to Select" */
-	BGP_SEL_FIRST,	  /* "First path received": the only valid path */
+	BGP_SEL_NONE = 0,   /* "Nothing to Select" */
+	BGP_SEL_FIRST,	    /* "First path received": the only valid path */
+	BGP_SEL_LLGR_STALE, /* one of them is long-lived stale (RFC 9494 4.3) */
 	BGP_SEL_WEIGHT,
 	BGP_SEL_LOCAL_PREF,
 	BGP_SEL_LOCAL_ROUTE,

@@ -54,7 +54,7 @@ static void reevaluate(struct bgp_peer *peer, enum bgp_af af, uint8_t pending)
 	if (pending & (1u << BGP_DIR_OUT)) {
 		bgp_peer_info(peer, "outbound policy for %s changed: re-sending the table",
 			      bgp_af_text_name(af));
-		rib_route_refresh_received(peer, af);
+		rib_resend(peer, af);
 	}
 }
 

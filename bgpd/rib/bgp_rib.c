@@ -144,6 +144,9 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
+		/* Announced again: no longer stale since an enhanced route refresh's BoRR, nor
+		 * long-lived stale (its new attributes come without our LLGR_STALE). */
+		rib_refresh_path_updated(rib, src, af, p, path);
 		if (path->src == src->id && path->attr == attr)
 			return; /* the same route again: nothing changes */
 		if (path->src != src->id) {
@@ -166,6 +169,8 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 		path = bgp_slab_alloc(&rib->path_slab);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
+		path->flags = 0; /* the slab does not clear: a freed path's flags would stay */
+		rib_refresh_path_updated(rib, src, af, p, path);
 		path->next = dest->paths;
 		dest->paths = path;
 		src->accepted[af]++;
@@ -205,6 +210,19 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 		return;
 	best_snap(rib, af, dest, &before);
 	path_unlink(rib, af, pp);
+	dest_decide(rib, af, dest, &before);
+}
+
+void rib_path_set_attr(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+		       struct bgp_path *path, struct bgp_attr *attr)
+{
+	struct best_snap before;
+
+	if (path->attr == attr)
+		return;
+	best_snap(rib, af, dest, &before);
+	bgp_attr_unref(path->attr);
+	path->attr = bgp_attr_ref(attr);
 	dest_decide(rib, af, dest, &before);
 }
 
@@ -265,6 +283,8 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 	rib_gr_src_free(rib, src);
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	rib_refresh_src_stop(src);
+	rib_llgr_src_stop(src);
 	adj_out_peer_down(rib, src);
 	if (src->rp && src->rp->cur == src)
 		src->rp->cur = NULL;
@@ -422,6 +442,11 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->local_addr = info->local_addr;
 	ipaddr_unmap_v4(&src->remote_addr);
 	src->codec = info->codec;
+	src->enhanced_rr = info->enhanced_rr;
+	src->llgr = info->llgr;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		src->llgr_time[af] =
+			info->llgr && info->af[af] && info->llgr_af[af] ? info->llgr_time[af] : 0;
 	src->max_msg = info->max_msg_size ? info->max_msg_size : 4096;
 	if (src->max_msg > 65535)
 		src->max_msg = 65535;
@@ -457,6 +482,7 @@ void rib_peer_down(struct bgp_peer *peer)
 	rib->nsessions--;
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	rib_refresh_src_stop(src);
 	adj_out_peer_down(rib, src);
 	/* Its paths are now invalid (bgp_path_valid()); the cleanup walk removes them and the
 	 * session's bits in bounded batches, then frees src. */
@@ -477,6 +503,8 @@ void rib_peer_down_graceful(struct bgp_peer *peer)
 	}
 	for (int af = 0; af < BGP_AF_MAX; af++)
 		adj_in_drop(src, (enum bgp_af)af);
+	/* A refresh under way ends with the session, its marks left alone. */
+	rib_refresh_src_stop(src);
 }
 
 void rib_peer_gr_flush(struct bgp_peer *peer)
@@ -727,6 +755,8 @@ static void adj_in_set(struct rib_src *src, enum bgp_af af, const struct prefix 
 
 	if (!src->adj_in[af])
 		return;
+	/* Announced or withdrawn since the BoRR: not forgotten at the EoRR. */
+	rib_refresh_touched(src, af, p);
 	if (!attr) {
 		old = ptree_delete(src->adj_in[af], p);
 		bgp_attr_unref(old);
@@ -753,7 +783,10 @@ void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, cons
 	bool aspath_denied = stored && src->peer &&
 			     !bgp_peer_aspath_permits(src->peer, af, BGP_DIR_IN, stored->aspath);
 
+	/* Not an announcement: an enhanced route refresh's marks stay (bgp_rib_refresh.c). */
+	rib->rerun = true;
 	rib_in_prefix(rib, src, af, p, stored, aspath_denied, why, now);
+	rib->rerun = false;
 	bgp_attr_unref(stored);
 }
 
@@ -932,7 +965,17 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 
 	if (!rib || !src || af >= BGP_AF_MAX)
 		return;
-	adj_out_refresh(rib, src, af);
+	adj_out_refresh(rib, src, af, src->enhanced_rr);
+}
+
+void rib_resend(struct bgp_peer *peer, enum bgp_af af)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+	struct rib_src *src = peer->rib ? peer->rib->cur : NULL;
+
+	if (!rib || !src || af >= BGP_AF_MAX)
+		return;
+	adj_out_refresh(rib, src, af, false);
 }
 
 void rib_peer_writable(struct bgp_peer *peer)

@@ -82,6 +82,9 @@ struct bgp_path {
 #define PATH_F_STALE 0x01
 /* Long-lived stale (RFC 9494): LLGR_STALE added, least preferred. */
 #define PATH_F_LLGR_STALE 0x02
+/* Announced since a BoRR, ahead of the walk that marks the session's paths stale: the walk
+ * leaves it fresh and clears this (bgp_rib_refresh.c). */
+#define PATH_F_RR_SEEN 0x04
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
@@ -129,6 +132,10 @@ struct rib_out_af {
 	struct prefix walk_last;
 	uint64_t cursor;  /* WALK: where the journal will be read from after the walk */
 	uint64_t eor_pos; /* send End-of-RIB once cursor reaches it */
+	/* Enhanced route refresh (RFC 7313): a BoRR went out; the EoRR follows the walk's end
+	 * once cursor reaches eorr_pos (set when the walk ends). */
+	bool eorr_wait;
+	uint64_t eorr_pos;
 };
 
 /* Why a path was refused on input (counted per source, shown by `show bgp neighbors`). */
@@ -138,6 +145,22 @@ struct rib_in_stats {
 	uint32_t cluster_loop;	    /* our cluster id in CLUSTER_LIST (RFC 4456 8) */
 	uint32_t treat_as_withdraw; /* RFC 7606 */
 	uint32_t filtered; /* denied by the inbound prefix list, filter-list or route-map */
+};
+
+/* A peer's enhanced route refresh of one family (bgp_rib_refresh.c). */
+enum rib_rr_phase {
+	RIB_RR_IDLE = 0,
+	RIB_RR_MARKING,	 /* after its BoRR: the walk marking its paths stale */
+	RIB_RR_OPEN,	 /* marked, waiting for its EoRR */
+	RIB_RR_SWEEPING, /* after its EoRR: the walk removing what is still stale */
+};
+
+/* Long-lived graceful restart of one family of a session (bgp_rib_llgr.c). */
+enum rib_llgr_phase {
+	RIB_LLGR_IDLE = 0,
+	RIB_LLGR_MARKING,  /* the walk adding LLGR_STALE (removing NO_LLGR routes) */
+	RIB_LLGR_ON,	   /* long-lived stale until the stale time is over */
+	RIB_LLGR_FLUSHING, /* the walk removing what is still long-lived stale */
 };
 
 /* One session (or the local source, id 0). */
@@ -174,6 +197,31 @@ struct rib_src {
 	 * re-running the inbound policy and `received-routes`; NULL when not kept. */
 	struct ptree *adj_in[BGP_AF_MAX];
 	int64_t up_since;
+	/* Enhanced route refresh (bgp_rib_refresh.c): negotiated; per family the phase of the
+	 * peer's refresh (enum rib_rr_phase), whether its EoRR came, the walk under way, until
+	 * when at most, the prefixes announced or withdrawn since the BoRR (only when the routes
+	 * are kept as received), the paths the sweep removed. */
+	bool enhanced_rr;
+	uint8_t rr_phase[BGP_AF_MAX];
+	bool rr_eorr[BGP_AF_MAX];
+	bool rr_started[BGP_AF_MAX];
+	bool rr_adj_in_stage[BGP_AF_MAX];
+	struct prefix rr_last[BGP_AF_MAX];
+	uint64_t rr_deadline_ms[BGP_AF_MAX];
+	struct ptree *rr_seen[BGP_AF_MAX]; /* prefix -> (void *)1 */
+	uint32_t rr_removed[BGP_AF_MAX];
+	struct ev *rr_ev;
+	/* Long-lived graceful restart (bgp_rib_llgr.c): both sides advertised it (so it may be
+	 * sent LLGR_STALE routes); the families whose paths are long-lived stale, until when. */
+	bool llgr;
+	uint32_t llgr_time[BGP_AF_MAX]; /* the peer's stale time per family, 0 = no LLGR */
+	uint8_t llgr_phase[BGP_AF_MAX]; /* enum rib_llgr_phase */
+	bool llgr_started[BGP_AF_MAX];	/* the walk under way, and where it is */
+	struct prefix llgr_last[BGP_AF_MAX];
+	uint32_t llgr_kept[BGP_AF_MAX], llgr_dropped[BGP_AF_MAX], llgr_removed[BGP_AF_MAX];
+	uint64_t llgr_deadline_ms[BGP_AF_MAX];
+	struct ev *llgr_ev;
+	struct bgp_rib *llgr_rib; /* its timer's RIB */
 
 	/* Output (bgp_adj_out.c) */
 	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
@@ -299,6 +347,7 @@ struct bgp_rib {
 	bool gr_deferring;
 	struct ev *gr_timer;	/* select-defer-time */
 	uint64_t gr_since_ms;	/* monotime_ms() when the deferral began */
+	bool rerun; /* rib_in_rerun(): kept routes through the policy again, not received */
 	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
 };
 
@@ -336,6 +385,10 @@ static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
  * Does not free the dest (the journal does, see rib_journal_trim()). */
 void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 			 struct rib_src *src);
+/* Give path (of dest) the attribute set attr (a reference is taken), re-run the decision and
+ * journal the change. */
+void rib_path_set_attr(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+		       struct bgp_path *path, struct bgp_attr *attr);
 void rib_src_free(struct bgp_rib *rib, struct rib_src *src);
 /* A prefix of src's kept Adj-RIB-In (received: the attributes as received) through the inbound
  * policy again, as soft-reconfiguration inbound does: the RIB changes only if the outcome did. */
@@ -349,6 +402,44 @@ bool rib_rmap_validates(const struct bgp_peer *peer, enum bgp_af af, enum bgp_di
 /* The route-map context of a route from src: its AS, and the ASPA procedure of its role (NULL
  * for our own routes). */
 const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *buf);
+
+/* Enhanced route refresh, receiving side (bgp_rib_refresh.c). The refresh of af by src ends
+ * as if its EoRR had come (the stale-path timer ran out; tests call it directly). */
+void rib_refresh_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* src's path for p was announced (or, with rib->rerun, its kept route went through the
+ * policy again): its refresh marks as that makes them. */
+void rib_refresh_path_updated(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+			      const struct prefix *p, struct bgp_path *path);
+/* src announced or withdrew p (its kept Adj-RIB-In changed): remembered during a refresh. */
+void rib_refresh_touched(struct rib_src *src, enum bgp_af af, const struct prefix *p);
+/* The marking and sweeping walks, bounded (bgp_rib_work.c). */
+bool rib_refresh_pending(const struct bgp_rib *rib);
+size_t rib_refresh_run(struct bgp_rib *rib, size_t budget);
+/* src goes: its refreshes end without removing anything, their timer and lists go. */
+void rib_refresh_src_stop(struct rib_src *src);
+
+/* Long-lived graceful restart (bgp_rib_llgr.c, RFC 9494). The kept paths of src in af become
+ * long-lived stale for seconds (the peer's stale time for af): LLGR_STALE added, least
+ * preferred, sent only to sessions with LLGR; those with NO_LLGR are removed. Called when
+ * graceful restart's time for them runs out, or at the session's loss when only LLGR was
+ * negotiated. The walk doing it runs with the RIB's work (rib_work_run() in tests). */
+void rib_llgr_start(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, uint32_t seconds);
+/* The stale time of src in af ran out (its timer; tests call it directly): a walk removes the
+ * long-lived stale paths. */
+void rib_llgr_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* Is af of src long-lived stale (or entering or leaving it)? */
+bool rib_llgr_active(const struct rib_src *src, enum bgp_af af);
+/* The walks, bounded (bgp_rib_work.c). */
+bool rib_llgr_pending(const struct bgp_rib *rib);
+size_t rib_llgr_run(struct bgp_rib *rib, size_t budget);
+/* Graceful restart's time for src's kept af ran out (or af was not in its GR capability):
+ * true when LLGR takes af over (its paths stay, long-lived stale for the peer's stale time),
+ * false when the peer has no LLGR for af (the caller removes them). */
+bool rib_llgr_takeover(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
+/* src goes: its LLGR timer goes (its paths are removed with it). */
+void rib_llgr_src_stop(struct rib_src *src);
+/* Does attr carry LLGR_STALE (RFC 9494 4.3: least preferred, only for LLGR sessions)? */
+bool rib_attr_llgr_stale(const struct bgp_attr *attr);
 
 /* Journal (bgp_adj_out.c) */
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);

@@ -37,6 +37,12 @@ bool rib_adj_in_update(struct bgp_peer *peer, enum bgp_af af);
 /* Does the peer's session keep its routes as received for af now (for either reason)? */
 bool rib_adj_in_kept(const struct bgp_peer *peer, enum bgp_af af);
 
+/* Send the peer's table of af again (clear soft out, an outbound policy change): like a
+ * ROUTE-REFRESH from it, but without BoRR/EoRR, as FRR. */
+void rib_resend(struct bgp_peer *peer, enum bgp_af af);
+/* Is the peer between its BoRR and its EoRR for af (enhanced route refresh)? */
+bool rib_refresh_in_progress(const struct bgp_peer *peer, enum bgp_af af);
+
 /* Configuration (network statements, activation changes while up). */
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);

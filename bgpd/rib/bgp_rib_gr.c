@@ -125,7 +125,20 @@ static void expired(struct rib_gr *gr, const char *which)
 {
 	log_info("%s: graceful restart: the %s timer expired, removing its stale routes",
 		 src_name(gr->src), which);
-	flush_all(gr, which);
+	/* RFC 9494 4.2: families with long-lived GR stay, long-lived stale (bgp_rib_llgr.c). */
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		if (!gr->keep[af] || !rib_llgr_takeover(gr->rib, gr->src, (enum bgp_af)af))
+			flush_af(gr, (enum bgp_af)af, which);
+	gr_end_if_done(gr);
+}
+
+void rib_gr_af_released(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af)
+{
+	(void)rib;
+	if (!src->gr || src->gr->state == RIB_GR_UP || src->gr->state == RIB_GR_DONE)
+		return;
+	flush_af(src->gr, af, "long-lived stale time expired");
+	gr_end_if_done(src->gr);
 }
 
 static void restart_cb(int fd, short what, void *arg)
@@ -183,9 +196,16 @@ void rib_gr_peer_up(struct bgp_rib *rib, struct rib_src *src, const struct bgp_s
 		}
 		/* RFC 4724 4.2: families absent from the new capability, or without the F bit
 		 * (forwarding state not kept), go now; the rest wait for End-of-RIB. */
-		for (int af = 0; af < BGP_AF_MAX; af++)
-			if (!(info->af[af] && info->gr_af[af] && info->gr_fwd[af]))
+		for (int af = 0; af < BGP_AF_MAX; af++) {
+			bool fwd = info->af[af] && info->gr_af[af] && info->gr_fwd[af];
+
+			/* RFC 9494 4.2: for long-lived stale routes the LLGR capability's F bit. */
+			if (rib_llgr_active(old, (enum bgp_af)af))
+				fwd = info->af[af] && info->llgr && info->llgr_af[af] &&
+				      info->llgr_fwd[af];
+			if (!fwd)
 				flush_af(ogr, (enum bgp_af)af, "no F bit in the new OPEN");
+		}
 		if (!any_kept(ogr)) {
 			gr_end_if_done(ogr);
 			continue;
@@ -202,8 +222,10 @@ bool rib_gr_session_lost(struct bgp_rib *rib, struct rib_src *src)
 
 	if (!gr || gr->state != RIB_GR_UP)
 		return false;
+	/* RFC 9494 4.2: a family long-lived GR covers is kept too, even when the GR capability
+	 * does not list it (it is long-lived stale at once then, below). */
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		kept |= gr->cap_af[af] && src->af[af];
+		kept |= (gr->cap_af[af] || src->llgr_time[af]) && src->af[af];
 	if (!kept)
 		return false;
 	/* A second loss while the first one's routes are still stale: those go. */
@@ -217,7 +239,9 @@ bool rib_gr_session_lost(struct bgp_rib *rib, struct rib_src *src)
 	gr->state = RIB_GR_RESTARTING;
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		gr->keep[af] = src->af[af];
-		if (!gr->cap_af[af])
+		if (gr->cap_af[af] || !gr->keep[af])
+			continue;
+		if (!rib_llgr_takeover(rib, src, (enum bgp_af)af))
 			flush_af(gr, (enum bgp_af)af, "family not in the capability");
 	}
 	log_info("%s: graceful restart: session lost, keeping its routes as stale for up to "

@@ -44,6 +44,9 @@ bool rib_gr_session_lost(struct bgp_rib *rib, struct rib_src *src);
 void rib_gr_eor(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af);
 /* Every stale route of the peer whose struct rib_peer is rp goes (except src's, when given). */
 void rib_gr_flush_peer(struct bgp_rib *rib, const struct rib_peer *rp, const struct rib_src *keep);
+/* Long-lived graceful restart (bgp_rib_llgr.c) has removed src's stale paths of af: nothing of
+ * af is kept any more (the source goes once no family is). */
+void rib_gr_af_released(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
 /* Seconds left on the restart timer of src (lost, its peer not back yet); -1 otherwise. For
  * the route views' "Time until Graceful Restart stale route deleted". */
 int64_t rib_src_gr_restart_remaining(const struct rib_src *src);

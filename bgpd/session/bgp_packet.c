@@ -36,11 +36,15 @@ static void open_local_fill(struct bgp_conn *c, struct bgp_open_local *l)
 	for (af = 0; af < BGP_AF_MAX; af++)
 		l->af[af] = bgp_peer_af_activated(peer, af);
 	l->route_refresh = true;
-	l->enhanced_rr = false; /* BoRR/EoRR handling is not implemented */
 	l->ext_message = true;
 	l->remote_as_type = peer->conf.remote_as_type;
 	l->remote_as = peer->conf.remote_as;
 	bgp_open_local_gr(peer, l);
+	/* RFC 7313 (BoRR/EoRR both ways) only beside the Graceful Restart capability: FRR 8.4
+	 * answers no ROUTE-REFRESH of a peer that negotiated enhanced route refresh before it has
+	 * sent that peer End-of-RIB, which it sends only to peers with the GR capability, so
+	 * with `graceful-restart-disable` a refresh asked of FRR would go unanswered. */
+	l->enhanced_rr = l->gr;
 }
 
 int bgp_conn_send_open(struct bgp_conn *c)
@@ -292,8 +296,26 @@ static void rx_route_refresh(struct bgp_conn *c, const uint8_t *body, size_t len
 			       rr.safi, rr.subtype);
 		return;
 	}
-	if (rr.subtype != BGP_RR_NORMAL)
-		return; /* BoRR/EoRR: we did not advertise enhanced route refresh */
+	if (rr.subtype != BGP_RR_NORMAL) {
+		/* BoRR/EoRR of a peer that did not negotiate enhanced route refresh: ignored,
+		 * as FRR does (its routes are then never purged behind its back). */
+		if (!s->info.enhanced_rr) {
+			bgp_peer_info_limited(s->peer,
+					      "%s for %s received without the enhanced route "
+					      "refresh capability, ignored",
+					      rr.subtype == BGP_RR_BORR ? "BoRR" : "EoRR",
+					      bgp_af_text_name(rr.af));
+			return;
+		}
+		bgp_peer_debug(BGP_DEBUG_UPDATES_IN, s->peer, "rcvd %s for %s",
+			       rr.subtype == BGP_RR_BORR ? "BoRR" : "EoRR",
+			       bgp_af_text_name(rr.af));
+		if (rr.subtype == BGP_RR_BORR)
+			rib_refresh_begin_received(s->peer, rr.af);
+		else
+			rib_refresh_end_received(s->peer, rr.af);
+		return;
+	}
 	bgp_peer_debug(BGP_DEBUG_UPDATES_IN, s->peer, "rcvd ROUTE-REFRESH for %s",
 		       bgp_af_text_name(rr.af));
 	rib_route_refresh_received(s->peer, rr.af);

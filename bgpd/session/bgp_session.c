@@ -622,6 +622,7 @@ void bgp_session_up(struct bgp_conn *c)
 	info->remote_as = c->nego.remote_as;
 	info->ebgp = c->nego.ebgp;
 	info->route_refresh = c->nego.route_refresh;
+	info->enhanced_rr = c->nego.enhanced_rr;
 	info->local_addr = c->local;
 	info->remote_addr = c->remote;
 	info->max_msg_size = c->nego.ext_message ? BGP_MAX_EXT_MSG_LEN : BGP_MAX_MSG_LEN;

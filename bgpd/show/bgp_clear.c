@@ -86,7 +86,7 @@ static bool clear_soft(struct vty *vty, struct bgp_peer *peer, int af_only, enum
 		if (out) {
 			bgp_peer_debug(BGP_DEBUG_UPDATES_OUT, peer, "clear soft out: resending %s",
 				       bgp_af_text_name(af));
-			rib_route_refresh_received(peer, af);
+			rib_resend(peer, af);
 		}
 	}
 	if (refused)

@@ -603,6 +603,7 @@ static const char *const good_files[] = {
 	"good-neighbor-options.conf",
 	"good-rpki.conf",
 	"good-ops.conf",
+	"good-llgr.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -702,6 +703,8 @@ static const char *const bad_files[] = {
 	"bad-json-maxpfx-both.json",
 	"bad-local-as-ibgp.conf",
 	"bad-adv-interval-range.conf",
+	"bad-llgr-stale-time-zero.conf",
+	"bad-llgr-stale-time-range.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
@@ -1680,6 +1683,26 @@ START_TEST(t_graceful_restart_apply)
 	ck_assert_uint_eq(the_bgp->gr_restart_time, 120);
 	ck_assert(the_bgp->gr_notification);
 	ck_assert(!the_bgp->gr_preserve_fw_state);
+}
+END_TEST
+
+/* Long-lived graceful restart's stale time, as the session side reads it: absent is 0 (no
+ * LLGR, FRR's default), set by the sample, gone with the `no` form whatever value it names. */
+START_TEST(t_llgr_apply)
+{
+	struct vty *vty = config_vty();
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert_uint_eq(the_bgp->llgr_stale_time, 0);
+	run(vty, "end", CMD_SUCCESS);
+	load_ok("good-llgr.conf");
+	ck_assert_uint_eq(the_bgp->llgr_stale_time, 100);
+	vty = config_vty();
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "bgp long-lived-graceful-restart stale-time 4294967295", CMD_SUCCESS);
+	ck_assert_uint_eq(the_bgp->llgr_stale_time, 4294967295u);
+	run(vty, "no bgp long-lived-graceful-restart stale-time 5", CMD_SUCCESS);
+	ck_assert_uint_eq(the_bgp->llgr_stale_time, 0);
 }
 END_TEST
 
@@ -2725,6 +2748,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_system_commands);
 	tcase_add_test(cli, t_peer_group_inheritance);
 	tcase_add_test(cli, t_graceful_restart_apply);
+	tcase_add_test(cli, t_llgr_apply);
 	tcase_add_test(cli, t_kernel_cannot_enforce);
 	tcase_add_test(cli, t_rpki_route_map_matches);
 	tcase_add_test(cli, t_rpki_local_role);

@@ -337,7 +337,22 @@ static int fake_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 		   peer->name, len);
 	FAKE_CHECK(memcmp(msg, marker, 16) == 0, "%s: bad marker", peer->name);
 	FAKE_CHECK(((size_t)msg[16] << 8 | msg[17]) == len, "%s: length field differs", peer->name);
+	if (msg[18] == 5) {
+		/* ROUTE-REFRESH: the RIB sends only BoRR and EoRR (RFC 7313) itself. */
+		FAKE_CHECK(len == 23 && msg[19] == 0 && (msg[20] == 1 || msg[20] == 2) &&
+				   (msg[21] == 1 || msg[21] == 2) && msg[22] == 1,
+			   "%s: ROUTE-REFRESH is no BoRR/EoRR", peer->name);
+		if (msg[21] == 1)
+			fp->borr[msg[20] - 1]++;
+		else
+			fp->eorr[msg[20] - 1]++;
+		if (fp->rr_nlog < 15)
+			fp->rr_log[fp->rr_nlog++] = msg[21] == 1 ? 'B' : 'E';
+		return 0;
+	}
 	FAKE_CHECK(msg[18] == 2, "%s: message type %u, not UPDATE", peer->name, msg[18]);
+	if (fp->rr_nlog < 15)
+		fp->rr_log[fp->rr_nlog++] = 'U';
 	fp->msgs++;
 	fp->bytes += len;
 	if (fp->space != SIZE_MAX) {

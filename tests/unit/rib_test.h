@@ -37,6 +37,10 @@ struct fake_peer {
 	uint64_t pfx_withdrawn;
 	uint64_t spurious_withdraw; /* withdrawals of prefixes the peer did not have */
 	uint64_t eor[BGP_AF_MAX];
+	uint64_t borr[BGP_AF_MAX]; /* RFC 7313 BoRR / EoRR received */
+	uint64_t eorr[BGP_AF_MAX];
+	char rr_log[16];  /* the first 15 messages: U (UPDATE), B (BoRR), E (EoRR) */
+	unsigned rr_nlog; /* how many are in rr_log (a test sets it to 0 to start again) */
 	uint64_t msgs_after_eor[BGP_AF_MAX]; /* announcements after End-of-RIB */
 	uint64_t decode_errors;
 	uint64_t treat_as_withdraw;

@@ -132,6 +132,28 @@ void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 	rib_calls.refresh++;
 }
 
+/* Our own resend (clear soft out): counted with the peer's requests, the same work. */
+void rib_resend(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+	rib_calls.refresh++;
+}
+
+void rib_refresh_begin_received(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+	rib_calls.borr++;
+}
+
+void rib_refresh_end_received(struct bgp_peer *peer, enum bgp_af af)
+{
+	(void)peer;
+	(void)af;
+	rib_calls.eorr++;
+}
+
 void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
 {
 	(void)peer;

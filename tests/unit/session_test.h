@@ -18,6 +18,7 @@
 
 struct rib_calls {
 	unsigned attach, detach, up, down, updates, refresh, writable, net_add, net_del;
+	unsigned borr, eorr;	/* enhanced route refresh (RFC 7313) */
 	unsigned down_graceful; /* rib_peer_down_graceful() */
 	unsigned gr_flush;	/* rib_peer_gr_flush() */
 	unsigned soft_in;	/* rib_soft_reconfig_in() calls that had routes kept */

@@ -95,6 +95,29 @@ def updates(stream):
     return out
 
 
+def messages(stream):
+    """Every message of a BGP byte stream in order, as ("UPDATE", {announce, withdraw, ...}),
+    ("ROUTE-REFRESH", "request" | "BoRR" | "EoRR"), or (type number, None) for the others."""
+    out, i = [], 0
+    while i + 19 <= len(stream):
+        if stream[i:i + 16] != MARKER:
+            raise ValueError("no BGP marker at byte %d of the stream" % i)
+        (length,) = struct.unpack_from("!H", stream, i + 16)
+        if length < 19 or i + length > len(stream):
+            raise ValueError("BGP message at byte %d cut short (%d bytes announced)"
+                             % (i, length))
+        mtype, body = stream[i + 18], stream[i + 19:i + length]
+        if mtype == 2:
+            out.append(("UPDATE", _update(body)))
+        elif mtype == 5 and len(body) >= 4:  # RFC 7313 3: AFI, subtype, SAFI
+            out.append(("ROUTE-REFRESH", {0: "request", 1: "BoRR", 2: "EoRR"}.get(
+                body[2], "subtype %d" % body[2])))
+        else:
+            out.append((mtype, None))
+        i += length
+    return out
+
+
 def changes(ups):
     """The prefixes touched by a list of UPDATEs: {prefix: last action} where the action is
     the LOCAL_PREF announced or "withdrawn", and the number of times each was sent."""

@@ -33,6 +33,14 @@ Config (TOML):
     as_path = [65002]
     med_group = 1000                       # optional: MED changes every N prefixes, so the
                                            # table has count/N distinct attribute sets
+    [refresh]                              # optional: enhanced route refresh (RFC 7313)
+    omit = ["203.0.113.80/28"]             # left out of every refresh answer, never withdrawn
+
+With [refresh], the OPEN also carries the route refresh (RFC 2918) and enhanced route refresh
+capabilities, and a ROUTE-REFRESH for a family is answered with BoRR, the family's UPDATEs
+without the omitted prefixes, and EoRR: a route the peer must drop at the EoRR although no
+WITHDRAW came.  ROUTE-REFRESH messages received are counted by subtype, and the order of what
+is received (U UPDATE, R request, B BoRR, E EoRR) is kept, the first 200.
 """
 
 import argparse
@@ -48,7 +56,8 @@ import time
 import tomllib
 
 MARKER = b"\xff" * 16
-OPEN, UPDATE, NOTIFICATION, KEEPALIVE = 1, 2, 3, 4
+OPEN, UPDATE, NOTIFICATION, KEEPALIVE, ROUTE_REFRESH = 1, 2, 3, 4, 5
+RR_REQUEST, RR_BORR, RR_EORR = 0, 1, 2
 MAX_MSG = 4096
 AS_TRANS = 23456
 DOC_NETS = [ipaddress.ip_network(n) for n in
@@ -88,8 +97,9 @@ def prefixes(spec):
         yield cls((base + i * step, first.prefixlen))
 
 
-def pack_updates(spec, as4):
-    """All UPDATE messages for one [[announce]] block, as a list of bytes."""
+def pack_updates(spec, as4, omit=()):
+    """All UPDATE messages for one [[announce]] block, as a list of bytes (without the
+    networks in omit)."""
     afi = spec.get("afi", "ipv4")
     as_path = [int(a) for a in spec.get("as_path", [])]
     if as4:
@@ -100,7 +110,7 @@ def pack_updates(spec, as4):
             struct.pack("!H", a if a < 65536 else AS_TRANS) for a in as_path)
     nh = ipaddress.ip_address(spec["nexthop"])
     group = int(spec.get("med_group", 0)) or None
-    nets = [encode_prefix(n) for n in prefixes(spec)]
+    nets = [encode_prefix(n) for n in prefixes(spec) if n not in omit]
     out = []
     i = 0
     while i < len(nets):
@@ -146,6 +156,10 @@ class Speaker:
                        "received_messages": 0, "received_updates": 0, "error": None}
         self.sock = None
         self.stop = threading.Event()
+        self.refresh = cfg.get("refresh")
+        if self.refresh is not None:
+            self.status.update(received_refresh={"request": 0, "borr": 0, "eorr": 0},
+                               refresh_answered=0, received_order="")
 
     def log(self, text):
         print("%s speaker: %s" % (time.strftime("%H:%M:%S"), text), flush=True)
@@ -221,6 +235,8 @@ class Speaker:
             gr = struct.pack("!H", int(self.cfg["graceful_restart"]) & 0x0FFF)
             gr += b"".join(struct.pack("!HBB", AFI[f], 1, 0) for f in fams)
             caps += struct.pack("!BB", 64, len(gr)) + gr  # RFC 4724 3, no flags set
+        if self.refresh is not None:
+            caps += struct.pack("!BB", 2, 0) + struct.pack("!BB", 70, 0)  # RFC 2918, 7313
         opt = struct.pack("!BB", 2, len(caps)) + caps
         return msg(OPEN, struct.pack("!BHH4sB", 4, my_as if my_as < 65536 else AS_TRANS,
                                      int(self.cfg.get("hold_time", 90)),
@@ -242,9 +258,36 @@ class Speaker:
             self.status["received_messages"] += 1
             if mtype == UPDATE:
                 self.status["received_updates"] += 1
+                self.note_order("U")
+            elif mtype == ROUTE_REFRESH and self.refresh is not None and len(body) >= 4:
+                self.refresh_received(body)
             elif mtype == NOTIFICATION:
                 code, sub = (body[0], body[1]) if len(body) >= 2 else (0, 0)
                 self.fail("peer sent NOTIFICATION %d/%d %s" % (code, sub, body[2:].hex()), 4)
+
+    def note_order(self, c):
+        if self.refresh is not None and len(self.status["received_order"]) < 200:
+            self.status["received_order"] += c
+
+    def refresh_received(self, body):
+        afi, subtype, _safi = struct.unpack("!HBB", body[:4])  # RFC 7313 3
+        name = {RR_REQUEST: "request", RR_BORR: "borr", RR_EORR: "eorr"}.get(subtype)
+        if name is None:
+            return
+        self.status["received_refresh"][name] += 1
+        self.note_order({RR_REQUEST: "R", RR_BORR: "B", RR_EORR: "E"}[subtype])
+        if subtype != RR_REQUEST:
+            return
+        fam = {v: k for k, v in AFI.items()}.get(afi)
+        omit = {ipaddress.ip_network(n) for n in self.refresh.get("omit", [])}
+        msgs = [m for spec in self.cfg.get("announce", []) if spec.get("afi", "ipv4") == fam
+                for m in pack_updates(spec, True, omit)[0]]
+        borr, eorr = (msg(ROUTE_REFRESH, struct.pack("!HBB", afi, sub, 1))
+                      for sub in (RR_BORR, RR_EORR))
+        self.send(borr + b"".join(msgs) + eorr)
+        self.status["refresh_answered"] += 1
+        self.log("answered a ROUTE-REFRESH for AFI %d: BoRR, %d UPDATEs, EoRR" % (afi, len(msgs)))
+        self.save()
 
     def keepalives(self, interval):
         while not self.stop.wait(interval):

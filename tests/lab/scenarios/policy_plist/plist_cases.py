@@ -274,7 +274,11 @@ def render_speaker(name):
         " no bgp network import-check",
         " no bgp default ipv4-unicast"]
     for s, (asn, v4, _, _) in SESSIONS.items():
-        out += [" neighbor %s remote-as %d" % (v4, asn), " neighbor %s passive" % v4]
+        out += [" neighbor %s remote-as %d" % (v4, asn), " neighbor %s passive" % v4,
+                # ExaBGP 4.2.21 resets the session when asked for a route refresh with
+                # enhanced route refresh negotiated (a TypeError in its reactor); skua
+                # advertises that capability only with graceful restart, so none here.
+                " neighbor %s graceful-restart-disable" % v4]
     for addr in (SINK4, SINK6):
         out += [" neighbor %s remote-as %d" % (addr, SINK_AS),
                 " neighbor %s timers connect 5" % addr]

@@ -580,7 +580,11 @@ def render_speaker(name):
             " no bgp network import-check",
             " no bgp default ipv4-unicast"]
     for asn, v4, _, _ in SESSIONS.values():
-        out += [" neighbor %s remote-as %d" % (v4, asn), " neighbor %s passive" % v4]
+        out += [" neighbor %s remote-as %d" % (v4, asn), " neighbor %s passive" % v4,
+                # ExaBGP 4.2.21 resets the session when asked for a route refresh with
+                # enhanced route refresh negotiated (a TypeError in its reactor); skua
+                # advertises that capability only with graceful restart, so none here.
+                " neighbor %s graceful-restart-disable" % v4]
     for asn, v4, v6, _, _ in SINKS.values():
         for addr in (v4, v6):
             out += [" neighbor %s remote-as %d" % (addr, asn),
