@@ -345,8 +345,8 @@ struct bgp_rib {
 	struct rib_rpki rpki;
 	/* The restarting speaker's deferred selection (bgp_rib_gr_defer.c). */
 	bool gr_deferring;
-	struct ev *gr_timer;	/* select-defer-time */
-	uint64_t gr_since_ms;	/* monotime_ms() when the deferral began */
+	struct ev *gr_timer;  /* select-defer-time */
+	uint64_t gr_since_ms; /* monotime_ms() when the deferral began */
 	bool rerun; /* rib_in_rerun(): kept routes through the policy again, not received */
 	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
 };

@@ -127,10 +127,16 @@ def test_shutdown_message_shown_by_frr(lab):
                    {DUT: {"lastNotificationReason": "Cease/Administrative Shutdown",
                           "lastShutdownDescription": MESSAGE}}, timeout=20)
     print("FRR: %s, %r" % (n[DUT]["lastNotificationReason"], n[DUT]["lastShutdownDescription"]))
-    # The traffic stays on alt: the DUT's paths are gone, nothing else moved.
-    for prefix in PREFIXES:
-        paths = frr_paths(lab, prefix)
-        assert path_from(paths, DUT) is None and path_from(paths, ALT)["bestpath"]["overall"]
+    # The traffic stays on alt: the DUT's paths go (FRR records the NOTIFICATION before its
+    # work queue has removed them, and with RFC 8538 it is a Hard Reset: no stale paths kept),
+    # nothing else moved.
+    def dut_gone_alt_best():
+        paths = [frr_paths(lab, prefix) for prefix in PREFIXES]
+        return all(path_from(p, DUT) is None and path_from(p, ALT)["bestpath"]["overall"]
+                   for p in paths)
+    lab.expect("FRR removed the DUT's paths, alt stays best", dut_gone_alt_best,
+               lambda ok: None if ok else "a DUT path is left, or alt is not best",
+               timeout=10, interval=0.2)
 
 
 @pytest.mark.timeout(60)
