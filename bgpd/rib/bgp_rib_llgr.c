@@ -204,9 +204,14 @@ size_t rib_llgr_run(struct bgp_rib *rib, size_t budget)
 	for (uint32_t id = 1; id < rib->src_cap && visited < budget; id++) {
 		struct rib_src *src = rib->src[id];
 
-		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++)
-			if (walking(src, (enum bgp_af)af))
-				visited += walk_run(rib, src, (enum bgp_af)af, budget - visited);
+		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++) {
+			if (!walking(src, (enum bgp_af)af))
+				continue;
+			visited += walk_run(rib, src, (enum bgp_af)af, budget - visited);
+			/* The end of a flush may release the source (rib_gr_af_released() ->
+			 * rib_src_free()): look it up again. */
+			src = rib->src[id];
+		}
 	}
 	return visited;
 }

@@ -1649,6 +1649,7 @@ START_TEST(t_graceful_restart_apply)
 	ck_assert(the_bgp->gr_notification);
 	ck_assert(!the_bgp->gr_preserve_fw_state);
 	run(vty, "end", CMD_SUCCESS);
+	vty_free(vty);
 
 	load_ok("good-graceful-restart.conf");
 	ck_assert_int_eq(the_bgp->gr_mode, BGP_GR_RESTART);
@@ -1683,6 +1684,7 @@ START_TEST(t_graceful_restart_apply)
 	ck_assert_uint_eq(the_bgp->gr_restart_time, 120);
 	ck_assert(the_bgp->gr_notification);
 	ck_assert(!the_bgp->gr_preserve_fw_state);
+	vty_free(vty);
 }
 END_TEST
 
@@ -1695,6 +1697,7 @@ START_TEST(t_llgr_apply)
 	run(vty, "router bgp 65001", CMD_SUCCESS);
 	ck_assert_uint_eq(the_bgp->llgr_stale_time, 0);
 	run(vty, "end", CMD_SUCCESS);
+	vty_free(vty);
 	load_ok("good-llgr.conf");
 	ck_assert_uint_eq(the_bgp->llgr_stale_time, 100);
 	vty = config_vty();
@@ -1703,6 +1706,7 @@ START_TEST(t_llgr_apply)
 	ck_assert_uint_eq(the_bgp->llgr_stale_time, 4294967295u);
 	run(vty, "no bgp long-lived-graceful-restart stale-time 5", CMD_SUCCESS);
 	ck_assert_uint_eq(the_bgp->llgr_stale_time, 0);
+	vty_free(vty);
 }
 END_TEST
 
