@@ -610,6 +610,7 @@ static const char *const good_files[] = {
  * files, duplicates, bad JSON. */
 static const char *const bad_files[] = {
 	"bad-unknown-command.conf",
+	"bad-five-lines.conf",
 	"bad-no-remote-as.conf",
 	"bad-ttl-multihop.conf",
 	"bad-hold-time.conf",
