@@ -51,6 +51,7 @@ enum node_type {
 	BGP_IPV6_NODE, /* r1(config-router-af)# */
 	RMAP_NODE,     /* r1(config-route-map)# */
 	RPKI_NODE,     /* r1(config-rpki)# */
+	VTY_NODE,      /* r1(config-line)#: FRR's `line vty`, accepted and ignored */
 	NODE_TYPE_MAX,
 };
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/command.h"
+#include "lib/frr_vty_compat_cli.h"
 #include "lib/log.h"
 #include "lib/log_file.h"
 #include "lib/northbound.h"
@@ -355,4 +356,5 @@ void system_cli_init(void)
 	cmd_install(CONFIG_NODE, &config_no_log_syslog_cmd);
 	for (size_t i = 0; i < array_size(frr_compat_defs); i++)
 		cmd_install(CONFIG_NODE, &frr_compat_defs[i]);
+	frr_vty_compat_cli_init();
 }
