@@ -25,6 +25,7 @@ import select
 import shutil
 import signal
 import struct
+import subprocess
 import tempfile
 import termios
 import time
@@ -797,3 +798,43 @@ def test_show_logging(bgpd):
     assert log["file"] == {"enabled": False}
     assert log["stdout"]["enabled"] is True
     assert any("started" in m for m in log["recentMessages"])
+
+
+# ---- FRR's command-line habits (issue 14) -------------------------------------------------------
+
+def run_vtysh_alone(*args):
+    """vtysh with exactly these arguments (no --vty-socket added)."""
+    return subprocess.run([SkuaBgpd.vtysh_path()] + list(args), stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=EXPECT_TIMEOUT, check=False)
+
+
+def test_version_option(bgpd):
+    """`vtysh --version` prints skua's version, the one bgpd reports, without connecting."""
+    r = run_vtysh_alone("--version")
+    assert r.returncode == 0, r.stderr
+    m = re.fullmatch(r"vtysh \(skua\) (\S+)\n", r.stdout)
+    assert m, r.stdout
+    b = subprocess.run([SkuaBgpd.bgpd_path(), "--version"], stdout=subprocess.PIPE, text=True,
+                       timeout=EXPECT_TIMEOUT, check=False)
+    assert b.stdout == "bgpd (skua) %s\n" % m.group(1)
+
+
+def test_frr_vty_socket_spelling(bgpd):
+    """FRR's `--vty_socket` works as `--vty-socket` (bgpd takes both spellings too)."""
+    r = run_vtysh_alone("--vty_socket", bgpd.sock, "-c", "show running-config")
+    assert r.returncode == 0, r.stderr
+    assert "hostname %s\n" % HOSTNAME in r.stdout
+
+
+def test_vty_socket_directory_named(bgpd):
+    """FRR's --vty_socket takes the sockets' directory; given one, vtysh says what is wrong
+    and which path to give instead, rather than a bare "Connection refused"."""
+    directory = os.path.dirname(bgpd.sock)
+    for spelling in ("--vty_socket", "--vty-socket"):
+        r = run_vtysh_alone(spelling, directory, "-c", "show version")
+        assert r.returncode == 1
+        assert r.stderr == (
+            "vtysh: %s is a directory: --vty-socket (or --vty_socket) names bgpd's socket "
+            "itself, not its directory as in FRR; try --vty-socket %s/bgpd.vty\n"
+            % (directory, directory)), r.stderr
