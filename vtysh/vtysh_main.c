@@ -109,7 +109,7 @@ static int run_line(struct vtysh_client *c, const char *line)
 		status = vtysh_request(c, '?', head, stdout, NULL);
 		XFREE(MTYPE_VTYSH, head);
 	} else {
-		status = vtysh_request(c, 'x', line, stdout, NULL);
+		status = vtysh_execute(c, line, stdout);
 	}
 	if (status < 0)
 		fprintf(stderr, "vtysh: lost the connection to bgpd at %s: %s (did bgpd exit?)\n",

@@ -838,3 +838,71 @@ def test_vty_socket_directory_named(bgpd):
             "vtysh: %s is a directory: --vty-socket (or --vty_socket) names bgpd's socket "
             "itself, not its directory as in FRR; try --vty-socket %s/bgpd.vty\n"
             % (directory, directory)), r.stderr
+
+
+# ---- output filters: show ... | include|exclude|begin|count REGEX (issue 14) --------------------
+
+def test_filter_include_exclude_on_running_config(bgpd):
+    full = running_config(bgpd).splitlines()
+    r = bgpd.vtysh("-c", "show running-config | include ^ neighbor 10\\.0\\.0\\.[23] ")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [ln for ln in full
+                                     if re.search(r"^ neighbor 10\.0\.0\.[23] ", ln)]
+    assert len(r.stdout.splitlines()) >= 2
+    r = bgpd.vtysh("-c", "sh run | ex neighbor")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [ln for ln in full if "neighbor" not in ln]
+
+
+def test_filter_begin_and_count(bgpd):
+    full = running_config(bgpd).splitlines()
+    r = bgpd.vtysh("-c", "show running-config | begin ^router bgp")
+    assert r.returncode == 0, r.stderr
+    start = next(i for i, ln in enumerate(full) if ln.startswith("router bgp"))
+    assert r.stdout.splitlines() == full[start:]
+    r = bgpd.vtysh("-c", "show running-config | count remote-as")
+    assert r.stdout == "Number of lines which match regexp = %d\n" % sum(
+        "remote-as" in ln for ln in full)
+
+
+def test_filter_on_other_show_commands(bgpd):
+    """Any show command, `do show` from configuration mode included."""
+    r = bgpd.vtysh("-c", "show ip bgp summary | include ^10\\.0\\.0\\.3 ")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("10.0.0.3 "), r.stdout
+    r = bgpd.vtysh("-c", "configure terminal", "-c", "do show running-config | include ^hostname")
+    assert r.stdout == "hostname %s\n" % HOSTNAME, r.stdout
+
+
+def test_filter_errors_named(bgpd):
+    r = bgpd.vtysh("-c", "show running-config | grep x")
+    assert r.returncode == 1
+    assert r.stdout.startswith("% Unknown output filter 'grep' after '|'"), r.stdout
+    r = bgpd.vtysh("-c", "show running-config | include (")
+    assert r.returncode == 1
+    assert r.stdout.startswith("% Bad regular expression '(': "), r.stdout
+    r = bgpd.vtysh("-c", "show running-config | include")
+    assert r.returncode == 1
+    assert r.stdout == "% '| include' needs a regular expression after it\n", r.stdout
+    # a typo before the pipe still gets its caret, under the right word
+    r = bgpd.vtysh("-c", "show running-confg | include x")
+    assert r.returncode == 1
+    assert r.stdout == ("% Unknown command: show running-confg\n"
+                        + " " * len("% Unknown command: show ") + "^\n"), r.stdout
+
+
+def test_pipe_in_a_value_is_not_a_filter(bgpd):
+    """Outside show commands " | " is text: a description keeps it."""
+    cmd = ["-c", "configure terminal", "-c", "router bgp %d" % ASN]
+    try:
+        r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.3 description uplink | backup")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert " neighbor 10.0.0.3 description uplink | backup\n" in running_config(bgpd)
+    finally:
+        bgpd.vtysh(*cmd, "-c", "no neighbor 10.0.0.3 description")
+
+
+def test_filter_interactive(term, bgpd):
+    out = term.command("show running-config | include ^hostname", P_ENABLE)
+    assert out.strip() == "hostname %s" % HOSTNAME, term.transcript()
