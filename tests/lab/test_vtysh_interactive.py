@@ -906,3 +906,40 @@ def test_pipe_in_a_value_is_not_a_filter(bgpd):
 def test_filter_interactive(term, bgpd):
     out = term.command("show running-config | include ^hostname", P_ENABLE)
     assert out.strip() == "hostname %s" % HOSTNAME, term.transcript()
+
+
+# ---- peer-group names in `?` and TAB after `neighbor` (issue 14) --------------------------------
+
+def test_peer_groups_in_question_mark_and_tab(term, bgpd):
+    term.command("configure terminal", P_CONFIG)
+    term.command("router bgp %d" % ASN, P_ROUTER)
+    term.command("neighbor TRANSIT peer-group", P_ROUTER)
+    try:
+        seen = term.describe("neighbor ", P_ROUTER)
+        lines = seen.split("\n")
+        iw = next(i for i, line in enumerate(lines) if line.startswith("  WORD "))
+        i4 = next(i for i, line in enumerate(lines) if line.startswith("  A.B.C.D "))
+        # the group under WORD, and only there; the addresses only under A.B.C.D
+        assert lines[iw + 1].split() == ["TRANSIT"], term.transcript()
+        assert lines[i4 + 1].split() == NEIGHBORS4, term.transcript()
+        term.kill_line()
+        # after `peer-group`, too (FRR lists the groups there)
+        seen = term.describe("neighbor 10.0.0.3 peer-group ", P_ROUTER)
+        lines = seen.split("\n")
+        iw = next(i for i, line in enumerate(lines) if line.startswith("  WORD "))
+        assert lines[iw + 1].split() == ["TRANSIT"], term.transcript()
+        term.kill_line()
+        # TAB completes the name, and the completed line configures the group
+        term.send("neighbor TR\t")
+        term.expect("neighbor TRANSIT ")
+        term.send("remote-as 65010\r")
+        term.expect(P_ROUTER)
+        term.send("neighbor 10.0.0.3 peer-group T\t")
+        term.expect("peer-group TRANSIT ")
+        term.kill_line()
+        assert " neighbor TRANSIT remote-as 65010\n" in running_config(bgpd)
+    finally:
+        term.kill_line()
+        term.command("no neighbor TRANSIT peer-group", P_ROUTER)
+    term.command("end", P_ENABLE)
+    assert "TRANSIT" not in running_config(bgpd)
