@@ -943,3 +943,18 @@ def test_peer_groups_in_question_mark_and_tab(term, bgpd):
         term.command("no neighbor TRANSIT peer-group", P_ROUTER)
     term.command("end", P_ENABLE)
     assert "TRANSIT" not in running_config(bgpd)
+
+
+# ---- FRR statements skua lacks say so; typos keep the caret (issue 14) --------------------------
+
+def test_unsupported_frr_statement_named(bgpd):
+    cmd = ["-c", "configure terminal", "-c", "router bgp %d" % ASN]
+    r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.2 bfd")
+    assert r.returncode == 1
+    assert r.stdout == ("% not supported by skua: neighbor PEER bfd (BFD: FRR's bfdd) (see "
+                        "doc/northbound.md, \"FRR statements skua lacks\")\n"), r.stdout
+    r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.2 bfdd")
+    assert r.returncode == 1
+    assert r.stdout == ("% Unknown command: neighbor 10.0.0.2 bfdd\n"
+                        + " " * len("% Unknown command: neighbor 10.0.0.2 ") + "^\n"), r.stdout
+    assert "bfd" not in running_config(bgpd)

@@ -613,6 +613,7 @@ static const char *const bad_files[] = {
 	"bad-unknown-command.conf",
 	"bad-five-lines.conf",
 	"bad-password-encryption.conf",
+	"bad-frr-unsupported.conf",
 	"bad-no-remote-as.conf",
 	"bad-ttl-multihop.conf",
 	"bad-hold-time.conf",
