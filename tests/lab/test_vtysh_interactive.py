@@ -958,3 +958,24 @@ def test_unsupported_frr_statement_named(bgpd):
     assert r.stdout == ("% Unknown command: neighbor 10.0.0.2 bfdd\n"
                         + " " * len("% Unknown command: neighbor 10.0.0.2 ") + "^\n"), r.stdout
     assert "bfd" not in running_config(bgpd)
+
+
+# ---- log timestamp precision N (issue 14) ----------------------------------------------------
+
+def test_log_timestamp_precision(bgpd):
+    conf = ["-c", "configure terminal"]
+    try:
+        r = bgpd.vtysh(*conf, "-c", "log timestamp precision 6", "-c", "line vty", "-c", "end")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "\nlog timestamp precision 6\n" in running_config(bgpd)
+        out = bgpd.vtysh("-c", "show logging").stdout
+        assert "Timestamp precision: 6\n" in out, out
+        # `line vty` logged its note after the change: microseconds
+        note = [ln for ln in out.splitlines() if "`line vty` ignored" in ln][-1]
+        assert re.match(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{6} ", note), note
+        r = bgpd.vtysh(*conf, "-c", "log timestamp precision 7")
+        assert r.returncode == 1 and "% Unknown command" in r.stdout, r.stdout
+    finally:
+        bgpd.vtysh(*conf, "-c", "no log timestamp precision")
+    assert "timestamp precision" not in running_config(bgpd)
+    assert "Timestamp precision: 3\n" in bgpd.vtysh("-c", "show logging").stdout

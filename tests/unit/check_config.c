@@ -614,6 +614,7 @@ static const char *const bad_files[] = {
 	"bad-five-lines.conf",
 	"bad-password-encryption.conf",
 	"bad-frr-unsupported.conf",
+	"bad-log-precision.conf",
 	"bad-no-remote-as.conf",
 	"bad-ttl-multihop.conf",
 	"bad-hold-time.conf",
@@ -984,11 +985,11 @@ START_TEST(t_frr_vty_lines_noted)
 	/* password, enable password, line vty, exec-timeout, two access-class, no login */
 	ck_assert_msg(strncmp(notes.buf, expected, strlen(expected)) == 0, "notes:\n%s", notes.buf);
 	ck_assert_msg(strstr(notes.buf, ":7: `enable password`") &&
-			      strstr(notes.buf, ":17: `line vty`") &&
-			      strstr(notes.buf, ":18: `exec-timeout`") &&
-			      strstr(notes.buf, ":19: `access-class`") &&
+			      strstr(notes.buf, ":18: `line vty`") &&
+			      strstr(notes.buf, ":19: `exec-timeout`") &&
 			      strstr(notes.buf, ":20: `access-class`") &&
-			      strstr(notes.buf, ":21: `login`"),
+			      strstr(notes.buf, ":21: `access-class`") &&
+			      strstr(notes.buf, ":22: `login`"),
 		      "notes:\n%s", notes.buf);
 	sbuf_free(&notes);
 }
