@@ -358,10 +358,16 @@ int cmd_execute(struct vty *vty, const char *line, bool walk_up)
 		vty_out(vty, "%% Command incomplete.\n");
 		ret = CMD_ERR_INCOMPLETE;
 		break;
-	default:
-		print_unknown(vty, line, &words, fail_word);
+	default: {
+		const struct cmd_unsupported *u = cmd_unsupported_find(onode, &words, walk_up);
+
+		if (u)
+			vty_out(vty, "%% not supported by skua: %s (see %s)\n", u->what, u->doc);
+		else
+			print_unknown(vty, line, &words, fail_word);
 		ret = CMD_ERR_NO_MATCH;
 		break;
+	}
 	}
 	cmd_match_result_free(&res);
 	cmd_words_free(&words);

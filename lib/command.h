@@ -51,6 +51,7 @@ enum node_type {
 	BGP_IPV6_NODE, /* r1(config-router-af)# */
 	RMAP_NODE,     /* r1(config-route-map)# */
 	RPKI_NODE,     /* r1(config-rpki)# */
+	VTY_NODE,      /* r1(config-line)#: FRR's `line vty`, accepted and ignored */
 	NODE_TYPE_MAX,
 };
 
@@ -135,6 +136,21 @@ void cmd_set_config_hooks(int (*enter)(struct vty *vty), void (*leave)(struct vt
  * Installing into VIEW_NODE installs into ENABLE_NODE too (FRR). Installing a config node
  * with cmd_node_install() also installs exit, quit, end and `do LINE...` into it. */
 void cmd_install(enum node_type node, const struct cmd_def *def);
+
+/*
+ * A statement another implementation (FRR) has and this program does not. A line that
+ * matches no command but begins with words (after an optional "no"; "*" stands for any one
+ * word) of an entry of its node, or of a node the walk-up tries, is refused with
+ * "% not supported by skua: WHAT (see DOC)" instead of "% Unknown command".
+ */
+struct cmd_unsupported {
+	enum node_type node;
+	const char *words; /* "neighbor * bfd" */
+	const char *what;  /* "neighbor PEER bfd (BFD)" */
+	const char *doc;   /* "doc/northbound.md, FRR statements skua lacks" */
+};
+/* Register a table (kept, not copied); 0, or -1 when the engine's table of tables is full. */
+int cmd_unsupported_register(const struct cmd_unsupported *table, size_t n);
 
 /*
  * Execute one line in vty->node. Output and error messages go to the vty (FRR wording:

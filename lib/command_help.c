@@ -7,6 +7,8 @@
  */
 #include "lib/compat.h"
 
+#include <arpa/inet.h>
+
 #include "lib/command_private.h"
 #include "lib/sbuf.h"
 #include "lib/vty.h"
@@ -149,6 +151,13 @@ static struct cmd_help *help_add(struct help_collect *hc, const char *text, cons
 	return &hc->v[hc->n++];
 }
 
+static bool is_address(const char *s)
+{
+	struct in6_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1 || inet_pton(AF_INET6, s, &a) == 1;
+}
+
 struct values_walk {
 	struct help_collect *hc;
 	const struct cmd_gnode *tok;
@@ -163,6 +172,10 @@ static void value_cb(const char *value, void *arg)
 	/* One word the placeholder takes as it is, and that continues what is typed. */
 	if (!value || !*value || strpbrk(value, " \t\r\n") ||
 	    cmd_token_match(vw->tok, value) != CMD_MATCH_EXACT)
+		return;
+	/* WORD takes anything: an address a provider offers belongs under A.B.C.D or X:X::X:X
+	 * (`neighbor <A.B.C.D|X:X::X:X|WORD>$peer` lists groups under WORD, not addresses). */
+	if (vw->tok->type == CMD_TOK_WORD && is_address(value))
 		return;
 	if (hc->partial && strncmp(value, hc->partial, strlen(hc->partial)) != 0)
 		return;

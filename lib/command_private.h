@@ -107,6 +107,9 @@ struct cmd_words {
 };
 void cmd_words_split(struct cmd_words *words, const char *line);
 void cmd_words_free(struct cmd_words *words);
+/* lib/command_unsupported.c: the entry a line that matched nothing in node falls under. */
+const struct cmd_unsupported *cmd_unsupported_find(enum node_type node,
+						   const struct cmd_words *words, bool walk_up);
 
 struct cmd_match_result {
 	int status;		       /* CMD_SUCCESS, CMD_ERR_NO_MATCH/AMBIGUOUS/INCOMPLETE */

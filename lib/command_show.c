@@ -180,9 +180,6 @@ DEFCMD(show_memory, "show memory [json]", SHOW_STR "Memory statistics\n" JSON_ST
 
 /* ---- show logging ------------------------------------------------------------------------ */
 
-/* The timestamps of lib/log.c carry milliseconds. */
-#define LOG_TS_PRECISION 3
-
 static const char *const target_label[LOG_TARGET_MAX] = {
 	[LOG_TARGET_STDOUT] = "Stdout",
 	[LOG_TARGET_FILE] = "File",
@@ -237,7 +234,7 @@ static void show_logging_text(struct vty *vty)
 		vty_out(vty, "\n");
 	}
 	vty_out(vty, "Record priority: disabled\n");
-	vty_out(vty, "Timestamp precision: %d\n", LOG_TS_PRECISION);
+	vty_out(vty, "Timestamp precision: %d\n", log_timestamp_precision());
 	vty_out(vty, "\nRecent log messages (oldest first):\n");
 	log_ring_walk(ring_cb, &rs);
 	if (!rs.lines)
@@ -269,7 +266,7 @@ static void show_logging_json(struct vty *vty)
 		json_object_close(&jw);
 	}
 	json_bool(&jw, "recordPriority", false);
-	json_int(&jw, "timestampPrecision", LOG_TS_PRECISION);
+	json_int(&jw, "timestampPrecision", log_timestamp_precision());
 	json_array_open(&jw, "recentMessages");
 	log_ring_walk(ring_cb, &rs);
 	json_array_close(&jw);

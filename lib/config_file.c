@@ -10,8 +10,10 @@
  * the commit's diff against running is exactly what the file changed, so only that reaches
  * bgpd and untouched sessions stay up.
  *
- * A line the engine or a handler refuses stops the load there ("FILE:LINE: message"). A
- * problem only the whole-tree validation sees (a must between two settings, say) is pinned on
+ * A line the engine or a handler refuses is reported ("FILE:LINE: message") and the load goes
+ * on to the end of the file, so one run (`bgpd -C`, start-up, a reload) names every bad line,
+ * in order; nothing is committed when any line was refused. A problem only the whole-tree
+ * validation sees (a must between two settings, say) is pinned on
  * a line afterwards, only when the file is already known to be bad: the file is replayed and
  * the candidate validated after each line that edited the node at fault (or a node above or
  * below it); the line reported is the one after which the configuration became invalid and
@@ -172,7 +174,7 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 				    "byte: the file must be text)\n",
 				    r->path, lineno);
 			ret = -1;
-			break;
+			continue;
 		}
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
@@ -193,9 +195,10 @@ static int cf_exec_lines(struct cf_run *r, FILE *f, struct nb_candidate *cand)
 		sbuf_reset(&vty->out);
 		rc = cmd_execute(vty, line, true);
 		if (rc != CMD_SUCCESS && rc != CMD_WARNING) {
+			/* Go on: the operator fixes every line of one report at once. */
 			report_line(r, lineno, &vty->out, line);
 			ret = -1;
-			break;
+			continue;
 		}
 		if (!cmd_node_is_config(vty->node))
 			cmd_enter_node(vty, CONFIG_NODE);

@@ -245,9 +245,30 @@ bool log_would_log(int level)
 	       level >= LOG_LVL_EMERG;
 }
 
-/* "2026/12/03 13:00:00.123" into buf (at least 24 bytes). */
+/* Read under log_state.lock by log_timestamp(); atomic so show logging may read it too. */
+static int ts_precision = LOG_TS_PRECISION_DEFAULT;
+
+int log_set_timestamp_precision(int digits)
+{
+	if (digits < -1 || digits > 6)
+		return -1;
+	__atomic_store_n(&ts_precision, digits < 0 ? LOG_TS_PRECISION_DEFAULT : digits,
+			 __ATOMIC_RELAXED);
+	return 0;
+}
+
+int log_timestamp_precision(void)
+{
+	return __atomic_load_n(&ts_precision, __ATOMIC_RELAXED);
+}
+
+/* "2026/12/03 13:00:00.123" (as many fraction digits as the precision, none for 0) into buf
+ * (at least 27 bytes). */
 static size_t log_timestamp(char *buf, size_t size)
 {
+	static const long divisor[7] = { 1000000000, 100000000, 10000000, 1000000,
+					 100000,     10000,	1000 };
+	int digits = log_timestamp_precision();
 	struct timespec ts;
 	struct tm tm;
 	size_t n;
@@ -255,7 +276,9 @@ static size_t log_timestamp(char *buf, size_t size)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	n = strftime(buf, size, "%Y/%m/%d %H:%M:%S", &tm);
-	n += (size_t)snprintf(buf + n, size - n, ".%03ld", ts.tv_nsec / 1000000);
+	if (digits > 0)
+		n += (size_t)snprintf(buf + n, size - n, ".%0*ld", digits,
+				      ts.tv_nsec / divisor[digits]);
 	return MIN(n, size - 1);
 }
 

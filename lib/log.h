@@ -42,6 +42,11 @@ int log_target_level(enum log_target target);
 const char *log_target_filename(void);
 void log_reopen(void);
 void log_close(void);
+/* Digits of the seconds' fraction in timestamps, 0..6 (`log timestamp precision N`); -1: the
+ * default, LOG_TS_PRECISION_DEFAULT (milliseconds). Returns -1 when digits is out of range. */
+#define LOG_TS_PRECISION_DEFAULT 3
+int log_set_timestamp_precision(int digits);
+int log_timestamp_precision(void);
 /* True when a syslog daemon listens on /dev/log: syslog(3) drops messages silently otherwise. */
 bool log_syslog_reachable(void);
 

@@ -67,7 +67,8 @@ static int ask(struct vtysh_shell *sh, char kind, const char *line, FILE *out, s
 
 	if (sh->lost)
 		return -EPIPE;
-	status = vtysh_request(sh->client, kind, line, out, text);
+	status = kind == 'x' && out ? vtysh_execute(sh->client, line, out)
+				    : vtysh_request(sh->client, kind, line, out, text);
 	if (status < 0) {
 		fprintf(stderr, "\nvtysh: lost the connection to bgpd at %s: %s (did bgpd exit?)\n",
 			sh->client->path, strerror(-status));

@@ -34,6 +34,14 @@ void vtysh_connect_error(const char *path, int err);
 int vtysh_request(struct vtysh_client *c, char kind, const char *line, FILE *out,
 		  struct sbuf *text);
 
+/*
+ * Execute one command line ('x'), its output to out. A show command may end in an output
+ * filter, `| include|exclude|begin|count REGEX` (vtysh/vtysh_filter.c): the daemon gets the
+ * command without it, and the reply is filtered here. Returns as vtysh_request(); a bad
+ * filter is reported on out and returns CMD_WARNING_CONFIG_FAILED, the daemon not asked.
+ */
+int vtysh_execute(struct vtysh_client *c, const char *line, FILE *out);
+
 /* Did the command succeed (CMD_SUCCESS or CMD_WARNING)? */
 bool vtysh_status_ok(int status);
 

@@ -3,6 +3,7 @@
 #include "lib/compat.h"
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -44,6 +45,17 @@ void vtysh_disconnect(struct vtysh_client *c)
 void vtysh_connect_error(const char *path, int err)
 {
 	const char *hint;
+	struct stat st;
+
+	/* FRR's --vty_socket names the directory of the daemons' sockets; skua's the socket. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"vtysh: %s is a directory: --vty-socket (or --vty_socket) names bgpd's "
+			"socket itself, not its directory as in FRR; try --vty-socket "
+			"%s%sbgpd.vty\n",
+			path, path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/");
+		return;
+	}
 
 	switch (err) {
 	case EACCES:

@@ -33,7 +33,10 @@ static void usage(FILE *fp)
 		"  -f, --inputfile FILE  apply FILE in configuration mode\n"
 		"  -b, --boot            apply the saved configuration (see --config)\n"
 		"      --config FILE     the saved configuration (default %s)\n"
-		"      --vty-socket PATH bgpd's vty socket (default %s)\n"
+		"      --vty-socket PATH bgpd's vty socket (default %s; also --vty_socket,\n"
+		"                        FRR's spelling, but the socket itself, not its "
+		"directory)\n"
+		"      --version         print the version\n"
 		"  -h, --help            this text\n\n"
 		"Without -c/-f/-b: an interactive shell when stdin is a terminal, else every line\n"
 		"of stdin is a command. Exit status 1 when a command failed. Output is never\n"
@@ -106,7 +109,7 @@ static int run_line(struct vtysh_client *c, const char *line)
 		status = vtysh_request(c, '?', head, stdout, NULL);
 		XFREE(MTYPE_VTYSH, head);
 	} else {
-		status = vtysh_request(c, 'x', line, stdout, NULL);
+		status = vtysh_execute(c, line, stdout);
 	}
 	if (status < 0)
 		fprintf(stderr, "vtysh: lost the connection to bgpd at %s: %s (did bgpd exit?)\n",
@@ -243,9 +246,11 @@ static int run_file(struct vtysh_client *c, const char *file)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SOCKET = 256, OPT_CONFIG };
+	enum { OPT_SOCKET = 256, OPT_CONFIG, OPT_VERSION };
 	static const struct option longopts[] = {
 		{ "vty-socket", required_argument, NULL, OPT_SOCKET },
+		{ "vty_socket", required_argument, NULL, OPT_SOCKET }, /* FRR's spelling */
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "command", required_argument, NULL, 'c' },
 		{ "inputfile", required_argument, NULL, 'f' },
@@ -281,6 +286,10 @@ int main(int argc, char **argv)
 		case 'E':
 			echo_commands = true;
 			break;
+		case OPT_VERSION:
+			printf("vtysh (skua) %s\n", PACKAGE_VERSION);
+			XFREE(MTYPE_VTYSH, cmds);
+			return 0;
 		case 'h':
 			usage(stdout);
 			XFREE(MTYPE_VTYSH, cmds);

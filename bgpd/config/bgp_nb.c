@@ -190,5 +190,6 @@ void bgp_config_init(void)
 	bgp_gr_cli_init();
 	bgp_gshut_cli_init();
 	bgp_llgr_cli_init();
+	bgp_cli_unsupported_init();
 	bgp_dynamic_set_apply(dynamic_apply);
 }

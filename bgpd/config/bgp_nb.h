@@ -160,6 +160,8 @@ void bgp_print_neighbor_gr(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_gr_cli_init(void);
 /* bgp_llgr_cli.c: bgp long-lived-graceful-restart stale-time (its own table). */
 void bgp_llgr_cli_init(void);
+/* bgp_cli_unsupported.c: FRR statements skua lacks, refused as "not supported by skua". */
+void bgp_cli_unsupported_init(void);
 
 /* For the files of one concern: the peer of a neighbor's node in APPLY (bgp_nb_config.c;
  * NULL, logged, when the instance lacks it), and the neighbor's address or group's name a

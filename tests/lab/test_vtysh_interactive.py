@@ -25,6 +25,7 @@ import select
 import shutil
 import signal
 import struct
+import subprocess
 import tempfile
 import termios
 import time
@@ -797,3 +798,184 @@ def test_show_logging(bgpd):
     assert log["file"] == {"enabled": False}
     assert log["stdout"]["enabled"] is True
     assert any("started" in m for m in log["recentMessages"])
+
+
+# ---- FRR's command-line habits (issue 14) -------------------------------------------------------
+
+def run_vtysh_alone(*args):
+    """vtysh with exactly these arguments (no --vty-socket added)."""
+    return subprocess.run([SkuaBgpd.vtysh_path()] + list(args), stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=EXPECT_TIMEOUT, check=False)
+
+
+def test_version_option(bgpd):
+    """`vtysh --version` prints skua's version, the one bgpd reports, without connecting."""
+    r = run_vtysh_alone("--version")
+    assert r.returncode == 0, r.stderr
+    m = re.fullmatch(r"vtysh \(skua\) (\S+)\n", r.stdout)
+    assert m, r.stdout
+    b = subprocess.run([SkuaBgpd.bgpd_path(), "--version"], stdout=subprocess.PIPE, text=True,
+                       timeout=EXPECT_TIMEOUT, check=False)
+    assert b.stdout == "bgpd (skua) %s\n" % m.group(1)
+
+
+def test_frr_vty_socket_spelling(bgpd):
+    """FRR's `--vty_socket` works as `--vty-socket` (bgpd takes both spellings too)."""
+    r = run_vtysh_alone("--vty_socket", bgpd.sock, "-c", "show running-config")
+    assert r.returncode == 0, r.stderr
+    assert "hostname %s\n" % HOSTNAME in r.stdout
+
+
+def test_vty_socket_directory_named(bgpd):
+    """FRR's --vty_socket takes the sockets' directory; given one, vtysh says what is wrong
+    and which path to give instead, rather than a bare "Connection refused"."""
+    directory = os.path.dirname(bgpd.sock)
+    for spelling in ("--vty_socket", "--vty-socket"):
+        r = run_vtysh_alone(spelling, directory, "-c", "show version")
+        assert r.returncode == 1
+        assert r.stderr == (
+            "vtysh: %s is a directory: --vty-socket (or --vty_socket) names bgpd's socket "
+            "itself, not its directory as in FRR; try --vty-socket %s/bgpd.vty\n"
+            % (directory, directory)), r.stderr
+
+
+# ---- output filters: show ... | include|exclude|begin|count REGEX (issue 14) --------------------
+
+def test_filter_include_exclude_on_running_config(bgpd):
+    full = running_config(bgpd).splitlines()
+    r = bgpd.vtysh("-c", "show running-config | include ^ neighbor 10\\.0\\.0\\.[23] ")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [ln for ln in full
+                                     if re.search(r"^ neighbor 10\.0\.0\.[23] ", ln)]
+    assert len(r.stdout.splitlines()) >= 2
+    r = bgpd.vtysh("-c", "sh run | ex neighbor")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [ln for ln in full if "neighbor" not in ln]
+
+
+def test_filter_begin_and_count(bgpd):
+    full = running_config(bgpd).splitlines()
+    r = bgpd.vtysh("-c", "show running-config | begin ^router bgp")
+    assert r.returncode == 0, r.stderr
+    start = next(i for i, ln in enumerate(full) if ln.startswith("router bgp"))
+    assert r.stdout.splitlines() == full[start:]
+    r = bgpd.vtysh("-c", "show running-config | count remote-as")
+    assert r.stdout == "Number of lines which match regexp = %d\n" % sum(
+        "remote-as" in ln for ln in full)
+
+
+def test_filter_on_other_show_commands(bgpd):
+    """Any show command, `do show` from configuration mode included."""
+    r = bgpd.vtysh("-c", "show ip bgp summary | include ^10\\.0\\.0\\.3 ")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("10.0.0.3 "), r.stdout
+    r = bgpd.vtysh("-c", "configure terminal", "-c", "do show running-config | include ^hostname")
+    assert r.stdout == "hostname %s\n" % HOSTNAME, r.stdout
+
+
+def test_filter_errors_named(bgpd):
+    r = bgpd.vtysh("-c", "show running-config | grep x")
+    assert r.returncode == 1
+    assert r.stdout.startswith("% Unknown output filter 'grep' after '|'"), r.stdout
+    r = bgpd.vtysh("-c", "show running-config | include (")
+    assert r.returncode == 1
+    assert r.stdout.startswith("% Bad regular expression '(': "), r.stdout
+    r = bgpd.vtysh("-c", "show running-config | include")
+    assert r.returncode == 1
+    assert r.stdout == "% '| include' needs a regular expression after it\n", r.stdout
+    # a typo before the pipe still gets its caret, under the right word
+    r = bgpd.vtysh("-c", "show running-confg | include x")
+    assert r.returncode == 1
+    assert r.stdout == ("% Unknown command: show running-confg\n"
+                        + " " * len("% Unknown command: show ") + "^\n"), r.stdout
+
+
+def test_pipe_in_a_value_is_not_a_filter(bgpd):
+    """Outside show commands " | " is text: a description keeps it."""
+    cmd = ["-c", "configure terminal", "-c", "router bgp %d" % ASN]
+    try:
+        r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.3 description uplink | backup")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert " neighbor 10.0.0.3 description uplink | backup\n" in running_config(bgpd)
+    finally:
+        bgpd.vtysh(*cmd, "-c", "no neighbor 10.0.0.3 description")
+
+
+def test_filter_interactive(term, bgpd):
+    out = term.command("show running-config | include ^hostname", P_ENABLE)
+    assert out.strip() == "hostname %s" % HOSTNAME, term.transcript()
+
+
+# ---- peer-group names in `?` and TAB after `neighbor` (issue 14) --------------------------------
+
+def test_peer_groups_in_question_mark_and_tab(term, bgpd):
+    term.command("configure terminal", P_CONFIG)
+    term.command("router bgp %d" % ASN, P_ROUTER)
+    term.command("neighbor TRANSIT peer-group", P_ROUTER)
+    try:
+        seen = term.describe("neighbor ", P_ROUTER)
+        lines = seen.split("\n")
+        iw = next(i for i, line in enumerate(lines) if line.startswith("  WORD "))
+        i4 = next(i for i, line in enumerate(lines) if line.startswith("  A.B.C.D "))
+        # the group under WORD, and only there; the addresses only under A.B.C.D
+        assert lines[iw + 1].split() == ["TRANSIT"], term.transcript()
+        assert lines[i4 + 1].split() == NEIGHBORS4, term.transcript()
+        term.kill_line()
+        # after `peer-group`, too (FRR lists the groups there)
+        seen = term.describe("neighbor 10.0.0.3 peer-group ", P_ROUTER)
+        lines = seen.split("\n")
+        iw = next(i for i, line in enumerate(lines) if line.startswith("  WORD "))
+        assert lines[iw + 1].split() == ["TRANSIT"], term.transcript()
+        term.kill_line()
+        # TAB completes the name, and the completed line configures the group
+        term.send("neighbor TR\t")
+        term.expect("neighbor TRANSIT ")
+        term.send("remote-as 65010\r")
+        term.expect(P_ROUTER)
+        term.send("neighbor 10.0.0.3 peer-group T\t")
+        term.expect("peer-group TRANSIT ")
+        term.kill_line()
+        assert " neighbor TRANSIT remote-as 65010\n" in running_config(bgpd)
+    finally:
+        term.kill_line()
+        term.command("no neighbor TRANSIT peer-group", P_ROUTER)
+    term.command("end", P_ENABLE)
+    assert "TRANSIT" not in running_config(bgpd)
+
+
+# ---- FRR statements skua lacks say so; typos keep the caret (issue 14) --------------------------
+
+def test_unsupported_frr_statement_named(bgpd):
+    cmd = ["-c", "configure terminal", "-c", "router bgp %d" % ASN]
+    r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.2 bfd")
+    assert r.returncode == 1
+    assert r.stdout == ("% not supported by skua: neighbor PEER bfd (BFD: FRR's bfdd) (see "
+                        "doc/northbound.md, \"FRR statements skua lacks\")\n"), r.stdout
+    r = bgpd.vtysh(*cmd, "-c", "neighbor 10.0.0.2 bfdd")
+    assert r.returncode == 1
+    assert r.stdout == ("% Unknown command: neighbor 10.0.0.2 bfdd\n"
+                        + " " * len("% Unknown command: neighbor 10.0.0.2 ") + "^\n"), r.stdout
+    assert "bfd" not in running_config(bgpd)
+
+
+# ---- log timestamp precision N (issue 14) ----------------------------------------------------
+
+def test_log_timestamp_precision(bgpd):
+    conf = ["-c", "configure terminal"]
+    try:
+        r = bgpd.vtysh(*conf, "-c", "log timestamp precision 6", "-c", "line vty", "-c", "end")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "\nlog timestamp precision 6\n" in running_config(bgpd)
+        out = bgpd.vtysh("-c", "show logging").stdout
+        assert "Timestamp precision: 6\n" in out, out
+        # `line vty` logged its note after the change: microseconds
+        note = [ln for ln in out.splitlines() if "`line vty` ignored" in ln][-1]
+        assert re.match(r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\.\d{6} ", note), note
+        r = bgpd.vtysh(*conf, "-c", "log timestamp precision 7")
+        assert r.returncode == 1 and "% Unknown command" in r.stdout, r.stdout
+    finally:
+        bgpd.vtysh(*conf, "-c", "no log timestamp precision")
+    assert "timestamp precision" not in running_config(bgpd)
+    assert "Timestamp precision: 3\n" in bgpd.vtysh("-c", "show logging").stdout

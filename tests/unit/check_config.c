@@ -590,6 +590,7 @@ static const char *const good_files[] = {
 	"good-json-empty.json",
 	"good-frr.conf",
 	"good-frr-switches.conf",
+	"good-frr-daemon-lines.conf",
 	"good-prefix-list.conf",
 	"good-neighbor-prefix-list.conf",
 	"good-peer-group.conf",
@@ -610,6 +611,10 @@ static const char *const good_files[] = {
  * files, duplicates, bad JSON. */
 static const char *const bad_files[] = {
 	"bad-unknown-command.conf",
+	"bad-five-lines.conf",
+	"bad-password-encryption.conf",
+	"bad-frr-unsupported.conf",
+	"bad-log-precision.conf",
 	"bad-no-remote-as.conf",
 	"bad-ttl-multihop.conf",
 	"bad-hold-time.conf",
@@ -951,6 +956,45 @@ static void write_bytes(const char *path, const char *bytes, size_t len)
 
 /* A NUL used to end the line for the parser: `password abc\0REST` loaded as `password abc`,
  * and a reload of such a file reported success. The whole file is refused instead. */
+/* FRR's vty lines load and do nothing, but never silently: one note per line in the log,
+ * naming the file and line, so an operator who relied on a vty password learns it is gone. */
+static void count_vty_notes(const char *line, void *arg)
+{
+	struct sbuf *sb = arg;
+
+	if (strstr(line, "ignored: skua has no telnet vty")) {
+		const char *at = strstr(line, "good-frr-daemon-lines.conf:");
+
+		sbuf_printf(sb, "%s\n", at ? at : line);
+	}
+}
+
+START_TEST(t_frr_vty_lines_noted)
+{
+	static const char expected[] =
+		"good-frr-daemon-lines.conf:6: `password` ignored: skua has no telnet vty: vtysh "
+		"uses bgpd's UNIX socket, whose mode decides who may connect (see "
+		"doc/security.md)\n";
+	struct sbuf notes;
+
+	sbuf_init(&notes);
+	log_ring_clear();
+	load_ok("good-frr-daemon-lines.conf");
+	log_ring_walk(count_vty_notes, &notes);
+	ck_assert_ptr_nonnull(notes.buf);
+	/* password, enable password, line vty, exec-timeout, two access-class, no login */
+	ck_assert_msg(strncmp(notes.buf, expected, strlen(expected)) == 0, "notes:\n%s", notes.buf);
+	ck_assert_msg(strstr(notes.buf, ":7: `enable password`") &&
+			      strstr(notes.buf, ":18: `line vty`") &&
+			      strstr(notes.buf, ":19: `exec-timeout`") &&
+			      strstr(notes.buf, ":20: `access-class`") &&
+			      strstr(notes.buf, ":21: `access-class`") &&
+			      strstr(notes.buf, ":22: `login`"),
+		      "notes:\n%s", notes.buf);
+	sbuf_free(&notes);
+}
+END_TEST
+
 START_TEST(t_nul_byte_refused)
 {
 	static const char text[] = "router bgp 65001\n"
@@ -2738,6 +2782,7 @@ static Suite *config_suite(void)
 	tcase_add_test(files, t_check_file_applies_nothing);
 	tcase_add_test(files, t_missing_file);
 	tcase_add_test(files, t_nul_byte_refused);
+	tcase_add_test(files, t_frr_vty_lines_noted);
 	tcase_add_test(files, t_locate_by_bisection);
 	suite_add_tcase(s, files);
 

@@ -219,6 +219,44 @@ START_TEST(test_ring)
 }
 END_TEST
 
+/* The newest ring line matches the extended regular expression re. */
+static void last_line_matches(const char *re)
+{
+	struct ring_state rs = { 0 };
+	regex_t rx;
+
+	log_ring_walk(ring_cb, &rs);
+	ck_assert_int_eq(regcomp(&rx, re, REG_EXTENDED | REG_NOSUB), 0);
+	ck_assert_msg(regexec(&rx, rs.last, 0, NULL, 0) == 0, "'%s' does not match %s", rs.last,
+		      re);
+	regfree(&rx);
+}
+
+/* `log timestamp precision N`: N digits of the seconds' fraction, none for 0. */
+START_TEST(test_timestamp_precision)
+{
+	ck_assert_int_eq(log_timestamp_precision(), LOG_TS_PRECISION_DEFAULT);
+	log_info("default");
+	last_line_matches("^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3} "
+			  "TEST: default$");
+	ck_assert_int_eq(log_set_timestamp_precision(6), 0);
+	log_info("micro");
+	last_line_matches(" [0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6} TEST: micro$");
+	ck_assert_int_eq(log_set_timestamp_precision(1), 0);
+	log_info("tenths");
+	last_line_matches(" [0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9] TEST: tenths$");
+	ck_assert_int_eq(log_set_timestamp_precision(0), 0);
+	log_info("seconds");
+	last_line_matches(" [0-9]{2}:[0-9]{2}:[0-9]{2} TEST: seconds$");
+	/* out of range: refused, unchanged; -1 is the default again */
+	ck_assert_int_eq(log_set_timestamp_precision(7), -1);
+	ck_assert_int_eq(log_set_timestamp_precision(-2), -1);
+	ck_assert_int_eq(log_timestamp_precision(), 0);
+	ck_assert_int_eq(log_set_timestamp_precision(-1), 0);
+	ck_assert_int_eq(log_timestamp_precision(), LOG_TS_PRECISION_DEFAULT);
+}
+END_TEST
+
 START_TEST(test_would_log_and_debug_flags)
 {
 	char path[128];
@@ -317,6 +355,7 @@ int main(void)
 	tcase_add_test(tc, test_reopen);
 	tcase_add_test(tc, test_stderr_target);
 	tcase_add_test(tc, test_ring);
+	tcase_add_test(tc, test_timestamp_precision);
 	tcase_add_test(tc, test_would_log_and_debug_flags);
 	tcase_add_test(tc, test_long_message_and_errno);
 	tcase_add_test(tc, test_file_open_refuses_links_and_fifos);
