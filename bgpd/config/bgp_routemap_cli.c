@@ -11,7 +11,7 @@
  *    set as-path prepend ASN... | set ip next-hop A.B.C.D
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
  *    set large-community G:L1:L2... [additive] | set large-community none
- *    set large-comm-list NAME delete
+ *    set large-comm-list NAME delete | set origin igp|egp|incomplete
  *    call NAME | on-match next | on-match goto N | description LINE...
  *   exit
  *   no route-map NAME [<permit|deny> (1-65535)]
@@ -194,6 +194,18 @@ static enum aspa_state aspa_leaf(const struct lyd_node *dnode)
 	return ASPA_NOT_USED;
 }
 
+static void origin_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+{
+	const char *s = yang_dnode_get_string(dnode, "set/origin");
+
+	if (!s)
+		return;
+	e->origin_set = true;
+	e->origin = strcmp(s, "egp") == 0	   ? BGP_ORIGIN_EGP
+		    : strcmp(s, "incomplete") == 0 ? BGP_ORIGIN_INCOMPLETE
+						   : BGP_ORIGIN_IGP;
+}
+
 static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *action = yang_dnode_get_string(dnode, "action");
@@ -220,6 +232,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->med_set = arith_leaf(dnode, "set/metric", &e->med_op, &e->med);
 	e->weight_set = yang_dnode_exists(dnode, "set/weight");
 	e->weight = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/weight");
+	origin_leaf(dnode, e);
 	e->nexthop_set = nh && inet_pton(AF_INET, nh, &e->nexthop) == 1;
 	e->nexthop6_set = nh6 && inet_pton(AF_INET6, nh6, &e->nexthop6) == 1;
 	prepend_leaf(dnode, e);
@@ -338,6 +351,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " set local-preference %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/metric")))
 		sbuf_printf(out, " set metric %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/origin")))
+		sbuf_printf(out, " set origin %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/weight")))
 		sbuf_printf(out, " set weight %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "call")))
@@ -760,6 +775,24 @@ DEFCMD(no_set_weight, "no set weight [(0-4294967295)]",
 	return stmt_edit(vty, "set/weight", NULL, true);
 }
 
+DEFCMD(set_origin, "set origin <egp|igp|incomplete>$origin",
+       SET_STR "BGP origin code\n"
+	       "remote EGP\n"
+	       "local IGP\n"
+	       "unknown heritage\n")
+{
+	return stmt_edit(vty, "set/origin", cmd_arg(args, "origin"), false);
+}
+
+DEFCMD(no_set_origin, "no set origin [<egp|igp|incomplete>]",
+       NO_STR SET_STR "BGP origin code\n"
+		      "remote EGP\n"
+		      "local IGP\n"
+		      "unknown heritage\n")
+{
+	return stmt_edit(vty, "set/origin", NULL, true);
+}
+
 DEFCMD(set_prepend, "set as-path prepend LINE...",
        SET_STR "Transform BGP AS-path attribute\n"
 	       "Prepend to the as-path\n"
@@ -877,6 +910,8 @@ void bgp_routemap_cli_init(void)
 		&no_set_metric_cmd,
 		&set_weight_cmd,
 		&no_set_weight_cmd,
+		&set_origin_cmd,
+		&no_set_origin_cmd,
 		&set_prepend_cmd,
 		&no_set_prepend_cmd,
 		&set_nexthop_cmd,

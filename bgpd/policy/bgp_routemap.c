@@ -343,6 +343,8 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 	}
 	if (e->weight_set)
 		t->weight = e->weight;
+	if (e->origin_set)
+		t->origin = e->origin;
 	if (e->nexthop_set) {
 		t->nexthop = e->nexthop;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);

@@ -17,7 +17,8 @@
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
  *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
- *   `set large-comm-list NAME delete` (each delete after its kind's set).
+ *   `set large-comm-list NAME delete` (each delete after its kind's set),
+ *   `set origin igp|egp|incomplete`.
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -88,6 +89,8 @@ struct rmap_entry {
 	bool lp_set, med_set, weight_set, nexthop_set;
 	enum rmap_arith lp_op, med_op;
 	uint32_t lp, med, weight;
+	bool origin_set; /* set origin igp|egp|incomplete */
+	enum bgp_origin origin;
 	struct in_addr nexthop;
 	bool nexthop6_set; /* set ipv6 next-hop global X:X::X:X */
 	struct in6_addr nexthop6;

@@ -153,6 +153,12 @@ DEFCMD(show_bgp_lcommunity_list, "show bgp large-community-list [WORD$name [deta
 
 /* ---- show route-map ----------------------------------------------------------------------- */
 
+/* As `set origin` takes it. */
+static const char *rmap_origin_word(enum bgp_origin o)
+{
+	return o == BGP_ORIGIN_EGP ? "egp" : o == BGP_ORIGIN_INCOMPLETE ? "incomplete" : "igp";
+}
+
 struct rmap_show_ctx {
 	struct vty *vty;
 	const char *open;
@@ -218,6 +224,8 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 			e->med);
 	if (e->weight_set)
 		vty_out(vty, "    weight %u\n", e->weight);
+	if (e->origin_set)
+		vty_out(vty, "    origin %s\n", rmap_origin_word(e->origin));
 	if (e->comm_set) {
 		vty_out(vty, "    community");
 		if (e->comm_none)

@@ -5,7 +5,8 @@
  * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks;
  * match large-community [exact-match], set large-community [additive] | none and the
  * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
- * match aspa through the installed validator, and route_map_uses_validation() through calls.
+ * match aspa through the installed validator, and route_map_uses_validation() through calls;
+ * set origin, the last one applied winning.
  */
 #include "lib/compat.h"
 
@@ -158,6 +159,51 @@ START_TEST(test_on_match_next_goto_and_call)
 	/* A call that denies makes the entry deny. */
 	route_map_entry_delete("PREPEND", 5);
 	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
+START_TEST(test_set_origin)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	base.origin = BGP_ORIGIN_IGP;
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_INCOMPLETE;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_INCOMPLETE);
+	ck_assert(out.present & ATTR_BIT(BGP_ATTR_ORIGIN));
+	ck_assert_uint_eq(base.origin, BGP_ORIGIN_IGP); /* on the copy only */
+
+	/* An entry without set origin leaves the route's origin alone. */
+	base.origin = BGP_ORIGIN_EGP;
+	e = E(10, true);
+	e.weight_set = true;
+	route_map_entry_set("N", &e);
+	ck_assert(run("N", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_EGP);
+
+	/* on-match next, then a called map: the last set origin applied wins (FRR). */
+	e = E(10, true);
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_INCOMPLETE;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("O", &e);
+	e = E(20, true);
+	e.call = S("TO-IGP");
+	route_map_entry_set("O", &e);
+	e = E(10, true);
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_IGP;
+	route_map_entry_set("TO-IGP", &e);
+	ck_assert(run("O", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_IGP);
+	/* A deny after the set takes the route, origin and all. */
+	e = E(30, false);
+	route_map_entry_set("TO-IGP", &e);
+	route_map_entry_delete("TO-IGP", 10);
+	ck_assert(!run("O", "192.0.2.0/24", &out, NULL, 0));
 }
 END_TEST
 
@@ -519,6 +565,7 @@ int main(void)
 	tcase_add_test(tc, test_missing_lists_match_nothing);
 	tcase_add_test(tc, test_on_match_next_goto_and_call);
 	tcase_add_test(tc, test_next_falls_off_end_permits);
+	tcase_add_test(tc, test_set_origin);
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);

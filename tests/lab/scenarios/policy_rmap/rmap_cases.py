@@ -59,6 +59,7 @@ ip prefix-list PL-A-COMM-SET seq 5 permit 198.51.100.40/29
 ip prefix-list PL-A-COMM-ADD seq 5 permit 198.51.100.48/29
 ip prefix-list PL-A-COMM-NONE seq 5 permit 198.51.100.56/29
 ip prefix-list PL-A-NOCOMM seq 5 permit 198.51.100.176/28 le 29
+ip prefix-list PL-A-ORIGIN seq 5 permit 198.51.100.240/28 le 29
 ipv6 prefix-list PL6-A-LP seq 5 permit 2001:db8:101::/48
 ipv6 prefix-list PL6-A-COMM seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-B-NEXT seq 5 permit 203.0.113.0/28
@@ -83,6 +84,7 @@ ip prefix-list PL-OUT-LP seq 5 permit 198.51.100.8/29
 ip prefix-list PL-OUT-LP seq 10 permit 198.51.100.80/29
 ipv6 prefix-list PL6-OUT-LP seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-OUT-DEFLP seq 5 permit 192.0.2.144/28
+ip prefix-list PL-OUT-ORIGIN seq 5 permit 198.51.100.248/29
 !
 bgp as-path access-list AS-END-65011 seq 5 permit _65011$
 bgp as-path access-list AS-SET-65013 seq 5 permit _65013_
@@ -169,6 +171,9 @@ route-map RM-A permit 68
  match ip address prefix-list PL-A-NOCOMM
  match community CL-NONE
  set local-preference 68
+route-map RM-A permit 70
+ match ip address prefix-list PL-A-ORIGIN
+ set origin incomplete
 !
 route-map RM-B permit 10
  description lp 150, then the entries below still apply
@@ -284,6 +289,9 @@ route-map OUT-I permit 40
  match as-path AS-END-65011
  set ip next-hop 192.0.2.52
  set metric +4
+route-map OUT-I permit 45
+ match ip address prefix-list PL-OUT-ORIGIN
+ set origin egp
 route-map OUT-I permit 50
  match ip address prefix-list PL-OUT-DEFLP
  set local-preference +7
@@ -336,6 +344,8 @@ ROUTES = [
     r("implicit-deny", "a", "198.51.100.168/29", path="65010 65019"),
     r("match-no-community", "a", "198.51.100.176/29"),
     r("match-no-community", "a", "198.51.100.184/29", comms="65010:1"),
+    r("set-origin", "a", "198.51.100.240/29", origin="egp"),
+    r("set-origin", "a", "198.51.100.248/29"),
     r("v6-match-set", "a", "2001:db8:101::/48"),
     r("v6-match-set", "a", "2001:db8:102::/48", comms="65010:101 65010:100"),
     r("v6-match-set", "a", "2001:db8:103::/48", path="65010 65012 65011"),

@@ -226,7 +226,8 @@ class Policy:
                 table[kind] = args
 
     KINDS = ("ip address prefix-list", "ipv6 address prefix-list", "as-path prepend",
-             "ip next-hop", "local-preference", "as-path", "metric", "community", "weight")
+             "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
+             "origin")
 
     def _split_kind(self, words):
         text = " ".join(words)
@@ -351,6 +352,8 @@ class Policy:
                 a.med = a.med_value = arith(a.med or 0, args[0])
             elif kind == "weight":
                 a.weight = int(args[0])
+            elif kind == "origin":
+                a.origin = args[0]
             elif kind == "as-path prepend":
                 a.path = " ".join(args + [a.path])
             elif kind == "ip next-hop":
