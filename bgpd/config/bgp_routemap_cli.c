@@ -8,7 +8,7 @@
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
  *    set local-preference N|+N|-N | set metric N|+N|-N | set weight N
- *    set as-path prepend ASN... | set ip next-hop A.B.C.D
+ *    set as-path prepend ASN... | set as-path exclude ASN... | set ip next-hop A.B.C.D
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
  *    set large-community G:L1:L2... [additive] | set large-community none
  *    set large-comm-list NAME delete | set origin igp|egp|incomplete
@@ -68,23 +68,26 @@ static bool arith_leaf(const struct lyd_node *dnode, const char *path, enum rmap
 	return true;
 }
 
-static void prepend_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+/* The AS numbers of set as-path prepend / exclude, in the order written (the model's
+ * pattern and the command's range leave numbers only). */
+static void asn_list_leaf(const struct lyd_node *dnode, const char *path, uint32_t **out,
+			  uint32_t *count)
 {
-	const char *s = yang_dnode_get_string(dnode, "set/as-path-prepend");
+	const char *s = yang_dnode_get_string(dnode, "%s", path);
 	uint32_t n = 0;
 
 	if (!s)
 		return;
 	for (const char *p = s; *p; p++)
 		n += *p == ' ';
-	e->prepend = XCALLOC(MTYPE_BGP_ROUTEMAP, (n + 1) * sizeof(*e->prepend));
+	*out = XCALLOC(MTYPE_BGP_ROUTEMAP, (n + 1) * sizeof(**out));
 	for (const char *p = s; *p;) {
 		char *end;
 		unsigned long v = strtoul(p, &end, 10);
 
 		if (end == p)
 			break;
-		e->prepend[e->nprepend++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		(*out)[(*count)++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 		p = *end ? end + 1 : end;
 	}
 }
@@ -235,7 +238,8 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	origin_leaf(dnode, e);
 	e->nexthop_set = nh && inet_pton(AF_INET, nh, &e->nexthop) == 1;
 	e->nexthop6_set = nh6 && inet_pton(AF_INET6, nh6, &e->nexthop6) == 1;
-	prepend_leaf(dnode, e);
+	asn_list_leaf(dnode, "set/as-path-prepend", &e->prepend, &e->nprepend);
+	asn_list_leaf(dnode, "set/as-path-exclude", &e->exclude, &e->nexclude);
 	e->match_clist = dup_leaf(dnode, "match/community");
 	e->match_clist_exact = yang_dnode_exists(dnode, "match/community-exact");
 	e->match_lclist = dup_leaf(dnode, "match/large-community");
@@ -330,6 +334,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match rpki %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/aspa")))
 		sbuf_printf(out, " match aspa %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/as-path-exclude")))
+		sbuf_printf(out, " set as-path exclude %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
 		sbuf_printf(out, " set as-path prepend %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/community")))
@@ -809,6 +815,47 @@ DEFCMD(no_set_prepend, "no set as-path prepend [LINE...]",
 	return stmt_edit(vty, "set/as-path-prepend", NULL, true);
 }
 
+/* FRR takes (1-4294967295) for each AS number of set as-path exclude; the model's pattern
+ * cannot say the upper bound. */
+static bool asns_in_range(struct vty *vty, const char *stmt, const char *line)
+{
+	for (const char *p = line; *p;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p || (*end && *end != ' ') || v < 1 || v > UINT32_MAX || *p == '-' ||
+		    *p == '+') {
+			size_t len = strcspn(p, " ");
+
+			vty_out(vty, "%% %s: %.*s is not an AS number (1-4294967295)\n", stmt,
+				(int)len, p);
+			return false;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+DEFCMD(set_exclude, "set as-path exclude LINE...",
+       SET_STR "Transform BGP AS-path attribute\n"
+	       "Exclude from the as-path\n"
+	       "AS number(s)\n")
+{
+	const char *line = cmd_arg(args, "LINE...");
+
+	if (!asns_in_range(vty, "set as-path exclude", line))
+		return CMD_WARNING_CONFIG_FAILED;
+	return stmt_edit(vty, "set/as-path-exclude", line, false);
+}
+
+DEFCMD(no_set_exclude, "no set as-path exclude [LINE...]",
+       NO_STR SET_STR "Transform BGP AS-path attribute\n"
+		      "Exclude from the as-path\n"
+		      "AS number(s)\n")
+{
+	return stmt_edit(vty, "set/as-path-exclude", NULL, true);
+}
+
 DEFCMD(set_nexthop, "set ip next-hop A.B.C.D$nh",
        SET_STR IP_STR "Next hop address\n"
 		      "IP address of next hop\n")
@@ -914,6 +961,8 @@ void bgp_routemap_cli_init(void)
 		&no_set_origin_cmd,
 		&set_prepend_cmd,
 		&no_set_prepend_cmd,
+		&set_exclude_cmd,
+		&no_set_exclude_cmd,
 		&set_nexthop_cmd,
 		&no_set_nexthop_cmd,
 		&set_nexthop6_cmd,

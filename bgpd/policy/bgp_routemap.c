@@ -52,6 +52,7 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->exclude);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm_delete);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_lclist);
@@ -358,6 +359,14 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 		bgp_attr_set_mp_nh(t, &refs->ex, has_local ? 32 : 16, &e->nexthop6,
 				   has_local ? &local : NULL);
 		refs->nexthop6_set = true;
+	}
+	if (e->nexclude && t->aspath) {
+		struct bgp_aspath *np = bgp_aspath_exclude(t->aspath, e->exclude, e->nexclude);
+
+		if (refs->aspath)
+			bgp_aspath_unref(refs->aspath);
+		refs->aspath = np;
+		t->aspath = np;
 	}
 	/* Prepended in the order written: the first number ends up leftmost. */
 	for (uint32_t k = e->nprepend; k-- > 0;) {

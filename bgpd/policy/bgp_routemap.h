@@ -14,6 +14,7 @@
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
  *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
+ *   `set as-path exclude ASN...` (before the prepend of the same entry: FRR's printed order),
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
  *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
@@ -96,6 +97,8 @@ struct rmap_entry {
 	struct in6_addr nexthop6;
 	uint32_t *prepend; /* AS numbers, in the order given */
 	uint32_t nprepend;
+	uint32_t *exclude; /* set as-path exclude: AS numbers, in the order given */
+	uint32_t nexclude;
 	bool comm_set;	/* set community ... */
 	bool comm_none; /* set community none */
 	bool comm_additive;
@@ -116,7 +119,7 @@ struct rmap_entry {
 };
 
 struct route_map *route_map_lookup(const char *name);
-/* Add or replace an entry (the map is created); takes over e's strings and prepend array. */
+/* Add or replace an entry (the map is created); takes over e's strings and arrays. */
 void route_map_entry_set(const char *name, struct rmap_entry *e);
 void route_map_entry_delete(const char *name, uint16_t seq);
 void route_map_delete(const char *name);

@@ -198,6 +198,12 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	if (e->match_aspa != ASPA_NOT_USED)
 		vty_out(vty, "    aspa %s\n", aspa_state_name(e->match_aspa));
 	vty_out(vty, "  Set clauses:\n");
+	if (e->nexclude) {
+		vty_out(vty, "    as-path exclude");
+		for (uint32_t i = 0; i < e->nexclude; i++)
+			vty_out(vty, " %u", e->exclude[i]);
+		vty_out(vty, "\n");
+	}
 	if (e->nprepend) {
 		vty_out(vty, "    as-path prepend");
 		for (uint32_t i = 0; i < e->nprepend; i++)

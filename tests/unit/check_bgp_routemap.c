@@ -6,7 +6,7 @@
  * match large-community [exact-match], set large-community [additive] | none and the
  * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
  * match aspa through the installed validator, and route_map_uses_validation() through calls;
- * set origin, the last one applied winning.
+ * set origin, the last one applied winning; set as-path exclude, before the entry's prepend.
  */
 #include "lib/compat.h"
 
@@ -204,6 +204,55 @@ START_TEST(test_set_origin)
 	route_map_entry_set("TO-IGP", &e);
 	route_map_entry_delete("TO-IGP", 10);
 	ck_assert(!run("O", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
+static uint32_t *asns(uint32_t a, uint32_t b)
+{
+	uint32_t *v = XCALLOC(MTYPE_BGP_ROUTEMAP, 2 * sizeof(*v));
+
+	v[0] = a;
+	v[1] = b;
+	return v;
+}
+
+START_TEST(test_set_as_path_exclude)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+	char path[128];
+
+	bgp_aspath_unref(base.aspath);
+	base.aspath = bgp_aspath_from_str("65002 65010 65002 {65002,65011}");
+	e.exclude = asns(65002, 65099); /* 65099 is not in the path: nothing to do for it */
+	e.nexclude = 2;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65010 {65011}");
+
+	/* Exclude runs before the same entry's prepend (FRR's printed order), so a prepended
+	 * AS stays even when the exclude names it. */
+	e = E(10, true);
+	e.exclude = asns(65010, 65002);
+	e.nexclude = 2;
+	e.prepend = asns(65002, 65002);
+	e.nprepend = 2;
+	route_map_entry_set("P", &e);
+	ck_assert(run("P", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65002 65002 {65011}");
+
+	/* A later entry (on-match next) excludes what an earlier one prepended. */
+	e = E(10, true);
+	e.prepend = asns(65003, 65004);
+	e.nprepend = 2;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("N", &e);
+	e = E(20, true);
+	e.exclude = asns(65004, 65011);
+	e.nexclude = 2;
+	route_map_entry_set("N", &e);
+	ck_assert(run("N", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65003 65002 65010 65002 {65002}");
 }
 END_TEST
 
@@ -566,6 +615,7 @@ int main(void)
 	tcase_add_test(tc, test_on_match_next_goto_and_call);
 	tcase_add_test(tc, test_next_falls_off_end_permits);
 	tcase_add_test(tc, test_set_origin);
+	tcase_add_test(tc, test_set_as_path_exclude);
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);

@@ -60,6 +60,7 @@ ip prefix-list PL-A-COMM-ADD seq 5 permit 198.51.100.48/29
 ip prefix-list PL-A-COMM-NONE seq 5 permit 198.51.100.56/29
 ip prefix-list PL-A-NOCOMM seq 5 permit 198.51.100.176/28 le 29
 ip prefix-list PL-A-ORIGIN seq 5 permit 198.51.100.240/28 le 29
+ip prefix-list PL-A-EXCLUDE seq 5 permit 198.51.100.192/29 le 30
 ipv6 prefix-list PL6-A-LP seq 5 permit 2001:db8:101::/48
 ipv6 prefix-list PL6-A-COMM seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-B-NEXT seq 5 permit 203.0.113.0/28
@@ -174,6 +175,11 @@ route-map RM-A permit 68
 route-map RM-A permit 70
  match ip address prefix-list PL-A-ORIGIN
  set origin incomplete
+route-map RM-A permit 72
+ description exclude, then prepend: the prepended 65010 stays
+ match ip address prefix-list PL-A-EXCLUDE
+ set as-path exclude 65010 65015
+ set as-path prepend 65010
 !
 route-map RM-B permit 10
  description lp 150, then the entries below still apply
@@ -346,6 +352,8 @@ ROUTES = [
     r("match-no-community", "a", "198.51.100.184/29", comms="65010:1"),
     r("set-origin", "a", "198.51.100.240/29", origin="egp"),
     r("set-origin", "a", "198.51.100.248/29"),
+    r("set-as-path-exclude", "a", "198.51.100.192/30", path="65010 65015 65016 65015"),
+    r("set-as-path-exclude", "a", "198.51.100.196/30", path="65010 {65015,65017}"),
     r("v6-match-set", "a", "2001:db8:101::/48"),
     r("v6-match-set", "a", "2001:db8:102::/48", comms="65010:101 65010:100"),
     r("v6-match-set", "a", "2001:db8:103::/48", path="65010 65012 65011"),

@@ -76,6 +76,20 @@ def aspath_length(path):
     return sum(1 for w in re.findall(r"\{[^}]*\}|\S+", path))
 
 
+def aspath_exclude(path, asns):
+    """FRR's set as-path exclude: every occurrence leaves, in sequences and sets alike; a set
+    left empty goes (segments are not merged, which the text form does not show)."""
+    out = []
+    for w in re.findall(r"\{[^}]*\}|\S+", path):
+        if w.startswith("{"):
+            kept = [a for a in w[1:-1].split(",") if a not in asns]
+            if kept:
+                out.append("{%s}" % ",".join(kept))
+        elif w not in asns:
+            out.append(w)
+    return " ".join(out)
+
+
 # FRR's `_` in AS path and community expressions.
 UNDERSCORE = "(^|[,{}() ]|$)"
 
@@ -226,6 +240,7 @@ class Policy:
                 table[kind] = args
 
     KINDS = ("ip address prefix-list", "ipv6 address prefix-list", "as-path prepend",
+             "as-path exclude",
              "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
              "origin")
 
@@ -345,6 +360,10 @@ class Policy:
 
     @staticmethod
     def apply_sets(e, prefix, a):
+        # skua runs an entry's exclude before its prepend (FRR's printed order); FRR runs them
+        # in the order they were configured, so the policy writes them in that order.
+        if "as-path exclude" in e.sets:
+            a.path = aspath_exclude(a.path, e.sets["as-path exclude"])
         for kind, args in e.sets.items():
             if kind == "local-preference":
                 a.lp = arith(LP_ARITH_BASE if a.lp is None else a.lp, args[0])
