@@ -4,6 +4,7 @@
  *
  *   route-map NAME <permit|deny> (1-65535)     enters r1(config-route-map)#
  *    match ip address prefix-list NAME | match ipv6 address prefix-list NAME
+ *    match ip next-hop prefix-list NAME
  *    match as-path NAME | match metric (0-4294967295)
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
@@ -227,6 +228,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->call = dup_leaf(dnode, "call");
 	e->description = dup_leaf(dnode, "description");
 	e->match_plist4 = dup_leaf(dnode, "match/ip-prefix-list");
+	e->match_nh_plist4 = dup_leaf(dnode, "match/ip-next-hop-prefix-list");
 	e->match_plist6 = dup_leaf(dnode, "match/ipv6-prefix-list");
 	e->match_aspath = dup_leaf(dnode, "match/as-path");
 	e->match_metric_set = yang_dnode_exists(dnode, "match/metric");
@@ -316,6 +318,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " description %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ip-prefix-list")))
 		sbuf_printf(out, " match ip address prefix-list %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/ip-next-hop-prefix-list")))
+		sbuf_printf(out, " match ip next-hop prefix-list %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ipv6-prefix-list")))
 		sbuf_printf(out, " match ipv6 address prefix-list %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/as-path")))
@@ -516,6 +520,25 @@ DEFCMD(no_match_ip_plist, "no match ip address prefix-list [WORD]",
        NO_STR MATCH_STR IP_STR PLIST_MATCH_HELP)
 {
 	return stmt_edit(vty, "match/ip-prefix-list", NULL, true);
+}
+
+#define NH_PLIST_MATCH_HELP                 \
+	"Match next-hop address of route\n" \
+	"Match entries of prefix-lists\n"   \
+	"IP prefix-list name\n"
+
+DEFCMD(match_ip_nh_plist, "match ip next-hop prefix-list WORD",
+       MATCH_STR IP_STR NH_PLIST_MATCH_HELP)
+{
+	return name_usable(vty, word(args))
+		       ? stmt_edit(vty, "match/ip-next-hop-prefix-list", word(args), false)
+		       : CMD_WARNING_CONFIG_FAILED;
+}
+
+DEFCMD(no_match_ip_nh_plist, "no match ip next-hop prefix-list [WORD]",
+       NO_STR MATCH_STR IP_STR NH_PLIST_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ip-next-hop-prefix-list", NULL, true);
 }
 
 DEFCMD(match_ipv6_plist, "match ipv6 address prefix-list WORD", MATCH_STR IPV6_STR PLIST_MATCH_HELP)
@@ -945,6 +968,8 @@ void bgp_routemap_cli_init(void)
 	static const struct cmd_def *rmap_cmds[] = {
 		&match_ip_plist_cmd,
 		&no_match_ip_plist_cmd,
+		&match_ip_nh_plist_cmd,
+		&no_match_ip_nh_plist_cmd,
 		&match_ipv6_plist_cmd,
 		&no_match_ipv6_plist_cmd,
 		&match_as_path_cmd,

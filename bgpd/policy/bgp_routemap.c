@@ -48,6 +48,7 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->call);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->description);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist4);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_nh_plist4);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist6);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
@@ -157,6 +158,23 @@ bool route_map_uses_validation(const char *name)
 	return name && uses_validation_depth(name, 0);
 }
 
+/* match ip next-hop prefix-list: IPv4 routes only (FRR); a missing list matches nothing, and
+ * this is the list's plain verdict on the next hop as a /32 (FRR's route-map optimization,
+ * which makes an empty list match nothing for `match ip address`, does not look at it). */
+static bool nexthop4_permitted(const char *name, const struct prefix *p, const struct bgp_attr *a)
+{
+	struct prefix_list *pl = prefix_list_lookup(AF_INET, name);
+	struct prefix nh;
+
+	if (!pl || p->family != AF_INET)
+		return false;
+	memset(&nh, 0, sizeof(nh));
+	nh.family = AF_INET;
+	nh.len = 32;
+	nh.u.v4 = a->nexthop;
+	return prefix_list_apply(pl, &nh) == PREFIX_PERMIT;
+}
+
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
@@ -175,6 +193,8 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 		    prefix_list_apply(pl, p) != PREFIX_PERMIT)
 			return false;
 	}
+	if (e->match_nh_plist4 && !nexthop4_permitted(e->match_nh_plist4, p, a))
+		return false;
 	if (e->match_aspath) {
 		struct aspath_list *l = aspath_list_lookup(e->match_aspath);
 

@@ -6,7 +6,8 @@
  * match large-community [exact-match], set large-community [additive] | none and the
  * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
  * match aspa through the installed validator, and route_map_uses_validation() through calls;
- * set origin, the last one applied winning; set as-path exclude, before the entry's prepend.
+ * set origin, the last one applied winning; set as-path exclude, before the entry's prepend;
+ * match ip next-hop prefix-list (missing, empty, IPv6 routes as FRR).
  */
 #include "lib/compat.h"
 
@@ -253,6 +254,38 @@ START_TEST(test_set_as_path_exclude)
 	route_map_entry_set("N", &e);
 	ck_assert(run("N", "192.0.2.0/24", &out, path, sizeof(path)));
 	ck_assert_str_eq(path, "65003 65002 65010 65002 {65002}");
+}
+END_TEST
+
+START_TEST(test_match_ip_nexthop_plist)
+{
+	struct prefix_list_entry pe = { .seq = 5, .action = PREFIX_PERMIT, .le = 32 };
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	/* NH permits 192.0.2.0/24 and longer: base's next hop 192.0.2.2 is in it. */
+	prefix_from_str(&pe.p, "192.0.2.0/24", false);
+	prefix_list_entry_set(prefix_list_get(AF_INET, "NH"), &pe);
+	e.match_nh_plist4 = S("NH");
+	e.weight_set = true;
+	e.weight = 1;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "198.51.100.0/24", &out, NULL, 0)); /* the next hop, not the prefix */
+	ck_assert_uint_eq(out.weight, 1);
+	inet_pton(AF_INET, "203.0.113.2", &base.nexthop);
+	ck_assert(!run("M", "198.51.100.0/24", &out, NULL, 0));
+	inet_pton(AF_INET, "192.0.2.2", &base.nexthop);
+
+	/* A list without entries permits every next hop; a missing one matches nothing. */
+	e = E(10, true);
+	e.match_nh_plist4 = S("EMPTY");
+	route_map_entry_set("E", &e);
+	ck_assert(!run("E", "198.51.100.0/24", &out, NULL, 0));
+	prefix_list_get(AF_INET, "EMPTY");
+	ck_assert(run("E", "198.51.100.0/24", &out, NULL, 0));
+	/* IPv6 routes never match, whatever the list says (FRR). */
+	ck_assert(!run("E", "2001:db8::/32", &out, NULL, 0));
+	ck_assert(!run("M", "2001:db8::/32", &out, NULL, 0));
 }
 END_TEST
 
@@ -616,6 +649,7 @@ int main(void)
 	tcase_add_test(tc, test_next_falls_off_end_permits);
 	tcase_add_test(tc, test_set_origin);
 	tcase_add_test(tc, test_set_as_path_exclude);
+	tcase_add_test(tc, test_match_ip_nexthop_plist);
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);

@@ -77,6 +77,9 @@ ip prefix-list PL-B-BEST seq 5 permit 198.51.100.200/29
 ip prefix-list PL-B-BEST seq 10 permit 198.51.100.208/29
 ipv6 prefix-list PL6-B seq 5 permit 2001:db8:201::/47 le 48
 ip prefix-list PL-EMPTY description no entry: permits every IPv4 prefix
+ip prefix-list PL-NH-A seq 5 permit 192.0.2.11/32
+ip prefix-list PL-NH-D seq 5 permit 192.0.2.0/28 le 32
+ip prefix-list PL-NH-D seq 10 deny 192.0.2.0/24 le 32
 ip prefix-list PL-OUT-PREPEND seq 5 permit 198.51.100.8/29
 ip prefix-list PL-OUT-PREPEND seq 10 permit 198.51.100.64/29
 ipv6 prefix-list PL6-OUT-PREPEND seq 5 permit 2001:db8:101::/48
@@ -242,6 +245,23 @@ route-map RM-SUB permit 30
  set weight 83
  on-match next
 !
+route-map RM-D permit 4
+ match ip next-hop prefix-list NOSUCH-NH-PL
+ set local-preference 4
+route-map RM-D permit 5
+ description a's next hop: none of d's routes
+ match ip next-hop prefix-list PL-NH-A
+ set local-preference 5
+route-map RM-D permit 6
+ description a list without entries permits every IPv4 next hop (not so for the prefix)
+ match ip next-hop prefix-list PL-EMPTY
+ set community 65000:6 additive
+ on-match goto 7
+route-map RM-D permit 7
+ description past 40: FRR's empty PL-EMPTY matches there once reached by a continue
+ match ip next-hop prefix-list PL-NH-D
+ set community 65000:7 additive
+ on-match goto 50
 route-map RM-D permit 10
  match ip address prefix-list NOSUCH-PL
  set local-preference 10

@@ -240,6 +240,7 @@ class Policy:
                 table[kind] = args
 
     KINDS = ("ip address prefix-list", "ipv6 address prefix-list", "as-path prepend",
+             "ip next-hop prefix-list",
              "as-path exclude",
              "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
              "origin")
@@ -312,6 +313,15 @@ class Policy:
             return EMPTY_PREFIX_LIST_MATCHES
         return plist_permits(entries, prefix)
 
+    def nexthop_list_matches(self, name, prefix, nexthop):
+        """match ip next-hop prefix-list: IPv4 routes only; the list's plain verdict on the
+        next hop as a /32, so a list without entries permits it (no route-map optimization
+        here, unlike EMPTY_PREFIX_LIST_MATCHES)."""
+        entries = self.plists.get(("ipv4", name))
+        if entries is None or prefix.version != 4:
+            return False
+        return not entries or plist_permits(entries, ipaddress.ip_network(nexthop + "/32"))
+
     def as_list_permits(self, name, path):
         """FRR's as_list_apply(): first matching entry decides; no list or no match: deny."""
         entries = self.aslists.get(name)
@@ -346,6 +356,8 @@ class Policy:
                 ok = self.prefix_list_matches("ipv4", args[0], prefix)
             elif kind == "ipv6 address prefix-list":
                 ok = self.prefix_list_matches("ipv6", args[0], prefix)
+            elif kind == "ip next-hop prefix-list":
+                ok = self.nexthop_list_matches(args[0], prefix, a.nexthop)
             elif kind == "as-path":
                 ok = args[0] in self.aslists and self.as_list_permits(args[0], a.path)
             elif kind == "metric":
