@@ -4,7 +4,7 @@
  *
  *   route-map NAME <permit|deny> (1-65535)     enters r1(config-route-map)#
  *    match ip address prefix-list NAME | match ipv6 address prefix-list NAME
- *    match ip next-hop prefix-list NAME
+ *    match ip next-hop prefix-list NAME | match ipv6 next-hop [address] X:X::X:X
  *    match as-path NAME | match metric (0-4294967295)
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
@@ -215,6 +215,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	const char *action = yang_dnode_get_string(dnode, "action");
 	const char *nh = yang_dnode_get_string(dnode, "set/ip-next-hop");
 	const char *nh6 = yang_dnode_get_string(dnode, "set/ipv6-next-hop-global");
+	const char *nh6m;
 
 	memset(e, 0, sizeof(*e));
 	e->seq = (uint16_t)yang_dnode_get_uint(dnode, 0, "seq");
@@ -229,6 +230,8 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->description = dup_leaf(dnode, "description");
 	e->match_plist4 = dup_leaf(dnode, "match/ip-prefix-list");
 	e->match_nh_plist4 = dup_leaf(dnode, "match/ip-next-hop-prefix-list");
+	nh6m = yang_dnode_get_string(dnode, "match/ipv6-next-hop-address");
+	e->match_nh6_set = nh6m && inet_pton(AF_INET6, nh6m, &e->match_nh6) == 1;
 	e->match_plist6 = dup_leaf(dnode, "match/ipv6-prefix-list");
 	e->match_aspath = dup_leaf(dnode, "match/as-path");
 	e->match_metric_set = yang_dnode_exists(dnode, "match/metric");
@@ -322,6 +325,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match ip next-hop prefix-list %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ipv6-prefix-list")))
 		sbuf_printf(out, " match ipv6 address prefix-list %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/ipv6-next-hop-address")))
+		sbuf_printf(out, " match ipv6 next-hop address %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/as-path")))
 		sbuf_printf(out, " match as-path %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/metric")))
@@ -552,6 +557,37 @@ DEFCMD(no_match_ipv6_plist, "no match ipv6 address prefix-list [WORD]",
        NO_STR MATCH_STR IPV6_STR PLIST_MATCH_HELP)
 {
 	return stmt_edit(vty, "match/ipv6-prefix-list", NULL, true);
+}
+
+#define NH6_MATCH_HELP                           \
+	"Match IPv6 next-hop address of route\n" \
+	"IPv6 address\n"                         \
+	"IPv6 address of next hop\n"
+
+DEFCMD(match_ipv6_nh, "match ipv6 next-hop address X:X::X:X$nh", MATCH_STR IPV6_STR NH6_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", cmd_arg(args, "nh"), false);
+}
+
+/* FRR's older spelling, which FRR still takes and prints as the one above. */
+DEFCMD(match_ipv6_nh_old, "match ipv6 next-hop X:X::X:X$nh",
+       MATCH_STR IPV6_STR "Match IPv6 next-hop address of route\n"
+			  "IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", cmd_arg(args, "nh"), false);
+}
+
+DEFCMD(no_match_ipv6_nh, "no match ipv6 next-hop address [X:X::X:X]",
+       NO_STR MATCH_STR IPV6_STR NH6_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", NULL, true);
+}
+
+DEFCMD(no_match_ipv6_nh_old, "no match ipv6 next-hop X:X::X:X",
+       NO_STR MATCH_STR IPV6_STR "Match IPv6 next-hop address of route\n"
+				 "IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", NULL, true);
 }
 
 DEFCMD(match_as_path, "match as-path WORD",
@@ -972,6 +1008,10 @@ void bgp_routemap_cli_init(void)
 		&no_match_ip_nh_plist_cmd,
 		&match_ipv6_plist_cmd,
 		&no_match_ipv6_plist_cmd,
+		&match_ipv6_nh_cmd,
+		&match_ipv6_nh_old_cmd,
+		&no_match_ipv6_nh_cmd,
+		&no_match_ipv6_nh_old_cmd,
 		&match_as_path_cmd,
 		&no_match_as_path_cmd,
 		&match_metric_cmd,

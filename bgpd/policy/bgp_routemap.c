@@ -175,6 +175,17 @@ static bool nexthop4_permitted(const char *name, const struct prefix *p, const s
 	return prefix_list_apply(pl, &nh) == PREFIX_PERMIT;
 }
 
+/* match ipv6 next-hop address: the global next hop, or the link-local one when the route
+ * carries both (FRR). A route without IPv6 next hops matches nothing. */
+static bool nexthop6_is(const struct in6_addr *want, const struct bgp_attr *a)
+{
+	if (a->mp_nh_len < 16)
+		return false;
+	if (memcmp(bgp_attr_mp_nh_global(a), want, sizeof(*want)) == 0)
+		return true;
+	return a->mp_nh_len == 32 && memcmp(bgp_attr_mp_nh_local(a), want, sizeof(*want)) == 0;
+}
+
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
@@ -194,6 +205,8 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			return false;
 	}
 	if (e->match_nh_plist4 && !nexthop4_permitted(e->match_nh_plist4, p, a))
+		return false;
+	if (e->match_nh6_set && !nexthop6_is(&e->match_nh6, a))
 		return false;
 	if (e->match_aspath) {
 		struct aspath_list *l = aspath_list_lookup(e->match_aspath);

@@ -12,7 +12,8 @@
  *   on-match, which then accepts (the sets stay applied).
  * - Match statements: `match ip address prefix-list`, `match ipv6 address prefix-list`,
  *   `match ip next-hop prefix-list` (an IPv4 route's NEXT_HOP as a /32; unlike the route's
- *   prefix, a list without entries permits it, as in FRR),
+ *   prefix, a list without entries permits it, as in FRR), `match ipv6 next-hop address X`
+ *   (the global next hop, or the link-local one when both were sent),
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
  *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
@@ -85,6 +86,8 @@ struct rmap_entry {
 	/* match */
 	char *match_plist4, *match_plist6, *match_aspath;
 	char *match_nh_plist4; /* match ip next-hop prefix-list NAME */
+	bool match_nh6_set;    /* match ipv6 next-hop address X:X::X:X */
+	struct in6_addr match_nh6;
 	bool match_metric_set;
 	uint32_t match_metric;
 	char *match_clist; /* match community NAME */

@@ -183,6 +183,9 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 		vty_out(vty, "    ip address prefix-list %s\n", e->match_plist4);
 	if (e->match_nh_plist4)
 		vty_out(vty, "    ip next-hop prefix-list %s\n", e->match_nh_plist4);
+	if (e->match_nh6_set)
+		vty_out(vty, "    ipv6 next-hop address %s\n",
+			inet_ntop(AF_INET6, &e->match_nh6, nh, sizeof(nh)));
 	if (e->match_plist6)
 		vty_out(vty, "    ipv6 address prefix-list %s\n", e->match_plist6);
 	if (e->match_aspath)

@@ -7,7 +7,8 @@
  * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
  * match aspa through the installed validator, and route_map_uses_validation() through calls;
  * set origin, the last one applied winning; set as-path exclude, before the entry's prepend;
- * match ip next-hop prefix-list (missing, empty, IPv6 routes as FRR).
+ * match ip next-hop prefix-list (missing, empty, IPv6 routes as FRR); match ipv6 next-hop
+ * address (global, link-local only beside a global, none on an IPv4 route).
  */
 #include "lib/compat.h"
 
@@ -570,6 +571,53 @@ static enum aspa_state fake_aspa(const struct bgp_aspath *aspath, uint32_t peer_
 
 static const struct rmap_validator fake_validator = { fake_rov, fake_aspa };
 
+/* Run map on an IPv6 route whose next hops are global g and, when ll is given, link-local ll. */
+static bool run6(const char *map, const char *g, const char *ll)
+{
+	struct bgp_attr t = base;
+	struct bgp_attr_extra ex;
+	struct rmap_refs refs;
+	struct in6_addr ga, la;
+	struct prefix p;
+	bool r;
+
+	inet_pton(AF_INET6, g, &ga);
+	if (ll)
+		inet_pton(AF_INET6, ll, &la);
+	bgp_attr_set_mp_nh(&t, &ex, ll ? 32 : 16, &ga, ll ? &la : NULL);
+	ck_assert_int_eq(prefix_from_str(&p, "2001:db8:5::/48", true), 0);
+	r = route_map_apply(map, &p, &t, &refs);
+	route_map_refs_release(&refs);
+	return r;
+}
+
+START_TEST(test_match_ipv6_nexthop)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.match_nh6_set = true;
+	inet_pton(AF_INET6, "2001:db8::2", &e.match_nh6);
+	route_map_entry_set("G", &e);
+	e = E(10, true);
+	e.match_nh6_set = true;
+	inet_pton(AF_INET6, "fe80::2", &e.match_nh6);
+	route_map_entry_set("LL", &e);
+
+	ck_assert(run6("G", "2001:db8::2", NULL));
+	ck_assert(run6("G", "2001:db8::2", "fe80::2"));
+	ck_assert(!run6("G", "2001:db8::3", "fe80::2"));
+	ck_assert(run6("LL", "2001:db8::3", "fe80::2")); /* the link-local one, beside a global */
+	ck_assert(!run6("LL", "fe80::3", NULL));
+	/* An IPv4 route has no IPv6 next hop: `::` matches nothing either. */
+	e = E(10, true);
+	e.match_nh6_set = true;
+	route_map_entry_set("ZERO", &e);
+	ck_assert(!run("ZERO", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert(!run("G", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
 START_TEST(test_match_rpki_and_aspa)
 {
 	struct rmap_entry deny_invalid = E(10, false), lp_notfound = E(20, true);
@@ -656,6 +704,7 @@ int main(void)
 	tcase_add_test(tc, test_large_communities);
 	tcase_add_test(tc, test_set_ipv6_nexthop_global);
 	tcase_add_test(tc, test_match_rpki_and_aspa);
+	tcase_add_test(tc, test_match_ipv6_nexthop);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -245,6 +245,14 @@ route-map RM-SUB permit 30
  set weight 83
  on-match next
 !
+route-map RM-D permit 2
+ description a's IPv6 next hop: none of d's routes
+ match ipv6 next-hop address 2001:db8:0:1::11
+ set local-preference 2
+route-map RM-D permit 3
+ match ipv6 next-hop address 2001:db8:0:1::14
+ set community 65000:3 additive
+ on-match goto 50
 route-map RM-D permit 4
  match ip next-hop prefix-list NOSUCH-NH-PL
  set local-preference 4

@@ -240,7 +240,7 @@ class Policy:
                 table[kind] = args
 
     KINDS = ("ip address prefix-list", "ipv6 address prefix-list", "as-path prepend",
-             "ip next-hop prefix-list",
+             "ip next-hop prefix-list", "ipv6 next-hop address",
              "as-path exclude",
              "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
              "origin")
@@ -358,6 +358,9 @@ class Policy:
                 ok = self.prefix_list_matches("ipv6", args[0], prefix)
             elif kind == "ip next-hop prefix-list":
                 ok = self.nexthop_list_matches(args[0], prefix, a.nexthop)
+            elif kind == "ipv6 next-hop address":
+                ok = prefix.version == 6 and \
+                    ipaddress.ip_address(a.nexthop) == ipaddress.ip_address(args[0])
             elif kind == "as-path":
                 ok = args[0] in self.aslists and self.as_list_permits(args[0], a.path)
             elif kind == "metric":
