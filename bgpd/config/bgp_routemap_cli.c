@@ -4,14 +4,15 @@
  *
  *   route-map NAME <permit|deny> (1-65535)     enters r1(config-route-map)#
  *    match ip address prefix-list NAME | match ipv6 address prefix-list NAME
+ *    match ip next-hop prefix-list NAME | match ipv6 next-hop [address] X:X::X:X
  *    match as-path NAME | match metric (0-4294967295)
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
  *    set local-preference N|+N|-N | set metric N|+N|-N | set weight N
- *    set as-path prepend ASN... | set ip next-hop A.B.C.D
+ *    set as-path prepend ASN... | set as-path exclude ASN... | set ip next-hop A.B.C.D
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
  *    set large-community G:L1:L2... [additive] | set large-community none
- *    set large-comm-list NAME delete
+ *    set large-comm-list NAME delete | set origin igp|egp|incomplete
  *    call NAME | on-match next | on-match goto N | description LINE...
  *   exit
  *   no route-map NAME [<permit|deny> (1-65535)]
@@ -68,23 +69,26 @@ static bool arith_leaf(const struct lyd_node *dnode, const char *path, enum rmap
 	return true;
 }
 
-static void prepend_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+/* The AS numbers of set as-path prepend / exclude, in the order written (the model's
+ * pattern and the command's range leave numbers only). */
+static void asn_list_leaf(const struct lyd_node *dnode, const char *path, uint32_t **out,
+			  uint32_t *count)
 {
-	const char *s = yang_dnode_get_string(dnode, "set/as-path-prepend");
+	const char *s = yang_dnode_get_string(dnode, "%s", path);
 	uint32_t n = 0;
 
 	if (!s)
 		return;
 	for (const char *p = s; *p; p++)
 		n += *p == ' ';
-	e->prepend = XCALLOC(MTYPE_BGP_ROUTEMAP, (n + 1) * sizeof(*e->prepend));
+	*out = XCALLOC(MTYPE_BGP_ROUTEMAP, (n + 1) * sizeof(**out));
 	for (const char *p = s; *p;) {
 		char *end;
 		unsigned long v = strtoul(p, &end, 10);
 
 		if (end == p)
 			break;
-		e->prepend[e->nprepend++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		(*out)[(*count)++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 		p = *end ? end + 1 : end;
 	}
 }
@@ -194,11 +198,24 @@ static enum aspa_state aspa_leaf(const struct lyd_node *dnode)
 	return ASPA_NOT_USED;
 }
 
+static void origin_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+{
+	const char *s = yang_dnode_get_string(dnode, "set/origin");
+
+	if (!s)
+		return;
+	e->origin_set = true;
+	e->origin = strcmp(s, "egp") == 0	   ? BGP_ORIGIN_EGP
+		    : strcmp(s, "incomplete") == 0 ? BGP_ORIGIN_INCOMPLETE
+						   : BGP_ORIGIN_IGP;
+}
+
 static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *action = yang_dnode_get_string(dnode, "action");
 	const char *nh = yang_dnode_get_string(dnode, "set/ip-next-hop");
 	const char *nh6 = yang_dnode_get_string(dnode, "set/ipv6-next-hop-global");
+	const char *nh6m;
 
 	memset(e, 0, sizeof(*e));
 	e->seq = (uint16_t)yang_dnode_get_uint(dnode, 0, "seq");
@@ -212,6 +229,9 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->call = dup_leaf(dnode, "call");
 	e->description = dup_leaf(dnode, "description");
 	e->match_plist4 = dup_leaf(dnode, "match/ip-prefix-list");
+	e->match_nh_plist4 = dup_leaf(dnode, "match/ip-next-hop-prefix-list");
+	nh6m = yang_dnode_get_string(dnode, "match/ipv6-next-hop-address");
+	e->match_nh6_set = nh6m && inet_pton(AF_INET6, nh6m, &e->match_nh6) == 1;
 	e->match_plist6 = dup_leaf(dnode, "match/ipv6-prefix-list");
 	e->match_aspath = dup_leaf(dnode, "match/as-path");
 	e->match_metric_set = yang_dnode_exists(dnode, "match/metric");
@@ -220,9 +240,11 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->med_set = arith_leaf(dnode, "set/metric", &e->med_op, &e->med);
 	e->weight_set = yang_dnode_exists(dnode, "set/weight");
 	e->weight = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/weight");
+	origin_leaf(dnode, e);
 	e->nexthop_set = nh && inet_pton(AF_INET, nh, &e->nexthop) == 1;
 	e->nexthop6_set = nh6 && inet_pton(AF_INET6, nh6, &e->nexthop6) == 1;
-	prepend_leaf(dnode, e);
+	asn_list_leaf(dnode, "set/as-path-prepend", &e->prepend, &e->nprepend);
+	asn_list_leaf(dnode, "set/as-path-exclude", &e->exclude, &e->nexclude);
 	e->match_clist = dup_leaf(dnode, "match/community");
 	e->match_clist_exact = yang_dnode_exists(dnode, "match/community-exact");
 	e->match_lclist = dup_leaf(dnode, "match/large-community");
@@ -299,8 +321,12 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " description %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ip-prefix-list")))
 		sbuf_printf(out, " match ip address prefix-list %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/ip-next-hop-prefix-list")))
+		sbuf_printf(out, " match ip next-hop prefix-list %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ipv6-prefix-list")))
 		sbuf_printf(out, " match ipv6 address prefix-list %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "match/ipv6-next-hop-address")))
+		sbuf_printf(out, " match ipv6 next-hop address %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/as-path")))
 		sbuf_printf(out, " match as-path %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/metric")))
@@ -317,6 +343,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match rpki %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/aspa")))
 		sbuf_printf(out, " match aspa %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/as-path-exclude")))
+		sbuf_printf(out, " set as-path exclude %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
 		sbuf_printf(out, " set as-path prepend %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/community")))
@@ -338,6 +366,8 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " set local-preference %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/metric")))
 		sbuf_printf(out, " set metric %s\n", v);
+	if ((v = yang_dnode_get_string(dnode, "set/origin")))
+		sbuf_printf(out, " set origin %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/weight")))
 		sbuf_printf(out, " set weight %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "call")))
@@ -497,6 +527,25 @@ DEFCMD(no_match_ip_plist, "no match ip address prefix-list [WORD]",
 	return stmt_edit(vty, "match/ip-prefix-list", NULL, true);
 }
 
+#define NH_PLIST_MATCH_HELP                 \
+	"Match next-hop address of route\n" \
+	"Match entries of prefix-lists\n"   \
+	"IP prefix-list name\n"
+
+DEFCMD(match_ip_nh_plist, "match ip next-hop prefix-list WORD",
+       MATCH_STR IP_STR NH_PLIST_MATCH_HELP)
+{
+	return name_usable(vty, word(args))
+		       ? stmt_edit(vty, "match/ip-next-hop-prefix-list", word(args), false)
+		       : CMD_WARNING_CONFIG_FAILED;
+}
+
+DEFCMD(no_match_ip_nh_plist, "no match ip next-hop prefix-list [WORD]",
+       NO_STR MATCH_STR IP_STR NH_PLIST_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ip-next-hop-prefix-list", NULL, true);
+}
+
 DEFCMD(match_ipv6_plist, "match ipv6 address prefix-list WORD", MATCH_STR IPV6_STR PLIST_MATCH_HELP)
 {
 	return name_usable(vty, word(args))
@@ -508,6 +557,37 @@ DEFCMD(no_match_ipv6_plist, "no match ipv6 address prefix-list [WORD]",
        NO_STR MATCH_STR IPV6_STR PLIST_MATCH_HELP)
 {
 	return stmt_edit(vty, "match/ipv6-prefix-list", NULL, true);
+}
+
+#define NH6_MATCH_HELP                           \
+	"Match IPv6 next-hop address of route\n" \
+	"IPv6 address\n"                         \
+	"IPv6 address of next hop\n"
+
+DEFCMD(match_ipv6_nh, "match ipv6 next-hop address X:X::X:X$nh", MATCH_STR IPV6_STR NH6_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", cmd_arg(args, "nh"), false);
+}
+
+/* FRR's older spelling, which FRR still takes and prints as the one above. */
+DEFCMD(match_ipv6_nh_old, "match ipv6 next-hop X:X::X:X$nh",
+       MATCH_STR IPV6_STR "Match IPv6 next-hop address of route\n"
+			  "IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", cmd_arg(args, "nh"), false);
+}
+
+DEFCMD(no_match_ipv6_nh, "no match ipv6 next-hop address [X:X::X:X]",
+       NO_STR MATCH_STR IPV6_STR NH6_MATCH_HELP)
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", NULL, true);
+}
+
+DEFCMD(no_match_ipv6_nh_old, "no match ipv6 next-hop X:X::X:X",
+       NO_STR MATCH_STR IPV6_STR "Match IPv6 next-hop address of route\n"
+				 "IPv6 address of next hop\n")
+{
+	return stmt_edit(vty, "match/ipv6-next-hop-address", NULL, true);
 }
 
 DEFCMD(match_as_path, "match as-path WORD",
@@ -760,6 +840,24 @@ DEFCMD(no_set_weight, "no set weight [(0-4294967295)]",
 	return stmt_edit(vty, "set/weight", NULL, true);
 }
 
+DEFCMD(set_origin, "set origin <egp|igp|incomplete>$origin",
+       SET_STR "BGP origin code\n"
+	       "remote EGP\n"
+	       "local IGP\n"
+	       "unknown heritage\n")
+{
+	return stmt_edit(vty, "set/origin", cmd_arg(args, "origin"), false);
+}
+
+DEFCMD(no_set_origin, "no set origin [<egp|igp|incomplete>]",
+       NO_STR SET_STR "BGP origin code\n"
+		      "remote EGP\n"
+		      "local IGP\n"
+		      "unknown heritage\n")
+{
+	return stmt_edit(vty, "set/origin", NULL, true);
+}
+
 DEFCMD(set_prepend, "set as-path prepend LINE...",
        SET_STR "Transform BGP AS-path attribute\n"
 	       "Prepend to the as-path\n"
@@ -774,6 +872,47 @@ DEFCMD(no_set_prepend, "no set as-path prepend [LINE...]",
 		      "AS number(s)\n")
 {
 	return stmt_edit(vty, "set/as-path-prepend", NULL, true);
+}
+
+/* FRR takes (1-4294967295) for each AS number of set as-path exclude; the model's pattern
+ * cannot say the upper bound. */
+static bool asns_in_range(struct vty *vty, const char *stmt, const char *line)
+{
+	for (const char *p = line; *p;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p || (*end && *end != ' ') || v < 1 || v > UINT32_MAX || *p == '-' ||
+		    *p == '+') {
+			size_t len = strcspn(p, " ");
+
+			vty_out(vty, "%% %s: %.*s is not an AS number (1-4294967295)\n", stmt,
+				(int)len, p);
+			return false;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+DEFCMD(set_exclude, "set as-path exclude LINE...",
+       SET_STR "Transform BGP AS-path attribute\n"
+	       "Exclude from the as-path\n"
+	       "AS number(s)\n")
+{
+	const char *line = cmd_arg(args, "LINE...");
+
+	if (!asns_in_range(vty, "set as-path exclude", line))
+		return CMD_WARNING_CONFIG_FAILED;
+	return stmt_edit(vty, "set/as-path-exclude", line, false);
+}
+
+DEFCMD(no_set_exclude, "no set as-path exclude [LINE...]",
+       NO_STR SET_STR "Transform BGP AS-path attribute\n"
+		      "Exclude from the as-path\n"
+		      "AS number(s)\n")
+{
+	return stmt_edit(vty, "set/as-path-exclude", NULL, true);
 }
 
 DEFCMD(set_nexthop, "set ip next-hop A.B.C.D$nh",
@@ -865,8 +1004,14 @@ void bgp_routemap_cli_init(void)
 	static const struct cmd_def *rmap_cmds[] = {
 		&match_ip_plist_cmd,
 		&no_match_ip_plist_cmd,
+		&match_ip_nh_plist_cmd,
+		&no_match_ip_nh_plist_cmd,
 		&match_ipv6_plist_cmd,
 		&no_match_ipv6_plist_cmd,
+		&match_ipv6_nh_cmd,
+		&match_ipv6_nh_old_cmd,
+		&no_match_ipv6_nh_cmd,
+		&no_match_ipv6_nh_old_cmd,
 		&match_as_path_cmd,
 		&no_match_as_path_cmd,
 		&match_metric_cmd,
@@ -877,8 +1022,12 @@ void bgp_routemap_cli_init(void)
 		&no_set_metric_cmd,
 		&set_weight_cmd,
 		&no_set_weight_cmd,
+		&set_origin_cmd,
+		&no_set_origin_cmd,
 		&set_prepend_cmd,
 		&no_set_prepend_cmd,
+		&set_exclude_cmd,
+		&no_set_exclude_cmd,
 		&set_nexthop_cmd,
 		&no_set_nexthop_cmd,
 		&set_nexthop6_cmd,

@@ -48,10 +48,12 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->call);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->description);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist4);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_nh_plist4);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist6);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->exclude);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm_delete);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_lclist);
@@ -156,6 +158,34 @@ bool route_map_uses_validation(const char *name)
 	return name && uses_validation_depth(name, 0);
 }
 
+/* match ip next-hop prefix-list: IPv4 routes only (FRR); a missing list matches nothing, and
+ * this is the list's plain verdict on the next hop as a /32 (FRR's route-map optimization,
+ * which makes an empty list match nothing for `match ip address`, does not look at it). */
+static bool nexthop4_permitted(const char *name, const struct prefix *p, const struct bgp_attr *a)
+{
+	struct prefix_list *pl = prefix_list_lookup(AF_INET, name);
+	struct prefix nh;
+
+	if (!pl || p->family != AF_INET)
+		return false;
+	memset(&nh, 0, sizeof(nh));
+	nh.family = AF_INET;
+	nh.len = 32;
+	nh.u.v4 = a->nexthop;
+	return prefix_list_apply(pl, &nh) == PREFIX_PERMIT;
+}
+
+/* match ipv6 next-hop address: the global next hop, or the link-local one when the route
+ * carries both (FRR). A route without IPv6 next hops matches nothing. */
+static bool nexthop6_is(const struct in6_addr *want, const struct bgp_attr *a)
+{
+	if (a->mp_nh_len < 16)
+		return false;
+	if (memcmp(bgp_attr_mp_nh_global(a), want, sizeof(*want)) == 0)
+		return true;
+	return a->mp_nh_len == 32 && memcmp(bgp_attr_mp_nh_local(a), want, sizeof(*want)) == 0;
+}
+
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
@@ -174,6 +204,10 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 		    prefix_list_apply(pl, p) != PREFIX_PERMIT)
 			return false;
 	}
+	if (e->match_nh_plist4 && !nexthop4_permitted(e->match_nh_plist4, p, a))
+		return false;
+	if (e->match_nh6_set && !nexthop6_is(&e->match_nh6, a))
+		return false;
 	if (e->match_aspath) {
 		struct aspath_list *l = aspath_list_lookup(e->match_aspath);
 
@@ -343,6 +377,8 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 	}
 	if (e->weight_set)
 		t->weight = e->weight;
+	if (e->origin_set)
+		t->origin = e->origin;
 	if (e->nexthop_set) {
 		t->nexthop = e->nexthop;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
@@ -356,6 +392,14 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 		bgp_attr_set_mp_nh(t, &refs->ex, has_local ? 32 : 16, &e->nexthop6,
 				   has_local ? &local : NULL);
 		refs->nexthop6_set = true;
+	}
+	if (e->nexclude && t->aspath) {
+		struct bgp_aspath *np = bgp_aspath_exclude(t->aspath, e->exclude, e->nexclude);
+
+		if (refs->aspath)
+			bgp_aspath_unref(refs->aspath);
+		refs->aspath = np;
+		t->aspath = np;
 	}
 	/* Prepended in the order written: the first number ends up leftmost. */
 	for (uint32_t k = e->nprepend; k-- > 0;) {

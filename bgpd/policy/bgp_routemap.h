@@ -11,13 +11,18 @@
  *   Falling off the end without a decision denies, except after a permit entry sent us on with
  *   on-match, which then accepts (the sets stay applied).
  * - Match statements: `match ip address prefix-list`, `match ipv6 address prefix-list`,
+ *   `match ip next-hop prefix-list` (an IPv4 route's NEXT_HOP as a /32; unlike the route's
+ *   prefix, a list without entries permits it, as in FRR), `match ipv6 next-hop address X`
+ *   (the global next hop, or the link-local one when both were sent),
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
  *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
+ *   `set as-path exclude ASN...` (before the prepend of the same entry: FRR's printed order),
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
  *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
- *   `set large-comm-list NAME delete` (each delete after its kind's set).
+ *   `set large-comm-list NAME delete` (each delete after its kind's set),
+ *   `set origin igp|egp|incomplete`.
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -80,6 +85,9 @@ struct rmap_entry {
 	char *description;
 	/* match */
 	char *match_plist4, *match_plist6, *match_aspath;
+	char *match_nh_plist4; /* match ip next-hop prefix-list NAME */
+	bool match_nh6_set;    /* match ipv6 next-hop address X:X::X:X */
+	struct in6_addr match_nh6;
 	bool match_metric_set;
 	uint32_t match_metric;
 	char *match_clist; /* match community NAME */
@@ -88,11 +96,15 @@ struct rmap_entry {
 	bool lp_set, med_set, weight_set, nexthop_set;
 	enum rmap_arith lp_op, med_op;
 	uint32_t lp, med, weight;
+	bool origin_set; /* set origin igp|egp|incomplete */
+	enum bgp_origin origin;
 	struct in_addr nexthop;
 	bool nexthop6_set; /* set ipv6 next-hop global X:X::X:X */
 	struct in6_addr nexthop6;
 	uint32_t *prepend; /* AS numbers, in the order given */
 	uint32_t nprepend;
+	uint32_t *exclude; /* set as-path exclude: AS numbers, in the order given */
+	uint32_t nexclude;
 	bool comm_set;	/* set community ... */
 	bool comm_none; /* set community none */
 	bool comm_additive;
@@ -113,7 +125,7 @@ struct rmap_entry {
 };
 
 struct route_map *route_map_lookup(const char *name);
-/* Add or replace an entry (the map is created); takes over e's strings and prepend array. */
+/* Add or replace an entry (the map is created); takes over e's strings and arrays. */
 void route_map_entry_set(const char *name, struct rmap_entry *e);
 void route_map_entry_delete(const char *name, uint16_t seq);
 void route_map_delete(const char *name);

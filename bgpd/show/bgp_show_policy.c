@@ -153,6 +153,12 @@ DEFCMD(show_bgp_lcommunity_list, "show bgp large-community-list [WORD$name [deta
 
 /* ---- show route-map ----------------------------------------------------------------------- */
 
+/* As `set origin` takes it. */
+static const char *rmap_origin_word(enum bgp_origin o)
+{
+	return o == BGP_ORIGIN_EGP ? "egp" : o == BGP_ORIGIN_INCOMPLETE ? "incomplete" : "igp";
+}
+
 struct rmap_show_ctx {
 	struct vty *vty;
 	const char *open;
@@ -175,6 +181,11 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	vty_out(vty, "  Match clauses:\n");
 	if (e->match_plist4)
 		vty_out(vty, "    ip address prefix-list %s\n", e->match_plist4);
+	if (e->match_nh_plist4)
+		vty_out(vty, "    ip next-hop prefix-list %s\n", e->match_nh_plist4);
+	if (e->match_nh6_set)
+		vty_out(vty, "    ipv6 next-hop address %s\n",
+			inet_ntop(AF_INET6, &e->match_nh6, nh, sizeof(nh)));
 	if (e->match_plist6)
 		vty_out(vty, "    ipv6 address prefix-list %s\n", e->match_plist6);
 	if (e->match_aspath)
@@ -192,6 +203,12 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	if (e->match_aspa != ASPA_NOT_USED)
 		vty_out(vty, "    aspa %s\n", aspa_state_name(e->match_aspa));
 	vty_out(vty, "  Set clauses:\n");
+	if (e->nexclude) {
+		vty_out(vty, "    as-path exclude");
+		for (uint32_t i = 0; i < e->nexclude; i++)
+			vty_out(vty, " %u", e->exclude[i]);
+		vty_out(vty, "\n");
+	}
 	if (e->nprepend) {
 		vty_out(vty, "    as-path prepend");
 		for (uint32_t i = 0; i < e->nprepend; i++)
@@ -218,6 +235,8 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 			e->med);
 	if (e->weight_set)
 		vty_out(vty, "    weight %u\n", e->weight);
+	if (e->origin_set)
+		vty_out(vty, "    origin %s\n", rmap_origin_word(e->origin));
 	if (e->comm_set) {
 		vty_out(vty, "    community");
 		if (e->comm_none)

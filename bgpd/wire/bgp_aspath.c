@@ -580,6 +580,44 @@ struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t
 	return bgp_aspath_intern_data(out, o);
 }
 
+static bool asn_listed(uint32_t as, const uint32_t *asns, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (asns[k] == as)
+			return true;
+	return false;
+}
+
+struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t *asns, uint32_t n)
+{
+	uint8_t *out = key_path()->data;
+	size_t i, k, o = 0;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4) {
+		size_t seg = o;
+		unsigned kept = 0;
+
+		out[o] = p->data[i];
+		o += 2;
+		for (k = 0; k < p->data[i + 1]; k++) {
+			uint32_t as = bgp_get_u32(p->data + i + 2 + k * 4);
+
+			if (asn_listed(as, asns, n))
+				continue;
+			bgp_put_u32(out + o, as);
+			o += 4;
+			kept++;
+		}
+		if (kept)
+			out[seg + 1] = (uint8_t)kept;
+		else
+			o = seg; /* nothing left of this segment */
+	}
+	return bgp_aspath_intern_data(out, o);
+}
+
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size)
 {
 	static const char open_ch[] = { 0, '{', 0, '(', '[' };

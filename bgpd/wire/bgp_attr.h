@@ -211,6 +211,10 @@ bool bgp_aspath_all_private(const struct bgp_aspath *p);
  * 0 none), or with each replaced by `replace` when it is not 0. Empty segments go. */
 struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t keep,
 					    uint32_t replace);
+/* A new interned path without any of the n AS numbers asns, from every segment (FRR's
+ * `set as-path exclude`); segments left empty go, the others stay as they are (not merged).
+ * NULL p: NULL. */
+struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t *asns, uint32_t n);
 uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p);
 /* FRR's text form: "65001 65002 {65010,65011}" (empty string for an empty path). */
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-/* AS paths: wire parsing, RFC 6793 merge, encoding for 2-octet peers, prepend, loops, text. */
+/* AS paths: wire parsing, RFC 6793 merge, encoding for 2-octet peers, prepend, loops, text,
+ * private AS stripping and set as-path exclude. */
 #include "lib/compat.h"
 
 #include "bgpd/wire/bgp_codec.h"
@@ -382,6 +383,51 @@ START_TEST(test_private_as)
 }
 END_TEST
 
+/* What FRR's set as-path exclude does: every occurrence, in every kind of segment; a segment
+ * left empty goes; the segments around it are not merged. */
+static void check_exclude(const char *path, const uint32_t *asns, uint32_t n, const char *want)
+{
+	struct bgp_aspath *p = bgp_aspath_from_str(path), *q;
+	char buf[256];
+
+	ck_assert_ptr_nonnull(p);
+	q = bgp_aspath_exclude(p, asns, n);
+	ck_assert_ptr_nonnull(q);
+	bgp_aspath_to_str(q, buf, sizeof(buf));
+	ck_assert_msg(strcmp(buf, want) == 0, "exclude from \"%s\": \"%s\", want \"%s\"", path, buf,
+		      want);
+	bgp_aspath_unref(q);
+	bgp_aspath_unref(p);
+}
+
+START_TEST(test_exclude)
+{
+	static const uint32_t one[] = { 65001 };
+	static const uint32_t two[] = { 65002, 65001 };
+
+	check_exclude("65001 65002 65001 65003", one, 1, "65002 65003");
+	check_exclude("65002 {65001,65004} 65005", one, 1, "65002 {65004} 65005");
+	check_exclude("65002 {65001} 65005", one, 1, "65002 65005"); /* two SEQUENCEs now */
+	check_exclude("(65001 65006) [65001,65007] 65008", one, 1, "(65006) [65007] 65008");
+	check_exclude("65001 65002", two, 2, ""); /* the whole path: an empty one, as FRR */
+	check_exclude("65003 65004", two, 2, "65003 65004");
+	check_exclude("", one, 1, "");
+	ck_assert_ptr_null(bgp_aspath_exclude(NULL, one, 1));
+	/* The segments are kept apart: 2 SEQUENCE segments, so 65002 and 65005 stay 2 hops
+	 * in 2 segments and the path is not equal to the one-segment "65002 65005". */
+	{
+		struct bgp_aspath *p = bgp_aspath_from_str("65002 {65001} 65005");
+		struct bgp_aspath *q = bgp_aspath_exclude(p, one, 1);
+		struct bgp_aspath *flat = bgp_aspath_from_str("65002 65005");
+
+		ck_assert_ptr_ne(q, flat);
+		bgp_aspath_unref(flat);
+		bgp_aspath_unref(q);
+		bgp_aspath_unref(p);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_aspath");
@@ -397,6 +443,7 @@ int main(void)
 	tcase_add_test(tc, test_as4_merge);
 	tcase_add_test(tc, test_encode);
 	tcase_add_test(tc, test_private_as);
+	tcase_add_test(tc, test_exclude);
 	tcase_add_checked_fixture(tc, NULL, no_leak);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

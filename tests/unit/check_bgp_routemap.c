@@ -5,7 +5,10 @@
  * missing lists, +N/-N arithmetic saturating, prepend order, a missing route-map, no leaks;
  * match large-community [exact-match], set large-community [additive] | none and the
  * set comm-list / large-comm-list delete statements, in the route's extras; match rpki and
- * match aspa through the installed validator, and route_map_uses_validation() through calls.
+ * match aspa through the installed validator, and route_map_uses_validation() through calls;
+ * set origin, the last one applied winning; set as-path exclude, before the entry's prepend;
+ * match ip next-hop prefix-list (missing, empty, IPv6 routes as FRR); match ipv6 next-hop
+ * address (global, link-local only beside a global, none on an IPv4 route).
  */
 #include "lib/compat.h"
 
@@ -158,6 +161,132 @@ START_TEST(test_on_match_next_goto_and_call)
 	/* A call that denies makes the entry deny. */
 	route_map_entry_delete("PREPEND", 5);
 	ck_assert(!run("M", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
+START_TEST(test_set_origin)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	base.origin = BGP_ORIGIN_IGP;
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_INCOMPLETE;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_INCOMPLETE);
+	ck_assert(out.present & ATTR_BIT(BGP_ATTR_ORIGIN));
+	ck_assert_uint_eq(base.origin, BGP_ORIGIN_IGP); /* on the copy only */
+
+	/* An entry without set origin leaves the route's origin alone. */
+	base.origin = BGP_ORIGIN_EGP;
+	e = E(10, true);
+	e.weight_set = true;
+	route_map_entry_set("N", &e);
+	ck_assert(run("N", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_EGP);
+
+	/* on-match next, then a called map: the last set origin applied wins (FRR). */
+	e = E(10, true);
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_INCOMPLETE;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("O", &e);
+	e = E(20, true);
+	e.call = S("TO-IGP");
+	route_map_entry_set("O", &e);
+	e = E(10, true);
+	e.origin_set = true;
+	e.origin = BGP_ORIGIN_IGP;
+	route_map_entry_set("TO-IGP", &e);
+	ck_assert(run("O", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert_uint_eq(out.origin, BGP_ORIGIN_IGP);
+	/* A deny after the set takes the route, origin and all. */
+	e = E(30, false);
+	route_map_entry_set("TO-IGP", &e);
+	route_map_entry_delete("TO-IGP", 10);
+	ck_assert(!run("O", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
+static uint32_t *asns(uint32_t a, uint32_t b)
+{
+	uint32_t *v = XCALLOC(MTYPE_BGP_ROUTEMAP, 2 * sizeof(*v));
+
+	v[0] = a;
+	v[1] = b;
+	return v;
+}
+
+START_TEST(test_set_as_path_exclude)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+	char path[128];
+
+	bgp_aspath_unref(base.aspath);
+	base.aspath = bgp_aspath_from_str("65002 65010 65002 {65002,65011}");
+	e.exclude = asns(65002, 65099); /* 65099 is not in the path: nothing to do for it */
+	e.nexclude = 2;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65010 {65011}");
+
+	/* Exclude runs before the same entry's prepend (FRR's printed order), so a prepended
+	 * AS stays even when the exclude names it. */
+	e = E(10, true);
+	e.exclude = asns(65010, 65002);
+	e.nexclude = 2;
+	e.prepend = asns(65002, 65002);
+	e.nprepend = 2;
+	route_map_entry_set("P", &e);
+	ck_assert(run("P", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65002 65002 {65011}");
+
+	/* A later entry (on-match next) excludes what an earlier one prepended. */
+	e = E(10, true);
+	e.prepend = asns(65003, 65004);
+	e.nprepend = 2;
+	e.on_match = RMAP_NEXT;
+	route_map_entry_set("N", &e);
+	e = E(20, true);
+	e.exclude = asns(65004, 65011);
+	e.nexclude = 2;
+	route_map_entry_set("N", &e);
+	ck_assert(run("N", "192.0.2.0/24", &out, path, sizeof(path)));
+	ck_assert_str_eq(path, "65003 65002 65010 65002 {65002}");
+}
+END_TEST
+
+START_TEST(test_match_ip_nexthop_plist)
+{
+	struct prefix_list_entry pe = { .seq = 5, .action = PREFIX_PERMIT, .le = 32 };
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	/* NH permits 192.0.2.0/24 and longer: base's next hop 192.0.2.2 is in it. */
+	prefix_from_str(&pe.p, "192.0.2.0/24", false);
+	prefix_list_entry_set(prefix_list_get(AF_INET, "NH"), &pe);
+	e.match_nh_plist4 = S("NH");
+	e.weight_set = true;
+	e.weight = 1;
+	route_map_entry_set("M", &e);
+	ck_assert(run("M", "198.51.100.0/24", &out, NULL, 0)); /* the next hop, not the prefix */
+	ck_assert_uint_eq(out.weight, 1);
+	inet_pton(AF_INET, "203.0.113.2", &base.nexthop);
+	ck_assert(!run("M", "198.51.100.0/24", &out, NULL, 0));
+	inet_pton(AF_INET, "192.0.2.2", &base.nexthop);
+
+	/* A list without entries permits every next hop; a missing one matches nothing. */
+	e = E(10, true);
+	e.match_nh_plist4 = S("EMPTY");
+	route_map_entry_set("E", &e);
+	ck_assert(!run("E", "198.51.100.0/24", &out, NULL, 0));
+	prefix_list_get(AF_INET, "EMPTY");
+	ck_assert(run("E", "198.51.100.0/24", &out, NULL, 0));
+	/* IPv6 routes never match, whatever the list says (FRR). */
+	ck_assert(!run("E", "2001:db8::/32", &out, NULL, 0));
+	ck_assert(!run("M", "2001:db8::/32", &out, NULL, 0));
 }
 END_TEST
 
@@ -442,6 +571,53 @@ static enum aspa_state fake_aspa(const struct bgp_aspath *aspath, uint32_t peer_
 
 static const struct rmap_validator fake_validator = { fake_rov, fake_aspa };
 
+/* Run map on an IPv6 route whose next hops are global g and, when ll is given, link-local ll. */
+static bool run6(const char *map, const char *g, const char *ll)
+{
+	struct bgp_attr t = base;
+	struct bgp_attr_extra ex;
+	struct rmap_refs refs;
+	struct in6_addr ga, la;
+	struct prefix p;
+	bool r;
+
+	inet_pton(AF_INET6, g, &ga);
+	if (ll)
+		inet_pton(AF_INET6, ll, &la);
+	bgp_attr_set_mp_nh(&t, &ex, ll ? 32 : 16, &ga, ll ? &la : NULL);
+	ck_assert_int_eq(prefix_from_str(&p, "2001:db8:5::/48", true), 0);
+	r = route_map_apply(map, &p, &t, &refs);
+	route_map_refs_release(&refs);
+	return r;
+}
+
+START_TEST(test_match_ipv6_nexthop)
+{
+	struct rmap_entry e = E(10, true);
+	struct bgp_attr out;
+
+	e.match_nh6_set = true;
+	inet_pton(AF_INET6, "2001:db8::2", &e.match_nh6);
+	route_map_entry_set("G", &e);
+	e = E(10, true);
+	e.match_nh6_set = true;
+	inet_pton(AF_INET6, "fe80::2", &e.match_nh6);
+	route_map_entry_set("LL", &e);
+
+	ck_assert(run6("G", "2001:db8::2", NULL));
+	ck_assert(run6("G", "2001:db8::2", "fe80::2"));
+	ck_assert(!run6("G", "2001:db8::3", "fe80::2"));
+	ck_assert(run6("LL", "2001:db8::3", "fe80::2")); /* the link-local one, beside a global */
+	ck_assert(!run6("LL", "fe80::3", NULL));
+	/* An IPv4 route has no IPv6 next hop: `::` matches nothing either. */
+	e = E(10, true);
+	e.match_nh6_set = true;
+	route_map_entry_set("ZERO", &e);
+	ck_assert(!run("ZERO", "192.0.2.0/24", &out, NULL, 0));
+	ck_assert(!run("G", "192.0.2.0/24", &out, NULL, 0));
+}
+END_TEST
+
 START_TEST(test_match_rpki_and_aspa)
 {
 	struct rmap_entry deny_invalid = E(10, false), lp_notfound = E(20, true);
@@ -519,12 +695,16 @@ int main(void)
 	tcase_add_test(tc, test_missing_lists_match_nothing);
 	tcase_add_test(tc, test_on_match_next_goto_and_call);
 	tcase_add_test(tc, test_next_falls_off_end_permits);
+	tcase_add_test(tc, test_set_origin);
+	tcase_add_test(tc, test_set_as_path_exclude);
+	tcase_add_test(tc, test_match_ip_nexthop_plist);
 	tcase_add_test(tc, test_arithmetic_saturates);
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);
 	tcase_add_test(tc, test_large_communities);
 	tcase_add_test(tc, test_set_ipv6_nexthop_global);
 	tcase_add_test(tc, test_match_rpki_and_aspa);
+	tcase_add_test(tc, test_match_ipv6_nexthop);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

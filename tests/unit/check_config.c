@@ -688,6 +688,7 @@ static const char *const bad_files[] = {
 	"bad-aspath-regex.conf",
 	"bad-rmap-goto-back.conf",
 	"bad-rmap-local-pref.conf",
+	"bad-rmap-exclude-zero.conf",
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
 	"bad-lclist-value.conf",

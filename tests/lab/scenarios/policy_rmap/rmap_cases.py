@@ -59,6 +59,8 @@ ip prefix-list PL-A-COMM-SET seq 5 permit 198.51.100.40/29
 ip prefix-list PL-A-COMM-ADD seq 5 permit 198.51.100.48/29
 ip prefix-list PL-A-COMM-NONE seq 5 permit 198.51.100.56/29
 ip prefix-list PL-A-NOCOMM seq 5 permit 198.51.100.176/28 le 29
+ip prefix-list PL-A-ORIGIN seq 5 permit 198.51.100.240/28 le 29
+ip prefix-list PL-A-EXCLUDE seq 5 permit 198.51.100.192/29 le 30
 ipv6 prefix-list PL6-A-LP seq 5 permit 2001:db8:101::/48
 ipv6 prefix-list PL6-A-COMM seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-B-NEXT seq 5 permit 203.0.113.0/28
@@ -75,6 +77,9 @@ ip prefix-list PL-B-BEST seq 5 permit 198.51.100.200/29
 ip prefix-list PL-B-BEST seq 10 permit 198.51.100.208/29
 ipv6 prefix-list PL6-B seq 5 permit 2001:db8:201::/47 le 48
 ip prefix-list PL-EMPTY description no entry: permits every IPv4 prefix
+ip prefix-list PL-NH-A seq 5 permit 192.0.2.11/32
+ip prefix-list PL-NH-D seq 5 permit 192.0.2.0/28 le 32
+ip prefix-list PL-NH-D seq 10 deny 192.0.2.0/24 le 32
 ip prefix-list PL-OUT-PREPEND seq 5 permit 198.51.100.8/29
 ip prefix-list PL-OUT-PREPEND seq 10 permit 198.51.100.64/29
 ipv6 prefix-list PL6-OUT-PREPEND seq 5 permit 2001:db8:101::/48
@@ -83,6 +88,7 @@ ip prefix-list PL-OUT-LP seq 5 permit 198.51.100.8/29
 ip prefix-list PL-OUT-LP seq 10 permit 198.51.100.80/29
 ipv6 prefix-list PL6-OUT-LP seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-OUT-DEFLP seq 5 permit 192.0.2.144/28
+ip prefix-list PL-OUT-ORIGIN seq 5 permit 198.51.100.248/29
 !
 bgp as-path access-list AS-END-65011 seq 5 permit _65011$
 bgp as-path access-list AS-SET-65013 seq 5 permit _65013_
@@ -169,6 +175,14 @@ route-map RM-A permit 68
  match ip address prefix-list PL-A-NOCOMM
  match community CL-NONE
  set local-preference 68
+route-map RM-A permit 70
+ match ip address prefix-list PL-A-ORIGIN
+ set origin incomplete
+route-map RM-A permit 72
+ description exclude, then prepend: the prepended 65010 stays
+ match ip address prefix-list PL-A-EXCLUDE
+ set as-path exclude 65010 65015
+ set as-path prepend 65010
 !
 route-map RM-B permit 10
  description lp 150, then the entries below still apply
@@ -231,6 +245,31 @@ route-map RM-SUB permit 30
  set weight 83
  on-match next
 !
+route-map RM-D permit 2
+ description a's IPv6 next hop: none of d's routes
+ match ipv6 next-hop address 2001:db8:0:1::11
+ set local-preference 2
+route-map RM-D permit 3
+ match ipv6 next-hop address 2001:db8:0:1::14
+ set community 65000:3 additive
+ on-match goto 50
+route-map RM-D permit 4
+ match ip next-hop prefix-list NOSUCH-NH-PL
+ set local-preference 4
+route-map RM-D permit 5
+ description a's next hop: none of d's routes
+ match ip next-hop prefix-list PL-NH-A
+ set local-preference 5
+route-map RM-D permit 6
+ description a list without entries permits every IPv4 next hop (not so for the prefix)
+ match ip next-hop prefix-list PL-EMPTY
+ set community 65000:6 additive
+ on-match goto 7
+route-map RM-D permit 7
+ description past 40: FRR's empty PL-EMPTY matches there once reached by a continue
+ match ip next-hop prefix-list PL-NH-D
+ set community 65000:7 additive
+ on-match goto 50
 route-map RM-D permit 10
  match ip address prefix-list NOSUCH-PL
  set local-preference 10
@@ -284,6 +323,9 @@ route-map OUT-I permit 40
  match as-path AS-END-65011
  set ip next-hop 192.0.2.52
  set metric +4
+route-map OUT-I permit 45
+ match ip address prefix-list PL-OUT-ORIGIN
+ set origin egp
 route-map OUT-I permit 50
  match ip address prefix-list PL-OUT-DEFLP
  set local-preference +7
@@ -336,6 +378,10 @@ ROUTES = [
     r("implicit-deny", "a", "198.51.100.168/29", path="65010 65019"),
     r("match-no-community", "a", "198.51.100.176/29"),
     r("match-no-community", "a", "198.51.100.184/29", comms="65010:1"),
+    r("set-origin", "a", "198.51.100.240/29", origin="egp"),
+    r("set-origin", "a", "198.51.100.248/29"),
+    r("set-as-path-exclude", "a", "198.51.100.192/30", path="65010 65015 65016 65015"),
+    r("set-as-path-exclude", "a", "198.51.100.196/30", path="65010 {65015,65017}"),
     r("v6-match-set", "a", "2001:db8:101::/48"),
     r("v6-match-set", "a", "2001:db8:102::/48", comms="65010:101 65010:100"),
     r("v6-match-set", "a", "2001:db8:103::/48", path="65010 65012 65011"),

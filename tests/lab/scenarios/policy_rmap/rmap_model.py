@@ -76,6 +76,20 @@ def aspath_length(path):
     return sum(1 for w in re.findall(r"\{[^}]*\}|\S+", path))
 
 
+def aspath_exclude(path, asns):
+    """FRR's set as-path exclude: every occurrence leaves, in sequences and sets alike; a set
+    left empty goes (segments are not merged, which the text form does not show)."""
+    out = []
+    for w in re.findall(r"\{[^}]*\}|\S+", path):
+        if w.startswith("{"):
+            kept = [a for a in w[1:-1].split(",") if a not in asns]
+            if kept:
+                out.append("{%s}" % ",".join(kept))
+        elif w not in asns:
+            out.append(w)
+    return " ".join(out)
+
+
 # FRR's `_` in AS path and community expressions.
 UNDERSCORE = "(^|[,{}() ]|$)"
 
@@ -226,7 +240,10 @@ class Policy:
                 table[kind] = args
 
     KINDS = ("ip address prefix-list", "ipv6 address prefix-list", "as-path prepend",
-             "ip next-hop", "local-preference", "as-path", "metric", "community", "weight")
+             "ip next-hop prefix-list", "ipv6 next-hop address",
+             "as-path exclude",
+             "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
+             "origin")
 
     def _split_kind(self, words):
         text = " ".join(words)
@@ -296,6 +313,15 @@ class Policy:
             return EMPTY_PREFIX_LIST_MATCHES
         return plist_permits(entries, prefix)
 
+    def nexthop_list_matches(self, name, prefix, nexthop):
+        """match ip next-hop prefix-list: IPv4 routes only; the list's plain verdict on the
+        next hop as a /32, so a list without entries permits it (no route-map optimization
+        here, unlike EMPTY_PREFIX_LIST_MATCHES)."""
+        entries = self.plists.get(("ipv4", name))
+        if entries is None or prefix.version != 4:
+            return False
+        return not entries or plist_permits(entries, ipaddress.ip_network(nexthop + "/32"))
+
     def as_list_permits(self, name, path):
         """FRR's as_list_apply(): first matching entry decides; no list or no match: deny."""
         entries = self.aslists.get(name)
@@ -330,6 +356,11 @@ class Policy:
                 ok = self.prefix_list_matches("ipv4", args[0], prefix)
             elif kind == "ipv6 address prefix-list":
                 ok = self.prefix_list_matches("ipv6", args[0], prefix)
+            elif kind == "ip next-hop prefix-list":
+                ok = self.nexthop_list_matches(args[0], prefix, a.nexthop)
+            elif kind == "ipv6 next-hop address":
+                ok = prefix.version == 6 and \
+                    ipaddress.ip_address(a.nexthop) == ipaddress.ip_address(args[0])
             elif kind == "as-path":
                 ok = args[0] in self.aslists and self.as_list_permits(args[0], a.path)
             elif kind == "metric":
@@ -344,6 +375,10 @@ class Policy:
 
     @staticmethod
     def apply_sets(e, prefix, a):
+        # skua runs an entry's exclude before its prepend (FRR's printed order); FRR runs them
+        # in the order they were configured, so the policy writes them in that order.
+        if "as-path exclude" in e.sets:
+            a.path = aspath_exclude(a.path, e.sets["as-path exclude"])
         for kind, args in e.sets.items():
             if kind == "local-preference":
                 a.lp = arith(LP_ARITH_BASE if a.lp is None else a.lp, args[0])
@@ -351,6 +386,8 @@ class Policy:
                 a.med = a.med_value = arith(a.med or 0, args[0])
             elif kind == "weight":
                 a.weight = int(args[0])
+            elif kind == "origin":
+                a.origin = args[0]
             elif kind == "as-path prepend":
                 a.path = " ".join(args + [a.path])
             elif kind == "ip next-hop":
