@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * aggregate-address X/M, as FRR 8.4 does it (bgp_aggregate_route()):
+ *   - the aggregate is in the Loc-RIB, a locally originated route, while at least one more
+ *     specific route (a longer prefix inside it) is, and goes with the last one;
+ *   - its ORIGIN is the "worst" of the contributors' (INCOMPLETE over EGP over IGP, RFC 4271
+ *     9.2.2.2), its AS_PATH empty, MED 0, next hop 0.0.0.0 / ::, weight 32768;
+ *   - ATOMIC_AGGREGATE is set (the AS path of the more specifics is not carried: RFC 4271
+ *     9.2.2.2 and 5.1.6), and AGGREGATOR names our AS and router id.
+ *
+ * Design: the aggregates of a family live in a prefix tree of their own (rib->aggr[af]). A
+ * change of any prefix marks the aggregates that strictly cover it (a descent of that small
+ * tree, O(depth)), and the RIB's deferred work recomputes each marked one by walking its part
+ * of the table once: many changes under one aggregate in a turn cost one walk.
+ *
+ * Not yet: as-set, summary-only, route-map, suppress-map, matching-MED-only. An aggregate and a
+ * `network` statement for the same prefix share the local source's one path.
+ */
+#include "lib/compat.h"
+
+#include <string.h>
+
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
+#include "bgpd/rib/bgp_rib_api.h"
+#include "lib/memory.h"
+#include "lib/table.h"
+
+DEFINE_MTYPE(BGP_AGGREGATE, "BGP aggregate-address");
+
+struct rib_aggr {
+	struct prefix p;
+	bool dirty;  /* recompute at the next turn of the RIB's work */
+	bool active; /* its route is in the Loc-RIB */
+};
+
+struct aggr_touch {
+	uint8_t plen;
+	bool any;
+};
+
+static int touch_cb(const struct prefix *p, void *value, void *arg)
+{
+	struct rib_aggr *ag = value;
+	struct aggr_touch *t = arg;
+
+	/* Only strictly covering aggregates: the aggregate's own prefix does not count. */
+	if (p->len < t->plen && !ag->dirty) {
+		ag->dirty = true;
+		t->any = true;
+	}
+	return 0;
+}
+
+void rib_aggr_touch(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
+{
+	struct aggr_touch t = { .plen = dest->plen };
+	struct prefix p;
+
+	if (!rib->aggr[af])
+		return;
+	bgp_dest_prefix(dest, af, &p);
+	ptree_walk_covering(rib->aggr[af], &p, touch_cb, &t);
+	if (t.any) {
+		rib->aggr_dirty = true;
+		rib_work_schedule(rib);
+	}
+}
+
+bool rib_aggr_pending(const struct bgp_rib *rib)
+{
+	return rib->aggr_dirty;
+}
+
+/* What the contributors of one aggregate add up to. */
+struct aggr_sum {
+	unsigned count;
+	uint8_t origin;
+	bool atomic;
+};
+
+static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_aggr *ag,
+			 struct aggr_sum *sum)
+{
+	struct prefix q;
+	struct bgp_dest *dest;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->origin = BGP_ORIGIN_IGP;
+	/* In prefix_cmp order every more specific follows the aggregate's prefix, together. */
+	for (dest = ptree_next(rib->af[af].tree, &ag->p, &q); dest && prefix_contains(&ag->p, &q);
+	     dest = ptree_next(rib->af[af].tree, &q, &q)) {
+		for (const struct bgp_path *path = dest->paths; path; path = path->next) {
+			const struct rib_src *src = rib_src_get(rib, path->src);
+
+			if (path->src != 0 && (!src || !rib_src_usable(src)))
+				continue;
+			sum->count++;
+			/* enum bgp_origin: IGP 0 < EGP 1 < INCOMPLETE 2, the RFC's order. */
+			if (path->attr->origin > sum->origin)
+				sum->origin = path->attr->origin;
+			if (path->attr->atomic_aggregate)
+				sum->atomic = true;
+		}
+	}
+}
+
+static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
+				  const struct aggr_sum *sum)
+{
+	struct bgp_attr tmpl;
+	struct bgp_attr_extra ex;
+	struct bgp_attr *attr;
+
+	memset(&ex, 0, sizeof(ex));
+	rib_local_template(af, sum->origin, 0, &tmpl, &ex);
+	if (!tmpl.extra)
+		tmpl.extra = &ex;
+	/* Without as-set the contributors' AS paths are dropped: RFC 4271 9.2.2.2 asks for
+	 * ATOMIC_AGGREGATE then (FRR sets it likewise). */
+	tmpl.atomic_aggregate = true;
+	tmpl.present |= ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE) | ATTR_BIT(BGP_ATTR_AGGREGATOR);
+	ex.aggregator_as = rib->bgp->asn;
+	ex.aggregator_addr = rib->bgp->router_id;
+	attr = bgp_attr_intern(&tmpl);
+	bgp_aspath_unref(tmpl.aspath);
+	return attr;
+}
+
+static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag)
+{
+	struct aggr_sum sum;
+
+	ag->dirty = false;
+	aggr_collect(rib, af, ag, &sum);
+	if (sum.count) {
+		struct bgp_attr *attr = aggr_attr(rib, af, &sum);
+
+		rib_local_set(rib, af, &ag->p, attr);
+		bgp_attr_unref(attr);
+		ag->active = true;
+	} else if (ag->active) {
+		rib_local_del(rib, af, &ag->p);
+		ag->active = false;
+	}
+}
+
+void rib_aggr_run(struct bgp_rib *rib)
+{
+	/* An aggregate's own route may mark a shorter aggregate: loop until none is left (the
+	 * nesting depth bounds it). */
+	while (rib->aggr_dirty) {
+		rib->aggr_dirty = false;
+		for (int af = 0; af < BGP_AF_MAX; af++) {
+			struct prefix q;
+			struct rib_aggr *ag;
+
+			if (!rib->aggr[af])
+				continue;
+			/* An outer aggregate comes first; if an inner one's route then changes,
+			 * the outer is marked again and the next round recomputes it. */
+			for (ag = ptree_first(rib->aggr[af], &q); ag;
+			     ag = ptree_next(rib->aggr[af], &q, &q))
+				if (ag->dirty)
+					aggr_update(rib, af, ag);
+		}
+	}
+}
+
+void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+{
+	struct bgp_rib *rib = bgp->rib;
+	struct rib_aggr *ag;
+	struct prefix q = *p;
+	void **slot;
+
+	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af))
+		return;
+	prefix_apply_mask(&q);
+	if (!rib->aggr[af])
+		rib->aggr[af] = ptree_new(q.family);
+	slot = ptree_get(rib->aggr[af], &q);
+	if (!*slot) {
+		ag = XCALLOC(MTYPE_BGP_AGGREGATE, sizeof(*ag));
+		ag->p = q;
+		*slot = ag;
+	}
+	ag = *slot;
+	aggr_update(rib, af, ag);
+}
+
+void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+{
+	struct bgp_rib *rib = bgp->rib;
+	struct rib_aggr *ag;
+	struct prefix q = *p;
+
+	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af) || !rib->aggr[af])
+		return;
+	prefix_apply_mask(&q);
+	ag = ptree_delete(rib->aggr[af], &q);
+	if (!ag)
+		return;
+	if (ag->active)
+		rib_local_del(rib, af, &ag->p);
+	XFREE(MTYPE_BGP_AGGREGATE, ag);
+}
+
+static void aggr_free(void *value)
+{
+	struct rib_aggr *ag = value;
+
+	XFREE(MTYPE_BGP_AGGREGATE, ag);
+}
+
+void rib_aggr_fini(struct bgp_rib *rib)
+{
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		if (rib->aggr[af])
+			ptree_free(rib->aggr[af], aggr_free);
+		rib->aggr[af] = NULL;
+	}
+	rib->aggr_dirty = false;
+}
