@@ -4,7 +4,8 @@
  *   - the aggregate is in the Loc-RIB, a locally originated route, while at least one more
  *     specific route (a longer prefix inside it) is, and goes with the last one;
  *   - its ORIGIN is the "worst" of the contributors' (INCOMPLETE over EGP over IGP, RFC 4271
- *     9.2.2.2), its AS_PATH empty, MED 0, next hop 0.0.0.0 / ::, weight 32768;
+ *     9.2.2.2), its AS_PATH empty, MED 0, next hop :: (FRR's, in both families: shown so,
+ *     replaced by ours on export), weight 32768;
  *   - ATOMIC_AGGREGATE is set (the AS path of the more specifics is not carried: RFC 4271
  *     9.2.2.2 and 5.1.6), and AGGREGATOR names our AS and router id.
  *
@@ -119,6 +120,12 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 	/* Without as-set the contributors' AS paths are dropped: RFC 4271 9.2.2.2 asks for
 	 * ATOMIC_AGGREGATE then (FRR sets it likewise). */
 	tmpl.atomic_aggregate = true;
+	/* FRR makes its aggregates with an IPv6 next hop :: and no NEXT_HOP, whatever the
+	 * family, and shows "::" for them; the export sets our next hop either way. */
+	if (af == BGP_AF_IPV4_UNICAST) {
+		tmpl.present &= ~ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		bgp_attr_set_mp_nh(&tmpl, &ex, 16, NULL, NULL);
+	}
 	tmpl.present |= ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE) | ATTR_BIT(BGP_ATTR_AGGREGATOR);
 	ex.aggregator_as = rib->bgp->asn;
 	ex.aggregator_addr = rib->bgp->router_id;

@@ -56,7 +56,7 @@ static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, boo
 
 	json_array_open(w, "nexthops");
 	json_object_open(w, NULL);
-	if (s->af == BGP_AF_IPV4_UNICAST) {
+	if (!route_nh_ipv6(s, attr)) {
 		json_inaddr(w, "ip", attr->nexthop);
 		json_string(w, "afi", "ipv4");
 	} else {

@@ -199,7 +199,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	vty_out(vty, "\n");
 
 	/* Line 2: next hop, from, router id */
-	if (s->af == BGP_AF_IPV4_UNICAST)
+	if (!route_nh_ipv6(s, attr))
 		inet_ntop(AF_INET, &attr->nexthop, buf, sizeof(buf));
 	else
 		inet_ntop(AF_INET6, bgp_attr_mp_nh_global(attr), buf, sizeof(buf));
