@@ -4,8 +4,14 @@
  * northbound callbacks and their running-config lines. What the RIB does with an aggregate is
  * in bgpd/rib/bgp_rib_aggregate.c.
  *
- *   aggregate-address A.B.C.D/M      originate the prefix while a more specific route exists
- *   aggregate-address X:X::X:X/M     (ATOMIC_AGGREGATE and AGGREGATOR set, as FRR 8.4)
+ *   aggregate-address A.B.C.D/M [summary-only]   originate the prefix while a more specific
+ *   aggregate-address X:X::X:X/M [summary-only]  route exists (ATOMIC_AGGREGATE and AGGREGATOR
+ *                                                set, as FRR 8.4); summary-only: send no more
+ *                                                specific to any neighbor meanwhile
+ *
+ * A line replaces the aggregate's options, as FRR's does (`aggregate-address P` after
+ * `aggregate-address P summary-only` drops summary-only); `no aggregate-address P [...]` removes
+ * the aggregate whatever options follow.
  *
  * As FRR, host bits are cleared rather than refused, a host prefix (/32, /128) is refused as
  * aggregating nothing, and the lines follow the `network` lines in prefix order.
@@ -27,32 +33,51 @@
 #include "lib/vty.h"
 #include "lib/yang.h"
 
-static int aggregate_change(struct nb_cb_args *args, bool add)
+/* The aggregate of the list entry agg to the RIB: added (or its options changed), or removed.
+ * gone: an option leaf being destroyed, still in agg's tree, that no longer counts. */
+static int aggregate_change(struct nb_cb_args *args, const struct lyd_node *agg, bool add,
+			    const char *gone)
 {
 	struct bgp *bgp = bgp_get();
+	struct rib_aggregate_opts opts = { 0 };
 	enum bgp_af af;
 	const char *s;
 	struct prefix p;
 
 	if (args->event != NB_EV_APPLY || !bgp)
 		return NB_OK;
-	s = yang_dnode_get_string(args->dnode, "prefix");
+	s = yang_dnode_get_string(agg, "prefix");
 	if (!s || prefix_from_str(&p, s, false) < 0)
 		return NB_OK;
-	af = yang_dnode_ancestor(args->dnode, "ipv6-unicast") ? BGP_AF_IPV6_UNICAST
-							      : BGP_AF_IPV4_UNICAST;
-	(add ? rib_aggregate_add : rib_aggregate_del)(bgp, af, &p);
+	af = yang_dnode_ancestor(agg, "ipv6-unicast") ? BGP_AF_IPV6_UNICAST : BGP_AF_IPV4_UNICAST;
+	if (!add) {
+		rib_aggregate_del(bgp, af, &p);
+		return NB_OK;
+	}
+	opts.summary_only = yang_dnode_exists(agg, "summary-only") &&
+			    !(gone && strcmp(gone, "summary-only") == 0);
+	rib_aggregate_add(bgp, af, &p, &opts);
 	return NB_OK;
 }
 
 int bgp_nb_aggregate_create(struct nb_cb_args *args)
 {
-	return aggregate_change(args, true);
+	return aggregate_change(args, args->dnode, true, NULL);
 }
 
 int bgp_nb_aggregate_destroy(struct nb_cb_args *args)
 {
-	return aggregate_change(args, false);
+	return aggregate_change(args, args->dnode, false, NULL);
+}
+
+int bgp_nb_aggregate_option_create(struct nb_cb_args *args)
+{
+	return aggregate_change(args, lyd_parent(args->dnode), true, NULL);
+}
+
+int bgp_nb_aggregate_option_destroy(struct nb_cb_args *args)
+{
+	return aggregate_change(args, lyd_parent(args->dnode), true, LYD_NAME(args->dnode));
 }
 
 static int aggregate_cmp(const void *a, const void *b)
@@ -83,7 +108,9 @@ void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const ch
 		v[i] = set->dnodes[i];
 	qsort(v, set->count, sizeof(*v), aggregate_cmp);
 	for (uint32_t i = 0; i < set->count; i++)
-		sbuf_printf(out, "  aggregate-address %s\n", yang_dnode_get_string(v[i], "prefix"));
+		sbuf_printf(out, "  aggregate-address %s%s\n",
+			    yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "summary-only") ? " summary-only" : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	ly_set_free(set, NULL);
 }
@@ -92,7 +119,7 @@ void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const ch
 static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
 {
 	const char *s = cmd_arg(args, "prefix");
-	char canon[PREFIX_STRLEN], xpath[XPATH_MAX];
+	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
 	bool no = cmd_has(args, "no");
 	struct prefix p;
 
@@ -115,20 +142,29 @@ static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const ch
 		vty_out(vty, "%% There is no aggregate-address configuration.\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	if (no) {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	snprintf(leaf, sizeof(leaf), "%s/summary-only", xpath);
+	nb_cli_enqueue_change(vty, leaf,
+			      cmd_has(args, "summary-only") ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix",
+DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix [summary-only]",
        NO_STR "Configure BGP aggregate entries\n"
-	      "Aggregate prefix\n")
+	      "Aggregate prefix\n"
+	      "Filter more specific routes from updates\n")
 {
 	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH);
 }
 
-DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix",
+DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix [summary-only]",
        NO_STR "Configure BGP aggregate entries\n"
-	      "Aggregate prefix\n")
+	      "Aggregate prefix\n"
+	      "Filter more specific routes from updates\n")
 {
 	return aggregate_edit(vty, args, BGP_AF_IPV6_XPATH);
 }

@@ -145,8 +145,18 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
 	},
 	{
+		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/summary-only",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
+	{
 		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address",
 		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/summary-only",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
 	},
 	{ .xpath = NULL },
 };

@@ -14,8 +14,14 @@
  * tree, O(depth)), and the RIB's deferred work recomputes each marked one by walking its part
  * of the table once: many changes under one aggregate in a turn cost one walk.
  *
- * Not yet: as-set, summary-only, route-map, suppress-map, matching-MED-only. An aggregate and a
- * `network` statement for the same prefix share the local source's one path.
+ * summary-only: while the aggregate exists, its more specifics are sent to no neighbor (they
+ * stay in the Loc-RIB and the kernel). The export asks rib_aggr_suppressed() (a descent of the
+ * aggregates' tree, only when the family has aggregates); whenever the answer changes for a
+ * part of the table (the aggregate appears or goes, the option changes), every prefix of that
+ * part is journaled again so that each session sends or withdraws it.
+ *
+ * Not yet: as-set, route-map, suppress-map, matching-MED-only. An aggregate and a `network`
+ * statement for the same prefix share the local source's one path.
  */
 #include "lib/compat.h"
 
@@ -31,6 +37,7 @@ DEFINE_MTYPE(BGP_AGGREGATE, "BGP aggregate-address");
 
 struct rib_aggr {
 	struct prefix p;
+	struct rib_aggregate_opts opts;
 	bool dirty;  /* recompute at the next turn of the RIB's work */
 	bool active; /* its route is in the Loc-RIB */
 };
@@ -71,6 +78,52 @@ void rib_aggr_touch(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *
 bool rib_aggr_pending(const struct bgp_rib *rib)
 {
 	return rib->aggr_dirty;
+}
+
+/* Does ag hold its more specifics back from the neighbors now? */
+static bool aggr_suppressing(const struct rib_aggr *ag)
+{
+	return ag->active && ag->opts.summary_only;
+}
+
+/* The more specifics of ag are to be exported again (suppressed or no longer). */
+static void aggr_reexport(struct bgp_rib *rib, enum bgp_af af, const struct rib_aggr *ag)
+{
+	struct prefix q;
+	struct bgp_dest *dest;
+
+	for (dest = ptree_next(rib->af[af].tree, &ag->p, &q); dest && prefix_contains(&ag->p, &q);
+	     dest = ptree_next(rib->af[af].tree, &q, &q))
+		rib_journal_mark(rib, af, dest);
+}
+
+struct aggr_suppress {
+	uint8_t plen;
+	bool yes;
+};
+
+static int suppress_cb(const struct prefix *p, void *value, void *arg)
+{
+	const struct rib_aggr *ag = value;
+	struct aggr_suppress *q = arg;
+
+	if (p->len < q->plen && aggr_suppressing(ag)) {
+		q->yes = true;
+		return 1;
+	}
+	return 0;
+}
+
+bool rib_aggr_suppressed(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
+{
+	struct aggr_suppress q = { .plen = dest->plen };
+	struct prefix p;
+
+	if (!rib->aggr[af])
+		return false;
+	bgp_dest_prefix(dest, af, &p);
+	ptree_walk_covering(rib->aggr[af], &p, suppress_cb, &q);
+	return q.yes;
 }
 
 /* What the contributors of one aggregate add up to. */
@@ -136,6 +189,7 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 
 static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag)
 {
+	bool suppressing = aggr_suppressing(ag);
 	struct aggr_sum sum;
 
 	ag->dirty = false;
@@ -150,6 +204,8 @@ static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag
 		rib_local_del(rib, af, &ag->p);
 		ag->active = false;
 	}
+	if (aggr_suppressing(ag) != suppressing)
+		aggr_reexport(rib, af, ag);
 }
 
 void rib_aggr_run(struct bgp_rib *rib)
@@ -174,7 +230,8 @@ void rib_aggr_run(struct bgp_rib *rib)
 	}
 }
 
-void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
+		       const struct rib_aggregate_opts *opts)
 {
 	struct bgp_rib *rib = bgp->rib;
 	struct rib_aggr *ag;
@@ -193,6 +250,11 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 		*slot = ag;
 	}
 	ag = *slot;
+	if (ag->active && ag->opts.summary_only != opts->summary_only) {
+		ag->opts = *opts;
+		aggr_reexport(rib, af, ag);
+	}
+	ag->opts = *opts;
 	aggr_update(rib, af, ag);
 }
 
@@ -210,6 +272,8 @@ void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 		return;
 	if (ag->active)
 		rib_local_del(rib, af, &ag->p);
+	if (aggr_suppressing(ag))
+		aggr_reexport(rib, af, ag); /* no longer in the tree: no longer suppressing */
 	XFREE(MTYPE_BGP_AGGREGATE, ag);
 }
 

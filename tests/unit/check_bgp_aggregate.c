@@ -3,16 +3,24 @@
  * aggregate-address through the real RIB and fake sessions that decode what they are sent:
  * the aggregate exists while a more specific route does and goes with the last one (an equal
  * prefix does not count), carries the worst ORIGIN of its contributors, ATOMIC_AGGREGATE and
- * AGGREGATOR (our AS and router id) as FRR 8.4 sends them, for IPv4 and IPv6.
+ * AGGREGATOR (our AS and router id) as FRR 8.4 sends them, for IPv4 and IPv6; summary-only
+ * holds the more specifics back from every neighbor while the aggregate exists, and releases
+ * them when it goes or the option is dropped.
  */
 #include "lib/compat.h"
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <string.h>
 
+#include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_api.h"
+#include "bgpd/show/bgp_show.h"
+#include "lib/command.h"
 #include "lib/table.h"
+#include "lib/vty.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST
@@ -22,6 +30,12 @@
 
 static struct bgp *bgp;
 static struct fake_peer *e1, *e2, *i1;
+
+/* The show commands find the running instance through the instance layer: this one. */
+struct bgp *bgp_get(void)
+{
+	return bgp;
+}
 
 static void setup(void)
 {
@@ -64,11 +78,24 @@ static void withdraw(const char *pfx)
 	fake_run(bgp, RUN_ALL);
 }
 
+static void aggregate_opts(enum bgp_af af, const char *pfx, bool summary_only)
+{
+	struct rib_aggregate_opts opts = { .summary_only = summary_only };
+	struct prefix p = tpfx(pfx);
+
+	rib_aggregate_add(bgp, af, &p, &opts);
+	fake_run(bgp, RUN_ALL);
+}
+
 static void aggregate(enum bgp_af af, const char *pfx, bool add)
 {
 	struct prefix p = tpfx(pfx);
 
-	(add ? rib_aggregate_add : rib_aggregate_del)(bgp, af, &p);
+	if (add) {
+		aggregate_opts(af, pfx, false);
+		return;
+	}
+	rib_aggregate_del(bgp, af, &p);
 	fake_run(bgp, RUN_ALL);
 }
 
@@ -159,6 +186,80 @@ START_TEST(test_ipv6)
 }
 END_TEST
 
+START_TEST(test_summary_only)
+{
+	const struct bgp_dest *d;
+	struct prefix p = tpfx("192.0.2.0/25");
+
+	aggregate_opts(V4, AGG, true);
+	announce("192.0.2.0/25", BGP_ORIGIN_IGP);
+	/* The aggregate goes out, its more specific to nobody, but stays in the Loc-RIB. */
+	assert_plain_aggregate(fake_adj(e2, AGG), BGP_ORIGIN_IGP);
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_null(fake_adj(i1, "192.0.2.0/25"));
+	d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+	ck_assert_ptr_nonnull(d);
+	ck_assert(rib_aggr_suppressed(bgp->rib, V4, d));
+	/* A prefix outside it is not held back. */
+	announce("192.0.3.0/25", BGP_ORIGIN_IGP);
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.3.0/25"));
+
+	/* The option dropped (the line without it): the more specific is sent. */
+	aggregate_opts(V4, AGG, false);
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	/* Back on: withdrawn again. */
+	aggregate_opts(V4, AGG, true);
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+	/* The aggregate removed: the more specific comes back. */
+	aggregate(V4, AGG, false);
+	ck_assert_ptr_null(fake_adj(e2, AGG));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+}
+END_TEST
+
+START_TEST(test_summary_only_follows_last_contributor)
+{
+	/* Once the aggregate has gone with its last more specific, nothing is held back: a new
+	 * more specific makes it appear again, and is held back with it. */
+	aggregate_opts(V4, AGG, true);
+	announce("192.0.2.0/25", BGP_ORIGIN_IGP);
+	withdraw("192.0.2.0/25");
+	ck_assert_ptr_null(fake_adj(e2, AGG));
+	announce("192.0.2.128/25", BGP_ORIGIN_IGP);
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.128/25"));
+}
+END_TEST
+
+START_TEST(test_show_suppressed)
+{
+	struct vty *vty;
+	const char *out;
+
+	cmd_init();
+	bgp_show_route_init();
+	vty = vty_new(-1);
+	aggregate_opts(V4, AGG, true);
+	announce("192.0.2.0/25", BGP_ORIGIN_IGP);
+
+	/* FRR's rows: the aggregate with next hop ::, the more specific with status s. */
+	cmd_execute(vty, "show ip bgp", false);
+	out = vty->out.buf ? vty->out.buf : "";
+	ck_assert_msg(strstr(out,
+			     " *>  192.0.2.0/24     ::                       0         32768 i\n"
+			     " s>  192.0.2.0/25     203.0.113.2                            0 "
+			     "65002 65100 i\n"),
+		      "rows:\n%s", out);
+	sbuf_reset(&vty->out);
+	cmd_execute(vty, "show ip bgp json", false);
+	out = vty->out.buf ? vty->out.buf : "";
+	ck_assert_msg(strstr(out, "\"suppressed\":true"), "json:\n%s", out);
+	vty_free(vty);
+	cmd_terminate();
+}
+END_TEST
+
 static Suite *aggregate_suite(void)
 {
 	Suite *s = suite_create("bgp_aggregate");
@@ -169,6 +270,9 @@ static Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_configured_after_routes_and_removed);
 	tcase_add_test(tc, test_equal_or_outside_prefix_does_not_count);
 	tcase_add_test(tc, test_ipv6);
+	tcase_add_test(tc, test_summary_only);
+	tcase_add_test(tc, test_summary_only_follows_last_contributor);
+	tcase_add_test(tc, test_show_suppressed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -384,12 +384,14 @@ void bgp_default_af_changed(struct bgp *bgp)
 	sbuf_printf(&calls, "default_af_changed %d\n", bgp->default_ipv4_unicast);
 }
 
-void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
+		       const struct rib_aggregate_opts *opts)
 {
 	char buf[PREFIX_STRLEN];
 
 	(void)bgp;
-	sbuf_printf(&calls, "aggregate_add %d %s\n", af, prefix_to_str(p, buf, sizeof(buf)));
+	sbuf_printf(&calls, "aggregate_add %d %s%s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+		    opts->summary_only ? " summary-only" : "");
 }
 
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
