@@ -4,10 +4,10 @@
  * northbound callbacks and their running-config lines. What the RIB does with an aggregate is
  * in bgpd/rib/bgp_rib_aggregate.c.
  *
- *   aggregate-address A.B.C.D/M [summary-only]   originate the prefix while a more specific
- *   aggregate-address X:X::X:X/M [summary-only]  route exists (ATOMIC_AGGREGATE and AGGREGATOR
- *                                                set, as FRR 8.4); summary-only: send no more
- *                                                specific to any neighbor meanwhile
+ *   aggregate-address P [as-set] [summary-only]   (P: A.B.C.D/M or X:X::X:X/M) originate
+ *       the prefix while a more specific route exists (ATOMIC_AGGREGATE and AGGREGATOR set, as
+ *       FRR 8.4); as-set: the contributors' AS paths in an AS_SET and their communities, no
+ *       ATOMIC_AGGREGATE; summary-only: send no more specific to any neighbor meanwhile
  *
  * A line replaces the aggregate's options, as FRR's does (`aggregate-address P` after
  * `aggregate-address P summary-only` drops summary-only); `no aggregate-address P [...]` removes
@@ -54,6 +54,7 @@ static int aggregate_change(struct nb_cb_args *args, const struct lyd_node *agg,
 		rib_aggregate_del(bgp, af, &p);
 		return NB_OK;
 	}
+	opts.as_set = yang_dnode_exists(agg, "as-set") && !(gone && strcmp(gone, "as-set") == 0);
 	opts.summary_only = yang_dnode_exists(agg, "summary-only") &&
 			    !(gone && strcmp(gone, "summary-only") == 0);
 	rib_aggregate_add(bgp, af, &p, &opts);
@@ -108,16 +109,18 @@ void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const ch
 		v[i] = set->dnodes[i];
 	qsort(v, set->count, sizeof(*v), aggregate_cmp);
 	for (uint32_t i = 0; i < set->count; i++)
-		sbuf_printf(out, "  aggregate-address %s%s\n",
+		sbuf_printf(out, "  aggregate-address %s%s%s\n",
 			    yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "as-set") ? " as-set" : "",
 			    yang_dnode_exists(v[i], "summary-only") ? " summary-only" : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	ly_set_free(set, NULL);
 }
 
-/* [no] aggregate-address P in the address family af_xpath. */
+/* [no] aggregate-address P [OPTIONS] in the address family af_xpath. */
 static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
 {
+	static const char *const options[] = { "as-set", "summary-only" };
 	const char *s = cmd_arg(args, "prefix");
 	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
 	bool no = cmd_has(args, "no");
@@ -147,23 +150,27 @@ static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const ch
 		return nb_cli_apply_changes(vty, NULL);
 	}
 	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
-	snprintf(leaf, sizeof(leaf), "%s/summary-only", xpath);
-	nb_cli_enqueue_change(vty, leaf,
-			      cmd_has(args, "summary-only") ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	for (size_t i = 0; i < array_size(options); i++) {
+		snprintf(leaf, sizeof(leaf), "%s/%s", xpath, options[i]);
+		nb_cli_enqueue_change(
+			vty, leaf, cmd_has(args, options[i]) ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	}
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix [summary-only]",
+DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix [as-set] [summary-only]",
        NO_STR "Configure BGP aggregate entries\n"
 	      "Aggregate prefix\n"
+	      "Generate AS set path information\n"
 	      "Filter more specific routes from updates\n")
 {
 	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH);
 }
 
-DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix [summary-only]",
+DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix [as-set] [summary-only]",
        NO_STR "Configure BGP aggregate entries\n"
 	      "Aggregate prefix\n"
+	      "Generate AS set path information\n"
 	      "Filter more specific routes from updates\n")
 {
 	return aggregate_edit(vty, args, BGP_AF_IPV6_XPATH);

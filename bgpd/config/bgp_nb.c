@@ -145,6 +145,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
 	},
 	{
+		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/as-set",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
+	{
 		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/summary-only",
 		.cbs = { .create = bgp_nb_aggregate_option_create,
 			 .destroy = bgp_nb_aggregate_option_destroy },
@@ -152,6 +157,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 	{
 		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address",
 		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/as-set",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
 	},
 	{
 		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/summary-only",

@@ -20,8 +20,13 @@
  * part of the table (the aggregate appears or goes, the option changes), every prefix of that
  * part is journaled again so that each session sends or withdraws it.
  *
- * Not yet: as-set, route-map, suppress-map, matching-MED-only. An aggregate and a `network`
- * statement for the same prefix share the local source's one path.
+ * as-set (FRR's bgp_compute_aggregate_aspath() and _community()): the AS path is the
+ * contributors' paths aggregated (bgp_aspath_aggregate(): their common beginning, then an
+ * AS_SET of the rest), the communities their union, sorted; no ATOMIC_AGGREGATE unless a
+ * contributor carried one.
+ *
+ * Not yet: large and extended communities of as-set, route-map, suppress-map, matching-MED-only. An
+ * aggregate and a `network` statement for the same prefix share the local source's one path.
  */
 #include "lib/compat.h"
 
@@ -131,7 +136,47 @@ struct aggr_sum {
 	unsigned count;
 	uint8_t origin;
 	bool atomic;
+	struct bgp_aspath *aspath; /* as-set: the aggregated path (reference held) */
+	uint32_t *comm;		   /* as-set: the contributors' communities, ncomm of them */
+	size_t ncomm, comm_cap;
 };
+
+static void sum_add_as_set(struct aggr_sum *sum, const struct bgp_attr *attr)
+{
+	if (!sum->aspath) {
+		sum->aspath = bgp_aspath_ref(attr->aspath);
+	} else {
+		struct bgp_aspath *agg = bgp_aspath_aggregate(sum->aspath, attr->aspath);
+
+		if (agg) {
+			bgp_aspath_unref(sum->aspath);
+			sum->aspath = agg;
+		}
+	}
+	if (!attr->communities)
+		return;
+	if (sum->ncomm + attr->communities->count > sum->comm_cap) {
+		sum->comm_cap = MAX(2 * sum->comm_cap, sum->ncomm + attr->communities->count);
+		sum->comm = XREALLOC(MTYPE_BGP_AGGREGATE, sum->comm,
+				     sum->comm_cap * sizeof(*sum->comm));
+	}
+	memcpy(sum->comm + sum->ncomm, attr->communities->val,
+	       attr->communities->count * sizeof(*sum->comm));
+	sum->ncomm += attr->communities->count;
+}
+
+static void sum_release(struct aggr_sum *sum)
+{
+	bgp_aspath_unref(sum->aspath);
+	XFREE(MTYPE_BGP_AGGREGATE, sum->comm);
+}
+
+static int comm_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_aggr *ag,
 			 struct aggr_sum *sum)
@@ -155,13 +200,16 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 				sum->origin = path->attr->origin;
 			if (path->attr->atomic_aggregate)
 				sum->atomic = true;
+			if (ag->opts.as_set)
+				sum_add_as_set(sum, path->attr);
 		}
 	}
 }
 
 static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
-				  const struct aggr_sum *sum)
+				  const struct rib_aggr *ag, struct aggr_sum *sum)
 {
+	struct bgp_u32list *comm = NULL;
 	struct bgp_attr tmpl;
 	struct bgp_attr_extra ex;
 	struct bgp_attr *attr;
@@ -171,8 +219,23 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 	if (!tmpl.extra)
 		tmpl.extra = &ex;
 	/* Without as-set the contributors' AS paths are dropped: RFC 4271 9.2.2.2 asks for
-	 * ATOMIC_AGGREGATE then (FRR sets it likewise). */
-	tmpl.atomic_aggregate = true;
+	 * ATOMIC_AGGREGATE then (FRR sets it likewise); with it, only if a contributor had it. */
+	tmpl.atomic_aggregate = !ag->opts.as_set || sum->atomic;
+	if (ag->opts.as_set && sum->aspath) {
+		bgp_aspath_unref(tmpl.aspath);
+		tmpl.aspath = bgp_aspath_ref(sum->aspath);
+	}
+	if (ag->opts.as_set && sum->ncomm) {
+		size_t m = 0;
+
+		qsort(sum->comm, sum->ncomm, sizeof(*sum->comm), comm_cmp);
+		for (size_t i = 0; i < sum->ncomm; i++)
+			if (!m || sum->comm[m - 1] != sum->comm[i])
+				sum->comm[m++] = sum->comm[i];
+		comm = bgp_u32list_intern(sum->comm, (uint32_t)m);
+		tmpl.communities = comm;
+		tmpl.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
 	/* FRR makes its aggregates with an IPv6 next hop :: and no NEXT_HOP, whatever the
 	 * family, and shows "::" for them; the export sets our next hop either way. */
 	if (af == BGP_AF_IPV4_UNICAST) {
@@ -184,6 +247,7 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 	ex.aggregator_addr = rib->bgp->router_id;
 	attr = bgp_attr_intern(&tmpl);
 	bgp_aspath_unref(tmpl.aspath);
+	bgp_u32list_unref(comm);
 	return attr;
 }
 
@@ -195,7 +259,7 @@ static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag
 	ag->dirty = false;
 	aggr_collect(rib, af, ag, &sum);
 	if (sum.count) {
-		struct bgp_attr *attr = aggr_attr(rib, af, &sum);
+		struct bgp_attr *attr = aggr_attr(rib, af, ag, &sum);
 
 		rib_local_set(rib, af, &ag->p, attr);
 		bgp_attr_unref(attr);
@@ -204,6 +268,7 @@ static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag
 		rib_local_del(rib, af, &ag->p);
 		ag->active = false;
 	}
+	sum_release(&sum);
 	if (aggr_suppressing(ag) != suppressing)
 		aggr_reexport(rib, af, ag);
 }

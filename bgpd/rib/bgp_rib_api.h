@@ -49,6 +49,7 @@ void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 /* aggregate-address P [OPTIONS]: originated while a more specific route is in the Loc-RIB
  * (bgp_rib_aggregate.c). Adding one that exists changes its options. */
 struct rib_aggregate_opts {
+	bool as_set;	   /* AS path and communities of the contributors, no ATOMIC_AGGREGATE */
 	bool summary_only; /* the more specifics are not sent to any neighbor while it exists */
 };
 void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,

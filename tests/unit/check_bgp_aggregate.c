@@ -5,7 +5,8 @@
  * prefix does not count), carries the worst ORIGIN of its contributors, ATOMIC_AGGREGATE and
  * AGGREGATOR (our AS and router id) as FRR 8.4 sends them, for IPv4 and IPv6; summary-only
  * holds the more specifics back from every neighbor while the aggregate exists, and releases
- * them when it goes or the option is dropped.
+ * them when it goes or the option is dropped; as-set carries the contributors' AS paths (their
+ * common beginning, then a sorted AS_SET) and communities, without ATOMIC_AGGREGATE.
  */
 #include "lib/compat.h"
 
@@ -75,6 +76,15 @@ static void withdraw(const char *pfx)
 	struct prefix p = tpfx(pfx);
 
 	fake_withdraw(e1, V4, &p, 1);
+	fake_run(bgp, RUN_ALL);
+}
+
+static void aggregate_set(enum bgp_af af, const char *pfx, bool as_set, bool summary_only)
+{
+	struct rib_aggregate_opts opts = { .as_set = as_set, .summary_only = summary_only };
+	struct prefix p = tpfx(pfx);
+
+	rib_aggregate_add(bgp, af, &p, &opts);
 	fake_run(bgp, RUN_ALL);
 }
 
@@ -232,6 +242,66 @@ START_TEST(test_summary_only_follows_last_contributor)
 }
 END_TEST
 
+static void announce_path(struct fake_peer *fp, const char *pfx, const char *aspath, const char *nh,
+			  uint32_t community)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, aspath, nh, BGP_ORIGIN_IGP);
+	if (community) {
+		t.communities = bgp_u32list_intern(&community, 1);
+		t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	fake_announce(fp, V4, &t, &p, 1);
+	bgp_u32list_unref(t.communities);
+	t.communities = NULL;
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_as_set)
+{
+	const struct bgp_attr *a;
+	char buf[128];
+
+	aggregate_set(V4, AGG, true, false);
+	announce_path(e1, "192.0.2.0/25", "65002 65100 65200", "203.0.113.2", 0xFDE80002);
+	/* One contributor: its path as it is, no ATOMIC_AGGREGATE (FRR). */
+	a = fake_adj(e2, AGG);
+	ck_assert_ptr_nonnull(a);
+	bgp_aspath_to_str(a->aspath, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "65001 65002 65100 65200");
+	ck_assert(!a->atomic_aggregate);
+	ck_assert_uint_eq(bgp_attr_ex(a)->aggregator_as, 65001);
+
+	/* Two: the common beginning, then the rest in a sorted set; communities merged. */
+	announce_path(e2, "192.0.2.128/25", "65003 65300 65100", "203.0.113.6", 0xFDE80001);
+	a = fake_adj(i1, AGG);
+	ck_assert_ptr_nonnull(a);
+	bgp_aspath_to_str(a->aspath, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "{65002,65003,65100,65200,65300}");
+	ck_assert_ptr_nonnull(a->communities);
+	ck_assert_uint_eq(a->communities->count, 2);
+	ck_assert_uint_eq(a->communities->val[0], 0xFDE80001);
+	ck_assert_uint_eq(a->communities->val[1], 0xFDE80002);
+	ck_assert(!a->atomic_aggregate);
+
+	/* The same first AS: kept in front of the set. */
+	withdraw("192.0.2.0/25");
+	announce_path(e2, "192.0.2.64/26", "65003 65400", "203.0.113.6", 0);
+	a = fake_adj(i1, AGG);
+	bgp_aspath_to_str(a->aspath, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "65003 {65100,65300,65400}");
+	ck_assert_uint_eq(a->communities->count, 1);
+
+	/* as-set dropped: back to the plain aggregate. */
+	aggregate_set(V4, AGG, false, false);
+	assert_plain_aggregate(fake_adj(e2, AGG), BGP_ORIGIN_IGP);
+	ck_assert_ptr_null(fake_adj(e2, AGG)->communities);
+}
+END_TEST
+
 START_TEST(test_show_suppressed)
 {
 	struct vty *vty;
@@ -272,6 +342,7 @@ static Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_ipv6);
 	tcase_add_test(tc, test_summary_only);
 	tcase_add_test(tc, test_summary_only_follows_last_contributor);
+	tcase_add_test(tc, test_as_set);
 	tcase_add_test(tc, test_show_suppressed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -390,8 +390,8 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 	char buf[PREFIX_STRLEN];
 
 	(void)bgp;
-	sbuf_printf(&calls, "aggregate_add %d %s%s\n", af, prefix_to_str(p, buf, sizeof(buf)),
-		    opts->summary_only ? " summary-only" : "");
+	sbuf_printf(&calls, "aggregate_add %d %s%s%s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+		    opts->as_set ? " as-set" : "", opts->summary_only ? " summary-only" : "");
 }
 
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
