@@ -19,6 +19,7 @@
  *    !
  *    address-family ipv4 unicast
  *     network P                      (sorted)
+ *     aggregate-address P            (sorted, bgp_aggregate_cli.c)
  *     [no] neighbor X activate
  *    exit-address-family
  *   exit
@@ -439,7 +440,8 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	for (uint32_t i = 0; i < n; i++)
 		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
-	bgp_fib_af_write(&body, bgp, name); /* maximum-paths, after the networks as in FRR */
+	bgp_print_aggregates(&body, bgp, name); /* after the networks, as FRR */
+	bgp_fib_af_write(&body, bgp, name);	/* maximum-paths, after the networks as in FRR */
 
 	/* Peer-groups first, then neighbors (FRR). */
 	for (int pass = 0; pass < 2; pass++) {

@@ -139,6 +139,35 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.xpath = BGP_AF_IPV6_XPATH "/network",
 		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
 	},
+	{
+		/* Printed inside the address-family blocks too (bgp_aggregate_cli.c). */
+		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address",
+		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/as-set",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/summary-only",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address",
+		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/as-set",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
+	{
+		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/summary-only",
+		.cbs = { .create = bgp_nb_aggregate_option_create,
+			 .destroy = bgp_nb_aggregate_option_destroy },
+	},
 	{ .xpath = NULL },
 };
 
@@ -189,6 +218,7 @@ void bgp_config_init(void)
 	bgp_fib_cli_init();
 	bgp_gr_cli_init();
 	bgp_gshut_cli_init();
+	bgp_aggregate_cli_init();
 	bgp_llgr_cli_init();
 	bgp_cli_unsupported_init();
 	bgp_dynamic_set_apply(dynamic_apply);

@@ -111,6 +111,13 @@ int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errle
 int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
+/* aggregate-address (bgp_aggregate_cli.c) */
+int bgp_nb_aggregate_create(struct nb_cb_args *args);
+int bgp_nb_aggregate_destroy(struct nb_cb_args *args);
+int bgp_nb_aggregate_option_create(struct nb_cb_args *args);
+int bgp_nb_aggregate_option_destroy(struct nb_cb_args *args);
+void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const char *af_name);
+void bgp_aggregate_cli_init(void);
 
 /* bgp_nb_neighbor.c: the rows of neighbors and peer-groups, made from the neighbor settings
  * (each declared once) and registered as a second table of skua-bgp, after the first. */

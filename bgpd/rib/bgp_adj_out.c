@@ -60,6 +60,7 @@
 #include "bgpd/core/bgp_msg.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/wire/bgp_codec.h"
@@ -793,6 +794,9 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	uint32_t kind;
 
 	if (!best)
+		return NULL;
+	/* aggregate-address ... summary-only holds its more specifics back. */
+	if (rib->aggr[af] && rib_aggr_suppressed(rib, af, dest))
 		return NULL;
 	from = rib_src_get(rib, best->src);
 	/* A best path of a session that went down is being removed: send nothing for it. One that

@@ -15,6 +15,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_gr_defer.h"
@@ -110,6 +111,7 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	struct best_snap after;
 
 	bgp_decision_run(rib, dest);
+	rib_aggr_touch(rib, af, dest);
 	best_snap(rib, af, dest, &after);
 	/* An empty dest is journaled too: the journal frees it once every reader is past. */
 	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
@@ -363,6 +365,7 @@ void rib_free(struct bgp_rib *rib)
 		rib_src_free(rib, src);
 	}
 	rib_gr_fini(rib);
+	rib_aggr_fini(rib);
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 

@@ -52,6 +52,7 @@ DECLARE_MTYPE(BGP_PATH_SLAB);  /* chunks of struct bgp_path */
 DECLARE_MTYPE(BGP_JOURNAL);    /* change journal chunks */
 DECLARE_MTYPE(BGP_ADV_BITMAP); /* "advertised to" bitmaps of more than 63 sessions */
 DECLARE_MTYPE(BGP_ADJ_OUT);    /* output batches, pending output, export caches */
+DECLARE_MTYPE(BGP_AGGREGATE);  /* aggregate-address (bgp_rib_aggregate.c) */
 
 /* Defaults, as FRR's. */
 #define BGP_DEFAULT_LOCAL_PREF 100
@@ -349,6 +350,10 @@ struct bgp_rib {
 	uint64_t gr_since_ms; /* monotime_ms() when the deferral began */
 	bool rerun; /* rib_in_rerun(): kept routes through the policy again, not received */
 	struct rib_gr_walk *gr; /* graceful restart's removals of stale families (bgp_rib_gr.c) */
+	/* aggregate-address per family: prefix -> struct rib_aggr (bgp_rib_aggregate.c), NULL
+	 * when none; some is waiting to be recomputed. */
+	struct ptree *aggr[BGP_AF_MAX];
+	bool aggr_dirty;
 };
 
 /* The session side's calls, for a peer of this RIB. */

@@ -46,6 +46,15 @@ bool rib_refresh_in_progress(const struct bgp_peer *peer, enum bgp_af af);
 /* Configuration (network statements, activation changes while up). */
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+/* aggregate-address P [OPTIONS]: originated while a more specific route is in the Loc-RIB
+ * (bgp_rib_aggregate.c). Adding one that exists changes its options. */
+struct rib_aggregate_opts {
+	bool as_set;	   /* AS path and communities of the contributors, no ATOMIC_AGGREGATE */
+	bool summary_only; /* the more specifics are not sent to any neighbor while it exists */
+};
+void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
+		       const struct rib_aggregate_opts *opts);
+void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 
 /* neighbor X maximum-prefix: compare what the session accepted in af with the limit now (a
  * changed configuration; UPDATEs are checked as they come). */

@@ -13,6 +13,7 @@
  *   1d. graceful restart's removal of stale families (bgpd/rib/bgp_rib_gr.c), likewise,
  *   1e. enhanced route refresh's marking and sweeping walks (bgp_rib_refresh.c), likewise,
  *   1f. long-lived graceful restart's marking and flushing walks (bgp_rib_llgr.c), likewise,
+ *   1g. the aggregates whose more specifics changed, recomputed (bgp_rib_aggregate.c),
  *   2. output to the Established sessions, round robin, one batch each per round,
  *   3. trimming of the journals (cheap per entry; bounded too).
  * While a restarting bgpd defers its selection (bgp_rib_gr_defer.c), 1b and 2 wait: the kernel and
@@ -22,6 +23,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "lib/event.h"
@@ -45,6 +47,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_refresh_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_llgr_pending(rib))
 		budget -= rib_llgr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
+	if (rib_aggr_pending(rib))
+		rib_aggr_run(rib);
 	if (!rib->gr_deferring)
 		adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
@@ -54,7 +58,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 bool rib_work_pending(const struct bgp_rib *rib)
 {
 	if (rib_cleanup_pending(rib) || rib_rpki_pending(rib) || rib_gr_pending(rib) ||
-	    rib_refresh_pending(rib) || rib_llgr_pending(rib))
+	    rib_refresh_pending(rib) || rib_llgr_pending(rib) || rib_aggr_pending(rib))
 		return true;
 	if (rib->gr_deferring)
 		return false; /* the rest waits for the deferral's end (it schedules the work) */

@@ -10,6 +10,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "lib/vty.h"
@@ -56,7 +57,7 @@ static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, boo
 
 	json_array_open(w, "nexthops");
 	json_object_open(w, NULL);
-	if (s->af == BGP_AF_IPV4_UNICAST) {
+	if (!route_nh_ipv6(s, attr)) {
 		json_inaddr(w, "ip", attr->nexthop);
 		json_string(w, "afi", "ipv4");
 	} else {
@@ -97,6 +98,8 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 		json_bool(w, "removed", true);
 	if (route_path_stale(s, path))
 		json_bool(w, "stale", true);
+	if (rib_aggr_suppressed(s->rib, s->af, d))
+		json_bool(w, "suppressed", true); /* summary-only (FRR's key and place) */
 	if (route_path_valid(s, path))
 		json_bool(w, "valid", true);
 	if (rib_path_multipath(s->rib, s->af, d, path))

@@ -87,6 +87,10 @@ bool route_path_removed(const struct route_show *s, const struct bgp_path *path)
 /* Learned over iBGP (FRR's 'i' status and pathFrom "internal"). */
 bool route_path_internal(const struct route_show *s, const struct bgp_path *path);
 
+/* Is the next hop shown an IPv6 one: an IPv6 route's, or an IPv4 route's whose attributes
+ * carry no NEXT_HOP but an IPv6 next hop (FRR's BGP_ATTR_NEXTHOP_AFI_IP6: FRR's aggregates
+ * are made so, and show "::")? */
+bool route_nh_ipv6(const struct route_show *s, const struct bgp_attr *attr);
 /* The next hop as FRR prints it in the table: IPv4 NEXT_HOP, or the IPv6 global next hop
  * (the link-local one when both were received). */
 const char *route_nexthop_str(const struct route_show *s, const struct bgp_attr *attr, char *buf,

@@ -11,6 +11,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "lib/vty.h"
@@ -109,13 +110,14 @@ static char selection_char(const struct route_show *s, const struct bgp_dest *d,
 static void text_path_row(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
 			  const struct bgp_path *path, bool first, struct sbuf *tmp)
 {
-	char state = route_path_removed(s, path) ? 'R'
-		     : route_path_stale(s, path) ? 'S'
-		     : route_path_valid(s, path) ? '*'
-						 : ' ';
+	char state = route_path_removed(s, path)	     ? 'R'
+		     : route_path_stale(s, path)	     ? 'S'
+		     : rib_aggr_suppressed(s->rib, s->af, d) ? 's'
+		     : route_path_valid(s, path)	     ? '*'
+							     : ' ';
 
 	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out():
-	 * removed, then stale, before valid). */
+	 * removed, then stale, then suppressed by a summary-only aggregate, before valid). */
 	vty_out(s->vty, "%c%c%c%c ", route_rpki_code(route_rpki_state(s, p, path)), state,
 		selection_char(s, d, path), route_path_internal(s, path) ? 'i' : ' ');
 	text_row(s, first ? p : NULL, path->attr, tmp);
@@ -199,7 +201,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	vty_out(vty, "\n");
 
 	/* Line 2: next hop, from, router id */
-	if (s->af == BGP_AF_IPV4_UNICAST)
+	if (!route_nh_ipv6(s, attr))
 		inet_ntop(AF_INET, &attr->nexthop, buf, sizeof(buf));
 	else
 		inet_ntop(AF_INET6, bgp_attr_mp_nh_global(attr), buf, sizeof(buf));

@@ -120,14 +120,21 @@ bool route_path_internal(const struct route_show *s, const struct bgp_path *path
 	return src && !src->local && !src->ebgp;
 }
 
+bool route_nh_ipv6(const struct route_show *s, const struct bgp_attr *attr)
+{
+	return s->af == BGP_AF_IPV6_UNICAST ||
+	       (!(attr->present & ATTR_BIT(BGP_ATTR_NEXT_HOP)) && attr->mp_nh_len >= 16);
+}
+
 const char *route_nexthop_str(const struct route_show *s, const struct bgp_attr *attr, char *buf,
 			      size_t size)
 {
 	const void *a = &attr->nexthop;
 	int family = AF_INET;
 
-	/* IPv4 routes have their next hop in attr->nexthop whichever field carried it. */
-	if (s->af == BGP_AF_IPV6_UNICAST) {
+	/* IPv4 routes have their next hop in attr->nexthop whichever field carried it, except
+	 * our aggregates (route_nh_ipv6()). */
+	if (route_nh_ipv6(s, attr)) {
 		/* FRR shows the link-local next hop when both were received (no prefer-global). */
 		a = attr->mp_nh_len == 32 ? bgp_attr_mp_nh_local(attr)
 					  : bgp_attr_mp_nh_global(attr);

@@ -216,6 +216,10 @@ struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t
  * NULL p: NULL. */
 struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t *asns, uint32_t n);
 uint32_t bgp_aspath_origin_as(const struct bgp_aspath *p);
+/* The path of an as-set aggregate of a and b (bgp_aspath_aggregate.c): their common leading
+ * segments, then an AS_SET of the other ASes of both, sorted (FRR's aspath_aggregate()). A new
+ * reference; NULL if it would not fit an attribute. */
+struct bgp_aspath *bgp_aspath_aggregate(const struct bgp_aspath *a, const struct bgp_aspath *b);
 /* FRR's text form: "65001 65002 {65010,65011}" (empty string for an empty path). */
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size);
 /* Parse the text form (tests, network statements); NULL on error. */

@@ -88,16 +88,20 @@ class Case:
 
     sessions: {router: [peer addresses that must be Established]}
     prefixes: {router: {"ipv4"|"ipv6": [prefixes it must have]}}
+    details: {router: {"ipv4"|"ipv6": [prefixes]}} whose attributes (`show bgp ... PREFIX json`:
+             AS path, origin, MED, local preference, ATOMIC_AGGREGATE, AGGREGATOR) are compared
     peer_checks: {router: {peer address: {neighbor JSON subset}}} designed details
     """
 
-    def __init__(self, name, directory, sessions, prefixes, peer_checks=None, xfail=None):
+    def __init__(self, name, directory, sessions, prefixes, peer_checks=None, xfail=None,
+                 details=None):
         self.name = name
         self.dir = directory
         self.sessions = sessions
         self.prefixes = prefixes
         self.peer_checks = peer_checks or {}
         self.xfail = xfail
+        self.details = details or {}
 
     def conf(self, router):
         """The config text of router a, b or c for this case."""
@@ -135,6 +139,23 @@ CASES = [
          peer_checks={"b": {A4_B: hold(15, 5), A6_B: hold(60, 20)},
                       "c": {A4_C: hold(60, 20), A6_C: hold(30, 10)},
                       "a": {B4: {"nbrDesc": "b over IPv4 (eBGP)"}}}),
+    # aggregate-address, IPv4 and IPv6: present while a more specific route is (a's own, b's,
+    # c's), absent without one (203.0.113.0/24); what b (eBGP) and c (iBGP) receive carries
+    # ATOMIC_AGGREGATE and AGGREGATOR as FRR sends them; the IPv6 one is summary-only: b gets
+    # the aggregate and not a's 2001:db8:100::/48 (the snapshot would show it). The IPv4 one is
+    # as-set: c gets the path {65002} without ATOMIC_AGGREGATE, and b, whose AS is in the
+    # set, drops it (its table is compared too).
+    Case("aggregate", "aggregate",
+         sessions={"a": [B4, B6, C4], "b": [A4_B, A6_B], "c": [A4_C]},
+         prefixes={
+             "a": {"ipv4": ["198.51.100.0/24", "198.51.100.0/28", "198.51.100.16/28",
+                            "198.51.100.32/28"],
+                   "ipv6": ["2001:db8:100::/40", "2001:db8:100::/48", "2001:db8:101::/48"]},
+             "b": {"ipv4": ["198.51.100.0/28", "198.51.100.32/28"],
+                   "ipv6": ["2001:db8:100::/40"]},
+             "c": {"ipv4": ["198.51.100.0/24", "198.51.100.0/28", "198.51.100.16/28"]}},
+         details={"b": {"ipv4": ["198.51.100.0/24"], "ipv6": ["2001:db8:100::/40"]},
+                  "c": {"ipv4": ["198.51.100.0/24"]}}),
     # passive, ebgp-multihop, update-source, shutdown, `bgp default ipv4-unicast` left on.
     Case("options", "options",
          sessions={"a": [B4, B6, C4], "b": [A4_B, A6_B], "c": [A4_C]},
@@ -316,6 +337,10 @@ class Run:
             for addr in view["peers"]:
                 n = d.neighbor(addr).get(addr, {})
                 view["neighbors"][addr] = {k: n.get(k) for k in NEIGHBOR_KEYS}
+            for afi, prefixes in self.case.details.get(role, {}).items():
+                for prefix in prefixes:
+                    view.setdefault("details", {})[prefix] = route_details(
+                        d.vtysh_json("show bgp %s unicast %s json" % (afi, prefix)))
             snap[role] = view
         return snap
 
@@ -337,6 +362,20 @@ def routes_view(doc, full):
             lst.append(v)
         out[prefix] = sorted(lst, key=lambda x: json.dumps(x, sort_keys=True))
     return out
+
+
+# What `show bgp AFI unicast PREFIX json` says of each path that must not depend on the sender.
+DETAIL_KEYS = ("origin", "metric", "locPrf", "atomicAggregate", "aggregatorAs", "aggregatorId")
+
+
+def route_details(doc):
+    """[paths] of one prefix: AS path and DETAIL_KEYS (None when absent)."""
+    out = []
+    for p in (doc or {}).get("paths", []):
+        v = {k: p.get(k) for k in DETAIL_KEYS}
+        v["path"] = (p.get("aspath") or {}).get("string")
+        out.append(v)
+    return sorted(out, key=lambda x: json.dumps(x, sort_keys=True))
 
 
 # ---- text helpers ----------------------------------------------------------------------------

@@ -32,6 +32,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_policy_reeval.h"
+#include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/rtr/rtr.h"
 #include "bgpd/session/bgp_dynamic.h"
 #include "bgpd/session/bgp_security.h"
@@ -383,6 +384,24 @@ void bgp_default_af_changed(struct bgp *bgp)
 	sbuf_printf(&calls, "default_af_changed %d\n", bgp->default_ipv4_unicast);
 }
 
+void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
+		       const struct rib_aggregate_opts *opts)
+{
+	char buf[PREFIX_STRLEN];
+
+	(void)bgp;
+	sbuf_printf(&calls, "aggregate_add %d %s%s%s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+		    opts->as_set ? " as-set" : "", opts->summary_only ? " summary-only" : "");
+}
+
+void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
+{
+	char buf[PREFIX_STRLEN];
+
+	(void)bgp;
+	sbuf_printf(&calls, "aggregate_del %d %s\n", af, prefix_to_str(p, buf, sizeof(buf)));
+}
+
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 {
 	struct bgp_network *n = calloc(1, sizeof(*n));
@@ -605,6 +624,7 @@ static const char *const good_files[] = {
 	"good-rpki.conf",
 	"good-ops.conf",
 	"good-llgr.conf",
+	"good-aggregate.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -627,6 +647,8 @@ static const char *const bad_files[] = {
 	"bad-ttl-range.conf",
 	"bad-hostname.conf",
 	"bad-no-network.conf",
+	"bad-no-aggregate.conf",
+	"bad-aggregate-host.conf",
 	"bad-activate-unknown.conf",
 	"bad-router-id-mismatch.conf",
 	"bad-incomplete.conf",

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * aggregate-address (FRR's command) in `address-family ipv4|ipv6 unicast`: the commands, their
+ * northbound callbacks and their running-config lines. What the RIB does with an aggregate is
+ * in bgpd/rib/bgp_rib_aggregate.c.
+ *
+ *   aggregate-address P [as-set] [summary-only]   (P: A.B.C.D/M or X:X::X:X/M) originate
+ *       the prefix while a more specific route exists (ATOMIC_AGGREGATE and AGGREGATOR set, as
+ *       FRR 8.4); as-set: the contributors' AS paths in an AS_SET and their communities, no
+ *       ATOMIC_AGGREGATE; summary-only: send no more specific to any neighbor meanwhile
+ *
+ * A line replaces the aggregate's options, as FRR's does (`aggregate-address P` after
+ * `aggregate-address P summary-only` drops summary-only); `no aggregate-address P [...]` removes
+ * the aggregate whatever options follow.
+ *
+ * As FRR, host bits are cleared rather than refused, a host prefix (/32, /128) is refused as
+ * aggregating nothing, and the lines follow the `network` lines in prefix order.
+ */
+#include "lib/compat.h"
+
+#include <string.h>
+
+#include "bgpd/config/bgp_cli_private.h"
+#include "bgpd/config/bgp_nb.h"
+#include "bgpd/core/bgp.h"
+#include "bgpd/instance/bgp_instance.h"
+#include "bgpd/rib/bgp_rib_api.h"
+#include "lib/command.h"
+#include "lib/log.h"
+#include "lib/northbound_cli.h"
+#include "lib/prefix.h"
+#include "lib/sbuf.h"
+#include "lib/vty.h"
+#include "lib/yang.h"
+
+/* The aggregate of the list entry agg to the RIB: added (or its options changed), or removed.
+ * gone: an option leaf being destroyed, still in agg's tree, that no longer counts. */
+static int aggregate_change(struct nb_cb_args *args, const struct lyd_node *agg, bool add,
+			    const char *gone)
+{
+	struct bgp *bgp = bgp_get();
+	struct rib_aggregate_opts opts = { 0 };
+	enum bgp_af af;
+	const char *s;
+	struct prefix p;
+
+	if (args->event != NB_EV_APPLY || !bgp)
+		return NB_OK;
+	s = yang_dnode_get_string(agg, "prefix");
+	if (!s || prefix_from_str(&p, s, false) < 0)
+		return NB_OK;
+	af = yang_dnode_ancestor(agg, "ipv6-unicast") ? BGP_AF_IPV6_UNICAST : BGP_AF_IPV4_UNICAST;
+	if (!add) {
+		rib_aggregate_del(bgp, af, &p);
+		return NB_OK;
+	}
+	opts.as_set = yang_dnode_exists(agg, "as-set") && !(gone && strcmp(gone, "as-set") == 0);
+	opts.summary_only = yang_dnode_exists(agg, "summary-only") &&
+			    !(gone && strcmp(gone, "summary-only") == 0);
+	rib_aggregate_add(bgp, af, &p, &opts);
+	return NB_OK;
+}
+
+int bgp_nb_aggregate_create(struct nb_cb_args *args)
+{
+	return aggregate_change(args, args->dnode, true, NULL);
+}
+
+int bgp_nb_aggregate_destroy(struct nb_cb_args *args)
+{
+	return aggregate_change(args, args->dnode, false, NULL);
+}
+
+int bgp_nb_aggregate_option_create(struct nb_cb_args *args)
+{
+	return aggregate_change(args, lyd_parent(args->dnode), true, NULL);
+}
+
+int bgp_nb_aggregate_option_destroy(struct nb_cb_args *args)
+{
+	return aggregate_change(args, lyd_parent(args->dnode), true, LYD_NAME(args->dnode));
+}
+
+static int aggregate_cmp(const void *a, const void *b)
+{
+	const char *sx = yang_dnode_get_string(*(const struct lyd_node *const *)a, "prefix");
+	const char *sy = yang_dnode_get_string(*(const struct lyd_node *const *)b, "prefix");
+	struct prefix px, py;
+
+	if (!sx || !sy || prefix_from_str(&px, sx, false) < 0 ||
+	    prefix_from_str(&py, sy, false) < 0)
+		return strcmp(sx ? sx : "", sy ? sy : "");
+	return prefix_cmp(&px, &py);
+}
+
+void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const char *af_name)
+{
+	const struct lyd_node **v = NULL;
+	struct ly_set *set = NULL;
+	char xpath[64];
+
+	snprintf(xpath, sizeof(xpath), "afi-safis/%s/aggregate-address", af_name);
+	if (lyd_find_xpath(bgp, xpath, &set) != LY_SUCCESS || !set->count) {
+		ly_set_free(set, NULL);
+		return;
+	}
+	v = XCALLOC(MTYPE_BGP_CONFIG_WRITE, set->count * sizeof(*v));
+	for (uint32_t i = 0; i < set->count; i++)
+		v[i] = set->dnodes[i];
+	qsort(v, set->count, sizeof(*v), aggregate_cmp);
+	for (uint32_t i = 0; i < set->count; i++)
+		sbuf_printf(out, "  aggregate-address %s%s%s\n",
+			    yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "as-set") ? " as-set" : "",
+			    yang_dnode_exists(v[i], "summary-only") ? " summary-only" : "");
+	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
+	ly_set_free(set, NULL);
+}
+
+/* [no] aggregate-address P [OPTIONS] in the address family af_xpath. */
+static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
+{
+	static const char *const options[] = { "as-set", "summary-only" };
+	const char *s = cmd_arg(args, "prefix");
+	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
+	bool no = cmd_has(args, "no");
+	struct prefix p;
+
+	if (!s || prefix_from_str(&p, s, false) < 0) {
+		vty_out(vty, "%% Malformed prefix\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	/* FRR clears the host bits without a word; so do we, and print the cleared form. */
+	prefix_apply_mask(&p);
+	if (p.len == (p.family == AF_INET ? 32 : 128)) {
+		vty_out(vty,
+			"%% Specified prefix: %s will not result in any useful aggregation, "
+			"disallowing\n",
+			s);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	prefix_to_str(&p, canon, sizeof(canon));
+	snprintf(xpath, sizeof(xpath), "%s/aggregate-address[prefix='%s']", af_xpath, canon);
+	if (no && !nb_cli_exists(vty, "%s", xpath)) {
+		vty_out(vty, "%% There is no aggregate-address configuration.\n");
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (no) {
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	for (size_t i = 0; i < array_size(options); i++) {
+		snprintf(leaf, sizeof(leaf), "%s/%s", xpath, options[i]);
+		nb_cli_enqueue_change(
+			vty, leaf, cmd_has(args, options[i]) ? NB_OP_CREATE : NB_OP_DESTROY, NULL);
+	}
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix [as-set] [summary-only]",
+       NO_STR "Configure BGP aggregate entries\n"
+	      "Aggregate prefix\n"
+	      "Generate AS set path information\n"
+	      "Filter more specific routes from updates\n")
+{
+	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH);
+}
+
+DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix [as-set] [summary-only]",
+       NO_STR "Configure BGP aggregate entries\n"
+	      "Aggregate prefix\n"
+	      "Generate AS set path information\n"
+	      "Filter more specific routes from updates\n")
+{
+	return aggregate_edit(vty, args, BGP_AF_IPV6_XPATH);
+}
+
+void bgp_aggregate_cli_init(void)
+{
+	cmd_install(BGP_IPV4_NODE, &bgp_aggregate4_cmd);
+	cmd_install(BGP_IPV6_NODE, &bgp_aggregate6_cmd);
+}
