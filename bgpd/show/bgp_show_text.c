@@ -35,14 +35,13 @@ static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 	char id[INET_ADDRSTRLEN], mem[32];
 
 	if (ctx->titled)
-		vty_out(vty, "\n%s Summary:\n", bgp_af_text_name(sv->af));
+		vty_out(vty, "\n%s Summary (VRF default):\n", bgp_af_text_name(sv->af));
 	if (none_failed(ctx, sv)) {
 		vty_out(vty, "%% No failed BGP neighbors found\n");
 		return;
 	}
 	inet_ntop(AF_INET, &sv->router_id, id, sizeof(id));
-	vty_out(vty, "BGP router identifier %s, local AS number %u VRF default vrf-id 0\n", id,
-		sv->asn);
+	vty_out(vty, "BGP router identifier %s, local AS number %u vrf-id 0\n", id, sv->asn);
 	vty_out(vty, "BGP table version %" PRIu64 "\n", sv->table_version);
 	vty_out(vty, "RIB entries %zu, using %s of memory\n", sv->rib_count,
 		bgp_memstr(mem, sizeof(mem), sv->rib_memory));

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: ISC
+"""skua's show output line by line as FRR 8.4 prints it on the same state (issue 14, item 4).
+
+dut (AS 65000, router-id 192.0.2.1) originates 198.51.100.0/28 and learns 203.0.113.0/26 (MED
+20, community 65001:100, large community 65001:1:2) and 203.0.113.64/26 from p (FRR, AS 65001)
+over IPv4 only. The expected texts below are what FRR 8.4.4's bgpd printed as dut in this very
+scenario (SKUALAB_STANDIN=frr runs it and must pass: that proves the texts are FRR's). Only
+what differs between any two runs is masked before the comparison: counters of messages,
+memory, times and the peer's table version.
+
+What drifted before: the summary's title and router-identifier line, the route table's
+legend ("u unsorted"), column header and five-character status prefix, "Displayed  N routes"
+and the detail view's "Advertised to non peer-group peers:".
+"""
+
+import difflib
+import re
+
+import pytest
+
+P = "192.0.2.2"
+SETTLE = 30  # seconds for p's two routes to reach dut
+
+SUMMARY_BODY = """\
+BGP router identifier 192.0.2.1, local AS number 65000 vrf-id 0
+BGP table version 3
+RIB entries #, using # of memory
+Peers 1, using # of memory
+
+Neighbor        V         AS   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc
+192.0.2.2       4      65001         #         #        #    0    0 ########            2        # N/A
+
+Total number of neighbors 1
+"""
+
+# `show bgp summary` and `show ip bgp summary` title each family; `show bgp ipv4 unicast
+# summary` names one and prints no title.
+SUMMARY_TITLED = "\nIPv4 Unicast Summary (VRF default):\n" + SUMMARY_BODY
+
+TABLE = """\
+BGP table version is 3, local router ID is 192.0.2.1, vrf id 0
+Default local pref 100, local AS 65000
+Status codes:  s suppressed, d damped, h history, * valid, > best, = multipath,
+               i internal, r RIB-failure, S Stale, R Removed
+Nexthop codes: @NNN nexthop's vrf id, < announce-nh-self
+Origin codes:  i - IGP, e - EGP, ? - incomplete
+RPKI validation codes: V valid, I invalid, N Not found
+
+   Network          Next Hop            Metric LocPrf Weight Path
+*> 198.51.100.0/28  0.0.0.0                  0         32768 i
+*> 203.0.113.0/26   192.0.2.2               20             0 65001 i
+*> 203.0.113.64/26  192.0.2.2                0             0 65001 i
+
+Displayed  3 routes and 3 total paths
+"""
+
+LOCAL_DETAIL = """\
+BGP routing table entry for 198.51.100.0/28, version 1
+Paths: (1 available, best #1, table default)
+  Advertised to non peer-group peers:
+  192.0.2.2
+  Local
+    0.0.0.0 from 0.0.0.0 (192.0.2.1)
+      Origin IGP, metric 0, weight 32768, valid, sourced, local, best (First path received)
+      Last update: #
+"""
+
+# The paths' lines of p's route (FRR also advertises it back to p, skua does not send a route
+# to the peer it came from: the "Advertised to" lines differ by design and are not compared).
+LEARNED_DETAIL_PATH = """\
+  65001
+    192.0.2.2 from 192.0.2.2 (192.0.2.2)
+      Origin IGP, metric 20, valid, external, best (First path received)
+      Community: 65001:100
+      Large Community: 65001:1:2
+      Last update: #
+"""
+
+# The summary row: message counters, the peer's table version, the time up and the prefixes
+# sent (see LEARNED_DETAIL_PATH) change from run to run; every other column is compared,
+# widths included.
+ROW = re.compile(r"^(192\.0\.2\.2 +4 +65001 +)(\d+)( +)(\d+)( +)(\d+)( +0 +0 )(\S+)( +2 +)(\d+)( N/A)$")
+MASKS = [(re.compile(r"^(RIB entries )\d+(, using ).*( of memory)$"), r"\1#\2#\3"),
+         (re.compile(r"^(Peers \d+, using ).*( of memory)$"), r"\1#\2"),
+         (re.compile(r"^(      Last update: ).*$"), r"\1#")]
+
+
+def hashes(m):
+    return "#" * len(m)
+
+
+def normalize(text):
+    out = []
+    for line in text.split("\n"):
+        m = ROW.match(line)
+        if m:
+            g = list(m.groups())
+            for i in (1, 3, 5, 7, 9):
+                g[i] = hashes(g[i])
+            line = "".join(g)
+        for rx, rep in MASKS:
+            line = rx.sub(rep, line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def same(cmd, got, want):
+    got = normalize(got)
+    assert got == want, "%s differs from FRR 8.4's output:\n%s" % (cmd, "\n".join(
+        difflib.unified_diff(want.split("\n"), got.split("\n"), "FRR 8.4", "dut", lineterm="")))
+
+
+@pytest.fixture(scope="module")
+def dut(lab):
+    lab.wait_established("dut", [P], timeout=60)
+    lab.expect("dut has p's two routes", lambda: sorted(lab["dut"].routes()),
+               ["198.51.100.0/28", "203.0.113.0/26", "203.0.113.64/26"], timeout=SETTLE)
+    return lab["dut"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("cmd,want", [("show bgp summary", SUMMARY_TITLED),
+                                      ("show ip bgp summary", SUMMARY_TITLED),
+                                      ("show bgp ipv4 unicast summary", SUMMARY_BODY)],
+                         ids=["bgp", "ip-bgp", "bgp-ipv4-unicast"])
+def test_summary(dut, cmd, want):
+    same(cmd, dut.vtysh(cmd), want)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("cmd", ["show ip bgp", "show bgp ipv4 unicast", "show bgp ipv4"])
+def test_route_table(dut, cmd):
+    same(cmd, dut.vtysh(cmd), TABLE)
+
+
+@pytest.mark.timeout(60)
+def test_route_detail(dut):
+    same("show bgp ipv4 unicast 198.51.100.0/28",
+         dut.vtysh("show bgp ipv4 unicast 198.51.100.0/28"), LOCAL_DETAIL)
+    got = normalize(dut.vtysh("show ip bgp 203.0.113.0/26"))
+    assert got.startswith("BGP routing table entry for 203.0.113.0/26, version 3\n"
+                          "Paths: (1 available, best #1, table default)\n"), got
+    assert got.endswith("\n" + LEARNED_DETAIL_PATH), got
