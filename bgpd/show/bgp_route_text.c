@@ -134,6 +134,8 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 
 static void text_table_end(struct route_show *s)
 {
+	if (s->routes == 0 && s->filter)
+		return; /* FRR 8.4 says nothing when a filter leaves no route */
 	if (s->routes == 0)
 		vty_out(s->vty, "No BGP prefixes displayed, %" PRIu64 " exist\n", s->paths);
 	else

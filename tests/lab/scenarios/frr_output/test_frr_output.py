@@ -14,9 +14,12 @@ and the detail view's "Advertised to non peer-group peers:".
 """
 
 import difflib
+import os
 import re
 
 import pytest
+
+from skualab.netns import run
 
 P = "192.0.2.2"
 SETTLE = 30  # seconds for p's two routes to reach dut
@@ -141,3 +144,82 @@ def test_route_detail(dut):
     assert got.startswith("BGP routing table entry for 203.0.113.0/26, version 3\n"
                           "Paths: (1 available, best #1, table default)\n"), got
     assert got.endswith("\n" + LEARNED_DETAIL_PATH), got
+
+
+# ---- filtered tables and the other spellings of the table (issue 14, item 3) ----
+
+HEADER = TABLE[:TABLE.index("*> ")]
+ROWS = {"198.51.100.0/28": "*> 198.51.100.0/28  0.0.0.0                  0         32768 i\n",
+        "203.0.113.0/26": "*> 203.0.113.0/26   192.0.2.2               20             0 65001 i\n",
+        "203.0.113.64/26": "*> 203.0.113.64/26  192.0.2.2                0             0 65001 i\n"}
+
+# What FRR 8.4 shows for each filter: the rows of the matching routes, then "Displayed  N
+# routes and 3 total paths" (every path of the table counts in the total, shown or not);
+# nothing at all when no route matches. FRR 8.4 takes one community at a time.
+FILTERS = {
+    "regexp ^65001$": ["203.0.113.0/26", "203.0.113.64/26"],
+    "regexp _65001_": ["203.0.113.0/26", "203.0.113.64/26"],
+    "regexp ^$": ["198.51.100.0/28"],
+    "community 65001:100": ["203.0.113.0/26"],
+    "community 65001:100 exact-match": ["203.0.113.0/26"],
+    "community 65001:200": [],
+    "community": ["203.0.113.0/26"],
+    "large-community 65001:1:2": ["203.0.113.0/26"],
+    "large-community 65001:1:2 exact-match": ["203.0.113.0/26"],
+    "large-community 65001:1:3": [],
+    "large-community": ["203.0.113.0/26"],
+    "203.0.113.0/24 longer-prefixes": ["203.0.113.0/26", "203.0.113.64/26"],
+    "203.0.113.64/26 longer-prefixes": ["203.0.113.64/26"],
+    "198.51.100.0/24 longer-prefixes": ["198.51.100.0/28"],
+    "192.0.2.0/24 longer-prefixes": [],
+}
+# FRR's keys of a route table in JSON, in its order.
+TABLE_KEYS = ["vrfId", "vrfName", "tableVersion", "routerId", "defaultLocPrf", "localAS", "routes"]
+
+
+def filtered(prefixes):
+    if not prefixes:
+        return ""
+    return (HEADER + "".join(ROWS[p] for p in prefixes)
+            + "\nDisplayed  %d routes and 3 total paths\n" % len(prefixes))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("family", ["show ip bgp", "show bgp ipv4 unicast", "show ip bgp ipv4 unicast"])
+@pytest.mark.parametrize("what", sorted(FILTERS))
+def test_filtered_table(dut, family, what):
+    cmd = "%s %s" % (family, what)
+    same(cmd, dut.vtysh(cmd), filtered(FILTERS[what]))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("what", sorted(FILTERS))
+def test_filtered_table_json(dut, what):
+    """The same routes, under FRR's keys, as the whole table shows them."""
+    whole = dut.vtysh_json("show ip bgp json")
+    got = dut.vtysh_json("show ip bgp %s json" % what)
+    assert [k for k in TABLE_KEYS if k in got] == TABLE_KEYS, got
+    assert got["routes"] == {p: whole["routes"][p] for p in FILTERS[what]}, got
+
+
+@pytest.mark.timeout(60)
+def test_table_spellings(dut):
+    """`show ip bgp ipv4 unicast` is the IPv4 table; bare `show bgp` is FRR's IPv6 one."""
+    same("show ip bgp ipv4 unicast", dut.vtysh("show ip bgp ipv4 unicast"), TABLE)
+    assert dut.vtysh("show bgp") == "No BGP prefixes displayed, 0 exist\n"
+    assert dut.vtysh_json("show bgp json")["routes"] == {}
+    assert dut.vtysh_json("show ip bgp ipv4 unicast json")["routes"].keys() == ROWS.keys()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(os.environ.get("SKUALAB_STANDIN") == "frr", reason="skua's own messages")
+@pytest.mark.parametrize("what,says", [
+    ("regexp (65001", "% Invalid regular expression (65001: "),
+    ("community 65001:x", "% Community malformed: 65001:x (write AA:NN or a well-known name)"),
+    ("large-community 1:2", "% Large community malformed: 1:2 (write GLOBAL:LOCAL1:LOCAL2)"),
+    ("community 65001:100 65001:200", "% One community at a time (FRR's syntax)"),
+])
+def test_filter_errors(dut, what, says):
+    """A filter that cannot be used is refused with what is wrong and what to write."""
+    out = run(dut.vtysh_argv(["show ip bgp " + what]), check=False)
+    assert says in out, out
