@@ -36,6 +36,10 @@ Neighbor        V         AS   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down Sta
 Total number of neighbors 1
 """
 
+SUMMARY_WIDE = SUMMARY_BODY.replace(
+    "V         AS   MsgRcvd", "V         AS    LocalAS   MsgRcvd").replace(
+    "4      65001         #", "4      65001      65000         #")
+
 # `show bgp summary` and `show ip bgp summary` title each family; `show bgp ipv4 unicast
 # summary` names one and prints no title.
 SUMMARY_TITLED = "\nIPv4 Unicast Summary (VRF default):\n" + SUMMARY_BODY
@@ -82,7 +86,7 @@ LEARNED_DETAIL_PATH = """\
 # The summary row: message counters, the peer's table version, the time up and the prefixes
 # sent (see LEARNED_DETAIL_PATH) change from run to run; every other column is compared,
 # widths included.
-ROW = re.compile(r"^(192\.0\.2\.2 +4 +65001 +)(\d+)( +)(\d+)( +)(\d+)( +0 +0 )(\S+)( +2 +)(\d+)( N/A)$")
+ROW = re.compile(r"^(192\.0\.2\.2 +4 +65001 +(?:65000 +)?)(\d+)( +)(\d+)( +)(\d+)( +0 +0 )(\S+)( +2 +)(\d+)( N/A)$")
 MASKS = [(re.compile(r"^(RIB entries )\d+(, using ).*( of memory)$"), r"\1#\2#\3"),
          (re.compile(r"^(Peers \d+, using ).*( of memory)$"), r"\1#\2"),
          (re.compile(r"^(      Last update: ).*$"), r"\1#")]
@@ -124,10 +128,21 @@ def dut(lab):
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("cmd,want", [("show bgp summary", SUMMARY_TITLED),
                                       ("show ip bgp summary", SUMMARY_TITLED),
-                                      ("show bgp ipv4 unicast summary", SUMMARY_BODY)],
-                         ids=["bgp", "ip-bgp", "bgp-ipv4-unicast"])
+                                      ("show bgp ipv4 unicast summary", SUMMARY_BODY),
+                                      ("show bgp ipv4 unicast summary wide", SUMMARY_WIDE),
+                                      ("show ip bgp summary wide", "\nIPv4 Unicast Summary "
+                                       "(VRF default):\n" + SUMMARY_WIDE)],
+                         ids=["bgp", "ip-bgp", "bgp-ipv4-unicast", "wide", "ip-bgp-wide"])
 def test_summary(dut, cmd, want):
     same(cmd, dut.vtysh(cmd), want)
+
+
+@pytest.mark.timeout(60)
+def test_summary_wide_json(dut):
+    """FRR's `wide` JSON is the plain summary's, localAs included."""
+    got = dut.vtysh_json("show bgp ipv4 unicast summary wide json")
+    assert got["peers"][P]["localAs"] == 65000 and got["peers"][P]["remoteAs"] == 65001, got
+    assert got.keys() == dut.vtysh_json("show bgp ipv4 unicast summary json").keys()
 
 
 @pytest.mark.timeout(60)
