@@ -83,6 +83,10 @@ extern const struct route_out route_out_json;
 /* The table of af through filter (NULL: the whole table), text or JSON. */
 int route_show_table(struct vty *vty, enum bgp_af af, bool json, const struct route_filter *filter);
 void bgp_show_route_filter_init(void);
+/* The source of the neighbor at addr: its current session, else the one whose paths are being
+ * removed; NULL when none. */
+struct rib_src *route_neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr);
+void bgp_show_prefix_counts_init(void);
 
 /* ---- what both renderers need (bgp_show_route.c) ---- */
 

@@ -421,7 +421,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 /* ---- neighbors X advertised-routes|received-routes|routes ---- */
 
 /* The current session with the neighbor at addr (FRR's peer_lookup_in_view()). */
-static struct rib_src *neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr)
+struct rib_src *route_neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr)
 {
 	struct rib_src *down = NULL;
 
@@ -485,7 +485,7 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 		return CMD_WARNING;
 	}
 	ipaddr_unmap_v4(&a);
-	s.only = neighbor_src(s.rib, &a);
+	s.only = route_neighbor_src(s.rib, &a);
 	if (!s.only || !s.only->af[af]) {
 		o->warning(&s, "No such neighbor or address family");
 		return CMD_WARNING;
@@ -642,4 +642,5 @@ void bgp_show_route_init(void)
 	for (size_t i = 0; i < array_size(cmds); i++)
 		cmd_install(VIEW_NODE, cmds[i]);
 	bgp_show_route_filter_init();
+	bgp_show_prefix_counts_init();
 }

@@ -238,3 +238,46 @@ def test_filter_errors(dut, what, says):
     """A filter that cannot be used is refused with what is wrong and what to write."""
     out = run(dut.vtysh_argv(["show ip bgp " + what]), check=False)
     assert says in out, out
+
+
+PREFIX_COUNTS = """\
+Prefix counts for 192.0.2.2, IPv4 Unicast
+PfxCt: 2
+
+Counts from RIB table walk:
+
+              Adj-in: 0         
+              Damped: 0         
+             Removed: 0         
+             History: 0         
+               Stale: 0         
+               Valid: 2         
+             All RIB: 2         
+       PfxCt counted: 2         
+ PfxCt Best Selected: 2         
+             Useable: 2         
+"""
+
+PREFIX_COUNTS_JSON = {
+    "prefixCountsFor": P, "multiProtocol": "ipv4Unicast", "pfxCounter": 2,
+    "ribTableWalkCounters": {"Adj-in": 0, "Damped": 0, "Removed": 0, "History": 0, "Stale": 0,
+                             "Valid": 2, "All RIB": 2, "PfxCt counted": 2,
+                             "PfxCt Best Selected": 2, "Useable": 2}}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("family", ["show ip bgp", "show bgp ipv4 unicast", "show bgp ipv4"])
+def test_prefix_counts(dut, family):
+    """p's two paths, counted by state as FRR 8.4 counts them, text and JSON."""
+    cmd = "%s neighbors %s prefix-counts" % (family, P)
+    same(cmd, dut.vtysh(cmd), PREFIX_COUNTS)
+    assert dut.vtysh_json(cmd + " json") == PREFIX_COUNTS_JSON
+
+
+@pytest.mark.timeout(60)
+def test_prefix_counts_bare_is_ipv6(dut):
+    """Bare `show bgp` is FRR's IPv6 unicast: p has no such family."""
+    out = run(dut.vtysh_argv(["show bgp neighbors %s prefix-counts" % P]), check=False)
+    assert "% No such neighbor or address family" in out, out
+    assert dut.vtysh_json("show bgp neighbors %s prefix-counts json" % P) == {
+        "warning": "No such neighbor or address family"}
