@@ -57,6 +57,8 @@ struct route_show {
 	bool received;
 	/* A filtered table view (NULL: none). */
 	const struct route_filter *filter;
+	/* `show ... detail`: each route of the table with its paths in the detail layout. */
+	bool detail;
 };
 
 struct route_out {
@@ -82,6 +84,8 @@ extern const struct route_out route_out_json;
 
 /* The table of af through filter (NULL: the whole table), text or JSON. */
 int route_show_table(struct vty *vty, enum bgp_af af, bool json, const struct route_filter *filter);
+/* The whole table of af, every route in the detail layout (FRR 8.4's `show ip bgp detail`). */
+int route_show_table_detail(struct vty *vty, enum bgp_af af, bool json);
 void bgp_show_route_filter_init(void);
 /* The source of the neighbor at addr: its current session, else the one whose paths are being
  * removed; NULL when none. */

@@ -111,6 +111,10 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 	text_row(s, first ? p : NULL, path->attr, tmp);
 }
 
+static void text_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
+			     const struct bgp_path *path, struct sbuf *tmp);
+
+/* A row per path, or with `detail` FRR 8.4's path details alone (no entry header). */
 static void text_table_route(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
 {
 	struct sbuf tmp;
@@ -124,7 +128,10 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 	for (const struct bgp_path *path = d->paths; path; path = path->next) {
 		if (!route_path_shown(s, path))
 			continue;
-		text_path_row(s, d, p, path, first, &tmp);
+		if (s->detail)
+			text_path_detail(s, d, p, path, &tmp);
+		else
+			text_path_row(s, d, p, path, first, &tmp);
 		first = false;
 		s->paths++;
 	}
@@ -134,8 +141,8 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 
 static void text_table_end(struct route_show *s)
 {
-	if (s->routes == 0 && s->filter)
-		return; /* FRR 8.4 says nothing when a filter leaves no route */
+	if (s->routes == 0 && (s->filter || s->detail))
+		return; /* FRR 8.4 says nothing when a filter or `detail` shows no route */
 	if (s->routes == 0)
 		vty_out(s->vty, "No BGP prefixes displayed, %" PRIu64 " exist\n", s->paths);
 	else

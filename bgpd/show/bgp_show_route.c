@@ -339,7 +339,7 @@ static int table_cb(const struct prefix *p, void *value, void *arg)
 }
 
 static int show_table_filtered(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only,
-			       const struct route_filter *filter)
+			       const struct route_filter *filter, bool detail)
 {
 	const struct route_out *o = json ? &route_out_json : &route_out_text;
 	struct route_show s;
@@ -350,6 +350,7 @@ static int show_table_filtered(struct vty *vty, enum bgp_af af, bool json, enum 
 	}
 	s.only_rpki = only;
 	s.filter = filter;
+	s.detail = detail;
 	o->table_begin(&s);
 	ptree_walk(s.rib->af[af].tree, table_cb, &s);
 	o->table_end(&s);
@@ -358,12 +359,17 @@ static int show_table_filtered(struct vty *vty, enum bgp_af af, bool json, enum 
 
 static int show_table_rpki(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only)
 {
-	return show_table_filtered(vty, af, json, only, NULL);
+	return show_table_filtered(vty, af, json, only, NULL, false);
 }
 
 int route_show_table(struct vty *vty, enum bgp_af af, bool json, const struct route_filter *filter)
 {
-	return show_table_filtered(vty, af, json, RPKI_NOT_USED, filter);
+	return show_table_filtered(vty, af, json, RPKI_NOT_USED, filter, false);
+}
+
+int route_show_table_detail(struct vty *vty, enum bgp_af af, bool json)
+{
+	return show_table_filtered(vty, af, json, RPKI_NOT_USED, NULL, true);
 }
 
 /* `net` is a prefix (exact match, host bits ignored as FRR) or an address (longest match). */

@@ -3,8 +3,8 @@
  * Filtered route tables, FRR 8.4's daily ones: `show [ip] bgp [AFI [unicast]] regexp REGEX`,
  * `community [C [exact-match]]`, `large-community [L [exact-match]]`, `PREFIX
  * longer-prefixes`, each with `json`; and the spellings of the whole table FRR also takes:
- * `show ip bgp ipv4 [unicast]` and bare `show bgp`, which is IPv6 unicast in FRR (as are
- * all its bare `show bgp ...` forms), however surprising.
+ * `show ip bgp ipv4 [unicast]`, `... detail` and bare `show bgp`, which is IPv6 unicast in FRR (as
+ * are all its bare `show bgp ...` forms), however surprising.
  *
  * A path is shown when its AS path (written as FRR writes it) matches the regular expression
  * (POSIX extended with FRR's `_`, as AS path lists), when it carries the community given
@@ -234,6 +234,25 @@ DEFCMD(show_ip_bgp_ipv4_table, "show ip bgp ipv4 [unicast] [json]",
 	return route_show_table(vty, BGP_AF_IPV4_UNICAST, cmd_has(args, "json"), NULL);
 }
 
+#define DETAIL_STR "Every route with its paths in detail\n"
+
+DEFCMD(show_ip_bgp_detail, "show ip bgp [ipv4 [unicast]] detail [json]",
+       SHOW_STR IP_STR BGP_STR AF_STR SAFI_STR DETAIL_STR JSON_STR)
+{
+	return route_show_table_detail(vty, BGP_AF_IPV4_UNICAST, cmd_has(args, "json"));
+}
+
+DEFCMD(show_bgp_af_detail, "show bgp [<ipv4|ipv6>$af [unicast]] detail [json]",
+       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR DETAIL_STR JSON_STR)
+{
+	const char *af = cmd_arg(args, "af");
+
+	/* bare `show bgp detail` is IPv6, as every bare `show bgp` of FRR */
+	return route_show_table_detail(
+		vty, af && !strcmp(af, "ipv4") ? BGP_AF_IPV4_UNICAST : BGP_AF_IPV6_UNICAST,
+		cmd_has(args, "json"));
+}
+
 /* FRR's bare `show bgp` is the IPv6 unicast table. */
 DEFCMD(show_bgp_table, "show bgp [json]", SHOW_STR BGP_STR JSON_STR)
 {
@@ -249,7 +268,8 @@ void bgp_show_route_filter_init(void)
 		FAMILY_INSTALL(show_ip_bgp),   FAMILY_INSTALL(show_ip_bgp_ipv4),
 		FAMILY_INSTALL(show_bgp_ipv4), FAMILY_INSTALL(show_bgp_ipv6),
 		FAMILY_INSTALL(show_bgp),      &show_ip_bgp_ipv4_table_cmd,
-		&show_bgp_table_cmd,
+		&show_bgp_table_cmd,	       &show_ip_bgp_detail_cmd,
+		&show_bgp_af_detail_cmd,
 	};
 
 	for (size_t i = 0; i < array_size(cmds); i++)
