@@ -91,6 +91,7 @@ void bgp_show_route_filter_init(void);
  * removed; NULL when none. */
 struct rib_src *route_neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr);
 void bgp_show_prefix_counts_init(void);
+void bgp_show_statistics_init(void);
 
 /* ---- what both renderers need (bgp_show_route.c) ---- */
 

@@ -649,4 +649,5 @@ void bgp_show_route_init(void)
 		cmd_install(VIEW_NODE, cmds[i]);
 	bgp_show_route_filter_init();
 	bgp_show_prefix_counts_init();
+	bgp_show_statistics_init();
 }

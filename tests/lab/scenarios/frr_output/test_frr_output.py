@@ -355,3 +355,33 @@ def test_detail(dut):
     assert dut.vtysh("show bgp detail") == ""  # FRR's IPv6 table, empty here: nothing
     if os.environ.get("SKUALAB_STANDIN") != "frr":
         same("show bgp ipv4 unicast detail", dut.vtysh("show bgp ipv4 unicast detail"), DETAIL)
+
+
+STATISTICS = """\
+BGP IPv4 Unicast RIB statistics (VRF default)
+Total Advertisements          :            3
+Total Prefixes                :            3
+Average prefix length         :        26.67
+Unaggregateable prefixes      :            3
+Maximum aggregateable prefixes:            0
+BGP Aggregate advertisements  :            0
+Address space advertised      :          144
+                  % announced :         0.00
+                /8 equivalent :         0.00
+               /24 equivalent :         0.56
+
+Advertisements with paths     :            3
+Longest AS-Path (hops)        :            1
+Average AS-Path length (hops) :         0.67
+Largest AS-Path (bytes)       :            6
+Average AS-Path size (bytes)  :         4.00
+Highest public ASN            :            0
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("cmd", ["show ip bgp statistics", "show bgp ipv4 statistics",
+                                 "show bgp ipv4 unicast statistics"])
+def test_statistics(dut, cmd):
+    """FRR 8.4's RIB statistics of the IPv4 table: counts, averages, address space (text)."""
+    same(cmd, dut.vtysh(cmd), STATISTICS)
