@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * `show [ip] bgp [ipv4|ipv6 [unicast]] statistics`: FRR 8.4's RIB statistics
- * (bgp_table_stats()), text. Counted over every prefix of the table with paths and every path
- * of those: a prefix is "unaggregateable" when no other prefix of the table covers it, and
- * only those add to the address space; AS path hops count a set as one and confederation
- * segments as none, sizes are the 4-octet encoding (2 + 4 per AS per segment), the highest
- * ASN skips private ones. Bare `show bgp statistics` is IPv6 unicast, as in FRR.
+ * `show [ip] bgp [ipv4|ipv6 [unicast]] statistics [json]`: FRR 8.4's RIB statistics
+ * (bgp_table_stats()), text and JSON (which adds the prefixes per length). Counted over every
+ * prefix of the table with paths and every path of those: a prefix is "unaggregateable" when no
+ * other prefix of the table covers it, and only those add to the address space; AS path hops count
+ * a set as one and confederation segments as none, sizes are the 4-octet encoding (2 + 4 per AS per
+ * segment), the highest ASN skips private ones. Bare `show bgp statistics` is IPv6 unicast, as in
+ * FRR.
  */
 #include "lib/compat.h"
 
@@ -19,8 +20,12 @@
 #include "bgpd/show/bgp_show.h"
 #include "bgpd/wire/bgp_af.h"
 #include "lib/command.h"
+#include "lib/json.h"
+#include "lib/memory.h"
 #include "lib/table.h"
 #include "lib/vty.h"
+
+static DEFINE_MTYPE(BGP_SHOW_STATS, "BGP show statistics");
 
 /* Prefixes nest at most one per prefix length: the covering ones of the current prefix. */
 #define STATS_MAX_DEPTH 129
@@ -28,6 +33,7 @@
 struct table_stats {
 	uint64_t prefixes, total_plen, unaggregateable, aggregateable, rib, aggregates;
 	uint64_t aspath_count, max_hops, max_size, tot_hops, tot_size, highest_asn;
+	uint64_t per_len[STATS_MAX_DEPTH]; /* prefixes of each length */
 	double space;
 	unsigned bits; /* 32 or 128 */
 	const struct prefix *cover[STATS_MAX_DEPTH];
@@ -78,6 +84,8 @@ static int stats_cb(const struct prefix *p, void *value, void *arg)
 		return 0;
 	ts->prefixes++;
 	ts->total_plen += p->len;
+	if (p->len < STATS_MAX_DEPTH)
+		ts->per_len[p->len]++;
 	/* The walk meets a covering prefix before the ones it covers. */
 	while (ts->depth && !prefix_contains(ts->cover[ts->depth - 1], p))
 		ts->depth--;
@@ -126,23 +134,10 @@ static void avg_line(struct vty *vty, const char *label, double v)
 	vty_out(vty, "%-30s: %12.2f\n", label, v);
 }
 
-static int show_statistics(struct vty *vty, enum bgp_af af)
+static void stats_text(struct vty *vty, const struct table_stats *ts, enum bgp_af af)
 {
-	struct bgp *bgp = bgp_get();
-	struct table_stats *ts;
 	bool v4 = af == BGP_AF_IPV4_UNICAST;
 
-	if (!bgp || !bgp->rib) {
-		vty_out(vty, "%% No BGP process is configured\n");
-		return CMD_WARNING;
-	}
-	ts = calloc(1, sizeof(*ts));
-	if (!ts) {
-		vty_out(vty, "%% Out of memory for the statistics walk: try again\n");
-		return CMD_WARNING;
-	}
-	ts->bits = v4 ? 32 : 128;
-	ptree_walk(bgp->rib->af[af].tree, stats_cb, ts);
 	vty_out(vty, "BGP %s RIB statistics (VRF default)\n", bgp_af_text_name(af));
 	count_line(vty, "Total Advertisements", ts->rib);
 	count_line(vty, "Total Prefixes", ts->prefixes);
@@ -168,25 +163,90 @@ static int show_statistics(struct vty *vty, enum bgp_af af)
 	count_line(vty, "Largest AS-Path (bytes)", ts->max_size);
 	avg_line(vty, "Average AS-Path size (bytes)", ratio(ts->tot_size, ts->aspath_count));
 	count_line(vty, "Highest public ASN", ts->highest_asn);
-	free(ts);
+}
+
+/* FRR's keys and order (bgp_table_stats_single() with json). */
+static void stats_json(struct vty *vty, const struct table_stats *ts, enum bgp_af af)
+{
+	bool v4 = af == BGP_AF_IPV4_UNICAST;
+	struct json_writer j;
+	char len[8];
+
+	json_init(&j, &vty->out, true);
+	json_object_open(&j, NULL);
+	json_array_open(&j, bgp_af_json_name(af));
+	json_object_open(&j, NULL);
+	json_string(&j, "instance", "VRF default");
+	json_uint(&j, "totalAdvertisements", ts->rib);
+	json_uint(&j, "totalPrefixes", ts->prefixes);
+	json_double(&j, "averagePrefixLength", ratio(ts->total_plen, ts->prefixes));
+	json_uint(&j, "unaggregateablePrefixes", ts->unaggregateable);
+	json_uint(&j, "maximumAggregateablePrefixes", ts->aggregateable);
+	json_uint(&j, "bgpAggregateAdvertisements", ts->aggregates);
+	json_double(&j, "addressSpaceAdvertised", ts->space);
+	if (v4) {
+		json_double(&j, "%announced", ts->space * 100.0 / pow2(32));
+		json_double(&j, "/8equivalent", ts->space / pow2(24));
+		json_double(&j, "/24equivalent", ts->space / pow2(8));
+	} else {
+		json_double(&j, "/32equivalent", ts->space / pow2(96));
+		json_double(&j, "/48equivalent", ts->space / pow2(80));
+	}
+	json_uint(&j, "advertisementsWithPaths", ts->aspath_count);
+	json_uint(&j, "longestAsPath", ts->max_hops);
+	json_double(&j, "averageAsPathLengthHops", ratio(ts->tot_hops, ts->aspath_count));
+	json_uint(&j, "largestAsPath", ts->max_size);
+	json_double(&j, "averageAsPathSizeBytes", ratio(ts->tot_size, ts->aspath_count));
+	json_uint(&j, "highestPublicAsn", ts->highest_asn);
+	json_array_open(&j, "prefixLength");
+	for (unsigned l = 0; l < STATS_MAX_DEPTH; l++) {
+		if (!ts->per_len[l])
+			continue;
+		snprintf(len, sizeof(len), "%u", l);
+		json_object_open(&j, NULL);
+		json_uint(&j, len, ts->per_len[l]);
+		json_object_close(&j);
+	}
+	json_array_close(&j);
+	json_object_close(&j);
+	json_array_close(&j);
+	json_object_close(&j);
+	json_end(&j);
+}
+
+static int show_statistics(struct vty *vty, enum bgp_af af, bool json)
+{
+	struct bgp *bgp = bgp_get();
+	struct table_stats *ts;
+
+	if (!bgp || !bgp->rib) {
+		vty_out(vty, "%% No BGP process is configured\n");
+		return CMD_WARNING;
+	}
+	ts = XCALLOC(MTYPE_BGP_SHOW_STATS, sizeof(*ts)); /* ~5 KiB: not on the stack */
+	ts->bits = af == BGP_AF_IPV4_UNICAST ? 32 : 128;
+	ptree_walk(bgp->rib->af[af].tree, stats_cb, ts);
+	(json ? stats_json : stats_text)(vty, ts, af);
+	XFREE(MTYPE_BGP_SHOW_STATS, ts);
 	return CMD_SUCCESS;
 }
 
 #define STATS_STR "BGP RIB advertisement statistics\n"
 
-DEFCMD(show_ip_bgp_statistics, "show ip bgp statistics", SHOW_STR IP_STR BGP_STR STATS_STR)
+DEFCMD(show_ip_bgp_statistics, "show ip bgp statistics [json]",
+       SHOW_STR IP_STR BGP_STR STATS_STR JSON_STR)
 {
-	(void)args;
-	return show_statistics(vty, BGP_AF_IPV4_UNICAST);
+	return show_statistics(vty, BGP_AF_IPV4_UNICAST, cmd_has(args, "json"));
 }
 
-DEFCMD(show_bgp_statistics, "show bgp [<ipv4|ipv6>$af [unicast]] statistics",
-       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR STATS_STR)
+DEFCMD(show_bgp_statistics, "show bgp [<ipv4|ipv6>$af [unicast]] statistics [json]",
+       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR STATS_STR JSON_STR)
 {
 	const char *af = cmd_arg(args, "af");
 
-	return show_statistics(vty, af && !strcmp(af, "ipv4") ? BGP_AF_IPV4_UNICAST
-							      : BGP_AF_IPV6_UNICAST);
+	return show_statistics(
+		vty, af && !strcmp(af, "ipv4") ? BGP_AF_IPV4_UNICAST : BGP_AF_IPV6_UNICAST,
+		cmd_has(args, "json"));
 }
 
 void bgp_show_statistics_init(void)

@@ -385,3 +385,24 @@ Highest public ASN            :            0
 def test_statistics(dut, cmd):
     """FRR 8.4's RIB statistics of the IPv4 table: counts, averages, address space (text)."""
     same(cmd, dut.vtysh(cmd), STATISTICS)
+
+
+STATISTICS_JSON = {"ipv4Unicast": [{
+    "instance": "VRF default", "totalAdvertisements": 3, "totalPrefixes": 3,
+    "averagePrefixLength": 80 / 3, "unaggregateablePrefixes": 3,
+    "maximumAggregateablePrefixes": 0, "bgpAggregateAdvertisements": 0,
+    "addressSpaceAdvertised": 144.0, "%announced": 144 * 100 / 2 ** 32,
+    "/8equivalent": 144 / 2 ** 24, "/24equivalent": 0.5625, "advertisementsWithPaths": 3,
+    "longestAsPath": 1, "averageAsPathLengthHops": 2 / 3, "largestAsPath": 6,
+    "averageAsPathSizeBytes": 4.0, "highestPublicAsn": 0,
+    "prefixLength": [{"26": 2}, {"28": 1}]}]}
+
+
+@pytest.mark.timeout(60)
+def test_statistics_json(dut):
+    """FRR 8.4's keys and values (what FRR printed on this state), in its order."""
+    got = dut.vtysh_json("show bgp ipv4 unicast statistics json")
+    assert list(got) == ["ipv4Unicast"], got
+    assert list(got["ipv4Unicast"][0]) == list(STATISTICS_JSON["ipv4Unicast"][0]), got
+    for k, v in STATISTICS_JSON["ipv4Unicast"][0].items():
+        assert got["ipv4Unicast"][0][k] == (pytest.approx(v) if isinstance(v, float) else v), k
