@@ -10,6 +10,7 @@
 #include "lib/compat.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "lib/json.h"
 #include "lib/log.h"
@@ -242,6 +243,23 @@ void json_uint(struct json_writer *w, const char *key, uint64_t val)
 {
 	if (json_member(w, key))
 		sbuf_printf(w->out, "%" PRIu64, val);
+}
+
+void json_double(struct json_writer *w, const char *key, double val)
+{
+	char buf[40];
+
+	if (!json_member(w, key))
+		return;
+	if (!isfinite(val)) {
+		sbuf_puts(w->out, "null"); /* JSON has no NaN or infinity */
+		return;
+	}
+	/* json-c's form (FRR's): 17 significant digits, ".0" on a whole number. */
+	snprintf(buf, sizeof(buf), "%.17g", val);
+	sbuf_puts(w->out, buf);
+	if (!strpbrk(buf, ".eE"))
+		sbuf_puts(w->out, ".0");
 }
 
 void json_bool(struct json_writer *w, const char *key, bool val)

@@ -35,6 +35,8 @@ void json_stringf(struct json_writer *w, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void json_int(struct json_writer *w, const char *key, int64_t val);
 void json_uint(struct json_writer *w, const char *key, uint64_t val);
+/* A number with a fraction, as FRR's json-c writes it ("26.666666666666668", "144.0"). */
+void json_double(struct json_writer *w, const char *key, double val);
 void json_bool(struct json_writer *w, const char *key, bool val);
 void json_null(struct json_writer *w, const char *key);
 /* Finish: adds the trailing newline. */

@@ -127,6 +127,11 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 	json_object_close(w);
 }
 
+static void json_dest_header(struct route_show *s, const struct bgp_dest *d,
+			     const struct prefix *p);
+static void json_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
+			     const struct bgp_path *path, struct sbuf *tmp);
+
 static void json_table_route(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
 {
 	struct json_writer *w = &s->json;
@@ -136,10 +141,19 @@ static void json_table_route(struct route_show *s, const struct bgp_dest *d, con
 
 	sbuf_init(&tmp);
 	json_array_open(w, prefix_to_str(p, buf, sizeof(buf)));
+	/* `detail` (FRR 8.4): the route's own members first, then each path in detail. */
+	if (s->detail) {
+		json_object_open(w, NULL);
+		json_dest_header(s, d, p);
+		json_object_close(w);
+	}
 	for (const struct bgp_path *path = d->paths; path; path = path->next) {
 		if (!route_path_shown(s, path))
 			continue;
-		json_table_path(s, d, p, path, why, &tmp);
+		if (s->detail)
+			json_path_detail(s, d, p, path, &tmp);
+		else
+			json_table_path(s, d, p, path, why, &tmp);
 		s->paths++;
 	}
 	json_array_close(w);
@@ -296,14 +310,13 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	json_object_close(w);
 }
 
-static void json_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
+/* The members every detail view opens a route with: prefix, version, the peers it went to. */
+static void json_dest_header(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
 {
 	struct json_writer *w = &s->json;
 	char buf[PREFIX_STRLEN];
 	bool adv_open = false;
-	struct sbuf tmp;
 
-	json_begin(s);
 	json_string(w, "prefix", prefix_to_str(p, buf, sizeof(buf)));
 	json_uint(w, "version", d->version);
 	for (uint32_t id = 1; id < s->rib->src_cap; id++) {
@@ -319,6 +332,15 @@ static void json_detail(struct route_show *s, const struct bgp_dest *d, const st
 	}
 	if (adv_open)
 		json_object_close(w);
+}
+
+static void json_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
+{
+	struct json_writer *w = &s->json;
+	struct sbuf tmp;
+
+	json_begin(s);
+	json_dest_header(s, d, p);
 	json_uint(w, "pathCount", route_path_count(d));
 	json_uint(w, "multiPathCount", dest_best(d) ? 1 : 0);
 	sbuf_init(&tmp);

@@ -21,6 +21,16 @@ struct vty;
 
 struct route_out;
 struct rpki_db;
+struct route_show;
+
+/* `show bgp ... regexp|community|large-community|longer-prefixes` (bgp_show_route_filter.c):
+ * which prefixes and paths a table view shows. The paths left out still count in "total
+ * paths", as in FRR 8.4. */
+struct route_filter {
+	const struct prefix *within; /* only prefixes inside it (longer-prefixes); NULL: all */
+	/* Only the paths it accepts; NULL: all. */
+	bool (*path_ok)(const struct route_filter *f, const struct bgp_path *path);
+};
 
 struct route_show {
 	const struct route_out *out;
@@ -45,6 +55,10 @@ struct route_show {
 	/* `neighbors X received-routes`: the adv_* printers show the routes as received (JSON
 	 * "receivedRoutes", FRR's key, instead of "advertisedRoutes"). */
 	bool received;
+	/* A filtered table view (NULL: none). */
+	const struct route_filter *filter;
+	/* `show ... detail`: each route of the table with its paths in the detail layout. */
+	bool detail;
 };
 
 struct route_out {
@@ -67,6 +81,17 @@ struct route_out {
 
 extern const struct route_out route_out_text;
 extern const struct route_out route_out_json;
+
+/* The table of af through filter (NULL: the whole table), text or JSON. */
+int route_show_table(struct vty *vty, enum bgp_af af, bool json, const struct route_filter *filter);
+/* The whole table of af, every route in the detail layout (FRR 8.4's `show ip bgp detail`). */
+int route_show_table_detail(struct vty *vty, enum bgp_af af, bool json);
+void bgp_show_route_filter_init(void);
+/* The source of the neighbor at addr: its current session, else the one whose paths are being
+ * removed; NULL when none. */
+struct rib_src *route_neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr);
+void bgp_show_prefix_counts_init(void);
+void bgp_show_statistics_init(void);
 
 /* ---- what both renderers need (bgp_show_route.c) ---- */
 

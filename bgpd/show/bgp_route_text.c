@@ -16,25 +16,20 @@
 #include "bgpd/show/bgp_route_out.h"
 #include "lib/vty.h"
 
+/* FRR 8.4's legend and column header (bgp_show_table(), checked in the lab against FRR 8.4's
+ * own output: tests/lab/scenarios/frr_output): the status column is three characters ("*> "),
+ * preceded by the RPKI code only when a route has one. The Adj-RIB views share them. */
 #define SHOW_SCODE_HEADER                                                                   \
-	"Status codes:  s suppressed, d damped, h history, u unsorted, * valid, > best, = " \
-	"multipath,\n"                                                                      \
+	"Status codes:  s suppressed, d damped, h history, * valid, > best, = multipath,\n" \
 	"               i internal, r RIB-failure, S Stale, R Removed\n"
 #define SHOW_NCODE_HEADER "Nexthop codes: @NNN nexthop's vrf id, < announce-nh-self\n"
 #define SHOW_OCODE_HEADER "Origin codes:  i - IGP, e - EGP, ? - incomplete\n"
 #define SHOW_RPKI_HEADER "RPKI validation codes: V valid, I invalid, N Not found\n\n"
-#define SHOW_HEADER "     Network          Next Hop            Metric LocPrf Weight Path\n"
-/* `neighbors X advertised-routes|received-routes` (FRR 8.4's show_adj_route() and
- * route_vty_out_tmp(), checked in the lab): no "u unsorted" in the legend, and a status column
- * of three characters ("*> ") instead of five. */
-#define SHOW_ADJ_SCODE_HEADER                                                               \
-	"Status codes:  s suppressed, d damped, h history, * valid, > best, = multipath,\n" \
-	"               i internal, r RIB-failure, S Stale, R Removed\n"
-#define SHOW_ADJ_HEADER "   Network          Next Hop            Metric LocPrf Weight Path\n"
+#define SHOW_HEADER "   Network          Next Hop            Metric LocPrf Weight Path\n"
 
-/* The lines above a route table: the table version, the defaults, then the legend and the
- * column header, which differ between the Loc-RIB and the Adj-RIB views. */
-static void text_header_with(struct route_show *s, const char *scodes, const char *columns)
+/* The lines above a route table: the table version, the defaults, the legend and the column
+ * header; the Loc-RIB and the Adj-RIB views print the same in FRR 8.4. */
+static void text_header(struct route_show *s)
 {
 	struct vty *vty = s->vty;
 	char id[INET_ADDRSTRLEN];
@@ -43,18 +38,8 @@ static void text_header_with(struct route_show *s, const char *scodes, const cha
 	vty_out(vty, "BGP table version is %" PRIu64 ", local router ID is %s, vrf id 0\n",
 		rib_af_version(s->rib, s->af), id);
 	vty_out(vty, "Default local pref %u, local AS %u\n", BGP_DEFAULT_LOCAL_PREF, s->bgp->asn);
-	vty_out(vty, "%s" SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER, scodes);
-	vty_out(vty, "%s", columns);
-}
-
-static void text_header(struct route_show *s)
-{
-	text_header_with(s, SHOW_SCODE_HEADER, SHOW_HEADER);
-}
-
-static void text_adj_header(struct route_show *s)
-{
-	text_header_with(s, SHOW_ADJ_SCODE_HEADER, SHOW_ADJ_HEADER);
+	vty_out(vty, SHOW_SCODE_HEADER SHOW_NCODE_HEADER SHOW_OCODE_HEADER SHOW_RPKI_HEADER);
+	vty_out(vty, SHOW_HEADER);
 }
 
 static void text_table_begin(struct route_show *s)
@@ -116,13 +101,23 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 		     : route_path_valid(s, path)	     ? '*'
 							     : ' ';
 
-	/* RPKI, state, selection, internal, space (bgp_route.c route_vty_short_status_out():
-	 * removed, then stale, then suppressed by a summary-only aggregate, before valid). */
-	vty_out(s->vty, "%c%c%c%c ", route_rpki_code(route_rpki_state(s, p, path)), state,
-		selection_char(s, d, path), route_path_internal(s, path) ? 'i' : ' ');
+	char rpki = route_rpki_code(route_rpki_state(s, p, path));
+
+	/* The RPKI code when the route has one (FRR prints nothing, not a blank, without a
+	 * validation state, so the row shifts by one), then state, selection and internal
+	 * (bgp_route.c route_vty_short_status_out(): removed, then stale, then suppressed by a
+	 * summary-only aggregate, before valid). */
+	if (rpki != ' ')
+		vty_out(s->vty, "%c", rpki);
+	vty_out(s->vty, "%c%c%c", state, selection_char(s, d, path),
+		route_path_internal(s, path) ? 'i' : ' ');
 	text_row(s, first ? p : NULL, path->attr, tmp);
 }
 
+static void text_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
+			     const struct bgp_path *path, struct sbuf *tmp);
+
+/* A row per path, or with `detail` FRR 8.4's path details alone (no entry header). */
 static void text_table_route(struct route_show *s, const struct bgp_dest *d, const struct prefix *p)
 {
 	struct sbuf tmp;
@@ -136,7 +131,10 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 	for (const struct bgp_path *path = d->paths; path; path = path->next) {
 		if (!route_path_shown(s, path))
 			continue;
-		text_path_row(s, d, p, path, first, &tmp);
+		if (s->detail)
+			text_path_detail(s, d, p, path, &tmp);
+		else
+			text_path_row(s, d, p, path, first, &tmp);
 		first = false;
 		s->paths++;
 	}
@@ -146,10 +144,12 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 
 static void text_table_end(struct route_show *s)
 {
+	if (s->routes == 0 && (s->filter || s->detail))
+		return; /* FRR 8.4 says nothing when a filter or `detail` shows no route */
 	if (s->routes == 0)
 		vty_out(s->vty, "No BGP prefixes displayed, %" PRIu64 " exist\n", s->paths);
 	else
-		vty_out(s->vty, "\nDisplayed %" PRIu64 " routes and %" PRIu64 " total paths\n",
+		vty_out(s->vty, "\nDisplayed  %" PRIu64 " routes and %" PRIu64 " total paths\n",
 			s->routes, s->paths);
 }
 
@@ -167,7 +167,7 @@ static void text_advertised_to(struct route_show *s, const struct bgp_dest *d)
 		if (!src || !src->up || !bgp_dest_adv_test(d, id))
 			continue;
 		if (first)
-			vty_out(vty, "  Advertised to peers:\n ");
+			vty_out(vty, "  Advertised to non peer-group peers:\n ");
 		first = false;
 		vty_out(vty, " %s", route_peer_str(src, false, buf, sizeof(buf)));
 	}
@@ -327,7 +327,7 @@ static void text_adv_route(struct route_show *s, const struct prefix *p,
 	struct sbuf tmp;
 
 	if (!s->header_done) {
-		text_adj_header(s);
+		text_header(s);
 		s->header_done = true;
 	}
 	/* FRR marks every row valid and best, sent or received. */

@@ -26,6 +26,7 @@
 #define PEER_STR "Neighbor to display information about\n"
 #define ESTABLISHED_STR "Show only sessions in Established state\n"
 #define FAILED_STR "Show only sessions not in Established state\n"
+#define WIDE_STR "Also the local AS of each session (LocalAS)\n"
 
 #define AF_ALL (-1)
 
@@ -49,10 +50,13 @@ static bool summary_shows(const struct bgp_peer_view *pv, int af, enum bgp_summa
 }
 
 static int show_summary(struct vty *vty, int af_only, bool titled, enum bgp_summary_filter filter,
-			bool use_json)
+			const struct cmd_args *args)
 {
+	bool use_json = cmd_has(args, "json");
 	const struct bgp_show_output *out = use_json ? &bgp_show_json : &bgp_show_text;
-	struct bgp_show_ctx ctx = { .vty = vty, .titled = titled, .filter = filter };
+	struct bgp_show_ctx ctx = {
+		.vty = vty, .titled = titled, .filter = filter, .wide = cmd_has(args, "wide")
+	};
 	struct bgp *bgp = bgp_get();
 	bool any = false;
 	int af;
@@ -167,25 +171,25 @@ static enum bgp_summary_filter arg_filter(const struct cmd_args *args)
 	return BGP_SUMMARY_ALL;
 }
 
-DEFCMD(show_ip_bgp_summary, "show ip bgp summary [established|failed] [json]",
-       SHOW_STR IP_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
+DEFCMD(show_ip_bgp_summary, "show ip bgp summary [established|failed] [wide] [json]",
+       SHOW_STR IP_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR WIDE_STR JSON_STR)
 {
-	return show_summary(vty, BGP_AF_IPV4_UNICAST, true, arg_filter(args),
-			    cmd_has(args, "json"));
+	return show_summary(vty, BGP_AF_IPV4_UNICAST, true, arg_filter(args), args);
 }
 
-DEFCMD(show_bgp_summary, "show bgp summary [established|failed] [json]",
-       SHOW_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
+DEFCMD(show_bgp_summary, "show bgp summary [established|failed] [wide] [json]",
+       SHOW_STR BGP_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR WIDE_STR JSON_STR)
 {
-	return show_summary(vty, AF_ALL, true, arg_filter(args), cmd_has(args, "json"));
+	return show_summary(vty, AF_ALL, true, arg_filter(args), args);
 }
 
-DEFCMD(show_bgp_af_summary, "show bgp <ipv4|ipv6> [unicast] summary [established|failed] [json]",
-       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR JSON_STR)
+DEFCMD(show_bgp_af_summary,
+       "show bgp <ipv4|ipv6> [unicast] summary [established|failed] [wide] [json]",
+       SHOW_STR BGP_STR AF_STR AF_STR SAFI_STR SUMMARY_STR ESTABLISHED_STR FAILED_STR WIDE_STR
+	       JSON_STR)
 {
 	/* With the SAFI given, FRR prints one untitled block. */
-	return show_summary(vty, arg_af(args), !cmd_has(args, "unicast"), arg_filter(args),
-			    cmd_has(args, "json"));
+	return show_summary(vty, arg_af(args), !cmd_has(args, "unicast"), arg_filter(args), args);
 }
 
 DEFCMD(show_ip_bgp_neighbors, "show ip bgp neighbors [<A.B.C.D|X:X::X:X>$peer] [json]",

@@ -200,6 +200,7 @@ struct bgp_show_ctx {
 	bool titled;	 /* several address families: one titled block each */
 	unsigned blocks; /* address family blocks written so far */
 	enum bgp_summary_filter filter;
+	bool wide; /* `summary wide`: the local AS beside the remote one (FRR's LocalAS) */
 };
 
 /* The summary_* callbacks get a bgp_summary_view whose `displayed` counts the peers the filter

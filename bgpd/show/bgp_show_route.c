@@ -46,6 +46,8 @@ bool route_path_shown(const struct route_show *s, const struct bgp_path *path)
 {
 	if (s->only && path->src != s->only->id)
 		return false;
+	if (s->filter && s->filter->path_ok && !s->filter->path_ok(s->filter, path))
+		return false;
 	return s->only_rpki == RPKI_NOT_USED || !s->cur ||
 	       route_rpki_state(s, s->cur, path) == s->only_rpki;
 }
@@ -327,21 +329,24 @@ static int table_cb(const struct prefix *p, void *value, void *arg)
 	struct route_show *s = arg;
 	const struct bgp_dest *d = value;
 
+	bool outside = s->filter && s->filter->within && !prefix_contains(s->filter->within, p);
+
 	s->cur = p;
 	/* FRR counts every path of the table in "total paths", shown or filtered out by
-	 * state. */
-	if (s->only_rpki != RPKI_NOT_USED)
+	 * state, attribute or prefix. */
+	if (s->only_rpki != RPKI_NOT_USED || s->filter)
 		for (const struct bgp_path *path = d->paths; path; path = path->next)
-			s->paths += !route_path_shown(s, path) &&
+			s->paths += (outside || !route_path_shown(s, path)) &&
 				    (!s->only || path->src == s->only->id);
 	/* Prefixes without paths wait for the journal to free them: nothing to show. */
-	if (dest_has_shown(s, d))
+	if (!outside && dest_has_shown(s, d))
 		s->out->table_route(s, d, p);
 	s->cur = NULL;
 	return 0;
 }
 
-static int show_table_rpki(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only)
+static int show_table_filtered(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only,
+			       const struct route_filter *filter, bool detail)
 {
 	const struct route_out *o = json ? &route_out_json : &route_out_text;
 	struct route_show s;
@@ -351,10 +356,27 @@ static int show_table_rpki(struct vty *vty, enum bgp_af af, bool json, enum rpki
 		return CMD_WARNING;
 	}
 	s.only_rpki = only;
+	s.filter = filter;
+	s.detail = detail;
 	o->table_begin(&s);
 	ptree_walk(s.rib->af[af].tree, table_cb, &s);
 	o->table_end(&s);
 	return CMD_SUCCESS;
+}
+
+static int show_table_rpki(struct vty *vty, enum bgp_af af, bool json, enum rpki_state only)
+{
+	return show_table_filtered(vty, af, json, only, NULL, false);
+}
+
+int route_show_table(struct vty *vty, enum bgp_af af, bool json, const struct route_filter *filter)
+{
+	return show_table_filtered(vty, af, json, RPKI_NOT_USED, filter, false);
+}
+
+int route_show_table_detail(struct vty *vty, enum bgp_af af, bool json)
+{
+	return show_table_filtered(vty, af, json, RPKI_NOT_USED, NULL, true);
 }
 
 /* `net` is a prefix (exact match, host bits ignored as FRR) or an address (longest match). */
@@ -412,7 +434,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 /* ---- neighbors X advertised-routes|received-routes|routes ---- */
 
 /* The current session with the neighbor at addr (FRR's peer_lookup_in_view()). */
-static struct rib_src *neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr)
+struct rib_src *route_neighbor_src(const struct bgp_rib *rib, const struct ipaddr *addr)
 {
 	struct rib_src *down = NULL;
 
@@ -476,7 +498,7 @@ static int show_neighbor(struct vty *vty, enum bgp_af af, const char *peer, cons
 		return CMD_WARNING;
 	}
 	ipaddr_unmap_v4(&a);
-	s.only = neighbor_src(s.rib, &a);
+	s.only = route_neighbor_src(s.rib, &a);
 	if (!s.only || !s.only->af[af]) {
 		o->warning(&s, "No such neighbor or address family");
 		return CMD_WARNING;
@@ -632,4 +654,7 @@ void bgp_show_route_init(void)
 
 	for (size_t i = 0; i < array_size(cmds); i++)
 		cmd_install(VIEW_NODE, cmds[i]);
+	bgp_show_route_filter_init();
+	bgp_show_prefix_counts_init();
+	bgp_show_statistics_init();
 }

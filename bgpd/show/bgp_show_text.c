@@ -12,9 +12,10 @@
 #include "lib/plist.h"
 #include "lib/vty.h"
 
-#define SUMMARY_HEADER                                                                        \
-	"V         AS   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down State/PfxRcd   PfxSnt " \
-	"Desc\n"
+#define SUMMARY_HEADER_AS "V         AS"
+#define SUMMARY_HEADER_LOCAL_AS "    LocalAS"
+#define SUMMARY_HEADER_REST \
+	"   MsgRcvd   MsgSent   TblVer  InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n"
 
 #define SUMMARY_HEADER_FAILED "EstdCnt DropCnt ResetTime Reason\n"
 
@@ -35,14 +36,13 @@ static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 	char id[INET_ADDRSTRLEN], mem[32];
 
 	if (ctx->titled)
-		vty_out(vty, "\n%s Summary:\n", bgp_af_text_name(sv->af));
+		vty_out(vty, "\n%s Summary (VRF default):\n", bgp_af_text_name(sv->af));
 	if (none_failed(ctx, sv)) {
 		vty_out(vty, "%% No failed BGP neighbors found\n");
 		return;
 	}
 	inet_ntop(AF_INET, &sv->router_id, id, sizeof(id));
-	vty_out(vty, "BGP router identifier %s, local AS number %u VRF default vrf-id 0\n", id,
-		sv->asn);
+	vty_out(vty, "BGP router identifier %s, local AS number %u vrf-id 0\n", id, sv->asn);
 	vty_out(vty, "BGP table version %" PRIu64 "\n", sv->table_version);
 	vty_out(vty, "RIB entries %zu, using %s of memory\n", sv->rib_count,
 		bgp_memstr(mem, sizeof(mem), sv->rib_memory));
@@ -51,8 +51,11 @@ static void text_summary_af_begin(struct bgp_show_ctx *ctx, const struct bgp_sum
 	if (!sv->displayed)
 		return; /* FRR prints the column header with the first row */
 	vty_out(vty, "\nNeighbor%*s", sv->neighbor_width - 8, " ");
-	vty_out(vty, "%s",
-		ctx->filter == BGP_SUMMARY_FAILED ? SUMMARY_HEADER_FAILED : SUMMARY_HEADER);
+	if (ctx->filter == BGP_SUMMARY_FAILED)
+		vty_out(vty, SUMMARY_HEADER_FAILED);
+	else
+		vty_out(vty, SUMMARY_HEADER_AS "%s" SUMMARY_HEADER_REST,
+			ctx->wide ? SUMMARY_HEADER_LOCAL_AS : "");
 }
 
 /* `failed`: sessions established and dropped, time since the last change, why it went down. */
@@ -83,8 +86,11 @@ static void text_summary_peer(struct bgp_show_ctx *ctx, const struct bgp_summary
 		text_summary_failed_peer(vty, pv);
 		return;
 	}
-	vty_out(vty, "4%11u %9u %9u %8" PRIu64 " %4u %4u %8s", pv->remote_as, pv->total_rcvd,
-		pv->total_sent, af->table_version, pv->inq, pv->outq, pv->up_str);
+	vty_out(vty, "4%11u", pv->remote_as);
+	if (ctx->wide)
+		vty_out(vty, " %10u", pv->local_as);
+	vty_out(vty, " %9u %9u %8" PRIu64 " %4u %4u %8s", pv->total_rcvd, pv->total_sent,
+		af->table_version, pv->inq, pv->outq, pv->up_str);
 	if (pv->established) {
 		if (af->negotiated) {
 			/* FRR: "(Policy)" instead of a count that RFC 8212 holds at 0 */

@@ -579,23 +579,23 @@ START_TEST(test_show_table_text)
 	out = run_cmd("show ip bgp");
 	ck_assert_msg(strstr(out, "BGP table version is 3, local router ID is 10.0.0.1, vrf id 0\n"
 				  "Default local pref 100, local AS 65001\n"
-				  "Status codes:  s suppressed, d damped, h history, u unsorted, * "
+				  "Status codes:  s suppressed, d damped, h history, * "
 				  "valid, > best, = multipath,\n") == out,
 		      "header:\n%s", out);
 	ck_assert_msg(strstr(out,
-			     "     Network          Next Hop            Metric LocPrf Weight "
+			     "   Network          Next Hop            Metric LocPrf Weight "
 			     "Path\n"
-			     " *>  192.0.2.0/24     10.0.0.2                50             0 "
+			     "*> 192.0.2.0/24     10.0.0.2                50             0 "
 			     "65002 65100 i\n"
-			     " *                    10.0.1.2                               0 "
+			     "*                   10.0.1.2                               0 "
 			     "65003 65300 65100 i\n"
-			     " *>i 198.51.100.0/24  192.0.2.99               7    200      0 65100 "
+			     "*>i198.51.100.0/24  192.0.2.99               7    200      0 65100 "
 			     "i\n"
-			     " *>  203.0.113.0/24   0.0.0.0                  0         32768 i\n"
-			     "\nDisplayed 3 routes and 4 total paths\n"),
+			     "*> 203.0.113.0/24   0.0.0.0                  0         32768 i\n"
+			     "\nDisplayed  3 routes and 4 total paths\n"),
 		      "rows:\n%s", out);
 	out = run_cmd("show bgp ipv4 unicast");
-	ck_assert_ptr_nonnull(strstr(out, "Displayed 3 routes and 4 total paths"));
+	ck_assert_ptr_nonnull(strstr(out, "Displayed  3 routes and 4 total paths"));
 	out = run_cmd("show bgp ipv6 unicast");
 	ck_assert_str_eq(out, "No BGP prefixes displayed, 0 exist\n");
 }
@@ -656,13 +656,13 @@ START_TEST(test_show_stale)
 	fake_peer_up(e1);
 	announce1(e1, "192.0.2.0/24", "65002 65100", "10.0.0.2", NULL);
 	fake_run(bgp, RUN_ALL);
-	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), " *>  192.0.2.0/24"));
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), "*> 192.0.2.0/24"));
 	ck_assert_ptr_null(strstr(run_cmd("show ip bgp json"), "\"stale\""));
 
 	rib_peer_down_graceful(&e1->peer);
 	fake_run(bgp, RUN_ALL);
 	out = run_cmd("show ip bgp");
-	ck_assert_msg(strstr(out, " S>  192.0.2.0/24     10.0.0.2                               0 "
+	ck_assert_msg(strstr(out, "S> 192.0.2.0/24     10.0.0.2                               0 "
 				  "65002 65100 i\n"),
 		      "%s", out);
 	out = run_cmd("show ip bgp json");
@@ -687,7 +687,7 @@ START_TEST(test_show_detail)
 	out = run_cmd("show ip bgp 192.0.2.0/24");
 	ck_assert_msg(strstr(out, "BGP routing table entry for 192.0.2.0/24, version 1\n"
 				  "Paths: (2 available, best #1, table default)\n"
-				  "  Advertised to peers:\n"
+				  "  Advertised to non peer-group peers:\n"
 				  "  10.0.1.2 10.0.2.2 10.0.3.2\n"
 				  "  65002 65100\n"
 				  "    10.0.0.2 from 10.0.0.2 (2.2.2.2)\n"
@@ -771,7 +771,7 @@ START_TEST(test_show_rpki_codes)
 	rpki_routes();
 	/* Without a store, or while it is not in use: no code, no state (FRR without rpki). */
 	out = run_cmd("show ip bgp");
-	ck_assert_ptr_nonnull(strstr(out, "\n *>  192.0.2.128/25 "));
+	ck_assert_ptr_nonnull(strstr(out, "\n*> 192.0.2.128/25   "));
 	ck_assert_ptr_null(strstr(run_cmd("show ip bgp 203.0.113.0/24"), "rpki"));
 	ck_assert_ptr_null(strstr(run_cmd("show ip bgp 203.0.113.0/24 json"), "rpki"));
 
@@ -779,16 +779,16 @@ START_TEST(test_show_rpki_codes)
 	out = run_cmd("show ip bgp");
 	ck_assert_msg(strstr(out,
 			     "RPKI validation codes: V valid, I invalid, N Not found\n\n"
-			     "     Network          Next Hop            Metric LocPrf Weight "
+			     "   Network          Next Hop            Metric LocPrf Weight "
 			     "Path\n"
-			     "V*>  192.0.2.0/26     0.0.0.0                  0         32768 i\n"
-			     "N*>  192.0.2.128/25   10.0.0.2                               0 "
+			     "V*> 192.0.2.0/26     0.0.0.0                  0         32768 i\n"
+			     "N*> 192.0.2.128/25   10.0.0.2                               0 "
 			     "65002 64502 i\n"
-			     "V*>  198.51.100.0/24  10.0.0.2                               0 "
+			     "V*> 198.51.100.0/24  10.0.0.2                               0 "
 			     "65002 64500 i\n"
-			     "I*>  203.0.113.0/24   10.0.0.2                               0 "
+			     "I*> 203.0.113.0/24   10.0.0.2                               0 "
 			     "65002 64501 i\n"
-			     "V*                    10.0.1.2                               0 "
+			     "V*                   10.0.1.2                               0 "
 			     "65003 64500 i\n"),
 		      "table:\n%s", out);
 
@@ -820,14 +820,14 @@ START_TEST(test_show_rpki_codes)
 
 	/* Only the paths in one state; FRR counts every path in "total paths". */
 	out = run_cmd("show bgp ipv4 unicast rpki invalid");
-	ck_assert_msg(strstr(out, "I*>  203.0.113.0/24   10.0.0.2") &&
+	ck_assert_msg(strstr(out, "I*> 203.0.113.0/24   10.0.0.2") &&
 			      !strstr(out, "198.51.100.0") && !strstr(out, "10.0.1.2") &&
-			      strstr(out, "\nDisplayed 1 routes and 5 total paths\n"),
+			      strstr(out, "\nDisplayed  1 routes and 5 total paths\n"),
 		      "invalid:\n%s", out);
 	out = run_cmd("show bgp ipv4 rpki valid");
-	ck_assert_msg(strstr(out, "V*>  192.0.2.0/26") && strstr(out, "V*>  198.51.100.0/24") &&
-			      strstr(out, "V*   203.0.113.0/24   10.0.1.2") &&
-			      strstr(out, "Displayed 3 routes and 5 total paths"),
+	ck_assert_msg(strstr(out, "V*> 192.0.2.0/26") && strstr(out, "V*> 198.51.100.0/24") &&
+			      strstr(out, "V*  203.0.113.0/24   10.0.1.2") &&
+			      strstr(out, "Displayed  3 routes and 5 total paths"),
 		      "valid:\n%s", out);
 	out = run_cmd("show bgp ipv4 unicast rpki notfound json");
 	ck_assert_msg(strstr(out, "\"192.0.2.128/25\":[") && !strstr(out, "198.51.100.0/24"),
@@ -837,7 +837,7 @@ START_TEST(test_show_rpki_codes)
 
 	/* No cache configured any more: the codes go. */
 	rpki_db_set_active(db, false);
-	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), "\n *>  192.0.2.128/25 "));
+	ck_assert_ptr_nonnull(strstr(run_cmd("show ip bgp"), "\n*> 192.0.2.128/25   "));
 	rpki_db_set_default(NULL);
 	rpki_db_free(db);
 }
@@ -982,20 +982,19 @@ START_TEST(test_show_neighbor_routes_text)
 	nbr_routes_setup();
 	/* Only the paths learned from the neighbor, in the `show ip bgp` layout. */
 	out = run_cmd("show ip bgp neighbors 10.0.1.2 routes");
-	ck_assert_msg(
-		strstr(out, "BGP table version is ") == out &&
-			strstr(out,
-			       "     Network          Next Hop            Metric LocPrf "
-			       "Weight Path\n"
-			       " *   192.0.2.0/24     10.0.1.2                               0 "
-			       "65003 65300 65100 i\n"
-			       "\nDisplayed 1 routes and 1 total paths\n") &&
-			!strstr(out, "10.0.0.2") && !strstr(out, "198.51.100.0/24"),
-		"e2 routes:\n%s", out);
+	ck_assert_msg(strstr(out, "BGP table version is ") == out &&
+			      strstr(out,
+				     "   Network          Next Hop            Metric LocPrf "
+				     "Weight Path\n"
+				     "*  192.0.2.0/24     10.0.1.2                               0 "
+				     "65003 65300 65100 i\n"
+				     "\nDisplayed  1 routes and 1 total paths\n") &&
+			      !strstr(out, "10.0.0.2") && !strstr(out, "198.51.100.0/24"),
+		      "e2 routes:\n%s", out);
 	out = run_cmd("show ip bgp neighbors 10.0.2.2 routes");
-	ck_assert_msg(strstr(out, " *>i 198.51.100.0/24  192.0.2.99               7    200      0 "
+	ck_assert_msg(strstr(out, "*>i198.51.100.0/24  192.0.2.99               7    200      0 "
 				  "65100 i\n"
-				  "\nDisplayed 1 routes and 1 total paths\n"),
+				  "\nDisplayed  1 routes and 1 total paths\n"),
 		      "i1 routes:\n%s", out);
 	ck_assert_str_eq(run_cmd("show ip bgp neighbors 10.0.3.2 routes"),
 			 "No BGP prefixes displayed, 0 exist\n");

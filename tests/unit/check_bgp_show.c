@@ -94,12 +94,11 @@ START_TEST(test_summary_text_layout)
 
 	three_peers();
 	out = run("show ip bgp summary");
-	st_text_has(out,
-		    "\nIPv4 Unicast Summary:\n"
-		    "BGP router identifier 192.0.2.9, local AS number 65001 VRF default vrf-id 0\n"
-		    "BGP table version 0\n"
-		    "RIB entries 0, using 0 bytes of memory\n"
-		    "Peers 3, using ");
+	st_text_has(out, "\nIPv4 Unicast Summary (VRF default):\n"
+			 "BGP router identifier 192.0.2.9, local AS number 65001 vrf-id 0\n"
+			 "BGP table version 0\n"
+			 "RIB entries 0, using 0 bytes of memory\n"
+			 "Peers 3, using ");
 	st_text_has(out, " of memory\n\nNeighbor        V         AS   MsgRcvd   MsgSent   TblVer  "
 			 "InQ OutQ  Up/Down State/PfxRcd   PfxSnt Desc\n");
 	st_text_has(out, "\n127.0.0.1       4      65002         2         2        0    0    0 "
@@ -215,15 +214,15 @@ START_TEST(test_summary_all_families)
 	three_peers();
 	ipv6_peer();
 	out = run("show bgp summary");
-	st_text_has(out, "\nIPv4 Unicast Summary:\nBGP router identifier 192.0.2.9");
-	v6 = strstr(out, "\nIPv6 Unicast Summary:\nBGP router identifier 192.0.2.9");
+	st_text_has(out, "\nIPv4 Unicast Summary (VRF default):\nBGP router identifier 192.0.2.9");
+	v6 = strstr(out, "\nIPv6 Unicast Summary (VRF default):\nBGP router identifier 192.0.2.9");
 	ck_assert_msg(v6, "no IPv6 block in:\n%s", out);
 	/* Each block lists its own neighbors. */
 	ck_assert_ptr_nonnull(strstr(out, "\n127.0.0.1 "));
 	ck_assert(strstr(out, "\n127.0.0.1 ") < v6);
 	st_text_has(v6, "\n::1             4      65005         0         0        0    0    0    "
 			"never       Active        0 N/A\n\nTotal number of neighbors 1\n");
-	st_text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary:");
+	st_text_has(out, "\n\nTotal number of neighbors 3\n\nIPv6 Unicast Summary (VRF default):");
 	out = run("show bgp summary json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
 	st_json_has(out, "{\"ipv4Unicast\":{\"routerId\":\"192.0.2.9\"");
@@ -264,7 +263,7 @@ START_TEST(test_summary_filters)
 	st_text_has(out, " of memory\n\n% No matching neighbor\n");
 	ck_assert_ptr_null(strstr(out, "Neighbor "));
 	out = run("show bgp ipv6 summary failed");
-	st_text_has(out, "\nIPv6 Unicast Summary:\n");
+	st_text_has(out, "\nIPv6 Unicast Summary (VRF default):\n");
 	st_text_has(out, "\n::1                   0       0     never Never established\n");
 
 	out = run("show ip bgp summary failed json");
@@ -307,8 +306,9 @@ START_TEST(test_summary_none_failed)
 	remote_fd = st_establish_outgoing(p1, lfd, 65002, "192.0.2.1");
 	ck_assert_str_eq(run("show bgp ipv4 unicast summary failed"),
 			 "% No failed BGP neighbors found\n");
-	ck_assert_str_eq(run("show ip bgp summary failed"),
-			 "\nIPv4 Unicast Summary:\n% No failed BGP neighbors found\n");
+	ck_assert_str_eq(
+		run("show ip bgp summary failed"),
+		"\nIPv4 Unicast Summary (VRF default):\n% No failed BGP neighbors found\n");
 	out = run("show bgp ipv4 unicast summary failed json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
 	st_json_has(out, "{\"failedPeersCount\":0,\"dynamicPeers\":0,\"totalPeers\":1}");

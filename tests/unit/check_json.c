@@ -79,6 +79,31 @@ START_TEST(test_compact)
 }
 END_TEST
 
+/* json_double() as json-c (FRR) writes doubles: 17 significant digits, ".0" on whole numbers,
+ * exponents as printf gives them; no NaN or infinity in JSON. */
+START_TEST(test_double)
+{
+	struct json_writer w;
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	json_init(&w, &sb, false);
+	json_array_open(&w, NULL);
+	json_double(&w, NULL, 80.0 / 3);
+	json_double(&w, NULL, 144.0);
+	json_double(&w, NULL, 0.5625);
+	json_double(&w, NULL, 144.0 * 100 / 4294967296.0);
+	json_double(&w, NULL, 0.0);
+	json_double(&w, NULL, 1.0 / 0.0);
+	json_array_close(&w);
+	json_end(&w);
+	ck_assert_str_eq(sb.buf,
+			 "[26.666666666666668,144.0,0.5625,3.3527612686157227e-06,0.0,null]\n");
+	ck_assert(python_parses(sb.buf));
+	sbuf_free(&sb);
+}
+END_TEST
+
 START_TEST(test_pretty)
 {
 	struct json_writer w;
@@ -234,6 +259,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, test_compact);
+	tcase_add_test(tc, test_double);
 	tcase_add_test(tc, test_pretty);
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_all_control_chars);
