@@ -316,10 +316,9 @@ START_TEST(test_show_suppressed)
 	/* FRR's rows: the aggregate with next hop ::, the more specific with status s. */
 	cmd_execute(vty, "show ip bgp", false);
 	out = vty->out.buf ? vty->out.buf : "";
-	ck_assert_msg(strstr(out,
-			     " *>  192.0.2.0/24     ::                       0         32768 i\n"
-			     " s>  192.0.2.0/25     203.0.113.2                            0 "
-			     "65002 65100 i\n"),
+	ck_assert_msg(strstr(out, "*> 192.0.2.0/24     ::                       0         32768 i\n"
+				  "s> 192.0.2.0/25     203.0.113.2                            0 "
+				  "65002 65100 i\n"),
 		      "rows:\n%s", out);
 	sbuf_reset(&vty->out);
 	cmd_execute(vty, "show ip bgp json", false);
