@@ -8,8 +8,11 @@
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "kernel/kernel.h"
+#include "lib/source_addr.h"
 
 int kernel_highest_ipv4(struct in_addr *addr)
 {
@@ -40,38 +43,51 @@ int kernel_highest_ipv4(struct in_addr *addr)
 	return 0;
 }
 
-/* Global unicast beats link-local for IPv6: a session source must be routable. */
-static bool v6_is_linklocal(const struct in6_addr *a)
-{
-	return a->s6_addr[0] == 0xfe && (a->s6_addr[1] & 0xc0) == 0x80;
-}
-
-int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr)
+/* Every address of the interface in the peer's family, in getifaddrs' order: a calloc'ed array
+ * the caller frees, and its length (0: none, *out NULL). */
+static int if_addrs_of_family(const char *ifname, int family, struct ipaddr **out, size_t *n)
 {
 	struct ifaddrs *ifap, *ifa;
-	bool found = false, found_global = false;
+	size_t count = 0;
 
+	*out = NULL;
+	*n = 0;
 	if (getifaddrs(&ifap) < 0)
 		return -errno;
-	for (ifa = ifap; ifa && !found_global; ifa = ifa->ifa_next) {
-		struct ipaddr a;
+	for (ifa = ifap; ifa; ifa = ifa->ifa_next)
+		if (ifa->ifa_addr && ifa->ifa_addr->sa_family == family &&
+		    strcmp(ifa->ifa_name, ifname) == 0)
+			count++;
+	if (count && !(*out = calloc(count, sizeof(**out)))) {
+		freeifaddrs(ifap);
+		return -ENOMEM;
+	}
+	for (ifa = ifap; ifa && *n < count; ifa = ifa->ifa_next) {
 		uint16_t port;
 
-		if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != family)
+		if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != family ||
+		    strcmp(ifa->ifa_name, ifname) != 0)
 			continue;
-		if (strcmp(ifa->ifa_name, ifname) != 0)
-			continue;
-		if (ipaddr_from_sockaddr(&a, &port, ifa->ifa_addr) < 0)
-			continue;
-		if (family == AF_INET6 && v6_is_linklocal(&a.u.v6)) {
-			if (!found)
-				*addr = a;
-			found = true;
-			continue;
-		}
-		*addr = a;
-		found = found_global = true;
+		if (ipaddr_from_sockaddr(&(*out)[*n], &port, ifa->ifa_addr) == 0)
+			(*n)++;
 	}
 	freeifaddrs(ifap);
-	return found ? 0 : -EADDRNOTAVAIL;
+	return 0;
+}
+
+int kernel_if_addr(const char *ifname, const struct ipaddr *toward, struct ipaddr *addr)
+{
+	struct ipaddr *cands;
+	size_t n;
+	int r;
+
+	r = if_addrs_of_family(ifname, toward->family, &cands, &n);
+	if (r < 0)
+		return r;
+	if (n == 0)
+		r = -ENOENT;
+	else
+		r = source_addr_choose(cands, n, toward, addr);
+	free(cands);
+	return r;
 }

@@ -49,7 +49,9 @@ int kernel_sock_names(int fd, struct ipaddr *local, uint16_t *lport, struct ipad
 
 /* Interfaces (getifaddrs): the highest IPv4 address not in 127/8 (router-id choice). */
 int kernel_highest_ipv4(struct in_addr *addr);
-/* An address of the given family on the interface (update-source IFNAME): global first. */
-int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr);
+/* The address of the interface to use as source toward a peer (update-source IFNAME), chosen
+ * by source_addr_choose() (lib/source_addr.h). -ENOENT: no address of the peer's family;
+ * -EADDRNOTAVAIL: only ones unusable toward it (loopback addresses). */
+int kernel_if_addr(const char *ifname, const struct ipaddr *toward, struct ipaddr *addr);
 
 #endif /* SKUA_KERNEL_H */

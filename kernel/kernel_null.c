@@ -66,7 +66,7 @@ int kernel_highest_ipv4(struct in_addr *addr)
 	return -ENOENT;
 }
 
-int kernel_if_addr(const char *ifname, int family, struct ipaddr *addr)
+int kernel_if_addr(const char *ifname, const struct ipaddr *toward, struct ipaddr *addr)
 {
 	return -EADDRNOTAVAIL;
 }

@@ -202,6 +202,17 @@ static unsigned route_nexthops(const struct nlmsghdr *nlh, const struct nlattr *
 	return 1;
 }
 
+/*
+ * Unicast routes, and the routes that discard (blackhole, unreachable, prohibit): those are
+ * how operators anchor a `network` statement (bgp network import-check counts them, as zebra
+ * does) and are redistributed as zebra does; with no next hop, none resolves through them.
+ */
+static bool route_type_mirrored(uint8_t type)
+{
+	return type == RTN_UNICAST || type == RTN_BLACKHOLE || type == RTN_UNREACHABLE ||
+	       type == RTN_PROHIBIT;
+}
+
 static bool nh_same(const struct kw_nh *a, const struct kw_nh *b)
 {
 	return a->ifindex == b->ifindex && a->gw.family == b->gw.family &&
@@ -254,10 +265,12 @@ static int route_msg(struct kernel_watch *w, const struct nlmsghdr *nlh)
 	rtm = mnl_nlmsg_get_payload(nlh);
 	table = tb[RTA_TABLE] ? mnl_attr_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
 	if (table != RT_TABLE_MAIN || rtm->rtm_protocol == RTPROT_BGP_VALUE ||
-	    rtm->rtm_type != RTN_UNICAST || rtm->rtm_tos != 0 || (rtm->rtm_flags & RTM_F_CLONED))
+	    !route_type_mirrored(rtm->rtm_type) || rtm->rtm_tos != 0 ||
+	    (rtm->rtm_flags & RTM_F_CLONED))
 		return MNL_CB_OK;
 	metric = tb[RTA_PRIORITY] ? mnl_attr_get_u32(tb[RTA_PRIORITY]) : 0;
-	n = route_nexthops(nlh, tb, dst.family, nh);
+	/* A route that discards has no next hop: nothing resolves through it. */
+	n = rtm->rtm_type == RTN_UNICAST ? route_nexthops(nlh, tb, dst.family, nh) : 0;
 	e = ptree_lookup(tree_of(w, dst.family), &dst);
 	old = route_find(e, metric);
 

@@ -414,7 +414,12 @@ int bgp_nb_ebgp_requires_policy_modify(struct nb_cb_args *args)
 
 int bgp_nb_network_import_check_modify(struct nb_cb_args *args)
 {
-	return bool_modify(args, offsetof(struct bgp, network_import_check));
+	int r = bool_modify(args, offsetof(struct bgp, network_import_check));
+
+	/* Statements without a kernel route are withdrawn, or announced regardless. */
+	if (args->event == NB_EV_APPLY)
+		bgp_network_check_sync(bgp_get());
+	return r;
 }
 
 void bgp_nb_timers_apply_finish(struct nb_cb_args *args)

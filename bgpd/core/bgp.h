@@ -59,8 +59,8 @@ struct bgp {
 	bool ebgp_requires_policy;
 	/* The last "policy not properly setup" warning (monotime), 0 = none. */
 	uint64_t ebgp_policy_warned_ms;
-	/* [no] bgp network import-check; default true (FRR). Stored only: skua announces every
-	 * `network` without looking for it in the kernel's table (FRR with the switch off). */
+	/* [no] bgp network import-check; default true (FRR): a `network` is announced only
+	 * while the kernel has a route for exactly its prefix (bgpd/fib/bgp_network_check.c). */
 	bool network_import_check;
 	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
 	struct in_addr cluster_id;

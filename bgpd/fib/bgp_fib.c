@@ -281,6 +281,7 @@ static void watch_cb(int fd, short what, void *arg)
 	if (ret > 0) {
 		bgp_nh_kernel_changed(bgp && fib.active ? bgp->rib : NULL);
 		bgp_redist_kernel_changed();
+		bgp_network_check_kernel_changed();
 	}
 }
 
@@ -454,6 +455,7 @@ static void instance_hook(struct bgp *bgp, struct bgp_rib *rib, bool up)
 	} else {
 		detach(rib, "router bgp removed", false);
 		bgp_redist_reset();
+		bgp_network_check_reset();
 		fib.bgp = NULL;
 	}
 }
@@ -520,6 +522,7 @@ void bgp_fib_stop(void)
 	fib.kw = NULL;
 	bgp_nh_reset();
 	bgp_redist_stop();
+	bgp_network_check_stop();
 }
 
 void bgp_fib_status(struct bgp_fib_status *st)

@@ -86,4 +86,14 @@ void bgp_redist_kernel_changed(void); /* the kernel's routes changed */
 void bgp_redist_reset(void);	      /* the instance is going */
 void bgp_redist_stop(void);
 
+/* bgp network import-check (bgpd/fib/bgp_network_check.c): hand the RIB the network
+ * statements that pass the check (all of them when it is off). sync: the statements or the
+ * check changed (applies at once); kernel_changed: on the next loop turn. */
+void bgp_network_check_sync(struct bgp *bgp);
+void bgp_network_check_kernel_changed(void);
+/* Is the statement for p announced now (for show)? */
+bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p);
+void bgp_network_check_reset(void); /* the instance is going */
+void bgp_network_check_stop(void);
+
 #endif /* SKUA_BGP_FIB_H */

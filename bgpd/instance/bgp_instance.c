@@ -395,7 +395,7 @@ int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	n->prefix = *p;
 	prefix_apply_mask(&n->prefix);
 	TAILQ_INSERT_TAIL(&bgp->networks[af], n, entry);
-	rib_network_add(bgp, af, &n->prefix);
+	bgp_network_check_sync(bgp); /* announced now, or once the kernel has the route */
 	return 0;
 }
 
@@ -411,7 +411,7 @@ int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	if (!n)
 		return -ENOENT;
 	TAILQ_REMOVE(&bgp->networks[af], n, entry);
-	rib_network_del(bgp, af, &n->prefix);
+	bgp_network_check_sync(bgp); /* withdrawn if it was announced */
 	XFREE(MTYPE_BGP_NETWORK, n);
 	return 0;
 }

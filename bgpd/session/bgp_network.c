@@ -705,12 +705,20 @@ static int conn_bind_source(struct bgp_conn *c)
 	if (peer->conf.update_source.family) {
 		src = peer->conf.update_source;
 	} else if (peer->conf.update_source_ifname) {
-		r = kernel_if_addr(peer->conf.update_source_ifname, peer->conf.addr.family, &src);
+		r = kernel_if_addr(peer->conf.update_source_ifname, &peer->conf.addr, &src);
 		if (r < 0) {
-			bgp_peer_warn(peer, "update-source %s has no %s address: %s",
-				      peer->conf.update_source_ifname,
-				      peer->conf.addr.family == AF_INET ? "IPv4" : "IPv6",
-				      strerror(-r));
+			const char *why = strerror(-r);
+
+			if (r == -EADDRNOTAVAIL)
+				why = "only loopback addresses, which reach only this host";
+			else if (r == -ENOENT)
+				why = peer->conf.addr.family == AF_INET ? "no IPv4 address"
+									: "no IPv6 address";
+			/* Rate limited: it comes back at every connect retry until fixed. */
+			bgp_peer_warn_limited(peer,
+					      "update-source %s: %s; give the interface an address "
+					      "or name one",
+					      peer->conf.update_source_ifname, why);
 			return r;
 		}
 	} else {
@@ -728,6 +736,37 @@ static int conn_bind_source(struct bgp_conn *c)
 	return r;
 }
 
+/*
+ * A failed connect is visible without debugging: a session that stays Active for ever with no
+ * word in the log is a riddle. What this host got wrong (a source address that cannot reach
+ * the peer: EINVAL, EADDRNOTAVAIL...) is a warning; a peer that is down or unreachable is
+ * information. Both rate limited, since they come back at every connect retry.
+ */
+static void connect_failed_log(const struct bgp_peer *peer, int fd, int err)
+{
+	char src[IPADDR_STRLEN] = "";
+	struct ipaddr local;
+	uint16_t lport;
+
+	switch (err) {
+	case ECONNREFUSED:
+	case ETIMEDOUT:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ECONNRESET:
+		bgp_peer_info_limited(peer, "connect failed (fd %d): %s", fd, strerror(err));
+		break;
+	default:
+		if (kernel_sock_names(fd, &local, &lport, NULL, NULL) == 0)
+			ipaddr_to_str(&local, src, sizeof(src));
+		bgp_peer_warn_limited(peer,
+				      "connect failed (fd %d) from %s: %s; check update-source and "
+				      "the routes toward the neighbor",
+				      fd, src[0] ? src : "an unbound socket", strerror(err));
+		break;
+	}
+}
+
 static void connect_cb(int fd, short what, void *arg)
 {
 	struct bgp_conn *c = arg;
@@ -735,8 +774,7 @@ static void connect_cb(int fd, short what, void *arg)
 
 	bgp_conn_connect_cancel(c);
 	if (err < 0) {
-		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, c->s->peer, "connect failed (fd %d): %s",
-			       fd, strerror(-err));
+		connect_failed_log(c->s->peer, fd, -err);
 		bgp_fsm_event(c, BGP_EV_TCP_FAILS);
 		return;
 	}
@@ -779,8 +817,7 @@ int bgp_conn_connect(struct bgp_conn *c)
 	}
 	sslen = ipaddr_to_sockaddr(&peer->conf.addr, remote_port, &ss);
 	if (connect(fd, (struct sockaddr *)&ss, sslen) < 0 && errno != EINPROGRESS) {
-		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, peer, "connect failed (fd %d): %s", fd,
-			       strerror(errno));
+		connect_failed_log(peer, fd, errno);
 		bgp_conn_close(c);
 		return -1;
 	}

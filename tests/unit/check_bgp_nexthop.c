@@ -107,6 +107,46 @@ START_TEST(test_growth_asks_for_a_sweep)
 }
 END_TEST
 
+/*
+ * bgp network import-check (bgpd/fib/bgp_network_check.c) without the kernel's routes (the
+ * fib is not started here): under the check no statement is announced, as FRR without zebra;
+ * without it every one is; turning it back on withdraws them, and a statement removed is
+ * withdrawn. The kernel routes that let a statement pass are the lab's (network_import_check).
+ */
+START_TEST(test_network_import_check_without_kernel_view)
+{
+	struct bgp_network n = { .prefix = tpfx("198.51.100.128/25") };
+
+	TAILQ_INSERT_TAIL(&bgp->networks[V4], &n, entry);
+	bgp->network_import_check = true;
+	bgp_network_check_sync(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e1, "198.51.100.128/25"));
+	ck_assert(!bgp_network_check_announced(V4, &n.prefix));
+
+	bgp->network_import_check = false;
+	bgp_network_check_sync(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e1, "198.51.100.128/25"));
+	ck_assert(bgp_network_check_announced(V4, &n.prefix));
+
+	bgp->network_import_check = true;
+	bgp_network_check_sync(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e1, "198.51.100.128/25"));
+
+	bgp->network_import_check = false;
+	bgp_network_check_sync(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e1, "198.51.100.128/25"));
+	TAILQ_REMOVE(&bgp->networks[V4], &n, entry);
+	bgp_network_check_sync(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e1, "198.51.100.128/25"));
+	bgp_network_check_reset();
+}
+END_TEST
+
 static Suite *nexthop_suite(void)
 {
 	Suite *s = suite_create("bgp_nexthop");
@@ -116,6 +156,7 @@ static Suite *nexthop_suite(void)
 	tcase_add_test(tc, test_made_on_first_use);
 	tcase_add_test(tc, test_walk_drops_unused);
 	tcase_add_test(tc, test_growth_asks_for_a_sweep);
+	tcase_add_test(tc, test_network_import_check_without_kernel_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

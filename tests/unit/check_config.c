@@ -362,6 +362,11 @@ void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
 		    bgp->maxpaths[af][1]);
 }
 
+void bgp_network_check_sync(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "network_check_sync import-check=%d\n", bgp->network_import_check);
+}
+
 void bgp_redist_changed(struct bgp *bgp)
 {
 	static const char *const names[] = { "connected", "static", "kernel" };
@@ -1162,6 +1167,24 @@ START_TEST(t_rpki_local_role)
 	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_NONE);
 	ck_assert(!p->conf.local_role_strict);
 	run(vty, "neighbor 192.0.2.2 local-role transit", CMD_ERR_NO_MATCH);
+	vty_done(vty);
+}
+END_TEST
+
+/* `[no] bgp network import-check` takes effect at once: the network statements are checked
+ * again (bgpd/fib/bgp_network_check.c) with the new setting. */
+START_TEST(t_network_import_check_applies)
+{
+	struct vty *vty = config_vty();
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert(the_bgp->network_import_check); /* FRR's default */
+	sbuf_reset(&calls);
+	run(vty, "no bgp network import-check", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "network_check_sync import-check=0\n");
+	sbuf_reset(&calls);
+	run(vty, "bgp network import-check", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "network_check_sync import-check=1\n");
 	vty_done(vty);
 }
 END_TEST
@@ -2825,6 +2848,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_rpki_route_map_matches);
 	tcase_add_test(cli, t_rpki_local_role);
 	tcase_add_test(cli, t_rpki_node);
+	tcase_add_test(cli, t_network_import_check_applies);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);

@@ -52,6 +52,13 @@ void bgp_redist_changed(struct bgp *bgp)
 	(void)bgp;
 }
 
+/* What passes bgp network import-check is the forwarding side's (check_bgp_nexthop). */
+void bgp_network_check_sync(struct bgp *bgp)
+{
+	(void)bgp;
+	rib_calls.net_sync++;
+}
+
 /* The RIB's re-evaluation after policy changes (bgpd/rib/bgp_policy_reeval.h). */
 void bgp_policy_changed(struct bgp_peer *peer, enum bgp_af af, enum bgp_dir dir)
 {

@@ -18,6 +18,7 @@
 
 struct rib_calls {
 	unsigned attach, detach, up, down, updates, refresh, writable, net_add, net_del;
+	unsigned net_sync;	/* bgp_network_check_sync(): the statements changed */
 	unsigned borr, eorr;	/* enhanced route refresh (RFC 7313) */
 	unsigned down_graceful; /* rib_peer_down_graceful() */
 	unsigned gr_flush;	/* rib_peer_gr_flush() */
