@@ -16,6 +16,13 @@
 #define SEQ_STEP 5
 #define XPATH_MAX 640
 
+/* An entry's leaf equals what was typed; an entry may lack the leaf (a candidate that a refused
+ * line left half-made), which matches nothing. */
+static bool same_string(const char *leaf, const char *typed)
+{
+	return leaf && typed && strcmp(leaf, typed) == 0;
+}
+
 /* The entry saying action + text, the highest seq and how many entries the list holds. */
 static const struct lyd_node *entry_scan(const struct lyd_node *list,
 					 const struct policy_entry_edit *e, uint64_t *max_seq,
@@ -34,8 +41,8 @@ static const struct lyd_node *entry_scan(const struct lyd_node *list,
 		*max_seq = seq > *max_seq ? seq : *max_seq;
 		(*count)++;
 		if (!found && e->action &&
-		    strcmp(yang_dnode_get_string(n, "action"), e->action) == 0 &&
-		    strcmp(yang_dnode_get_string(n, "%s", e->text_leaf), e->text) == 0)
+		    same_string(yang_dnode_get_string(n, "action"), e->action) &&
+		    same_string(yang_dnode_get_string(n, "%s", e->text_leaf), e->text))
 			found = n;
 	}
 	return found;
