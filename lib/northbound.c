@@ -556,9 +556,18 @@ const struct lyd_node *nb_candidate_tree(const struct nb_candidate *c)
 int nb_candidate_edit(struct nb_candidate *c, enum nb_operation op, const char *xpath,
 		      const char *value, struct nb_error *err)
 {
+	struct lyd_node *created;
+
+	return nb_candidate_edit_created(c, op, xpath, value, &created, err);
+}
+
+int nb_candidate_edit_created(struct nb_candidate *c, enum nb_operation op, const char *xpath,
+			      const char *value, struct lyd_node **created, struct nb_error *err)
+{
 	struct lyd_node *node = NULL, *first = NULL;
 	LY_ERR r;
 
+	*created = NULL;
 	ly_err_clean(yang_ctx(), NULL);
 	switch (op) {
 	case NB_OP_CREATE:
@@ -571,6 +580,7 @@ int nb_candidate_edit(struct nb_candidate *c, enum nb_operation op, const char *
 				snprintf(err->xpath, sizeof(err->xpath), "%s", xpath);
 			return -1;
 		}
+		*created = first;
 		if (!c->tree)
 			c->tree = first;
 		if (c->tree)

@@ -7,6 +7,7 @@
 
 #include "lib/command.h"
 #include "lib/northbound_cli.h"
+#include "lib/northbound_journal.h"
 #include "lib/vty.h"
 #include "lib/yang.h"
 
@@ -85,10 +86,11 @@ static void full_xpath(const char *base, const char *xpath, char *buf, size_t si
 int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 {
 	char base[VTY_XPATH_LEN] = "", xpath[VTY_XPATH_LEN * 2];
+	struct nb_journal journal = { 0 };
 	struct nb_candidate *c;
 	struct nb_error err;
 	int ret = CMD_SUCCESS;
-	bool private;
+	bool private, shared;
 
 	if (pending.owner != vty || pending.n == 0) {
 		nb_cli_discard_changes(vty);
@@ -108,19 +110,29 @@ int nb_cli_apply_changes(struct vty *vty, const char *xpath_base_fmt, ...)
 	/* A private session's candidate lives on after the command: edit a copy and keep it
 	 * only when every edit of the command went in. */
 	private = vty->candidate && nb_cli_session_private(vty);
+	shared = vty->candidate && !private;
 	if (private)
 		c = nb_candidate_copy(vty->candidate);
 	else
 		c = vty->candidate ? vty->candidate : nb_candidate_new();
 	for (int i = 0; i < pending.n; i++) {
 		full_xpath(base, pending.v[i].xpath, xpath, sizeof(xpath));
-		if (nb_candidate_edit(c, pending.v[i].op, xpath, pending.v[i].value, &err) < 0) {
+		/* A candidate shared by many commands (a file load) is edited in place: a command
+		 * refused half-way takes back its own first edits, so the lines after it (still
+		 * read, to report every bad one) see no half-made entry. */
+		if ((shared ? nb_candidate_edit_journaled(c, pending.v[i].op, xpath,
+							  pending.v[i].value, &journal, &err)
+			    : nb_candidate_edit(c, pending.v[i].op, xpath, pending.v[i].value,
+						&err)) < 0) {
 			ret = CMD_WARNING_CONFIG_FAILED;
 			break;
 		}
 		if (edit_observer)
 			edit_observer(xpath, edit_observer_arg);
 	}
+	if (shared && ret != CMD_SUCCESS)
+		nb_journal_undo(c, &journal);
+	nb_journal_clear(&journal);
 	/* Outside a file load every command is its own commit (FRR's classic mode). */
 	if (ret == CMD_SUCCESS && !vty->candidate && nb_candidate_commit(c, &err) < 0)
 		ret = CMD_WARNING_CONFIG_FAILED;

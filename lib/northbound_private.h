@@ -33,6 +33,11 @@ int nb_json_parse(const char *path, const char *text, struct lyd_node **tree, st
  * of the last step. */
 unsigned nb_json_line_of_path(const char *text, const char *dpath, bool duplicate);
 
+/* nb_candidate_edit(); *created: the topmost node the edit created (NULL when it created
+ * none: an existing leaf changed, or a removal). */
+int nb_candidate_edit_created(struct nb_candidate *c, enum nb_operation op, const char *xpath,
+			      const char *value, struct lyd_node **created, struct nb_error *err);
+
 /* nb_terminate(): drop what the confirm timer and the vty config sessions hold (trees of
  * the libyang context about to go). */
 void nb_confirm_terminate(void);

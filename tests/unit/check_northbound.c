@@ -10,6 +10,7 @@
 
 #include "lib/northbound.h"
 #include "lib/northbound_cli.h"
+#include "lib/vty.h"
 #include "lib/yang.h"
 
 #define NBR "/skua-bgp:bgp/neighbors/neighbor"
@@ -846,6 +847,89 @@ START_TEST(t_mandatory_names_the_entry)
 }
 END_TEST
 
+/* ---- a command refused half-way on a shared candidate (a file load) ------------------ */
+
+static const char *leaf_value(struct nb_candidate *c, const char *xpath)
+{
+	const struct lyd_node *t = nb_candidate_tree(c);
+	struct lyd_node *n = NULL;
+
+	if (!t || lyd_find_path(t, xpath, 0, &n) != LY_SUCCESS)
+		return NULL;
+	return lyd_get_value(n);
+}
+
+static bool exists(struct nb_candidate *c, const char *xpath)
+{
+	const struct lyd_node *t = nb_candidate_tree(c);
+	struct lyd_node *n = NULL;
+
+	return t && lyd_find_path(t, xpath, 0, &n) == LY_SUCCESS;
+}
+
+/* One command: every edit queued, then the last one (a bad local-as) refused. */
+static int command_failing_last(struct vty *vty, const char *const (*edits)[3], int n)
+{
+	for (int i = 0; i < n; i++)
+		nb_cli_enqueue_change(vty, edits[i][0],
+				      !strcmp(edits[i][1], "destroy")  ? NB_OP_DESTROY
+				      : !strcmp(edits[i][1], "create") ? NB_OP_CREATE
+								       : NB_OP_MODIFY,
+				      edits[i][2]);
+	nb_cli_enqueue_change(vty, "/skua-bgp:bgp/local-as", NB_OP_MODIFY, "not-a-number");
+	return nb_cli_apply_changes(vty, NULL);
+}
+
+START_TEST(t_refused_command_leaves_nothing)
+{
+	struct nb_candidate *c = nb_candidate_new_empty();
+	struct vty *vty = vty_new(-1);
+	/* Before the command: NBR1 with a description, local-as 65001. */
+	const char *const before[][3] = {
+		{ "/skua-bgp:bgp", "create", NULL },
+		{ "/skua-bgp:bgp/local-as", "modify", "65001" },
+		{ NBR1 "/neighbor-remote-as/remote-as-type", "modify", "internal" },
+		{ NBR1 "/description", "modify", "kept" },
+	};
+	/* The command: removes NBR1 and makes it again differently, changes a leaf, creates
+	 * NBR2, then fails. */
+	const char *const cmd[][3] = {
+		{ NBR1, "destroy", NULL },
+		{ NBR1, "create", NULL },
+		{ NBR1 "/description", "modify", "half-made" },
+		{ NBR2 "/description", "modify", "new" },
+	};
+
+	vty->candidate = c;
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+		nb_cli_enqueue_change(vty, before[i][0],
+				      !strcmp(before[i][1], "create") ? NB_OP_CREATE : NB_OP_MODIFY,
+				      before[i][2]);
+	ck_assert_int_eq(nb_cli_apply_changes(vty, NULL), CMD_SUCCESS);
+
+	ck_assert_int_ne(command_failing_last(vty, cmd, 4), CMD_SUCCESS);
+	/* Nothing of the command: NBR1 as it was (description and remote-as back), no NBR2,
+	 * local-as unchanged. */
+	ck_assert_ptr_nonnull(leaf_value(c, NBR1 "/description"));
+	ck_assert_str_eq(leaf_value(c, NBR1 "/description"), "kept");
+	ck_assert_str_eq(leaf_value(c, NBR1 "/neighbor-remote-as/remote-as-type"), "internal");
+	ck_assert(!exists(c, NBR2));
+	ck_assert_str_eq(leaf_value(c, "/skua-bgp:bgp/local-as"), "65001");
+	ck_assert_int_eq(nb_candidate_validate(c, &(struct nb_error){ 0 }), 0);
+
+	/* A leaf changed then refused: the old value back. */
+	{
+		const char *const leaf[][3] = { { NBR1 "/description", "modify", "changed" } };
+
+		ck_assert_int_ne(command_failing_last(vty, leaf, 1), CMD_SUCCESS);
+		ck_assert_str_eq(leaf_value(c, NBR1 "/description"), "kept");
+	}
+	vty->candidate = NULL;
+	vty_free(vty);
+	nb_candidate_free(c);
+}
+END_TEST
+
 /* ---- printed diffs ------------------------------------------------------------------ */
 
 START_TEST(t_text_diff)
@@ -904,6 +988,7 @@ static Suite *northbound_suite(void)
 	tcase_add_test(tc, t_explicit_default_is_default);
 	tcase_add_test(tc, t_lists_in_stable_order);
 	tcase_add_test(tc, t_mandatory_names_the_entry);
+	tcase_add_test(tc, t_refused_command_leaves_nothing);
 	tcase_add_test(tc, t_text_diff);
 	suite_add_tcase(s, tc);
 	return s;
