@@ -10,6 +10,7 @@ its SYN-RECV request sockets and a capture on all its interfaces.
 import os
 
 from skualab import probes
+from skualab.probes import Capture
 
 # Forwarding hops between each forger and the DUT: each takes one off the TTL / hop limit.
 PATH_HOPS = {"atk_direct": 0, "atk_via_rt": 1}
@@ -60,12 +61,22 @@ class Counters:
         return probes.tcpext(self.netns)[name] - self.base[name]
 
 
-def wait_count(lab, counters, name, want, what, timeout=10):
-    """Wait until `name` grew by `want`, then insist it is exactly `want`."""
+def wait_count(lab, counters, name, want, what, timeout=10, explain=None):
+    """Wait until `name` grew by `want`, then insist it is exactly `want`; `explain()` adds
+    what a capture saw to the message when it is not."""
     got = lab.expect(what, lambda: counters.delta(name),
                      lambda d: None if d >= want else "%s +%d so far, want +%d"
                      % (name, d, want), timeout=timeout, interval=0.2)
-    assert got == want, "%s: %s grew by %d, expected exactly %d" % (what, name, got, want)
+    assert got == want, "%s: %s grew by %d, expected exactly %d%s" % (
+        what, name, got, want, explain() if explain else "")
+
+
+def unforged_below(cap, minimum, forged):
+    """For a count that came out too high: the captured segments that arrived below
+    `minimum` and are not among the `forged(segment)` ones, i.e. real traffic the kernel
+    dropped (which peer sent it, and with which flags, says why)."""
+    low = [s for s in segments(cap) if s["ttl"] < minimum and not forged(s)]
+    return "; unforged segments below %d: %s" % (minimum, low[:10] or "none captured")
 
 
 def forge_arriving(lab, attacker, arriving, **segment):
@@ -141,11 +152,15 @@ def check_session_minimum(lab, attacker, sessions, dut_min):
     n = len(sessions)
     low = dut_min - 1 if dut_min > 1 else None
     if low:
-        c = Counters(ns)
-        for s in sessions:
-            forge_arriving(lab, attacker, low, flags="A", count=SEGMENTS, **s)
-        wait_count(lab, c, "TCPMinTTLDrop", SEGMENTS * n,
-                   "ACKs at TTL %d into sessions with minimum %d" % (low, dut_min))
+        seqs = {s["seq"] for s in sessions}
+        with Capture(lab, "dut", "any", "tcp port 179", name="minimum-%d" % dut_min) as cap:
+            c = Counters(ns)
+            for s in sessions:
+                forge_arriving(lab, attacker, low, flags="A", count=SEGMENTS, **s)
+            wait_count(lab, c, "TCPMinTTLDrop", SEGMENTS * n,
+                       "ACKs at TTL %d into sessions with minimum %d" % (low, dut_min),
+                       explain=lambda: unforged_below(cap, dut_min,
+                                                      lambda x: x["seq"] in seqs))
         assert c.delta("TCPACKSkippedSeq") == 0, "a dropped ACK reached TCP"
     at = max(dut_min, 1)
     c = Counters(ns)
