@@ -152,3 +152,49 @@ int nl_route_parse(const struct nlmsghdr *nlh, const struct nlattr **tb, struct 
 	prefix_apply_mask(dst);
 	return 0;
 }
+
+unsigned nl_route_nexthops(const struct nlmsghdr *nlh, const struct nlattr **tb, struct nl_nh *nh,
+			   unsigned max)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	int family = rtm->rtm_family;
+	const uint8_t *p;
+	size_t left;
+	unsigned n = 0;
+
+	if (!max)
+		return 0;
+	if (!tb[RTA_MULTIPATH]) {
+		memset(&nh[0], 0, sizeof(nh[0]));
+		if (tb[RTA_GATEWAY])
+			nl_attr_addr(tb[RTA_GATEWAY], family, &nh[0].gw);
+		nh[0].ifindex = tb[RTA_OIF] ? mnl_attr_get_u32(tb[RTA_OIF]) : 0;
+		nh[0].flags = (uint8_t)rtm->rtm_flags;
+		return 1;
+	}
+	p = mnl_attr_get_payload(tb[RTA_MULTIPATH]);
+	left = mnl_attr_get_payload_len(tb[RTA_MULTIPATH]);
+	while (left >= sizeof(struct rtnexthop) && n < max) {
+		const struct rtnexthop *rtnh = (const struct rtnexthop *)p;
+		size_t len = rtnh->rtnh_len;
+		const struct nlattr *a;
+
+		if (len < sizeof(*rtnh) || len > left)
+			break;
+		memset(&nh[n], 0, sizeof(nh[n]));
+		nh[n].ifindex = (uint32_t)rtnh->rtnh_ifindex;
+		nh[n].flags = rtnh->rtnh_flags;
+		/* The next hop's own attributes follow it, within rtnh_len. */
+		for (a = (const struct nlattr *)(p + RTNH_ALIGN(sizeof(*rtnh)));
+		     mnl_attr_ok(a, (int)((p + len) - (const uint8_t *)a)); a = mnl_attr_next(a))
+			if (mnl_attr_get_type(a) == RTA_GATEWAY)
+				nl_attr_addr(a, family, &nh[n].gw);
+		n++;
+		len = RTNH_ALIGN(len);
+		if (len >= left)
+			break;
+		p += len;
+		left -= len;
+	}
+	return n;
+}

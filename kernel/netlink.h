@@ -37,4 +37,18 @@ bool nl_attr_addr(const struct nlattr *attr, int family, struct ipaddr *a);
  * message is malformed). tb is filled with the message's attributes (RTA_MAX + 1 entries). */
 int nl_route_parse(const struct nlmsghdr *nlh, const struct nlattr **tb, struct prefix *dst);
 
+/* One next hop of a route message. */
+struct nl_nh {
+	struct ipaddr gw; /* family 0: none (a device route) */
+	uint32_t ifindex; /* 0: none */
+	uint8_t flags;	  /* RTNH_F_DEAD, RTNH_F_LINKDOWN... */
+};
+
+/* The next hops of a route message parsed by nl_route_parse(), in order, at most max:
+ * RTA_MULTIPATH's, or else the single RTA_GATEWAY / RTA_OIF with the message's flags (then
+ * always one, possibly with neither gateway nor interface). A malformed multipath entry ends
+ * the list there. */
+unsigned nl_route_nexthops(const struct nlmsghdr *nlh, const struct nlattr **tb, struct nl_nh *nh,
+			   unsigned max);
+
 #endif /* SKUA_KERNEL_NETLINK_H */

@@ -22,41 +22,18 @@ struct dump_ctx {
 	int stop; /* the callback's non-zero return */
 };
 
-/* The next hops of a route message: RTA_MULTIPATH's, or the single RTA_GATEWAY / RTA_OIF. */
-static unsigned parse_nexthops(const struct nlattr **tb, int family, struct kernel_nh *nh)
+/* The next hops of a route message; a route with neither gateway nor interface has none. */
+static unsigned dump_nexthops(const struct nlmsghdr *nlh, const struct nlattr **tb,
+			      struct kernel_nh *out)
 {
-	unsigned n = 0;
+	struct nl_nh nh[KERNEL_NH_MAX];
+	unsigned n = nl_route_nexthops(nlh, tb, nh, KERNEL_NH_MAX);
 
-	if (!tb[RTA_MULTIPATH]) {
-		memset(&nh[0], 0, sizeof(nh[0]));
-		if (tb[RTA_GATEWAY])
-			nl_attr_addr(tb[RTA_GATEWAY], family, &nh[0].gw);
-		nh[0].ifindex = tb[RTA_OIF] ? mnl_attr_get_u32(tb[RTA_OIF]) : 0;
-		return nh[0].gw.family || nh[0].ifindex ? 1 : 0;
-	}
-	const uint8_t *p = mnl_attr_get_payload(tb[RTA_MULTIPATH]);
-	size_t left = mnl_attr_get_payload_len(tb[RTA_MULTIPATH]);
-
-	while (left >= sizeof(struct rtnexthop) && n < KERNEL_NH_MAX) {
-		const struct rtnexthop *rtnh = (const struct rtnexthop *)p;
-		size_t len = rtnh->rtnh_len;
-		const struct nlattr *a;
-
-		if (len < sizeof(*rtnh) || len > left)
-			break;
-		memset(&nh[n], 0, sizeof(nh[n]));
-		nh[n].ifindex = (uint32_t)rtnh->rtnh_ifindex;
-		/* The next hop's own attributes follow it, within rtnh_len. */
-		for (a = (const struct nlattr *)(p + RTNH_ALIGN(sizeof(*rtnh)));
-		     mnl_attr_ok(a, (int)((p + len) - (const uint8_t *)a)); a = mnl_attr_next(a))
-			if (mnl_attr_get_type(a) == RTA_GATEWAY)
-				nl_attr_addr(a, family, &nh[n].gw);
-		n++;
-		len = RTNH_ALIGN(len);
-		if (len >= left)
-			break;
-		p += len;
-		left -= len;
+	if (n == 1 && !nh[0].gw.family && !nh[0].ifindex)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		out[i].gw = nh[i].gw;
+		out[i].ifindex = nh[i].ifindex;
 	}
 	return n;
 }
@@ -77,7 +54,7 @@ static int dump_one(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	r.table = table;
 	r.metric = tb[RTA_PRIORITY] ? mnl_attr_get_u32(tb[RTA_PRIORITY]) : 0;
-	r.nnh = parse_nexthops(tb, r.dst.family, r.nh);
+	r.nnh = dump_nexthops(nlh, tb, r.nh);
 	c->stop = c->cb(&r, c->arg);
 	return MNL_CB_OK;
 }

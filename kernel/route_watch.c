@@ -29,19 +29,13 @@ static DEFINE_MTYPE(KERNEL_WATCH, "Kernel route mirror");
 
 #define WATCH_RCVBUF (4 * 1024 * 1024)
 
-struct kw_nh {
-	struct ipaddr gw;
-	uint32_t ifindex;
-	uint8_t flags; /* RTNH_F_DEAD, RTNH_F_LINKDOWN... */
-};
-
 /* One route of a prefix (a prefix can have several, one per metric). */
 struct kw_route {
 	struct kw_route *next;
 	uint32_t metric;
 	uint8_t protocol;
 	unsigned nnh;
-	struct kw_nh nh[];
+	struct nl_nh nh[];
 };
 
 struct kw_entry {
@@ -158,50 +152,6 @@ static void entry_free(void *value)
 	XFREE(MTYPE_KERNEL_WATCH, e);
 }
 
-/* The next hops of a route message, in order: RTA_MULTIPATH or the single one. */
-static unsigned route_nexthops(const struct nlmsghdr *nlh, const struct nlattr **tb, int family,
-			       struct kw_nh *nh)
-{
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
-	unsigned n = 0;
-
-	if (tb[RTA_MULTIPATH]) {
-		const uint8_t *p = mnl_attr_get_payload(tb[RTA_MULTIPATH]);
-		size_t left = mnl_attr_get_payload_len(tb[RTA_MULTIPATH]);
-
-		while (left >= sizeof(struct rtnexthop) && n < KERNEL_NH_MAX) {
-			const struct rtnexthop *rtnh = (const struct rtnexthop *)p;
-			size_t len = rtnh->rtnh_len;
-			const struct nlattr *a;
-
-			if (len < sizeof(*rtnh) || len > left)
-				break;
-			memset(&nh[n], 0, sizeof(nh[n]));
-			nh[n].ifindex = (uint32_t)rtnh->rtnh_ifindex;
-			nh[n].flags = rtnh->rtnh_flags;
-			/* The next hop's own attributes follow it, within rtnh_len. */
-			for (a = (const struct nlattr *)(p + RTNH_ALIGN(sizeof(*rtnh)));
-			     mnl_attr_ok(a, (int)((p + len) - (const uint8_t *)a));
-			     a = mnl_attr_next(a))
-				if (mnl_attr_get_type(a) == RTA_GATEWAY)
-					nl_attr_addr(a, family, &nh[n].gw);
-			n++;
-			len = RTNH_ALIGN(len);
-			if (len >= left)
-				break;
-			p += len;
-			left -= len;
-		}
-		return n;
-	}
-	memset(&nh[0], 0, sizeof(nh[0]));
-	if (tb[RTA_GATEWAY])
-		nl_attr_addr(tb[RTA_GATEWAY], family, &nh[0].gw);
-	nh[0].ifindex = tb[RTA_OIF] ? mnl_attr_get_u32(tb[RTA_OIF]) : 0;
-	nh[0].flags = (uint8_t)rtm->rtm_flags;
-	return 1;
-}
-
 /*
  * Unicast routes, and the routes that discard (blackhole, unreachable, prohibit): those are
  * how operators anchor a `network` statement (bgp network import-check counts them, as zebra
@@ -213,7 +163,7 @@ static bool route_type_mirrored(uint8_t type)
 	       type == RTN_PROHIBIT;
 }
 
-static bool nh_same(const struct kw_nh *a, const struct kw_nh *b)
+static bool nh_same(const struct nl_nh *a, const struct nl_nh *b)
 {
 	return a->ifindex == b->ifindex && a->gw.family == b->gw.family &&
 	       (!a->gw.family || ipaddr_cmp(&a->gw, &b->gw) == 0);
@@ -252,7 +202,7 @@ static struct kw_route *route_find(struct kw_entry *e, uint32_t metric)
 static int route_msg(struct kernel_watch *w, const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[RTA_MAX + 1];
-	struct kw_nh nh[KERNEL_NH_MAX];
+	struct nl_nh nh[KERNEL_NH_MAX];
 	const struct rtmsg *rtm;
 	struct kw_entry *e;
 	struct kw_route *old, *r;
@@ -270,7 +220,7 @@ static int route_msg(struct kernel_watch *w, const struct nlmsghdr *nlh)
 		return MNL_CB_OK;
 	metric = tb[RTA_PRIORITY] ? mnl_attr_get_u32(tb[RTA_PRIORITY]) : 0;
 	/* A route that discards has no next hop: nothing resolves through it. */
-	n = rtm->rtm_type == RTN_UNICAST ? route_nexthops(nlh, tb, dst.family, nh) : 0;
+	n = rtm->rtm_type == RTN_UNICAST ? nl_route_nexthops(nlh, tb, nh, KERNEL_NH_MAX) : 0;
 	e = ptree_lookup(tree_of(w, dst.family), &dst);
 	old = route_find(e, metric);
 
@@ -512,7 +462,7 @@ static bool route_connected(const struct kw_route *r)
 	return r->protocol == RTPROT_KERNEL && r->nnh == 1 && !r->nh[0].gw.family;
 }
 
-static bool nh_up(const struct kernel_watch *w, const struct kw_nh *nh)
+static bool nh_up(const struct kernel_watch *w, const struct nl_nh *nh)
 {
 	if (nh->flags & (RTNH_F_DEAD | RTNH_F_LINKDOWN))
 		return false;
