@@ -408,6 +408,16 @@ bool rib_rmap_validates(const struct bgp_peer *peer, enum bgp_af af, enum bgp_di
  * for our own routes). */
 const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *buf);
 
+/* Walks kept per source and family (refresh, LLGR; bgp_rib_work.c): is one under way, and
+ * run them, in source then family order, visiting at most budget prefixes. step may end with
+ * the source freed (a flush releasing it): it is looked up again after every step. */
+typedef bool (*rib_src_af_walking_fn)(const struct rib_src *src, enum bgp_af af);
+typedef size_t (*rib_src_af_step_fn)(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+				     size_t budget);
+bool rib_src_af_walk_pending(const struct bgp_rib *rib, rib_src_af_walking_fn walking);
+size_t rib_src_af_walk_run(struct bgp_rib *rib, rib_src_af_walking_fn walking,
+			   rib_src_af_step_fn step, size_t budget);
+
 /* Enhanced route refresh, receiving side (bgp_rib_refresh.c). The refresh of af by src ends
  * as if its EoRR had come (the stale-path timer ran out; tests call it directly). */
 void rib_refresh_expire(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);

@@ -187,33 +187,12 @@ static bool walking(const struct rib_src *src, enum bgp_af af)
 
 bool rib_llgr_pending(const struct bgp_rib *rib)
 {
-	for (uint32_t id = 1; id < rib->src_cap; id++) {
-		const struct rib_src *src = rib->src[id];
-
-		for (int af = 0; src && af < BGP_AF_MAX; af++)
-			if (walking(src, (enum bgp_af)af))
-				return true;
-	}
-	return false;
+	return rib_src_af_walk_pending(rib, walking);
 }
 
 size_t rib_llgr_run(struct bgp_rib *rib, size_t budget)
 {
-	size_t visited = 0;
-
-	for (uint32_t id = 1; id < rib->src_cap && visited < budget; id++) {
-		struct rib_src *src = rib->src[id];
-
-		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++) {
-			if (!walking(src, (enum bgp_af)af))
-				continue;
-			visited += walk_run(rib, src, (enum bgp_af)af, budget - visited);
-			/* The end of a flush may release the source (rib_gr_af_released() ->
-			 * rib_src_free()): look it up again. */
-			src = rib->src[id];
-		}
-	}
-	return visited;
+	return rib_src_af_walk_run(rib, walking, walk_run, budget);
 }
 
 /* ---- entering and leaving ---- */

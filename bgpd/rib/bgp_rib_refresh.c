@@ -162,28 +162,12 @@ static bool walking(const struct rib_src *src, enum bgp_af af)
 
 bool rib_refresh_pending(const struct bgp_rib *rib)
 {
-	for (uint32_t id = 1; id < rib->src_cap; id++) {
-		const struct rib_src *src = rib->src[id];
-
-		for (int af = 0; src && af < BGP_AF_MAX; af++)
-			if (walking(src, (enum bgp_af)af))
-				return true;
-	}
-	return false;
+	return rib_src_af_walk_pending(rib, walking);
 }
 
 size_t rib_refresh_run(struct bgp_rib *rib, size_t budget)
 {
-	size_t visited = 0;
-
-	for (uint32_t id = 1; id < rib->src_cap && visited < budget; id++) {
-		struct rib_src *src = rib->src[id];
-
-		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++)
-			if (walking(src, (enum bgp_af)af))
-				visited += walk_run(rib, src, (enum bgp_af)af, budget - visited);
-	}
-	return visited;
+	return rib_src_af_walk_run(rib, walking, walk_run, budget);
 }
 
 /* ---- the timer ---- */

@@ -31,6 +31,36 @@
 
 #define RIB_TRIM_PER_TURN 65536
 
+bool rib_src_af_walk_pending(const struct bgp_rib *rib, rib_src_af_walking_fn walking)
+{
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		const struct rib_src *src = rib->src[id];
+
+		for (int af = 0; src && af < BGP_AF_MAX; af++)
+			if (walking(src, (enum bgp_af)af))
+				return true;
+	}
+	return false;
+}
+
+size_t rib_src_af_walk_run(struct bgp_rib *rib, rib_src_af_walking_fn walking,
+			   rib_src_af_step_fn step, size_t budget)
+{
+	size_t visited = 0;
+
+	for (uint32_t id = 1; id < rib->src_cap && visited < budget; id++) {
+		struct rib_src *src = rib->src[id];
+
+		for (int af = 0; src && af < BGP_AF_MAX && visited < budget; af++) {
+			if (!walking(src, (enum bgp_af)af))
+				continue;
+			visited += step(rib, src, (enum bgp_af)af, budget - visited);
+			src = rib->src[id];
+		}
+	}
+	return visited;
+}
+
 static void rib_work_turn(struct bgp_rib *rib)
 {
 	size_t budget = RIB_TURN_BUDGET;
