@@ -9,7 +9,9 @@ rt forwards (one TTL / hop limit off); static routes let far and the DUT reach e
 link addresses through it.  Sessions over IPv4 and over IPv6 with far and with near.  The
 forgers spoof far's or near's address with skualab.probes.forge; the TTL they send is the one
 that must ARRIVE at the DUT plus the forwarding hops on the way (atk_via_rt: +1), and a
-capture on the DUT checks that it arrived so.  Everything is counted in the DUT's namespace:
+capture on the DUT checks that it arrived so.  far and near do not answer the DUT's SYN-ACKs
+to the handshakes forged in their names (kit.quiet_peer): their RSTs would be counted too.
+Everything is counted in the DUT's namespace:
 TcpExt TCPMinTTLDrop (a segment below a socket's minimum), TCPACKSkippedSeq (an out-of-window
 ACK that got past the minimum to TCP), the SYN-RECV request sockets, and the capture.
 
@@ -54,6 +56,15 @@ AS = {"dut": 65001, "far": 65002, "near": 65003}
 OBSERVE = 8  # seconds without a session at hops 1: more than a connect-retry period (5 s)
 STABLE = 3  # seconds a session must have lasted (one KEEPALIVE interval)
 K = kit.SEGMENTS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def quiet_peers(lab):
+    for router in ("far", "near"):
+        kit.quiet_peer(lab.namespaces[router])
+    yield
+    print("SYN-ACKs to forged ports dropped: far %d, near %d" % (
+        kit.quieted(lab.namespaces["far"]), kit.quieted(lab.namespaces["near"])))
 
 
 def hops(lab, router, addrs, n, old=None):
@@ -123,6 +134,7 @@ def test_hops_2_on_both_ends_establishes(lab):
 def syn_ports(port_base, v, answered):
     """Source ports of one batch of forged SYNs (distinct per batch: request sockets stay)."""
     first = port_base + (0 if v == 4 else 200) + (100 if answered else 0)
+    assert kit.FORGED_PORTS[0] <= first and first + K - 1 <= kit.FORGED_PORTS[1]
     return range(first, first + K)
 
 
