@@ -5,8 +5,9 @@ The stable feeder holds TABLE IPv6 /64s (CI 50,000; SKUALAB_FULL=1: 1,000,000), 
 the kernel.  Once it is in and bgpd is idle, bgpd's VmRSS is the baseline.  Then
 skualab/flapper.py plays FLAPPERS peers from 100 addresses of a listen range: each opens a
 session, announces 10 /48s, stays 1-4 s, leaves (Cease or a bare close, by turns), comes back
-0.5-2 s later, for FLAP_SECONDS (CI 75 s; full 600 s).  Every RELOAD seconds the test toggles a
-line of the config file (FLAP-IN's metric, the feeder's description) and sends SIGHUP.
+0.5-2 s later, for FLAP_SECONDS (CI 40 s; full 600 s).  Every RELOAD seconds (CI 10 s; full
+30 s) the test toggles a line of the config file (FLAP-IN's metric, the feeder's description)
+and sends SIGHUP.
 Pass condition: bgpd never dies (under the sanitizer build too: the lab fails a scenario whose
 log holds a sanitizer report), the stable session never drops (connectionsDropped and
 connectionsEstablished unchanged, the feeder still up), the flappers really flapped, every
@@ -26,8 +27,8 @@ from skualab.daemons import Process
 
 TABLE = faults.size(50000, 1000000)
 FLAPPERS = 100
-FLAP_SECONDS = faults.size(75, 600)
-RELOAD = 30
+FLAP_SECONDS = faults.size(40, 600)
+RELOAD = faults.size(10, 30)
 RSS_SLACK = 0.05
 # What bgpd keeps after a burst that does not grow with time or with the table: the last
 # reloads' configurations (commit history, for rollback), the next-hop cache (at most twice the
