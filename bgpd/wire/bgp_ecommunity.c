@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Extended communities: text forms, ordering, and the eBGP filter. The interning of the
+ * lists is bgp_community.c's, with the other community lists.
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_ecommunity.h"
+
+/* The link bandwidth is an IEEE 754 single in bytes per second. */
+static uint64_t lb_bytes_per_sec(uint32_t bits)
+{
+	float f;
+
+	memcpy(&f, &bits, sizeof(f));
+	if (!(f > 0.0f))
+		return 0; /* negative, zero or NaN */
+	if (f >= 18446744073709551616.0f)
+		return UINT64_MAX;
+	return (uint64_t)f;
+}
+
+/* FRR 8.4 (ecommunity_lb_str()) divides in integers, then prints with three decimals. */
+static int lb_str(const uint32_t v[2], char *buf, size_t size)
+{
+	const uint64_t gbps = 1000 * 1000 * 1000 / 8, mbps = 1000 * 1000 / 8, kbps = 1000 / 8;
+	uint64_t bw = lb_bytes_per_sec(v[1]);
+	char rate[32];
+
+	if (bw >= gbps)
+		snprintf(rate, sizeof(rate), "%.3f Gbps", (double)(float)(bw / gbps));
+	else if (bw >= mbps)
+		snprintf(rate, sizeof(rate), "%.3f Mbps", (double)(float)(bw / mbps));
+	else if (bw >= kbps)
+		snprintf(rate, sizeof(rate), "%.3f Kbps", (double)(float)(bw / kbps));
+	else
+		snprintf(rate, sizeof(rate), "%" PRIu64 " bps", bw * 8);
+	return snprintf(buf, size, "LB:%u:%" PRIu64 " (%s)", v[0] & 0xffff, bw, rate);
+}
+
+/* RFC 4360 3.1, 3.2, RFC 5668 2: "AS:NN" (2-octet AS, 4-octet value), "A.B.C.D:NN" or
+ * "AS4:NN" (2-octet value). */
+static int rt_soo_str(const uint32_t v[2], const char *kind, char *buf, size_t size)
+{
+	uint32_t global = (v[0] & 0xffff) << 16 | v[1] >> 16;
+	struct in_addr a;
+	char ip[INET_ADDRSTRLEN];
+
+	switch (bgp_ecomm_type(v)) {
+	case BGP_ECOMM_TYPE_AS2:
+		return snprintf(buf, size, "%s:%u:%u", kind, v[0] & 0xffff, v[1]);
+	case BGP_ECOMM_TYPE_IP:
+		a.s_addr = htonl(global);
+		inet_ntop(AF_INET, &a, ip, sizeof(ip));
+		return snprintf(buf, size, "%s:%s:%u", kind, ip, v[1] & 0xffff);
+	default:
+		return snprintf(buf, size, "%s:%u:%u", kind, global, v[1] & 0xffff);
+	}
+}
+
+int bgp_ecomm_str(const uint32_t v[2], char *buf, size_t size)
+{
+	uint8_t type = bgp_ecomm_type(v), sub = bgp_ecomm_subtype(v);
+
+	switch (type) {
+	case BGP_ECOMM_TYPE_AS2:
+	case BGP_ECOMM_TYPE_IP:
+	case BGP_ECOMM_TYPE_AS4:
+		if (sub == BGP_ECOMM_SUB_RT)
+			return rt_soo_str(v, "RT", buf, size);
+		if (sub == BGP_ECOMM_SUB_SOO)
+			return rt_soo_str(v, "SoO", buf, size);
+		if (sub == BGP_ECOMM_SUB_LB && type == BGP_ECOMM_TYPE_AS2)
+			return lb_str(v, buf, size);
+		break;
+	case BGP_ECOMM_TYPE_AS2 | BGP_ECOMM_TYPE_NON_TRANSITIVE:
+		if (sub == BGP_ECOMM_SUB_LB)
+			return lb_str(v, buf, size);
+		break;
+	default:
+		break;
+	}
+	/* FRR prints type and sub-type in decimal for the kinds it has no name for. */
+	return snprintf(buf, size, "UNK:%u, %u", type, sub);
+}
+
+int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size)
+{
+	size_t len = 0;
+	uint32_t i;
+
+	if (!size)
+		return -1;
+	buf[0] = '\0';
+	for (i = 0; l && i < l->count; i++) {
+		int n;
+
+		if (i) {
+			if (len + 1 >= size)
+				return -1;
+			buf[len++] = ' ';
+			buf[len] = '\0';
+		}
+		n = bgp_ecomm_str(&l->val[2 * i], buf + len, size - len);
+		if (n < 0 || (size_t)n >= size - len)
+			return -1;
+		len += (size_t)n;
+	}
+	return (int)len;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	if (x[1] != y[1])
+		return x[1] < y[1] ? -1 : 1;
+	return 0;
+}
+
+uint32_t bgp_ecomm_sort_uniq(uint32_t *v, uint32_t n)
+{
+	uint32_t k = 0;
+
+	qsort(v, n, 2 * sizeof(*v), u64_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		if (!k || u64_cmp(&v[2 * (k - 1)], &v[2 * i]) != 0) {
+			memmove(&v[2 * k], &v[2 * i], 2 * sizeof(*v));
+			k++;
+		}
+	return k;
+}
+
+struct bgp_ecommlist *bgp_ecommlist_transitive(struct bgp_ecommlist *l)
+{
+	uint32_t *out, i, k = 0;
+
+	if (!l)
+		return NULL;
+	for (i = 0; i < l->count && bgp_ecomm_transitive(&l->val[2 * i]); i++)
+		;
+	if (i == l->count)
+		return bgp_ecommlist_ref(l);
+	/* The key buffer holds a whole attribute's worth; l came from one. */
+	out = bgp_ecommlist_key_vals();
+	for (i = 0; i < l->count; i++)
+		if (bgp_ecomm_transitive(&l->val[2 * i])) {
+			out[2 * k] = l->val[2 * i];
+			out[2 * k + 1] = l->val[2 * i + 1];
+			k++;
+		}
+	return k ? bgp_ecommlist_intern(out, k) : NULL;
+}
