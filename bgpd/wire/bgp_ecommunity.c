@@ -114,6 +114,88 @@ int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size)
 	return (int)len;
 }
 
+/* A decimal number of at most max, the whole of s[0..len). */
+static int parse_num(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len || len > 10)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int bgp_ecomm_from_str(const char *s, uint8_t subtype, uint32_t v[2])
+{
+	const char *colon = strrchr(s, ':');
+	char global[INET_ADDRSTRLEN];
+	uint64_t g, local;
+	struct in_addr a;
+	size_t glen;
+
+	if (!colon || colon == s)
+		return -1;
+	glen = (size_t)(colon - s);
+	if (glen < sizeof(global) && memchr(s, '.', glen)) {
+		memcpy(global, s, glen);
+		global[glen] = '\0';
+		if (inet_pton(AF_INET, global, &a) != 1 ||
+		    parse_num(colon + 1, strlen(colon + 1), UINT16_MAX, &local) < 0)
+			return -1;
+		g = ntohl(a.s_addr);
+		v[0] = (uint32_t)BGP_ECOMM_TYPE_IP << 24 | (uint32_t)subtype << 16 |
+		       (uint32_t)(g >> 16);
+		v[1] = (uint32_t)(g << 16) | (uint32_t)local;
+		return 0;
+	}
+	if (parse_num(s, glen, UINT32_MAX, &g) < 0)
+		return -1;
+	if (g <= UINT16_MAX) {
+		if (parse_num(colon + 1, strlen(colon + 1), UINT32_MAX, &local) < 0)
+			return -1;
+		v[0] = (uint32_t)BGP_ECOMM_TYPE_AS2 << 24 | (uint32_t)subtype << 16 | (uint32_t)g;
+		v[1] = (uint32_t)local;
+		return 0;
+	}
+	if (parse_num(colon + 1, strlen(colon + 1), UINT16_MAX, &local) < 0)
+		return -1;
+	v[0] = (uint32_t)BGP_ECOMM_TYPE_AS4 << 24 | (uint32_t)subtype << 16 | (uint32_t)(g >> 16);
+	v[1] = (uint32_t)(g << 16) | (uint32_t)local;
+	return 0;
+}
+
+int bgp_ecomm_value_str(const uint32_t v[2], char *buf, size_t size)
+{
+	uint8_t type = bgp_ecomm_type(v), sub = bgp_ecomm_subtype(v);
+	char tmp[64];
+	const char *colon;
+
+	if (type > BGP_ECOMM_TYPE_AS4 || (sub != BGP_ECOMM_SUB_RT && sub != BGP_ECOMM_SUB_SOO))
+		return bgp_ecomm_str(v, buf, size);
+	rt_soo_str(v, "", tmp, sizeof(tmp));
+	colon = strchr(tmp, ':'); /* after the empty kind */
+	return snprintf(buf, size, "%s", colon ? colon + 1 : tmp);
+}
+
+void bgp_ecomm_lb(uint32_t as, uint32_t bytes_per_sec, bool transitive, uint32_t v[2])
+{
+	float f = (float)bytes_per_sec;
+	uint8_t type = transitive ? BGP_ECOMM_TYPE_AS2
+				  : BGP_ECOMM_TYPE_AS2 | BGP_ECOMM_TYPE_NON_TRANSITIVE;
+
+	if (as > UINT16_MAX)
+		as = 23456; /* AS_TRANS, RFC 6793 */
+	v[0] = (uint32_t)type << 24 | (uint32_t)BGP_ECOMM_SUB_LB << 16 | as;
+	memcpy(&v[1], &f, sizeof(v[1]));
+}
+
 static int u64_cmp(const void *a, const void *b)
 {
 	const uint32_t *x = a, *y = b;

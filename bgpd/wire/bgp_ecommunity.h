@@ -48,6 +48,17 @@ int bgp_ecomm_str(const uint32_t v[2], char *buf, size_t size);
 /* A list, space separated (FRR's "Extended Community:" line); -1 when truncated. */
 int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size);
 
+/* One route target or site of origin (subtype BGP_ECOMM_SUB_RT or _SOO) in FRR's forms:
+ * "ASN:NN" (ASN up to 65535: 2-octet AS form with NN up to 4294967295; above: 4-octet AS form,
+ * NN up to 65535) or "A.B.C.D:NN" (NN up to 65535). 0, or -1 when s is none of them. */
+int bgp_ecomm_from_str(const char *s, uint8_t subtype, uint32_t v[2]);
+/* The value of a route target or site of origin without its kind ("65000:100",
+ * "192.0.2.1:7"), as FRR writes it in configuration; other kinds as bgp_ecomm_str(). */
+int bgp_ecomm_value_str(const uint32_t v[2], char *buf, size_t size);
+/* A link bandwidth value: AS (AS_TRANS above 65535, as FRR) and bytes per second as an IEEE
+ * single; non-transitive sets the T bit. */
+void bgp_ecomm_lb(uint32_t as, uint32_t bytes_per_sec, bool transitive, uint32_t v[2]);
+
 /* As FRR keeps a received list: sorted in wire order, without repeats (n values of two words,
  * in place; returns the new count). */
 uint32_t bgp_ecomm_sort_uniq(uint32_t *v, uint32_t n);
