@@ -721,6 +721,7 @@ static const char *const bad_files[] = {
 	"bad-rmap-community.conf",
 	"bad-lclist-value.conf",
 	"bad-eclist-value.conf",
+	"bad-rmap-extcommunity.conf",
 	"bad-rpki-ca-unreadable.conf",
 	"bad-rpki-cert-no-key.conf",
 	"bad-rpki-duplicate-preference.conf",
