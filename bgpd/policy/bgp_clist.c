@@ -616,8 +616,9 @@ static void ecommunities_str(const void *set, char *buf, size_t size)
 	bgp_ecommlist_str(set, buf, size);
 }
 
-/* Longest text of one value: "LB:65535:4294967295 (4294967295 bps)" and a space. */
-#define ECOMM_TEXT_MAX 48
+/* Longest text of one value and a space: "LB:65535:18446744073709551615 (147573952589.676
+ * Gbps)" is 53 characters. */
+#define ECOMM_TEXT_MAX 64
 
 bool ecommunity_list_permits(struct community_list *l, const struct bgp_ecommlist *ec)
 {

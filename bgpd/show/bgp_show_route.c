@@ -287,12 +287,13 @@ void route_lcommunity_str(const struct bgp_lcommlist *l, struct sbuf *sb)
 
 void route_ecommunity_str(const struct bgp_ecommlist *l, struct sbuf *sb)
 {
-	char one[64];
+	uint8_t sub = 0;
+	char one[80];
 
 	sbuf_reset(sb);
 	sbuf_put(sb, "", 0);
 	for (uint32_t i = 0; l && i < l->count; i++) {
-		bgp_ecomm_str(&l->val[2 * i], one, sizeof(one));
+		bgp_ecomm_str_in_list(&l->val[2 * i], &sub, one, sizeof(one));
 		sbuf_printf(sb, "%s%s", i ? " " : "", one);
 	}
 }

@@ -63,35 +63,61 @@ static int rt_soo_str(const uint32_t v[2], const char *kind, char *buf, size_t s
 	}
 }
 
-int bgp_ecomm_str(const uint32_t v[2], char *buf, size_t size)
+/*
+ * One value as FRR 8.4's ecommunity_ecom2str() writes it. *sub is that function's sub-type
+ * variable, carried from value to value of a list: its opaque (type 3) and EVPN (type 6)
+ * branches do not set it, so an unnamed value of those types shows the sub-type of the value
+ * before it (0 for the first). Kept, so that the text (and expanded lists matching it) is
+ * FRR's.
+ */
+int bgp_ecomm_str_in_list(const uint32_t v[2], uint8_t *sub, char *buf, size_t size)
 {
-	uint8_t type = bgp_ecomm_type(v), sub = bgp_ecomm_subtype(v);
+	uint8_t type = bgp_ecomm_type(v), own = bgp_ecomm_subtype(v);
 
 	switch (type) {
 	case BGP_ECOMM_TYPE_AS2:
 	case BGP_ECOMM_TYPE_IP:
 	case BGP_ECOMM_TYPE_AS4:
-		if (sub == BGP_ECOMM_SUB_RT)
+		*sub = own;
+		if (own == BGP_ECOMM_SUB_RT)
 			return rt_soo_str(v, "RT", buf, size);
-		if (sub == BGP_ECOMM_SUB_SOO)
+		if (own == BGP_ECOMM_SUB_SOO)
 			return rt_soo_str(v, "SoO", buf, size);
-		if (sub == BGP_ECOMM_SUB_LB && type == BGP_ECOMM_TYPE_AS2)
+		if (own == BGP_ECOMM_SUB_LB && type == BGP_ECOMM_TYPE_AS2)
 			return lb_str(v, buf, size);
 		break;
 	case BGP_ECOMM_TYPE_AS2 | BGP_ECOMM_TYPE_NON_TRANSITIVE:
-		if (sub == BGP_ECOMM_SUB_LB)
+		*sub = own;
+		if (own == BGP_ECOMM_SUB_LB)
 			return lb_str(v, buf, size);
 		break;
+	case 0x03:		 /* opaque (RFC 4360 3.3) */
+		if (own == 0x0c) /* encapsulation (RFC 5512): the tunnel type */
+			return snprintf(buf, size, "ET:%u", v[1] & 0xffff);
+		if (own == 0x0d)
+			return snprintf(buf, size, "Default Gateway");
+		break;
+	case 0x06: /* EVPN: FRR names its kinds, skua shows them as unknown */
+		break;
 	default:
+		*sub = own;
 		break;
 	}
 	/* FRR prints type and sub-type in decimal for the kinds it has no name for. */
-	return snprintf(buf, size, "UNK:%u, %u", type, sub);
+	return snprintf(buf, size, "UNK:%u, %u", type, *sub);
+}
+
+int bgp_ecomm_str(const uint32_t v[2], char *buf, size_t size)
+{
+	uint8_t sub = 0;
+
+	return bgp_ecomm_str_in_list(v, &sub, buf, size);
 }
 
 int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size)
 {
 	size_t len = 0;
+	uint8_t sub = 0;
 	uint32_t i;
 
 	if (!size)
@@ -106,7 +132,7 @@ int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size)
 			buf[len++] = ' ';
 			buf[len] = '\0';
 		}
-		n = bgp_ecomm_str(&l->val[2 * i], buf + len, size - len);
+		n = bgp_ecomm_str_in_list(&l->val[2 * i], &sub, buf + len, size - len);
 		if (n < 0 || (size_t)n >= size - len)
 			return -1;
 		len += (size_t)n;

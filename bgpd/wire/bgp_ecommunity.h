@@ -42,10 +42,15 @@ static inline bool bgp_ecomm_transitive(const uint32_t v[2])
 }
 
 /* One value as FRR 8.4 shows it: "RT:65000:100", "SoO:192.0.2.1:7",
- * "LB:65000:12500000 (100.000 Mbps)", "UNK:6, 0" for the kinds it does not name. Returns the
- * length snprintf() reports. */
+ * "LB:65000:12500000 (100.000 Mbps)", "ET:8", "UNK:128, 1" for the kinds it does not name.
+ * Returns the length snprintf() reports. In a list the text of an unnamed opaque or EVPN value
+ * depends on the value before it (bgp_ecommlist_str()). */
 int bgp_ecomm_str(const uint32_t v[2], char *buf, size_t size);
-/* A list, space separated (FRR's "Extended Community:" line); -1 when truncated. */
+/* The same for the values of a list in turn: *sub starts at 0 and carries FRR's sub-type
+ * from one value to the next. */
+int bgp_ecomm_str_in_list(const uint32_t v[2], uint8_t *sub, char *buf, size_t size);
+/* A list, space separated (FRR's "Extended Community:" line; an unnamed opaque or EVPN
+ * value shows the sub-type of the value before it, as FRR 8.4 does); -1 when truncated. */
 int bgp_ecommlist_str(const struct bgp_ecommlist *l, char *buf, size_t size);
 
 /* One route target or site of origin (subtype BGP_ECOMM_SUB_RT or _SOO) in FRR's forms:

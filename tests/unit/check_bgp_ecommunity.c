@@ -93,7 +93,7 @@ START_TEST(test_decode_kinds)
 				      " 0003fdea 00000001",
 				 buf, sizeof(buf)),
 			 "SoO:65002:1 LB:65002:3200000000 (25.000 Gbps) RT:192.0.2.1:7 "
-			 "RT:4200000000:9 UNK:6, 0 LB:65002:12500000 (100.000 Mbps)");
+			 "RT:4200000000:9 UNK:6, 2 LB:65002:12500000 (100.000 Mbps)");
 	ck_assert_uint_eq(bgp_attr_ex(u.attr)->ecommunities->count, 6);
 	rel();
 	/* A single value, the Partial bit set by some speaker on the way: accepted. */
@@ -191,6 +191,20 @@ START_TEST(test_text)
 	ck_assert_str_eq(one(0x40020000, 0, b, sizeof(b)), "UNK:64, 2");
 	ck_assert_str_eq(one(0x01040000, 0, b, sizeof(b)), "UNK:1, 4"); /* LB is AS-specific */
 	ck_assert_str_eq(one(0x8a010000, 0, b, sizeof(b)), "UNK:138, 1");
+	ck_assert_str_eq(one(0x030c0000, 8, b, sizeof(b)), "ET:8");
+	ck_assert_str_eq(one(0x030d0000, 0, b, sizeof(b)), "Default Gateway");
+	/* FRR 8.4 does not read the sub-type of an opaque or EVPN value it has no name for:
+	 * it shows the one of the value before (0 for the first). Seen in the lab's
+	 * policy_ecomm: "RT:65010:7 UNK:3, 2" for 0x030b... after a route target. */
+	ck_assert_str_eq(one(0x030b0000, 1, b, sizeof(b)), "UNK:3, 0");
+	{
+		const uint32_t v[] = { 0x0002fdf2, 7, 0x030b0000, 1, 0x47010000, 0, 0x06050000, 0 };
+		struct bgp_ecommlist *l = bgp_ecommlist_intern(v, 4);
+
+		ck_assert_int_ge(bgp_ecommlist_str(l, b, sizeof(b)), 0);
+		ck_assert_str_eq(b, "RT:65010:7 UNK:3, 2 UNK:71, 1 UNK:6, 1");
+		bgp_ecommlist_unref(l);
+	}
 	/* A list that does not fit is reported, not cut silently. */
 	{
 		const uint32_t v[] = { 0x0002fde8, 100, 0x0002fde8, 200 };
