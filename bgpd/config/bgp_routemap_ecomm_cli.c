@@ -56,10 +56,14 @@ void rmap_ecomm_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	const char *name = yang_dnode_get_string(dnode, "match/extcommunity");
 
 	e->match_eclist = name ? XSTRDUP(MTYPE_BGP_ROUTEMAP, name) : NULL;
-	if (rt)
+	if (rt) {
 		e->necomm_rt = values_parse(rt, BGP_ECOMM_SUB_RT, &e->ecomm_rt);
-	if (soo)
+		e->ecomm_rt_text = XSTRDUP(MTYPE_BGP_ROUTEMAP, rt);
+	}
+	if (soo) {
 		e->necomm_soo = values_parse(soo, BGP_ECOMM_SUB_SOO, &e->ecomm_soo);
+		e->ecomm_soo_text = XSTRDUP(MTYPE_BGP_ROUTEMAP, soo);
+	}
 	e->ecomm_none = yang_dnode_exists(dnode, "set/extcommunity-none");
 	e->lb_mbps = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/extcommunity-bandwidth");
 	e->lb_non_transitive =

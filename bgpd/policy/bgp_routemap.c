@@ -63,6 +63,8 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_eclist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_rt);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_soo);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_rt_text);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_soo_text);
 }
 
 static void map_free(struct route_map *m)

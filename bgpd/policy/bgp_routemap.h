@@ -131,7 +131,8 @@ struct rmap_entry {
 	uint32_t necomm_rt;
 	uint32_t *ecomm_soo; /* set extcommunity soo: the same */
 	uint32_t necomm_soo;
-	uint32_t lb_mbps; /* set extcommunity bandwidth (1-25600); 0 = none */
+	char *ecomm_rt_text, *ecomm_soo_text; /* as typed, for show route-map (FRR) */
+	uint32_t lb_mbps;		      /* set extcommunity bandwidth (1-25600); 0 = none */
 	bool lb_non_transitive;
 	enum rpki_state match_rpki; /* match rpki valid|invalid|notfound; NOT_USED = none */
 	enum aspa_state match_aspa; /* match aspa valid|invalid|unknown; NOT_USED = none */

@@ -16,7 +16,8 @@ What is checked:
 - per case, dut's table equals ref's (AS path, LOCAL_PREF, best, extended communities as
   `show bgp ipv4 unicast PREFIX json` gives them), and each of dut's sinks holds what ref's
   twin holds;
-- the running-config lines of the feature, dut against ref.
+- `show bgp extcommunity-list [NAME detail]`, the clauses of `show route-map` and the
+  running-config lines of the feature, dut against ref.
 """
 
 import pytest
@@ -144,4 +145,38 @@ def test_running_config_lines_equal(lab):
     settled(lab)
     dut, ref = feature_lines(lab["dut"]), feature_lines(lab["ref"])
     assert len(ref) > 10, ref
+    assert dut == ref, "skua:\n%s\nFRR:\n%s" % ("\n".join(dut), "\n".join(ref))
+
+
+def show_lines(daemon, cmd):
+    return [line.rstrip() for line in bgpd_vtysh(daemon, cmd, check=False).splitlines()
+            if line.strip()]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("cmd", ["show bgp extcommunity-list",
+                                 "show bgp extcommunity-list 10 detail",
+                                 "show bgp extcommunity-list 110 detail",
+                                 "show bgp extcommunity-list ECL-ORDER detail",
+                                 "show bgp extcommunity-list ECL-UNK detail",
+                                 "show bgp extcommunity-list NO-SUCH-LIST detail"])
+def test_show_extcommunity_list_equal(lab, cmd):
+    settled(lab)
+    dut, ref = show_lines(lab["dut"], cmd), show_lines(lab["ref"], cmd)
+    assert ref, "FRR's bgpd said nothing to %r" % cmd
+    assert dut == ref, "%s:\nskua:\n%s\nFRR:\n%s" % (cmd, "\n".join(dut), "\n".join(ref))
+
+
+@pytest.mark.timeout(60)
+def test_show_route_map_clauses_equal(lab):
+    """The extended community clauses of `show route-map RM-IN` (FRR lists them in the order
+    they were configured, which is the printed order here)."""
+    settled(lab)
+
+    def clauses(daemon):
+        return [line.strip() for line in show_lines(daemon, "show route-map RM-IN")
+                if "extcommunity" in line]
+
+    dut, ref = clauses(lab["dut"]), clauses(lab["ref"])
+    assert len(ref) >= 8, ref
     assert dut == ref, "skua:\n%s\nFRR:\n%s" % ("\n".join(dut), "\n".join(ref))
