@@ -10,8 +10,7 @@
  *
  * and their no forms. FRR keeps the rt and soo values as typed and prints them so; it applies
  * them sorted without repeats (ecommunity_str2com()), which is what the entry gets here. FRR
- * 8.4 has no `set extcomm-list NAME delete` (it refuses the line), and its bandwidth
- * `cumulative` and `num-multipaths` forms are not supported by skua yet.
+ * 8.4 has no `set extcomm-list NAME delete` (it refuses the line).
  */
 #include "lib/compat.h"
 
@@ -49,6 +48,23 @@ static uint32_t values_parse(const char *s, uint8_t subtype, uint32_t **out)
 	return bgp_ecomm_sort_uniq(v, k);
 }
 
+/* set extcommunity bandwidth (1-25600)|cumulative|num-multipaths. */
+static void lb_leaf(const struct lyd_node *dnode, struct rmap_entry *e)
+{
+	const char *v = yang_dnode_get_string(dnode, "set/extcommunity-bandwidth");
+
+	if (!v) {
+		e->lb = RMAP_LB_NONE;
+	} else if (strcmp(v, "cumulative") == 0) {
+		e->lb = RMAP_LB_CUMULATIVE;
+	} else if (strcmp(v, "num-multipaths") == 0) {
+		e->lb = RMAP_LB_NUM_MPATH;
+	} else {
+		e->lb = RMAP_LB_VALUE;
+		e->lb_mbps = (uint32_t)strtoul(v, NULL, 10); /* the model's range */
+	}
+}
+
 void rmap_ecomm_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 {
 	const char *rt = yang_dnode_get_string(dnode, "set/extcommunity-rt");
@@ -65,7 +81,7 @@ void rmap_ecomm_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 		e->ecomm_soo_text = XSTRDUP(MTYPE_BGP_ROUTEMAP, soo);
 	}
 	e->ecomm_none = yang_dnode_exists(dnode, "set/extcommunity-none");
-	e->lb_mbps = (uint32_t)yang_dnode_get_uint(dnode, 0, "set/extcommunity-bandwidth");
+	lb_leaf(dnode, e);
 	e->lb_non_transitive =
 		yang_dnode_exists(dnode, "set/extcommunity-bandwidth-non-transitive");
 }
@@ -218,9 +234,11 @@ DEFCMD(no_set_ecommunity_none, "no set extcommunity none",
 	return rmap_stmt_edit(vty, "set/extcommunity-none", NULL, true);
 }
 
-#define LB_HELP                               \
-	"Link bandwidth extended community\n" \
-	"Bandwidth value in Mbps\n"
+#define LB_HELP                                                    \
+	"Link bandwidth extended community\n"                      \
+	"Bandwidth value in Mbps\n"                                \
+	"Cumulative bandwidth of all multipaths (outbound-only)\n" \
+	"Internally computed bandwidth based on number of multipaths (outbound-only)\n"
 
 /* The value and its flag are one statement, set or removed in one commit. */
 static int lb_edit(struct vty *vty, const struct cmd_args *args, bool no)
@@ -237,13 +255,15 @@ static int lb_edit(struct vty *vty, const struct cmd_args *args, bool no)
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFCMD(set_ecommunity_lb, "set extcommunity bandwidth (1-25600)$bw [non-transitive]",
+DEFCMD(set_ecommunity_lb,
+       "set extcommunity bandwidth <(1-25600)|cumulative|num-multipaths>$bw [non-transitive]",
        SET_ECOMM_STR LB_HELP "Attribute is set as non-transitive\n")
 {
 	return lb_edit(vty, args, false);
 }
 
-DEFCMD(no_set_ecommunity_lb, "no set extcommunity bandwidth [(1-25600) [non-transitive]]",
+DEFCMD(no_set_ecommunity_lb,
+       "no set extcommunity bandwidth [<(1-25600)|cumulative|num-multipaths> [non-transitive]]",
        NO_STR SET_ECOMM_STR LB_HELP "Attribute is set as non-transitive\n")
 {
 	return lb_edit(vty, args, true);

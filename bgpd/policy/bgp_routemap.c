@@ -367,19 +367,41 @@ static uint32_t lb_add(uint32_t *v, uint32_t n, const uint32_t lb[2])
 	return n + 1;
 }
 
+/* The bandwidth in Mbps set extcommunity bandwidth gives here; 0: nothing to set. */
+static uint64_t lb_mbps(const struct rmap_entry *e, const struct rmap_ctx *ctx)
+{
+	switch (e->lb) {
+	case RMAP_LB_VALUE:
+		return e->lb_mbps;
+	case RMAP_LB_NUM_MPATH:
+		/* FRR: the reference bandwidth (1 Mbps) times the paths, on the selected path
+		 * only, so never in an inbound map. */
+		return ctx ? ctx->export_paths : 0;
+	case RMAP_LB_CUMULATIVE:
+		/* FRR sums the multipaths' bandwidths when every one has some, and sets nothing
+		 * for a path alone; skua does not do the sum. */
+	case RMAP_LB_NONE:
+		break;
+	}
+	return 0;
+}
+
 /* The extended community statements, in FRR's printed order: bandwidth, none, rt, soo. */
-static void set_ecommunities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+static void set_ecommunities(const struct rmap_entry *e, const struct rmap_ctx *ctx,
+			     struct bgp_attr *t, struct rmap_refs *refs)
 {
 	const struct bgp_ecommlist *old = bgp_attr_ex(t)->ecommunities;
 	uint32_t *v, n = old ? old->count : 0;
+	uint64_t mbps = lb_mbps(e, ctx);
 
-	if (!e->lb_mbps && !e->ecomm_none && !e->necomm_rt && !e->necomm_soo)
+	if (!mbps && !e->ecomm_none && !e->necomm_rt && !e->necomm_soo)
 		return;
 	v = ecomm_copy(old, 1 + e->necomm_rt + e->necomm_soo);
-	if (e->lb_mbps) {
+	if (mbps) {
+		uint64_t bytes = mbps * 1000 * 1000 / 8;
 		uint32_t lb[2];
 
-		bgp_ecomm_lb(local_as, (uint32_t)((uint64_t)e->lb_mbps * 1000 * 1000 / 8),
+		bgp_ecomm_lb(local_as, bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes,
 			     !e->lb_non_transitive, lb);
 		n = lb_add(v, n, lb);
 	}
@@ -454,8 +476,8 @@ static void delete_communities(const struct rmap_entry *e, struct bgp_attr *t,
 		put_lcommunities(t, refs, lcommunity_list_strip(l, bgp_attr_ex(t)->lcommunities));
 }
 
-static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct bgp_attr *t,
-		      struct rmap_refs *refs)
+static void entry_set(const struct rmap_entry *e, const struct prefix *p,
+		      const struct rmap_ctx *ctx, struct bgp_attr *t, struct rmap_refs *refs)
 {
 	if (e->lp_set) {
 		/* +N / -N on a route without LOCAL_PREF count from 0, as FRR (an eBGP route;
@@ -512,7 +534,7 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 	if (e->lcomm_set)
 		set_lcommunities(e, t, refs);
 	delete_communities(e, t, refs);
-	set_ecommunities(e, t, refs);
+	set_ecommunities(e, ctx, t, refs);
 }
 
 static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
@@ -537,7 +559,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		e->hits++;
 		if (!e->permit)
 			return false;
-		entry_set(e, p, t, refs);
+		entry_set(e, p, ctx, t, refs);
 		/* A call to a route-map that does not exist is skipped, as FRR. */
 		if (e->call && route_map_lookup(e->call) &&
 		    !apply_depth(e->call, p, t, refs, ctx, depth + 1))

@@ -24,8 +24,10 @@
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
  *   `set large-comm-list NAME delete` (each delete after its kind's set),
  *   `set origin igp|egp|incomplete`, and the extended communities in FRR's printed order:
- *   `set extcommunity bandwidth (1-25600) [non-transitive]` (our AS, the Mbps as bytes per
- *   second; replaces a bandwidth of the same transitivity, else goes in at its sorted place),
+ *   `set extcommunity bandwidth (1-25600)|num-multipaths [non-transitive]` (our AS, the Mbps
+ *   as bytes per second, 1 Mbps per multipath for num-multipaths, which only outbound maps
+ *   apply, as FRR; replaces a bandwidth of the same transitivity, else goes in at its sorted
+ *   place; `cumulative` sets nothing on a single path, as FRR, and is not done for several),
  *   `set extcommunity none`, `set extcommunity rt VALUE...`, `set extcommunity soo VALUE...`
  *   (appended to what the route has, repeats kept: FRR's ecommunity_merge()).
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
@@ -82,6 +84,14 @@ enum rmap_arith {
 	RMAP_SUB,
 };
 
+/* set extcommunity bandwidth (1-25600)|cumulative|num-multipaths. */
+enum rmap_lb {
+	RMAP_LB_NONE = 0,
+	RMAP_LB_VALUE,
+	RMAP_LB_CUMULATIVE, /* FRR: the multipaths' bandwidths summed; nothing for one path */
+	RMAP_LB_NUM_MPATH,  /* FRR: 1 Mbps per multipath, on the exported best path only */
+};
+
 struct rmap_entry {
 	uint16_t seq;
 	bool permit;
@@ -132,7 +142,8 @@ struct rmap_entry {
 	uint32_t *ecomm_soo; /* set extcommunity soo: the same */
 	uint32_t necomm_soo;
 	char *ecomm_rt_text, *ecomm_soo_text; /* as typed, for show route-map (FRR) */
-	uint32_t lb_mbps;		      /* set extcommunity bandwidth (1-25600); 0 = none */
+	enum rmap_lb lb;		      /* set extcommunity bandwidth ... */
+	uint32_t lb_mbps;		      /* RMAP_LB_VALUE: (1-25600) */
 	bool lb_non_transitive;
 	enum rpki_state match_rpki; /* match rpki valid|invalid|notfound; NOT_USED = none */
 	enum aspa_state match_aspa; /* match aspa valid|invalid|unknown; NOT_USED = none */
@@ -160,6 +171,9 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 struct rmap_ctx {
 	uint32_t peer_as;	/* the neighbor's AS, 0 = a route of our own */
 	enum aspa_dir aspa_dir; /* from `neighbor X local-role` */
+	/* An outbound map on the best path: 1 + its multipaths (set extcommunity bandwidth
+	 * num-multipaths); 0 anywhere else. */
+	uint32_t export_paths;
 };
 bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
 			 struct rmap_refs *refs, const struct rmap_ctx *ctx);

@@ -712,6 +712,16 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	return out;
 }
 
+/* The best path and its multipaths (FRR's bgp_path_info_mpath_count() + 1). */
+static uint32_t export_paths(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
+{
+	uint32_t n = 0;
+
+	for (const struct bgp_path *p = dest->paths; p; p = p->next)
+		n += p != dest_best(dest) && rib_path_multipath(rib, af, dest, p);
+	return n + 1;
+}
+
 /*
  * Through the session's outbound route-map: its decision depends on the prefix (match ip
  * address prefix-list), so it is made per prefix, past the per-attribute cache. The
@@ -723,6 +733,7 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 					   const struct bgp_attr *stored)
 {
 	struct bgp_attr t = *stored, *mapped, *out;
+	const struct rmap_ctx *ctx;
 	struct rmap_refs refs;
 	struct rmap_ctx cbuf;
 	struct prefix p;
@@ -736,9 +747,13 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 		t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 	}
-	/* match rpki / match aspa judge the route as it came from its source. */
-	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs,
-				 rib_rmap_ctx(from, &cbuf))) {
+	/* match rpki / match aspa judge the route as it came from its source; set
+	 * extcommunity bandwidth num-multipaths counts the paths of the best one. */
+	ctx = rib_rmap_ctx(from, &cbuf);
+	if (!ctx)
+		memset(&cbuf, 0, sizeof(cbuf));
+	cbuf.export_paths = export_paths(rib, af, dest);
+	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs, &cbuf)) {
 		route_map_refs_release(&refs);
 		return NULL;
 	}

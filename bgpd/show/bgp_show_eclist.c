@@ -68,8 +68,15 @@ void bgp_show_eclist_match(struct vty *vty, const struct rmap_entry *e)
 
 void bgp_show_eclist_set(struct vty *vty, const struct rmap_entry *e)
 {
-	if (e->lb_mbps)
+	static const char *const forms[] = {
+		[RMAP_LB_CUMULATIVE] = "cumulative", [RMAP_LB_NUM_MPATH] = "num-multipaths"
+	};
+
+	if (e->lb == RMAP_LB_VALUE)
 		vty_out(vty, "    extcommunity bandwidth %u%s\n", e->lb_mbps,
+			e->lb_non_transitive ? " non-transitive" : "");
+	else if (e->lb != RMAP_LB_NONE)
+		vty_out(vty, "    extcommunity bandwidth %s%s\n", forms[e->lb],
 			e->lb_non_transitive ? " non-transitive" : "");
 	if (e->ecomm_none)
 		vty_out(vty, "    extcommunity none\n");

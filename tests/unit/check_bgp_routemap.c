@@ -538,7 +538,8 @@ static uint32_t ecomm_values(const char *text, uint32_t *v)
 
 /* Run map on a route with extended communities ec; out: the route's afterwards, as FRR
  * shows them, or "-" when denied. */
-static void run_ext(const char *map, const char *ec, char *out, size_t size)
+static void run_ext_ctx(const char *map, const char *ec, const struct rmap_ctx *ctx, char *out,
+			size_t size)
 {
 	struct bgp_attr_extra ex = bgp_attr_extra_none;
 	struct bgp_attr t = base, *interned;
@@ -552,7 +553,7 @@ static void run_ext(const char *map, const char *ec, char *out, size_t size)
 		t.present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	}
 	ck_assert_int_eq(prefix_from_str(&p, "192.0.2.0/24", false), 0);
-	if (!route_map_apply(map, &p, &t, &refs)) {
+	if (!route_map_apply_ctx(map, &p, &t, &refs, ctx)) {
 		snprintf(out, size, "-");
 	} else {
 		interned = bgp_attr_intern(&t);
@@ -564,6 +565,11 @@ static void run_ext(const char *map, const char *ec, char *out, size_t size)
 	}
 	route_map_refs_release(&refs);
 	bgp_ecommlist_unref(ex.ecommunities);
+}
+
+static void run_ext(const char *map, const char *ec, char *out, size_t size)
+{
+	run_ext_ctx(map, ec, NULL, out, size);
 }
 
 /* An entry's set extcommunity rt|soo values from text ("65001:1 192.0.2.1:7"), sorted as the
@@ -612,6 +618,7 @@ START_TEST(test_extended_communities)
 	/* bandwidth: 100 Mbps of our AS, in sorted place; one of the same transitivity is
 	 * replaced where it stands (FRR's ecommunity_add_val(unique, overwrite)). */
 	e = E(10, true);
+	e.lb = RMAP_LB_VALUE;
 	e.lb_mbps = 100;
 	route_map_entry_set("LB", &e);
 	run_ext("LB", "", out, sizeof(out));
@@ -624,6 +631,7 @@ START_TEST(test_extended_communities)
 	ck_assert_str_eq(out, "RT:192.0.2.1:1 LB:65001:12500000 (100.000 Mbps) RT:65001:1");
 	/* The non-transitive one is another type: added beside the transitive one. */
 	e = E(10, true);
+	e.lb = RMAP_LB_VALUE;
 	e.lb_mbps = 25600;
 	e.lb_non_transitive = true;
 	route_map_entry_set("LBN", &e);
@@ -646,11 +654,44 @@ START_TEST(test_extended_communities)
 	ck_assert_str_eq(out, "");
 	e = E(10, true);
 	e.ecomm_none = true;
+	e.lb = RMAP_LB_VALUE;
 	e.lb_mbps = 1;
 	e.ecomm_soo = ecomm_set("soo", "65001:5", &e.necomm_soo);
 	route_map_entry_set("NONE2", &e);
 	run_ext("NONE2", "rt 65001:1", out, sizeof(out));
 	ck_assert_str_eq(out, "SoO:65001:5");
+	route_map_set_local_as(0);
+}
+END_TEST
+
+/* bandwidth num-multipaths: 1 Mbps per path, on the exported best path only (FRR: an inbound
+ * map's path is not selected yet); cumulative: nothing for a path alone. */
+START_TEST(test_bandwidth_paths)
+{
+	struct rmap_ctx in = { .peer_as = 65002 }, out1 = { .export_paths = 1 },
+			out3 = { .export_paths = 3 };
+	struct rmap_entry e = E(10, true);
+	char out[256];
+
+	route_map_set_local_as(65001);
+	e.lb = RMAP_LB_NUM_MPATH;
+	route_map_entry_set("NM", &e);
+	e = E(10, true);
+	e.lb = RMAP_LB_CUMULATIVE;
+	e.lb_non_transitive = true;
+	route_map_entry_set("CU", &e);
+	run_ext_ctx("NM", "rt 65001:1", &in, out, sizeof(out));
+	ck_assert_str_eq(out, "RT:65001:1");
+	run_ext("NM", "rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "RT:65001:1");
+	run_ext_ctx("NM", "rt 65001:1", &out1, out, sizeof(out));
+	ck_assert_str_eq(out, "RT:65001:1 LB:65001:125000 (1.000 Mbps)");
+	run_ext_ctx("NM", "lb 7", &out3, out, sizeof(out));
+	ck_assert_str_eq(out, "LB:65001:375000 (3.000 Mbps)");
+	run_ext_ctx("CU", "lbn 7", &out1, out, sizeof(out));
+	ck_assert_str_eq(out, "LB:65001:875000 (7.000 Mbps)");
+	run_ext_ctx("CU", "", &out1, out, sizeof(out));
+	ck_assert_str_eq(out, "");
 	route_map_set_local_as(0);
 }
 END_TEST
@@ -850,6 +891,7 @@ int main(void)
 	tcase_add_test(tc, test_match_and_set_community);
 	tcase_add_test(tc, test_large_communities);
 	tcase_add_test(tc, test_extended_communities);
+	tcase_add_test(tc, test_bandwidth_paths);
 	tcase_add_test(tc, test_set_ipv6_nexthop_global);
 	tcase_add_test(tc, test_match_rpki_and_aspa);
 	tcase_add_test(tc, test_match_ipv6_nexthop);

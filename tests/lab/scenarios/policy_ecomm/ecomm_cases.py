@@ -120,6 +120,23 @@ exit
 route-map RM-IN permit 80
  set local-preference 180
 exit
+!
+ip prefix-list PL-NM seq 5 permit 198.51.100.8/29
+ip prefix-list PL-NM seq 10 permit 198.51.100.24/29
+ip prefix-list PL-CU seq 5 permit 198.51.100.64/29
+!
+route-map RM-OUT-EB permit 10
+ match ip address prefix-list PL-NM
+ set extcommunity bandwidth num-multipaths
+exit
+!
+route-map RM-OUT-EB permit 20
+ match ip address prefix-list PL-CU
+ set extcommunity bandwidth cumulative
+exit
+!
+route-map RM-OUT-EB permit 30
+exit
 """
 
 # Each route: its case, prefix, extended communities as sent.
@@ -159,10 +176,14 @@ DESIGNED = {
     "198.51.100.0/29": (110, "RT:65010:1 SoO:65010:2 RT:65000:1 RT:65010:1",
                         "RT:65000:1 RT:65010:1 SoO:65010:2", "RT:65000:1 RT:65010:1 "
                         "SoO:65010:2"),
-    "198.51.100.8/29": (180, "RT:65010:1", "RT:65010:1", "RT:65010:1"),
+    # RM-OUT-EB: num-multipaths gives the eBGP sink 1 Mbps (one path) of our AS; the
+    # transitive bandwidth .24 carries is replaced.
+    "198.51.100.8/29": (180, "RT:65010:1", "RT:65010:1 LB:65000:125000 (1.000 Mbps)",
+                        "RT:65010:1"),
     "198.51.100.16/29": None,
     # The transitive bandwidth replaced where it stands, with our AS.
-    "198.51.100.24/29": (130, LB100 + " SoO:192.0.2.11:3", LB100 + " SoO:192.0.2.11:3",
+    "198.51.100.24/29": (130, LB100 + " SoO:192.0.2.11:3",
+                         "LB:65000:125000 (1.000 Mbps) SoO:192.0.2.11:3",
                          LB100 + " SoO:192.0.2.11:3"),
     # A non-transitive one beside the transitive one: not sent to eBGP.
     "198.51.100.32/29": (140, LB5 + " RT:4200000000:5 " + LB200, LB5 + " RT:4200000000:5",
@@ -210,6 +231,8 @@ def render_speaker(name):
         out.append("  neighbor %s soft-reconfiguration inbound" % INJ_ADDR)
     for asn, addr in SINKS.values():
         out.append("  neighbor %s activate" % addr)
+        if asn != LOCAL_AS:
+            out.append("  neighbor %s route-map RM-OUT-EB out" % addr)
         if asn == LOCAL_AS:
             # The iBGP sink then needs no route to the injector's next hop.
             out.append("  neighbor %s next-hop-self" % addr)
