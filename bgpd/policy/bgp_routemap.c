@@ -407,9 +407,11 @@ static void set_ecommunities(const struct rmap_entry *e, const struct rmap_ctx *
 	}
 	if (e->ecomm_none)
 		n = 0;
-	memcpy(&v[2 * n], e->ecomm_rt, (size_t)e->necomm_rt * 2 * sizeof(*v));
+	if (e->necomm_rt)
+		memcpy(&v[2 * n], e->ecomm_rt, (size_t)e->necomm_rt * 2 * sizeof(*v));
 	n += e->necomm_rt;
-	memcpy(&v[2 * n], e->ecomm_soo, (size_t)e->necomm_soo * 2 * sizeof(*v));
+	if (e->necomm_soo)
+		memcpy(&v[2 * n], e->ecomm_soo, (size_t)e->necomm_soo * 2 * sizeof(*v));
 	n += e->necomm_soo;
 	put_ecommunities(t, refs, n ? bgp_ecommlist_intern(v, n) : NULL);
 	XFREE(MTYPE_BGP_ROUTEMAP, v);

@@ -83,6 +83,7 @@ static void announce_from(struct fake_peer *from, const char *pfx, const char *c
 	t.extra = &ex;
 	t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES) | ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	fake_announce(from, V4, &t, &p, 1);
+	t.extra = NULL; /* the block on the stack is not interned: not tmpl_release()'s */
 	tmpl_release(&t);
 	if (cl)
 		bgp_u32list_unref(cl);
@@ -179,6 +180,7 @@ START_TEST(test_ext_only_non_transitive)
 	t.extra = &ex;
 	t.present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	fake_announce(src, V4, &t, &p, 1);
+	t.extra = NULL; /* on the stack, as above */
 	tmpl_release(&t);
 	bgp_ecommlist_unref(ex.ecommunities);
 	fake_run(bgp, RUN_ALL);
