@@ -40,6 +40,7 @@ const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *
 
 	if (!src || src->local || !src->peer)
 		return NULL;
+	memset(buf, 0, sizeof(*buf));
 	role = src->peer->conf.local_role;
 	buf->aspa_dir = bgp_role_aspa_dir(role);
 	/* A route server does not put its AS in the path (RFC 7947 2.2.2.1): the first AS is

@@ -22,6 +22,13 @@ void bgp_show_peer_group_init(void);
 void bgp_show_fib_init(void);
 /* show bgp as-path-access-list, show bgp [large-]community-list, show route-map. */
 void bgp_show_policy_init(void);
+/* show bgp extcommunity-list; installed by bgp_show_policy_init(). The extended community
+ * lines of a route-map entry, for show route-map. */
+void bgp_show_eclist_init(void);
+struct rmap_entry;
+struct vty;
+void bgp_show_eclist_match(struct vty *vty, const struct rmap_entry *e);
+void bgp_show_eclist_set(struct vty *vty, const struct rmap_entry *e);
 /* show rpki prefix-table|prefix|as-number|aspa-table|cache-connection|cache-server [json],
  * rpki reset|start|stop (bgp_show_rpki.c). */
 void bgp_show_rpki_init(void);

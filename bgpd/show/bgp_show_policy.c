@@ -198,6 +198,7 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	if (e->match_lclist)
 		vty_out(vty, "    large-community %s%s\n", e->match_lclist,
 			e->match_lclist_exact ? " exact-match" : "");
+	bgp_show_eclist_match(vty, e);
 	if (e->match_rpki != RPKI_NOT_USED)
 		vty_out(vty, "    rpki %s\n", rpki_state_name(e->match_rpki));
 	if (e->match_aspa != ASPA_NOT_USED)
@@ -261,6 +262,7 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 	}
 	if (e->lcomm_delete)
 		vty_out(vty, "    large-comm-list %s delete\n", e->lcomm_delete);
+	bgp_show_eclist_set(vty, e);
 	vty_out(vty, "  Call clause:\n");
 	if (e->call)
 		vty_out(vty, "    Call %s\n", e->call);
@@ -295,4 +297,5 @@ void bgp_show_policy_init(void)
 	cmd_install(VIEW_NODE, &show_bgp_community_list_cmd);
 	cmd_install(VIEW_NODE, &show_bgp_lcommunity_list_cmd);
 	cmd_install(VIEW_NODE, &show_route_map_cmd);
+	bgp_show_eclist_init();
 }
