@@ -324,29 +324,23 @@ static bool list_permits(struct community_list *l, const uint32_t *vals, uint32_
 	return permit;
 }
 
-/*
- * Does the list take value v (width words) out of a route: its first matching entry permits?
- * An expanded entry of an extended community list looks at the text of the route's whole list
- * (all_text), not the value's: FRR 8.4 does so (ecommunity_list_match_delete()).
- */
-static bool strips_value(const struct community_list *l, const uint32_t *v, const char *all_text)
+/* Does the list take value v (width words) out of a route: its first matching entry permits?
+ * (Community and large community lists: FRR 8.4 has no extended community deletion.) */
+static bool strips_value(const struct community_list *l, const uint32_t *v)
 {
 	uint32_t w = width(l->kind);
 	char text[40];
 
 	if (l->kind == CLIST_LCOMM)
 		snprintf(text, sizeof(text), "%u:%u:%u", v[0], v[1], v[2]);
-	else if (l->kind == CLIST_COMM)
-		bgp_community_str(v[0], text, sizeof(text));
 	else
-		snprintf(text, sizeof(text), "%s", all_text);
+		bgp_community_str(v[0], text, sizeof(text));
 	for (uint32_t i = 0; i < l->e.n; i++) {
 		const struct clist_entry *e = entry_at(l, i);
 		bool m = false;
 
 		if (l->expanded) {
-			m = regexec(&e->re, l->kind == CLIST_ECOMM ? all_text : text, 0, NULL, 0) ==
-			    0;
+			m = regexec(&e->re, text, 0, NULL, 0) == 0;
 		} else {
 			m = e->any;
 			for (uint32_t k = 0; !m && k < e->nval; k++)
@@ -358,16 +352,14 @@ static bool strips_value(const struct community_list *l, const uint32_t *v, cons
 	return false;
 }
 
-/* The values (n of them) the list does not strip, in *out (to free); how many. all_text: see
- * strips_value(). */
-static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_t n,
-		      const char *all_text, uint32_t **out)
+/* The values (n of them) the list does not strip, in *out (to free); how many. */
+static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_t n, uint32_t **out)
 {
 	uint32_t w = width(l->kind), k = 0;
 
 	*out = XMALLOC(MTYPE_BGP_CLIST, ((size_t)n + 1) * w * sizeof(**out));
 	for (uint32_t i = 0; i < n; i++)
-		if (!strips_value(l, &v[i * w], all_text))
+		if (!strips_value(l, &v[i * w]))
 			memcpy(&(*out)[k++ * w], &v[i * w], w * sizeof(**out));
 	return k;
 }
@@ -500,7 +492,7 @@ struct bgp_u32list *community_list_strip(struct community_list *l, const struct 
 		return NULL;
 	if (!l)
 		return bgp_u32list_ref((struct bgp_u32list *)c);
-	n = strip(l, c->val, c->count, NULL, &v);
+	n = strip(l, c->val, c->count, &v);
 	r = n ? bgp_u32list_intern(v, n) : NULL;
 	XFREE(MTYPE_BGP_CLIST, v);
 	return r;
@@ -556,7 +548,7 @@ struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 		return NULL;
 	if (!l)
 		return bgp_lcommlist_intern(lc->val, lc->count); /* a new reference */
-	n = strip(l, lc->val, lc->count, NULL, &v);
+	n = strip(l, lc->val, lc->count, &v);
 	r = n ? bgp_lcommlist_intern(v, n) : NULL;
 	XFREE(MTYPE_BGP_CLIST, v);
 	return r;
@@ -625,30 +617,6 @@ bool ecommunity_list_permits(struct community_list *l, const struct bgp_ecommlis
 	uint32_t n = ec ? ec->count : 0;
 
 	return permits_set(l, n ? ec->val : NULL, n, ec, ecommunities_str, ECOMM_TEXT_MAX, false);
-}
-
-struct bgp_ecommlist *ecommunity_list_strip(struct community_list *l,
-					    const struct bgp_ecommlist *ec)
-{
-	struct bgp_ecommlist *r;
-	uint32_t *v, n;
-	char *text;
-	size_t size;
-
-	if (!ec || !ec->count)
-		return NULL;
-	if (!l)
-		return bgp_ecommlist_ref((struct bgp_ecommlist *)ec);
-	size = (size_t)ec->count * ECOMM_TEXT_MAX + 1;
-	text = XMALLOC(MTYPE_BGP_CLIST, size);
-	bgp_ecommlist_str(ec, text, size);
-	n = strip(l, ec->val, ec->count, text, &v);
-	XFREE(MTYPE_BGP_CLIST, text);
-	/* FRR sorts what is left and drops repeats (route_set_ecommunity_delete()). */
-	n = bgp_ecomm_sort_uniq(v, n);
-	r = n ? bgp_ecommlist_intern(v, n) : NULL;
-	XFREE(MTYPE_BGP_CLIST, v);
-	return r;
 }
 
 int ecommunity_list_canonical(const char *text, char *out, size_t size)

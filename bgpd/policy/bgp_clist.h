@@ -97,8 +97,6 @@ void ecommunity_list_delete(const char *name);
 bool ecommunity_list_permits(struct community_list *l, const struct bgp_ecommlist *ec);
 void ecommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg);
 int ecommunity_list_canonical(const char *text, char *out, size_t size);
-struct bgp_ecommlist *ecommunity_list_strip(struct community_list *l,
-					    const struct bgp_ecommlist *ec);
 
 /* One hook for every kind of list (only route-maps use them). */
 typedef void (*community_list_hook_fn)(const char *name);

@@ -118,18 +118,6 @@ static bool epermits(const char *list, const char *text)
 	return r;
 }
 
-static const char *estrip(const char *list, const char *text)
-{
-	static char buf[512];
-	struct bgp_ecommlist *l = ecomms(text);
-	struct bgp_ecommlist *r = ecommunity_list_strip(ecommunity_list_lookup(list), l);
-
-	ck_assert_int_ge(bgp_ecommlist_str(r, buf, sizeof(buf)), 0);
-	bgp_ecommlist_unref(r);
-	bgp_ecommlist_unref(l);
-	return buf;
-}
-
 static const char *ecanon(const char *text)
 {
 	static char buf[512];
@@ -330,25 +318,6 @@ START_TEST(test_ext_match)
 }
 END_TEST
 
-START_TEST(test_ext_strip)
-{
-	/* Standard: each value alone through the entries; what is left comes back sorted
-	 * (route_set_ecommunity_delete()). */
-	ck_assert_int_eq(ecommunity_list_entry_set("D", false, 5, false, "rt 65000:1"), 0);
-	ck_assert_int_eq(ecommunity_list_entry_set("D", false, 10, true, "rt 65000:1 soo 65000:2"),
-			 0);
-	ck_assert_str_eq(estrip("D", "soo 65000:3 soo 65000:2 rt 65000:1"),
-			 "RT:65000:1 SoO:65000:3");
-	ck_assert_str_eq(estrip("D", "soo 65000:2"), "");
-	ck_assert_str_eq(estrip("MISSING", "soo 65000:2 rt 1:1"), "SoO:65000:2 RT:1:1");
-	/* Expanded: FRR 8.4 matches the whole list's text for every value, so one match takes
-	 * them all. */
-	ck_assert_int_eq(ecommunity_list_entry_set("R", true, 5, true, "RT:65000:1"), 0);
-	ck_assert_str_eq(estrip("R", "rt 65000:1 soo 65000:2 rt 192.0.2.1:9"), "");
-	ck_assert_str_eq(estrip("R", "rt 65000:2 soo 65000:2"), "RT:65000:2 SoO:65000:2");
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("bgp_clist");
@@ -365,7 +334,6 @@ int main(void)
 	tcase_add_test(tc, test_strip);
 	tcase_add_test(tc, test_ext_entries);
 	tcase_add_test(tc, test_ext_match);
-	tcase_add_test(tc, test_ext_strip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
