@@ -18,7 +18,7 @@
  * (per neighbor, neighbors sorted by address)
  *    !
  *    address-family ipv4 unicast
- *     network P                      (sorted)
+ *     network P [route-map NAME]     (sorted)
  *     aggregate-address P            (sorted, bgp_aggregate_cli.c)
  *     [no] neighbor X activate
  *    exit-address-family
@@ -438,7 +438,11 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	snprintf(xpath, sizeof(xpath), "afi-safis/%s/network", name);
 	v = sorted(bgp, xpath, network_cmp, &n);
 	for (uint32_t i = 0; i < n; i++)
-		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
+		sbuf_printf(&body, "  network %s%s%s\n", yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "route-map") ? " route-map " : "",
+			    yang_dnode_exists(v[i], "route-map")
+				    ? yang_dnode_get_string(v[i], "route-map")
+				    : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	bgp_print_aggregates(&body, bgp, name); /* after the networks, as FRR */
 	bgp_fib_af_write(&body, bgp, name);	/* maximum-paths, after the networks as in FRR */

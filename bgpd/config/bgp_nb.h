@@ -111,6 +111,8 @@ int bgp_nb_validate_tree(const struct lyd_node *tree, char *errmsg, size_t errle
 int bgp_nb_neighbor_plist_destroy(struct nb_cb_args *args);
 int bgp_nb_network_create(struct nb_cb_args *args);
 int bgp_nb_network_destroy(struct nb_cb_args *args);
+int bgp_nb_network_rmap_modify(struct nb_cb_args *args);
+int bgp_nb_network_rmap_destroy(struct nb_cb_args *args);
 /* aggregate-address (bgp_aggregate_cli.c) */
 int bgp_nb_aggregate_create(struct nb_cb_args *args);
 int bgp_nb_aggregate_destroy(struct nb_cb_args *args);

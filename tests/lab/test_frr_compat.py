@@ -544,9 +544,6 @@ UNSUPPORTED = {
     "policy_rmap/ref": "bgp route-map delay-timer 1",
     # The peer plays a speaker without route refresh, which skua cannot pretend to be.
     "soft_in_kept/peer": "neighbor 192.0.2.1 dont-capability-negotiate",
-    # The peer originates a route with communities from a network statement's route-map;
-    # skua's network statement takes no route-map yet (issue 14).
-    "frr_output/p": "network 203.0.113.0/26 route-map TAG",
 }
 
 

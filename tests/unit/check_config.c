@@ -418,6 +418,16 @@ int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	return 0;
 }
 
+int bgp_network_set_rmap(struct bgp *bgp, enum bgp_af af, const struct prefix *p, const char *rmap)
+{
+	char buf[PREFIX_STRLEN];
+
+	(void)bgp;
+	sbuf_printf(&calls, "network_rmap %d %s %s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+		    rmap ? rmap : "-");
+	return 0;
+}
+
 int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 {
 	struct bgp_network *n;
@@ -630,6 +640,7 @@ static const char *const good_files[] = {
 	"good-ops.conf",
 	"good-llgr.conf",
 	"good-aggregate.conf",
+	"good-network-route-map.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -738,6 +749,7 @@ static const char *const bad_files[] = {
 	"bad-adv-interval-range.conf",
 	"bad-llgr-stale-time-zero.conf",
 	"bad-llgr-stale-time-range.conf",
+	"bad-network-backdoor.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
