@@ -22,10 +22,10 @@
  *
  * as-set (FRR's bgp_compute_aggregate_aspath() and _community()): the AS path is the
  * contributors' paths aggregated (bgp_aspath_aggregate(): their common beginning, then an
- * AS_SET of the rest), the communities their union, sorted; no ATOMIC_AGGREGATE unless a
- * contributor carried one.
+ * AS_SET of the rest), the communities and the large communities their unions, sorted
+ * (_lcommunity()); no ATOMIC_AGGREGATE unless a contributor carried one.
  *
- * Not yet: large and extended communities of as-set, route-map, suppress-map, matching-MED-only. An
+ * Not yet: extended communities of as-set, route-map, suppress-map, matching-MED-only. An
  * aggregate and a `network` statement for the same prefix share the local source's one path.
  */
 #include "lib/compat.h"
@@ -139,7 +139,21 @@ struct aggr_sum {
 	struct bgp_aspath *aspath; /* as-set: the aggregated path (reference held) */
 	uint32_t *comm;		   /* as-set: the contributors' communities, ncomm of them */
 	size_t ncomm, comm_cap;
+	uint32_t *lcomm; /* as-set: their large communities, 3 words each, nlcomm of them */
+	size_t nlcomm, lcomm_cap;
 };
+
+/* Append n values of `width` words to *v (count *nv, room *cap), growing it. */
+static void words_append(uint32_t **v, size_t *nv, size_t *cap, const uint32_t *val, size_t n,
+			 size_t width)
+{
+	if (*nv + n > *cap) {
+		*cap = MAX(2 * *cap, *nv + n);
+		*v = XREALLOC(MTYPE_BGP_AGGREGATE, *v, *cap * width * sizeof(**v));
+	}
+	memcpy(*v + *nv * width, val, n * width * sizeof(**v));
+	*nv += n;
+}
 
 static void sum_add_as_set(struct aggr_sum *sum, const struct bgp_attr *attr)
 {
@@ -153,22 +167,20 @@ static void sum_add_as_set(struct aggr_sum *sum, const struct bgp_attr *attr)
 			sum->aspath = agg;
 		}
 	}
-	if (!attr->communities)
-		return;
-	if (sum->ncomm + attr->communities->count > sum->comm_cap) {
-		sum->comm_cap = MAX(2 * sum->comm_cap, sum->ncomm + attr->communities->count);
-		sum->comm = XREALLOC(MTYPE_BGP_AGGREGATE, sum->comm,
-				     sum->comm_cap * sizeof(*sum->comm));
-	}
-	memcpy(sum->comm + sum->ncomm, attr->communities->val,
-	       attr->communities->count * sizeof(*sum->comm));
-	sum->ncomm += attr->communities->count;
+	if (attr->communities)
+		words_append(&sum->comm, &sum->ncomm, &sum->comm_cap, attr->communities->val,
+			     attr->communities->count, 1);
+	if (bgp_attr_ex(attr)->lcommunities)
+		words_append(&sum->lcomm, &sum->nlcomm, &sum->lcomm_cap,
+			     bgp_attr_ex(attr)->lcommunities->val,
+			     bgp_attr_ex(attr)->lcommunities->count, 3);
 }
 
 static void sum_release(struct aggr_sum *sum)
 {
 	bgp_aspath_unref(sum->aspath);
 	XFREE(MTYPE_BGP_AGGREGATE, sum->comm);
+	XFREE(MTYPE_BGP_AGGREGATE, sum->lcomm);
 }
 
 static int comm_cmp(const void *a, const void *b)
@@ -176,6 +188,30 @@ static int comm_cmp(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Large communities in numeric order: global administrator, then the two local parts. */
+static int lcomm_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/* Sort v (n values of width words) and drop repeats; returns how many are left. */
+static size_t sort_unique(uint32_t *v, size_t n, size_t width,
+			  int (*cmp)(const void *, const void *))
+{
+	size_t m = 0;
+
+	qsort(v, n, width * sizeof(*v), cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!m || cmp(v + (m - 1) * width, v + i * width) != 0)
+			memmove(v + m++ * width, v + i * width, width * sizeof(*v));
+	return m;
 }
 
 static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_aggr *ag,
@@ -210,6 +246,7 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 				  const struct rib_aggr *ag, struct aggr_sum *sum)
 {
 	struct bgp_u32list *comm = NULL;
+	struct bgp_lcommlist *lcomm = NULL;
 	struct bgp_attr tmpl;
 	struct bgp_attr_extra ex;
 	struct bgp_attr *attr;
@@ -226,15 +263,18 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 		tmpl.aspath = bgp_aspath_ref(sum->aspath);
 	}
 	if (ag->opts.as_set && sum->ncomm) {
-		size_t m = 0;
+		size_t m = sort_unique(sum->comm, sum->ncomm, 1, comm_cmp);
 
-		qsort(sum->comm, sum->ncomm, sizeof(*sum->comm), comm_cmp);
-		for (size_t i = 0; i < sum->ncomm; i++)
-			if (!m || sum->comm[m - 1] != sum->comm[i])
-				sum->comm[m++] = sum->comm[i];
 		comm = bgp_u32list_intern(sum->comm, (uint32_t)m);
 		tmpl.communities = comm;
 		tmpl.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	if (ag->opts.as_set && sum->nlcomm) {
+		size_t m = sort_unique(sum->lcomm, sum->nlcomm, 3, lcomm_cmp);
+
+		lcomm = bgp_lcommlist_intern(sum->lcomm, (uint32_t)m);
+		ex.lcommunities = lcomm;
+		tmpl.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
 	}
 	/* FRR makes its aggregates with an IPv6 next hop :: and no NEXT_HOP, whatever the
 	 * family, and shows "::" for them; the export sets our next hop either way. */
@@ -248,6 +288,7 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 	attr = bgp_attr_intern(&tmpl);
 	bgp_aspath_unref(tmpl.aspath);
 	bgp_u32list_unref(comm);
+	bgp_lcommlist_unref(lcomm);
 	return attr;
 }
 

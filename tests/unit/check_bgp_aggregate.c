@@ -302,6 +302,47 @@ START_TEST(test_as_set)
 }
 END_TEST
 
+/* as-set carries the contributors' large communities too (FRR's
+ * bgp_compute_aggregate_lcommunity()): their union, in numeric order, each once. */
+static void announce_lcomm(struct fake_peer *fp, const char *pfx, const char *nh,
+			   const uint32_t *lc, uint32_t n)
+{
+	struct bgp_attr_extra ex = { 0 };
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, fp == e1 ? "65002" : "65003", nh, BGP_ORIGIN_IGP);
+	ex = *bgp_attr_ex(&t);
+	ex.lcommunities = bgp_lcommlist_intern(lc, n);
+	t.extra = &ex;
+	t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	fake_announce(fp, V4, &t, &p, 1);
+	bgp_lcommlist_unref(ex.lcommunities);
+	t.extra = NULL;
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_as_set_large_communities)
+{
+	static const uint32_t lc1[] = { 65002, 1, 2, 65001, 9, 9 };
+	static const uint32_t lc2[] = { 65001, 9, 9, 65001, 1, 3 };
+	const struct bgp_lcommlist *l;
+
+	aggregate_set(V4, AGG, true, false);
+	announce_lcomm(e1, "192.0.2.0/25", "203.0.113.2", lc1, 2);
+	announce_lcomm(e2, "192.0.2.128/25", "203.0.113.6", lc2, 2);
+	l = bgp_attr_ex(fake_adj(i1, AGG))->lcommunities;
+	ck_assert_ptr_nonnull(l);
+	ck_assert_uint_eq(l->count, 3);
+	ck_assert_mem_eq(l->val, ((uint32_t[]){ 65001, 1, 3, 65001, 9, 9, 65002, 1, 2 }),
+			 9 * sizeof(uint32_t));
+	/* Without as-set the aggregate carries none. */
+	aggregate_set(V4, AGG, false, false);
+	ck_assert_ptr_null(bgp_attr_ex(fake_adj(i1, AGG))->lcommunities);
+}
+END_TEST
+
 START_TEST(test_show_suppressed)
 {
 	struct vty *vty;
@@ -342,6 +383,7 @@ static Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_summary_only);
 	tcase_add_test(tc, test_summary_only_follows_last_contributor);
 	tcase_add_test(tc, test_as_set);
+	tcase_add_test(tc, test_as_set_large_communities);
 	tcase_add_test(tc, test_show_suppressed);
 	suite_add_tcase(s, tc);
 	return s;
