@@ -49,8 +49,9 @@ static void plist_changed(int family, const char *name)
 {
 	if (bgp_instance) {
 		bgp_policy_plist_changed(bgp_instance, family, name);
-		bgp_redist_changed(bgp_instance);   /* redistribute ... route-map NAME */
-		bgp_network_check_policy_changed(); /* network ... route-map NAME */
+		bgp_redist_changed(bgp_instance);	    /* redistribute ... route-map NAME */
+		bgp_network_check_policy_changed();	    /* network ... route-map NAME */
+		rib_aggregate_policy_changed(bgp_instance); /* aggregate-address ... *-map */
 	}
 }
 
@@ -60,6 +61,7 @@ static void aspath_changed(const char *name)
 		bgp_policy_aspath_changed(bgp_instance, name);
 		bgp_redist_changed(bgp_instance);
 		bgp_network_check_policy_changed();
+		rib_aggregate_policy_changed(bgp_instance);
 	}
 }
 
@@ -71,6 +73,7 @@ static void rmap_changed(const char *name)
 		bgp_policy_rmap_changed(bgp_instance);
 		bgp_redist_changed(bgp_instance);
 		bgp_network_check_policy_changed();
+		rib_aggregate_policy_changed(bgp_instance);
 	}
 }
 
@@ -433,6 +436,8 @@ int bgp_network_set_rmap(struct bgp *bgp, enum bgp_af af, const struct prefix *p
 	n = network_find(bgp, af, &q);
 	if (!n)
 		return -ENOENT;
+	if (strcmp(n->rmap, rmap ? rmap : "") == 0)
+		return 0; /* set with the statement already (bgpd/config/) */
 	snprintf(n->rmap, sizeof(n->rmap), "%s", rmap ? rmap : "");
 	bgp_network_check_sync(bgp); /* announced with the map's sets, or withdrawn if it denies */
 	return 0;
