@@ -25,6 +25,7 @@
 
 #include "bgpd/config/bgp_cli_private.h"
 #include "bgpd/config/bgp_nb.h"
+#include "bgpd/config/bgp_netmask.h"
 #include "bgpd/core/bgp.h"
 #include "bgpd/instance/bgp_instance.h"
 #include "bgpd/rib/bgp_rib_api.h"
@@ -140,8 +141,9 @@ void bgp_print_aggregates(struct sbuf *out, const struct lyd_node *bgp, const ch
 	ly_set_free(set, NULL);
 }
 
-/* [no] aggregate-address P [OPTIONS] in the address family af_xpath. */
-static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
+/* [no] aggregate-address P [OPTIONS] in the address family af_xpath (P: s). */
+static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath,
+			  const char *s)
 {
 	/* The empty leaves, and the valued ones with the argument that carries each. */
 	static const char *const flags[] = { "as-set", "summary-only", "matching-MED-only" };
@@ -150,7 +152,6 @@ static int aggregate_edit(struct vty *vty, const struct cmd_args *args, const ch
 	} valued[] = { { "route-map", "rmap" },
 		       { "suppress-map", "smap" },
 		       { "origin", "origin" } };
-	const char *s = cmd_arg(args, "prefix");
 	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
 	bool no = cmd_has(args, "no");
 	struct prefix p;
@@ -223,18 +224,35 @@ DEFCMD(bgp_aggregate4, "[no] aggregate-address A.B.C.D/M$prefix " AGGREGATE_OPTI
        NO_STR "Configure BGP aggregate entries\n"
 	      "Aggregate prefix\n" AGGREGATE_OPTIONS_HELP)
 {
-	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH);
+	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH, cmd_arg(args, "prefix"));
+}
+
+/* FRR's address-and-mask spelling. */
+DEFCMD(bgp_aggregate4_mask, "[no] aggregate-address A.B.C.D$addr A.B.C.D$mask " AGGREGATE_OPTIONS,
+       NO_STR "Configure BGP aggregate entries\n"
+	      "Aggregate address\n"
+	      "Aggregate mask\n" AGGREGATE_OPTIONS_HELP)
+{
+	char prefix[PREFIX_STRLEN], err[160];
+
+	if (bgp_netmask_prefix(cmd_arg(args, "addr"), cmd_arg(args, "mask"), prefix, sizeof(prefix),
+			       err, sizeof(err)) < 0) {
+		vty_out(vty, "%% %s\n", err);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	return aggregate_edit(vty, args, BGP_AF_IPV4_XPATH, prefix);
 }
 
 DEFCMD(bgp_aggregate6, "[no] aggregate-address X:X::X:X/M$prefix " AGGREGATE_OPTIONS,
        NO_STR "Configure BGP aggregate entries\n"
 	      "Aggregate prefix\n" AGGREGATE_OPTIONS_HELP)
 {
-	return aggregate_edit(vty, args, BGP_AF_IPV6_XPATH);
+	return aggregate_edit(vty, args, BGP_AF_IPV6_XPATH, cmd_arg(args, "prefix"));
 }
 
 void bgp_aggregate_cli_init(void)
 {
 	cmd_install(BGP_IPV4_NODE, &bgp_aggregate4_cmd);
+	cmd_install(BGP_IPV4_NODE, &bgp_aggregate4_mask_cmd);
 	cmd_install(BGP_IPV6_NODE, &bgp_aggregate6_cmd);
 }

@@ -11,6 +11,7 @@
 
 #include "bgpd/config/bgp_cli_private.h"
 #include "bgpd/config/bgp_nb.h"
+#include "bgpd/config/bgp_netmask.h"
 #include "bgpd/core/bgp.h"
 #include "lib/northbound_cli.h"
 #include "lib/prefix.h"
@@ -42,10 +43,12 @@ static bool is_ipv6_link_local(const struct prefix *p)
 	return p->family == AF_INET6 && p->u.bytes[0] == 0xfe && (p->u.bytes[1] & 0xc0) == 0x80;
 }
 
-/* [no] network P [route-map NAME] in the address family af_xpath. */
-static int network_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
+/* [no] network P [route-map NAME] in the address family af_xpath (P: s, A.B.C.D/M or
+ * X:X::X:X/M). */
+static int network_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath,
+			const char *s)
 {
-	const char *s = cmd_arg(args, "prefix"), *rmap = cmd_arg(args, "rmap");
+	const char *rmap = cmd_arg(args, "rmap");
 	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
 	bool no = cmd_has(args, "no");
 	struct prefix p, strict;
@@ -97,7 +100,27 @@ DEFCMD(bgp_network4, "[no] network A.B.C.D/M$prefix [route-map RMAP_NAME$rmap]",
 	      "Route-map to modify the attributes\n"
 	      "Name of the route map\n")
 {
-	return network_edit(vty, args, BGP_AF_IPV4_XPATH);
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, cmd_arg(args, "prefix"));
+}
+
+/* FRR's older spellings: address and mask, or the address's class length. */
+DEFCMD(bgp_network4_mask,
+       "[no] network A.B.C.D$addr [mask A.B.C.D$mask] [route-map RMAP_NAME$rmap]",
+       NO_STR "Specify a network to announce via BGP\n"
+	      "Network number\n"
+	      "Network mask\n"
+	      "Network mask\n"
+	      "Route-map to modify the attributes\n"
+	      "Name of the route map\n")
+{
+	char prefix[PREFIX_STRLEN], err[160];
+
+	if (bgp_netmask_prefix(cmd_arg(args, "addr"), cmd_arg(args, "mask"), prefix, sizeof(prefix),
+			       err, sizeof(err)) < 0) {
+		vty_out(vty, "%% %s\n", err);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, prefix);
 }
 
 DEFCMD(bgp_network6, "[no] network X:X::X:X/M$prefix [route-map RMAP_NAME$rmap]",
@@ -106,7 +129,7 @@ DEFCMD(bgp_network6, "[no] network X:X::X:X/M$prefix [route-map RMAP_NAME$rmap]"
 	      "Route-map to modify the attributes\n"
 	      "Name of the route map\n")
 {
-	return network_edit(vty, args, BGP_AF_IPV6_XPATH);
+	return network_edit(vty, args, BGP_AF_IPV6_XPATH, cmd_arg(args, "prefix"));
 }
 
 DEFCMD(neighbor_activate, "[no] " NEIGHBOR_CMD " activate",
@@ -387,6 +410,7 @@ void bgp_cli_af_init(void)
 		&neighbor_send_comm_cmd,
 		&neighbor_activate_cmd,
 		&bgp_network4_cmd,
+		&bgp_network4_mask_cmd,
 	};
 	static struct cmd_def quagga_hidden[array_size(quagga_forms)];
 
@@ -397,6 +421,7 @@ void bgp_cli_af_init(void)
 		cmd_install(BGP_NODE, &quagga_hidden[i]);
 	}
 	cmd_install(BGP_IPV4_NODE, &bgp_network4_cmd);
+	cmd_install(BGP_IPV4_NODE, &bgp_network4_mask_cmd);
 	bgp_cli_install(BGP_IPV4_NODE, af_cmds, array_size(af_cmds));
 	cmd_install(BGP_IPV6_NODE, &bgp_network6_cmd);
 	bgp_cli_install(BGP_IPV6_NODE, af_cmds, array_size(af_cmds));

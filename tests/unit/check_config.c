@@ -651,6 +651,7 @@ static const char *const good_files[] = {
 	"good-aggregate.conf",
 	"good-network-route-map.conf",
 	"good-aggregate-options.conf",
+	"good-netmask.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -762,6 +763,7 @@ static const char *const bad_files[] = {
 	"bad-network-backdoor.conf",
 	"bad-aggregate-option-twice.conf",
 	"bad-aggregate-summary-suppress.conf",
+	"bad-netmask-holes.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
