@@ -363,6 +363,35 @@ DEFCMD(no_neighbor_maxpfx,
 	return maxpfx_edit(vty, args, true);
 }
 
+/* neighbor X default-originate [route-map NAME]: the line replaces the previous one (FRR: a
+ * route-map left out is removed). */
+DEFCMD(neighbor_deforig, "[no] " NEIGHBOR_CMD " default-originate [route-map RMAP_NAME$rmap]",
+       NO_STR NEIGHBOR_STR "Originate default route to this neighbor\n"
+			   "Route-map to specify criteria to originate default\n"
+			   "route-map name\n")
+{
+	char base[256], leaf[96], dx[XPATH_MAX], xpath[XPATH_MAX + 16];
+	const char *rmap = cmd_arg(args, "rmap");
+
+	if (rmap && strlen(rmap) >= BGP_RMAP_NAME_MAX) {
+		vty_out(vty, "%% Route-map name %s is too long (at most %d characters)\n", rmap,
+			BGP_RMAP_NAME_MAX - 1);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	if (bgp_cli_peer_base(vty, args, base, sizeof(base)) < 0)
+		return CMD_WARNING_CONFIG_FAILED;
+	af_leaf(vty, leaf, sizeof(leaf), "default-originate");
+	snprintf(dx, sizeof(dx), "%s/%s", base, leaf);
+	if (cmd_has(args, "no")) {
+		nb_cli_enqueue_change(vty, dx, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	nb_cli_enqueue_change(vty, dx, NB_OP_CREATE, NULL);
+	snprintf(xpath, sizeof(xpath), "%s/route-map", dx);
+	nb_cli_enqueue_change(vty, xpath, rmap ? NB_OP_MODIFY : NB_OP_DESTROY, rmap);
+	return nb_cli_apply_changes(vty, NULL);
+}
+
 DEFCMD(neighbor_nhs, "[no] " NEIGHBOR_CMD " next-hop-self [force]",
        NO_STR NEIGHBOR_STR "Disable the next hop calculation for this neighbor\n"
 			   "Set the next hop to self for reflected routes\n")
@@ -392,25 +421,20 @@ void bgp_cli_af_init(void)
 		&neighbor_maxpfx_cmd,
 		&no_neighbor_maxpfx_cmd,
 		&neighbor_nhs_cmd,
+		&neighbor_deforig_cmd,
 		&neighbor_route_map_cmd,
 		&no_neighbor_route_map_cmd,
 	};
 	/* The IPv4 unicast commands Quagga wrote at the router level: the same definitions,
 	 * hidden there (af_leaf() of BGP_NODE is IPv4 unicast). */
 	static const struct cmd_def *const quagga_forms[] = {
-		&neighbor_soft_in_cmd,
-		&neighbor_rr_client_cmd,
-		&neighbor_nhs_cmd,
-		&neighbor_route_map_cmd,
-		&no_neighbor_route_map_cmd,
-		&neighbor_filter_list_cmd,
-		&no_neighbor_filter_list_cmd,
-		&neighbor_prefix_list_cmd,
-		&no_neighbor_prefix_list_cmd,
-		&neighbor_send_comm_cmd,
-		&neighbor_activate_cmd,
-		&bgp_network4_cmd,
-		&bgp_network4_mask_cmd,
+		&neighbor_soft_in_cmd,	   &neighbor_rr_client_cmd,
+		&neighbor_nhs_cmd,	   &neighbor_deforig_cmd,
+		&neighbor_route_map_cmd,   &no_neighbor_route_map_cmd,
+		&neighbor_filter_list_cmd, &no_neighbor_filter_list_cmd,
+		&neighbor_prefix_list_cmd, &no_neighbor_prefix_list_cmd,
+		&neighbor_send_comm_cmd,   &neighbor_activate_cmd,
+		&bgp_network4_cmd,	   &bgp_network4_mask_cmd,
 	};
 	static struct cmd_def quagga_hidden[array_size(quagga_forms)];
 

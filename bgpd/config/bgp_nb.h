@@ -82,6 +82,9 @@ int bgp_nb_neighbor_local_role_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_local_role_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_maxpfx_destroy(struct nb_cb_args *args);
 void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args);
+int bgp_nb_neighbor_deforig_create(struct nb_cb_args *args);
+int bgp_nb_neighbor_deforig_destroy(struct nb_cb_args *args);
+void bgp_nb_neighbor_deforig_apply_finish(struct nb_cb_args *args);
 int bgp_nb_neighbor_nhs_destroy(struct nb_cb_args *args);
 /* Forwarding settings (bgpd/config/bgp_fib_cli.c). */
 void bgp_nb_fib_apply_finish(struct nb_cb_args *args);

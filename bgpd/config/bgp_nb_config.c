@@ -1131,6 +1131,43 @@ void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args)
 	bgp_max_prefix_changed(peer, af);
 }
 
+/* neighbor X default-originate [route-map NAME]: the presence container and its leaf, read
+ * once per commit. */
+int bgp_nb_neighbor_deforig_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaf */
+	return NB_OK;
+}
+
+static void deforig_set(struct bgp_peer *peer, enum bgp_af af, bool on, const char *rmap)
+{
+	peer->conf.default_originate[af] = on;
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.default_rmap[af]);
+	if (rmap)
+		peer->conf.default_rmap[af] = XSTRDUP(MTYPE_BGP_PEER_CONF, rmap);
+	rib_default_originate_changed(peer->bgp);
+}
+
+int bgp_nb_neighbor_deforig_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		deforig_set(peer, nb_af(args->dnode), false, NULL);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_deforig_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		deforig_set(peer, nb_af(args->dnode), true,
+			    yang_dnode_exists(args->dnode, "route-map")
+				    ? yang_dnode_get_string(args->dnode, "route-map")
+				    : NULL);
+}
+
 static int cluster_id_set(struct nb_cb_args *args, const char *value)
 {
 	struct bgp *bgp = bgp_get();

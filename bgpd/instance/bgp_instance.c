@@ -49,9 +49,10 @@ static void plist_changed(int family, const char *name)
 {
 	if (bgp_instance) {
 		bgp_policy_plist_changed(bgp_instance, family, name);
-		bgp_redist_changed(bgp_instance);	    /* redistribute ... route-map NAME */
-		bgp_network_check_policy_changed();	    /* network ... route-map NAME */
-		rib_aggregate_policy_changed(bgp_instance); /* aggregate-address ... *-map */
+		bgp_redist_changed(bgp_instance);	     /* redistribute ... route-map NAME */
+		bgp_network_check_policy_changed();	     /* network ... route-map NAME */
+		rib_aggregate_policy_changed(bgp_instance);  /* aggregate-address ... *-map */
+		rib_default_originate_changed(bgp_instance); /* ... default-originate route-map */
 	}
 }
 
@@ -62,6 +63,7 @@ static void aspath_changed(const char *name)
 		bgp_redist_changed(bgp_instance);
 		bgp_network_check_policy_changed();
 		rib_aggregate_policy_changed(bgp_instance);
+		rib_default_originate_changed(bgp_instance);
 	}
 }
 
@@ -74,6 +76,7 @@ static void rmap_changed(const char *name)
 		bgp_redist_changed(bgp_instance);
 		bgp_network_check_policy_changed();
 		rib_aggregate_policy_changed(bgp_instance);
+		rib_default_originate_changed(bgp_instance);
 	}
 }
 

@@ -61,6 +61,11 @@ struct rib_aggregate_opts {
 void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 		       const struct rib_aggregate_opts *opts);
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+/* neighbor X default-originate [route-map NAME] changed for some neighbor, or a route-map
+ * or list changed: what each session is sent as its default route is evaluated again. */
+void rib_default_originate_changed(struct bgp *bgp);
+/* Is the session of peer sent a default route in af by default-originate now (for show)? */
+bool rib_peer_default_sent(const struct bgp_peer *peer, enum bgp_af af);
 /* A route-map, prefix list or AS-path list changed: the aggregates with a route-map or a
  * suppress-map are recomputed, and their more specifics exported again. */
 void rib_aggregate_policy_changed(struct bgp *bgp);

@@ -408,6 +408,12 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 	sbuf_puts(&calls, "\n");
 }
 
+void rib_default_originate_changed(struct bgp *bgp)
+{
+	(void)bgp;
+	sbuf_puts(&calls, "default_originate_changed\n");
+}
+
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 {
 	char buf[PREFIX_STRLEN];
@@ -652,6 +658,7 @@ static const char *const good_files[] = {
 	"good-network-route-map.conf",
 	"good-aggregate-options.conf",
 	"good-netmask.conf",
+	"good-default-originate.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -1263,6 +1270,33 @@ START_TEST(t_aggregate_options_apply)
 	run(vty, "network 198.51.100.0/24", CMD_SUCCESS);
 	ck_assert_str_eq(calls_text(), "network_rmap 0 198.51.100.0/24 -\n");
 	vty_done(vty);
+}
+END_TEST
+
+/* default-originate reaches the peers, a peer-group's members included, per family, and the
+ * RIB is told. */
+START_TEST(t_default_originate_apply)
+{
+	struct bgp_peer *p;
+	struct ipaddr a;
+
+	load_ok("good-default-originate.conf");
+	ck_assert_ptr_nonnull(strstr(calls_text(), "default_originate_changed\n"));
+	ipaddr_from_str(&a, "192.0.2.2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_ptr_nonnull(p);
+	ck_assert(p->conf.default_originate[BGP_AF_IPV4_UNICAST]);
+	ck_assert_str_eq(p->conf.default_rmap[BGP_AF_IPV4_UNICAST], "DEF");
+	ck_assert(!p->conf.default_originate[BGP_AF_IPV6_UNICAST]);
+	ipaddr_from_str(&a, "198.51.100.9");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert_ptr_nonnull(p);
+	ck_assert(p->conf.default_originate[BGP_AF_IPV4_UNICAST]);
+	ck_assert_ptr_null(p->conf.default_rmap[BGP_AF_IPV4_UNICAST]);
+	ipaddr_from_str(&a, "2001:db8::2");
+	p = bgp_peer_lookup(the_bgp, &a);
+	ck_assert(p->conf.default_originate[BGP_AF_IPV6_UNICAST]);
+	ck_assert_str_eq(p->conf.default_rmap[BGP_AF_IPV6_UNICAST], "DEF6");
 }
 END_TEST
 
@@ -2911,6 +2945,7 @@ static Suite *config_suite(void)
 
 	tcase_add_checked_fixture(cli, setup, teardown);
 	tcase_add_test(cli, t_apply_into_bgpd);
+	tcase_add_test(cli, t_default_originate_apply);
 	tcase_add_test(cli, t_frr_switches);
 	tcase_add_test(cli, t_vty_per_command_commits);
 	tcase_add_test(cli, t_vty_neighbor_delete_and_idempotence);
