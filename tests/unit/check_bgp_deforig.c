@@ -44,6 +44,12 @@ static void setup(void)
 
 static void teardown(void)
 {
+	struct fake_peer *all[] = { e1, e2, i1 };
+
+	/* The names this test gave (strdup), which the fakes do not own. */
+	for (size_t i = 0; i < array_size(all); i++)
+		for (int af = 0; af < BGP_AF_MAX; af++)
+			free(all[i]->peer.conf.default_rmap[af]);
 	fake_peer_free(e1);
 	fake_peer_free(e2);
 	fake_peer_free(i1);
