@@ -18,7 +18,7 @@
  * (per neighbor, neighbors sorted by address)
  *    !
  *    address-family ipv4 unicast
- *     network P                      (sorted)
+ *     network P [route-map NAME]     (sorted)
  *     aggregate-address P            (sorted, bgp_aggregate_cli.c)
  *     [no] neighbor X activate
  *    exit-address-family
@@ -347,6 +347,20 @@ static void maxpfx_line(struct sbuf *body, const struct lyd_node *nbr, const cha
 	sbuf_puts(body, "\n");
 }
 
+/* neighbor X default-originate [route-map NAME]. */
+static void deforig_line(struct sbuf *body, const struct lyd_node *nbr, const char *af,
+			 const char *addr)
+{
+	const struct lyd_node *d = yang_dnode_get(nbr, "afi-safis/%s/default-originate", af);
+
+	if (!d)
+		return;
+	sbuf_printf(body, "  neighbor %s default-originate", addr);
+	if (yang_dnode_exists(d, "route-map"))
+		sbuf_printf(body, " route-map %s", yang_dnode_get_string(d, "route-map"));
+	sbuf_puts(body, "\n");
+}
+
 /* FRR's lines for the kinds of community not sent (bits: those sent; NULL: all). */
 static void send_community_write(struct sbuf *out, const char *addr, const char *bits)
 {
@@ -366,8 +380,8 @@ static void send_community_write(struct sbuf *out, const char *addr, const char 
 
 /* Per neighbor (or group), in FRR's order: activation (only where it differs from `bgp
  * default ipv4-unicast` for IPv4, or from off for other families), route-reflector-client,
- * next-hop-self, allowas-in, then the filters: prefix-list, route-map, filter-list, in then
- * out. */
+ * next-hop-self, send-community, default-originate, allowas-in, then the filters: prefix-list,
+ * route-map, filter-list, in then out. */
 static void af_neighbors(struct sbuf *body, const struct lyd_node **v, uint32_t n, const char *name,
 			 bool dflt_on)
 {
@@ -405,6 +419,7 @@ static void af_neighbors(struct sbuf *body, const struct lyd_node **v, uint32_t 
 		send_community_write(
 			body, addr,
 			yang_dnode_get_string(v[i], "afi-safis/%s/send-community", name));
+		deforig_line(body, v[i], name, addr);
 		if (yang_dnode_exists(v[i], "afi-safis/%s/soft-reconfiguration-inbound", name))
 			sbuf_printf(body, "  neighbor %s soft-reconfiguration inbound\n", addr);
 		maxpfx_line(body, v[i], name, addr);
@@ -438,7 +453,11 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	snprintf(xpath, sizeof(xpath), "afi-safis/%s/network", name);
 	v = sorted(bgp, xpath, network_cmp, &n);
 	for (uint32_t i = 0; i < n; i++)
-		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
+		sbuf_printf(&body, "  network %s%s%s\n", yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "route-map") ? " route-map " : "",
+			    yang_dnode_exists(v[i], "route-map")
+				    ? yang_dnode_get_string(v[i], "route-map")
+				    : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	bgp_print_aggregates(&body, bgp, name); /* after the networks, as FRR */
 	bgp_fib_af_write(&body, bgp, name);	/* maximum-paths, after the networks as in FRR */

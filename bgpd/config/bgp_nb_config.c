@@ -1131,6 +1131,43 @@ void bgp_nb_neighbor_maxpfx_apply_finish(struct nb_cb_args *args)
 	bgp_max_prefix_changed(peer, af);
 }
 
+/* neighbor X default-originate [route-map NAME]: the presence container and its leaf, read
+ * once per commit. */
+int bgp_nb_neighbor_deforig_create(struct nb_cb_args *args)
+{
+	(void)args; /* apply_finish reads the leaf */
+	return NB_OK;
+}
+
+static void deforig_set(struct bgp_peer *peer, enum bgp_af af, bool on, const char *rmap)
+{
+	peer->conf.default_originate[af] = on;
+	XFREE(MTYPE_BGP_PEER_CONF, peer->conf.default_rmap[af]);
+	if (rmap)
+		peer->conf.default_rmap[af] = XSTRDUP(MTYPE_BGP_PEER_CONF, rmap);
+	rib_default_originate_changed(peer->bgp);
+}
+
+int bgp_nb_neighbor_deforig_destroy(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer;
+
+	if (args->event == NB_EV_APPLY && (peer = nb_peer_apply(args->dnode)))
+		deforig_set(peer, nb_af(args->dnode), false, NULL);
+	return NB_OK;
+}
+
+void bgp_nb_neighbor_deforig_apply_finish(struct nb_cb_args *args)
+{
+	struct bgp_peer *peer = nb_peer_apply(args->dnode);
+
+	if (peer)
+		deforig_set(peer, nb_af(args->dnode), true,
+			    yang_dnode_exists(args->dnode, "route-map")
+				    ? yang_dnode_get_string(args->dnode, "route-map")
+				    : NULL);
+}
+
 static int cluster_id_set(struct nb_cb_args *args, const char *value)
 {
 	struct bgp *bgp = bgp_get();
@@ -1171,7 +1208,39 @@ static int network_change(struct nb_cb_args *args, bool add)
 		return NB_OK;
 	if ((add ? bgp_network_add : bgp_network_del)(bgp, nb_af(args->dnode), &p) < 0)
 		log_err("cannot %s network %s", add ? "add" : "remove", s);
+	else if (add && yang_dnode_exists(args->dnode, "route-map"))
+		/* Before the first sync: the map's leaf callback only repeats this. */
+		bgp_network_set_rmap(bgp, nb_af(args->dnode), &p,
+				     yang_dnode_get_string(args->dnode, "route-map"));
 	return NB_OK;
+}
+
+/* network P route-map NAME set (name) or removed (NULL). */
+static int network_rmap_change(struct nb_cb_args *args, const char *name)
+{
+	const struct lyd_node *net = lyd_parent(args->dnode);
+	struct bgp *bgp = bgp_get();
+	const char *s;
+	struct prefix p;
+
+	if (args->event != NB_EV_APPLY || !bgp || !net)
+		return NB_OK;
+	s = yang_dnode_get_string(net, "prefix");
+	if (!s || prefix_from_str(&p, s, false) < 0)
+		return NB_OK;
+	if (bgp_network_set_rmap(bgp, nb_af(net), &p, name) < 0)
+		log_err("cannot set the route-map of network %s to %s", s, name ? name : "none");
+	return NB_OK;
+}
+
+int bgp_nb_network_rmap_modify(struct nb_cb_args *args)
+{
+	return network_rmap_change(args, lyd_get_value(args->dnode));
+}
+
+int bgp_nb_network_rmap_destroy(struct nb_cb_args *args)
+{
+	return network_rmap_change(args, NULL);
 }
 
 int bgp_nb_network_create(struct nb_cb_args *args)

@@ -176,6 +176,13 @@ static const struct neighbor_setting settings[] = {
 		.per_af = true,
 	},
 	{
+		.path = "default-originate",
+		.cbs = { .create = bgp_nb_neighbor_deforig_create,
+			 .destroy = bgp_nb_neighbor_deforig_destroy,
+			 .apply_finish = bgp_nb_neighbor_deforig_apply_finish },
+		.per_af = true,
+	},
+	{
 		.path = "allowas-in",
 		.cbs = { .modify = bgp_nb_neighbor_allowas_modify,
 			 .destroy = bgp_nb_neighbor_allowas_destroy },

@@ -23,12 +23,15 @@
 #include "bgpd/session/bgp_dynamic.h"
 #include "lib/yang.h"
 
-/* Containers a member takes whole or not at all: one choice (update-source), or a type with
- * a value that only means something with that type (remote-as). */
+/* Containers a member takes whole or not at all: one choice (update-source), a type with a
+ * value that only means something with that type (remote-as), or a statement whose options
+ * go with it (default-originate: a member's own line without a route-map is not the group's
+ * route-map). */
 static bool taken_whole(const struct lysc_node *snode)
 {
-	return snode->nodetype == LYS_CONTAINER && (!strcmp(snode->name, "neighbor-remote-as") ||
-						    !strcmp(snode->name, "update-source"));
+	return snode->nodetype == LYS_CONTAINER &&
+	       (!strcmp(snode->name, "neighbor-remote-as") ||
+		!strcmp(snode->name, "update-source") || !strcmp(snode->name, "default-originate"));
 }
 
 /* Does the subtree hold anything set (not a default)? */
@@ -40,6 +43,9 @@ static bool has_explicit(const struct lyd_node *n)
 		return false;
 	if (!(n->schema->nodetype & (LYS_CONTAINER | LYS_LIST)))
 		return !(n->flags & LYD_DEFAULT);
+	/* A presence container is a setting by itself, leaves or not (default-originate). */
+	if (n->schema->nodetype == LYS_CONTAINER && !lysc_is_np_cont(n->schema))
+		return true;
 	LY_LIST_FOR(lyd_child(n), c)
 	if (has_explicit(c))
 		return true;

@@ -147,6 +147,10 @@ struct bgp_peer_config {
 	/* no neighbor X send-community ...: the kinds not sent (BGP_SEND_COMM_*); 0 = all. */
 	uint8_t send_comm_off[BGP_AF_MAX];
 	struct bgp_maxpfx maxpfx[BGP_AF_MAX]; /* neighbor X maximum-prefix ... */
+	/* neighbor X default-originate [route-map NAME] (bgpd/rib/bgp_rib_deforig.c); the name
+	 * (MTYPE_BGP_PEER_CONF) NULL = unconditional. */
+	bool default_originate[BGP_AF_MAX];
+	char *default_rmap[BGP_AF_MAX];
 };
 
 #define BGP_SEND_COMM_STANDARD 0x1
@@ -162,12 +166,14 @@ static inline void bgp_peer_config_strings_free(struct bgp_peer_config *c)
 	XFREE(MTYPE_BGP_PEER_CONF, c->password);
 	XFREE(MTYPE_BGP_PEER_CONF, c->update_source_ifname);
 	XFREE(MTYPE_BGP_PEER_CONF, c->peer_group);
-	for (int af = 0; af < BGP_AF_MAX; af++)
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		XFREE(MTYPE_BGP_PEER_CONF, c->default_rmap[af]);
 		for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 			XFREE(MTYPE_BGP_PEER_CONF, c->plist[af][dir]);
 			XFREE(MTYPE_BGP_PEER_CONF, c->aspath_list[af][dir]);
 			XFREE(MTYPE_BGP_PEER_CONF, c->rmap[af][dir]);
 		}
+	}
 }
 
 struct bgp_peer {

@@ -539,8 +539,10 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p,
 	set_ecommunities(e, ctx, t, refs);
 }
 
-static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
-			struct rmap_refs *refs, const struct rmap_ctx *ctx, int depth)
+/* match: what the match clauses read (NULL: t itself); t: what the set clauses write. */
+static bool apply_depth(const char *name, const struct prefix *p, const struct bgp_attr *match,
+			struct bgp_attr *t, struct rmap_refs *refs, const struct rmap_ctx *ctx,
+			int depth)
 {
 	struct route_map *m = route_map_lookup(name);
 	bool permitted = false;
@@ -551,7 +553,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 	while (i < m->n) {
 		struct rmap_entry *e = &m->e[i];
 
-		if (!entry_matches(e, p, ctx, t)) {
+		if (!entry_matches(e, p, ctx, match ? match : t)) {
 			/* FRR: an entry tried after an on-match continue that does not match
 			 * takes the earlier permit back (only falling off the end keeps it). */
 			permitted = false;
@@ -564,7 +566,7 @@ static bool apply_depth(const char *name, const struct prefix *p, struct bgp_att
 		entry_set(e, p, ctx, t, refs);
 		/* A call to a route-map that does not exist is skipped, as FRR. */
 		if (e->call && route_map_lookup(e->call) &&
-		    !apply_depth(e->call, p, t, refs, ctx, depth + 1))
+		    !apply_depth(e->call, p, match, t, refs, ctx, depth + 1))
 			return false;
 		permitted = true;
 		if (e->on_match == RMAP_EXIT)
@@ -593,7 +595,17 @@ bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_at
 	refs->lcommunities = NULL;
 	refs->ecommunities = NULL;
 	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
-	return apply_depth(name, p, t, refs, ctx, 0);
+	return apply_depth(name, p, NULL, t, refs, ctx, 0);
+}
+
+bool route_map_apply_split(const char *name, const struct prefix *p, const struct bgp_attr *match,
+			   struct bgp_attr *t, struct rmap_refs *refs)
+{
+	refs->aspath = NULL;
+	refs->communities = NULL;
+	refs->lcommunities = NULL;
+	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
+	return apply_depth(name, p, match, t, refs, NULL, 0);
 }
 
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)

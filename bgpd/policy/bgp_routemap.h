@@ -177,6 +177,11 @@ struct rmap_ctx {
 };
 bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
 			 struct rmap_refs *refs, const struct rmap_ctx *ctx);
+/* The match clauses read (p, *match), the set clauses write *t: FRR's route_map_apply_ext(),
+ * for `neighbor X default-originate route-map NAME`, which asks whether a route of the table
+ * matches and gives its sets to the default route. */
+bool route_map_apply_split(const char *name, const struct prefix *p, const struct bgp_attr *match,
+			   struct bgp_attr *t, struct rmap_refs *refs);
 
 /*
  * What `match rpki` and `match aspa` ask: installed by whoever owns the RPKI store (bgpd/main.c

@@ -61,6 +61,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
+#include "bgpd/rib/bgp_rib_deforig.h"
 #include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/wire/bgp_codec.h"
@@ -265,6 +266,8 @@ bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	 * session has it (a reader that restarted its walk withdraws it from there). */
 	if (d->paths || journal_has_since(j, d, j->tail) || adv_to_live_session(rib, d))
 		return false;
+	if (d->plen == 0 && rib_deforig_keeps(rib, af))
+		return false; /* a session's default-originate is exported from it */
 	dest_free(rib, af, d);
 	return true;
 }
@@ -781,6 +784,13 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	struct adj_out_cache_ent *e;
 	uint32_t kind;
 
+	/* neighbor X default-originate: its route in place of the table's, past every outbound
+	 * policy, as FRR sends it (bgp_rib_deforig.c). MED 0 stays towards eBGP. */
+	if (dest->plen == 0 && to->deforig[af]) {
+		struct rmap_refs kept = { .med_set = true };
+
+		return export_attr_make(rib, to, &rib->local, af, to->deforig[af], &kept);
+	}
 	if (!best)
 		return NULL;
 	/* aggregate-address ... summary-only holds its more specifics back. */

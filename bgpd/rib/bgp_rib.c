@@ -16,6 +16,7 @@
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
+#include "bgpd/rib/bgp_rib_deforig.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_gr_defer.h"
@@ -62,6 +63,11 @@ static struct bgp_dest *dest_get(struct bgp_rib *rib, enum bgp_af af, const stru
 	memcpy(dest->addr, p->u.bytes, dest_addr_len(af));
 	*slot = dest;
 	return dest;
+}
+
+struct bgp_dest *rib_dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
+{
+	return dest_get(rib, af, p);
 }
 
 /* The path of src's peer in dest: its current session's, or a stale one of an earlier
@@ -287,6 +293,7 @@ void rib_src_free(struct bgp_rib *rib, struct rib_src *src)
 		adj_in_drop(src, (enum bgp_af)af);
 	rib_refresh_src_stop(src);
 	rib_llgr_src_stop(src);
+	rib_deforig_src_stop(src);
 	adj_out_peer_down(rib, src);
 	if (src->rp && src->rp->cur == src)
 		src->rp->cur = NULL;
@@ -464,6 +471,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	peer->rib->cur = src;
 	rib->nsessions++;
 	rib_gr_peer_up(rib, src, info);
+	rib_deforig_peer_up(rib, src); /* before the walk, which sends it first */
 	adj_out_peer_up(rib, src);
 	rib_gr_defer_check(rib); /* a peer that sends no End-of-RIB is not awaited */
 	if (DEBUG_ON(BGP_DEBUG_NEIGHBOR_EVENTS))

@@ -224,6 +224,10 @@ struct rib_src {
 	struct ev *llgr_ev;
 	struct bgp_rib *llgr_rib; /* its timer's RIB */
 
+	/* neighbor X default-originate (bgp_rib_deforig.c): the default route this session is
+	 * sent in place of the table's, interned (reference held); NULL = none now. */
+	struct bgp_attr *deforig[BGP_AF_MAX];
+
 	/* Output (bgp_adj_out.c) */
 	uint64_t mrai_last_ms; /* monotime of the last UPDATE batch sent (advertisement-interval) */
 	struct ev *mrai_ev;    /* wakes the output when the interval is over */
@@ -354,6 +358,10 @@ struct bgp_rib {
 	 * when none; some is waiting to be recomputed. */
 	struct ptree *aggr[BGP_AF_MAX];
 	bool aggr_dirty;
+	/* default-originate (bgp_rib_deforig.c): to be evaluated again; the table version it
+	 * was last evaluated at (a route-map's condition follows the table). */
+	bool deforig_dirty;
+	uint64_t deforig_version;
 };
 
 /* The session side's calls, for a peer of this RIB. */
@@ -378,6 +386,8 @@ static inline size_t dest_addr_len(enum bgp_af af)
 }
 
 void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix *p);
+/* The dest of p, made (without paths) if the table has none. */
+struct bgp_dest *rib_dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p);
 static inline struct rib_src *rib_src_get(const struct bgp_rib *rib, uint32_t id)
 {
 	return id < rib->src_cap ? rib->src[id] : NULL;

@@ -24,6 +24,7 @@
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
+#include "bgpd/rib/bgp_rib_deforig.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "lib/event.h"
@@ -79,6 +80,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_llgr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_aggr_pending(rib))
 		rib_aggr_run(rib);
+	if (rib_deforig_pending(rib))
+		rib_deforig_run(rib);
 	if (!rib->gr_deferring)
 		adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)
@@ -88,7 +91,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 bool rib_work_pending(const struct bgp_rib *rib)
 {
 	if (rib_cleanup_pending(rib) || rib_rpki_pending(rib) || rib_gr_pending(rib) ||
-	    rib_refresh_pending(rib) || rib_llgr_pending(rib) || rib_aggr_pending(rib))
+	    rib_refresh_pending(rib) || rib_llgr_pending(rib) || rib_aggr_pending(rib) ||
+	    rib_deforig_pending(rib))
 		return true;
 	if (rib->gr_deferring)
 		return false; /* the rest waits for the deferral's end (it schedules the work) */

@@ -323,6 +323,7 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 			v->af[af].table_version = rib_af_table_version(bgp, af);
 			v->af[af].kept_for_validation =
 				!peer->conf.soft_reconfig[af] && rib_adj_in_kept(peer, af);
+			v->af[af].default_sent = rib_peer_default_sent(peer, af);
 		}
 	}
 	v->sent = s->sent;

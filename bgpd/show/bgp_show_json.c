@@ -433,6 +433,12 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 					  : "nextHopSelf",
 				  true);
 		json_send_community(w, pv->peer->conf.send_comm_off[af]);
+		if (pv->peer->conf.default_originate[af]) {
+			if (pv->peer->conf.default_rmap[af])
+				json_string(w, "defaultRouteMap", pv->peer->conf.default_rmap[af]);
+			json_bool(w, pv->af[af].default_sent ? "defaultSent" : "defaultNotSent",
+				  true);
+		}
 		json_filters(w, &pv->peer->conf, af);
 		if (pv->af[af].policy_missing[BGP_DIR_IN])
 			json_string(w, "inboundEbgpRequiresPolicy",

@@ -52,6 +52,8 @@ struct bgp_af_view {
 	/* The routes as received are kept without soft-reconfiguration inbound: the inbound
 	 * route-map matches rpki or aspa (skua's, doc/policy.md; FRR has no such line). */
 	bool kept_for_validation;
+	/* neighbor X default-originate: the default route is sent now (FRR's "default sent") */
+	bool default_sent;
 };
 
 /* Capability state: advertised by us, received from the peer. */

@@ -257,6 +257,15 @@ static void text_filters(struct vty *vty, const struct bgp_peer *peer, enum bgp_
 					    !(off & BGP_SEND_COMM_EXTENDED),
 					    !(off & BGP_SEND_COMM_LARGE), true)))
 		vty_out(vty, "  Community attribute sent to this neighbor(%s)\n", kind);
+	if (peer->conf.default_originate[af]) {
+		const char *map = peer->conf.default_rmap[af];
+
+		/* FRR 8.4's line (which marks no route-map name with "*" here). */
+		vty_out(vty, "  Default information originate,");
+		if (map)
+			vty_out(vty, " default route-map %s,", map);
+		vty_out(vty, " default %s\n", av->default_sent ? "sent" : "not sent");
+	}
 	for (int dir = 0; dir < BGP_DIR_MAX; dir++) {
 		const char *name = peer->conf.plist[af][dir];
 

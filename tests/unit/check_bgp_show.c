@@ -361,6 +361,30 @@ START_TEST(test_neighbors_text)
 			 "    Opens:                  1          1\n");
 	st_text_has(out, " For address family: IPv4 Unicast\n"
 			 "  Community attribute sent to this neighbor(all)\n");
+	/* neighbor X default-originate [route-map NAME]: FRR 8.4's line after the community one,
+	 * and its JSON keys. */
+	{
+		struct ipaddr a;
+		struct bgp_peer *p;
+
+		ipaddr_from_str(&a, "127.0.0.1");
+		p = bgp_peer_lookup(bgp_get(), &a);
+		p->conf.default_originate[BGP_AF_IPV4_UNICAST] = true;
+		st_text_has(run("show ip bgp neighbors 127.0.0.1"),
+			    "  Community attribute sent to this neighbor(all)\n"
+			    "  Default information originate, default sent\n");
+		st_json_has(run("show bgp neighbors 127.0.0.1 json"),
+			    "\"commAttriSentToNbr\":\"extendedAndStandard\",\"defaultSent\":true,");
+		p->conf.default_rmap[BGP_AF_IPV4_UNICAST] = XSTRDUP(MTYPE_BGP_PEER_CONF, "DEF");
+		st_text_has(run("show ip bgp neighbors 127.0.0.1"),
+			    "  Default information originate, default route-map DEF, default not "
+			    "sent\n");
+		st_json_has(run("show bgp neighbors 127.0.0.1 json"),
+			    "\"defaultRouteMap\":\"DEF\",\"defaultNotSent\":true,");
+		p->conf.default_originate[BGP_AF_IPV4_UNICAST] = false;
+		XFREE(MTYPE_BGP_PEER_CONF, p->conf.default_rmap[BGP_AF_IPV4_UNICAST]);
+		ck_assert_ptr_null(strstr(run("show ip bgp neighbors 127.0.0.1"), "Default"));
+	}
 	st_text_has(out, "  Connections established 1; dropped 0\n  Last reset never\n"
 			 "  External BGP neighbor may be up to 1 hops away.\n"
 			 "  TTL security (GTSM): off; on the socket minimum TTL 0, sending TTL 1\n"

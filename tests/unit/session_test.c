@@ -52,6 +52,23 @@ void bgp_redist_changed(struct bgp *bgp)
 	(void)bgp;
 }
 
+/* neighbor X default-originate: the RIB's (check_bgp_deforig). */
+void rib_default_originate_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
+/* aggregate-address ... route-map|suppress-map: the RIB's (check_bgp_aggregate). */
+void rib_aggregate_policy_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
+/* network P route-map NAME is run again by the forwarding side (check_bgp_network_rmap). */
+void bgp_network_check_policy_changed(void)
+{
+}
+
 /* What passes bgp network import-check is the forwarding side's (check_bgp_nexthop). */
 void bgp_network_check_sync(struct bgp *bgp)
 {
@@ -211,6 +228,13 @@ uint32_t rib_peer_accepted(const struct bgp_peer *peer, enum bgp_af af)
 uint32_t rib_peer_sent(const struct bgp_peer *peer, enum bgp_af af)
 {
 	return 0;
+}
+
+/* The double's default-originate: sent when unconditional, not sent with a route-map (the
+ * RIB's own evaluation is check_bgp_deforig's). */
+bool rib_peer_default_sent(const struct bgp_peer *peer, enum bgp_af af)
+{
+	return peer->conf.default_originate[af] && !peer->conf.default_rmap[af];
 }
 
 /* Graceful restart's RIB side: no End-of-RIB, no timer. */
