@@ -587,24 +587,28 @@ bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *
 	return route_map_apply_ctx(name, p, t, refs, NULL);
 }
 
-bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
-			 struct rmap_refs *refs, const struct rmap_ctx *ctx)
+/* Nothing held yet: every entry point starts here, so a new kind of reference is never
+ * released uninitialised by one of them. */
+static void refs_init(struct rmap_refs *refs)
 {
 	refs->aspath = NULL;
 	refs->communities = NULL;
 	refs->lcommunities = NULL;
 	refs->ecommunities = NULL;
 	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
+}
+
+bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
+			 struct rmap_refs *refs, const struct rmap_ctx *ctx)
+{
+	refs_init(refs);
 	return apply_depth(name, p, NULL, t, refs, ctx, 0);
 }
 
 bool route_map_apply_split(const char *name, const struct prefix *p, const struct bgp_attr *match,
 			   struct bgp_attr *t, struct rmap_refs *refs)
 {
-	refs->aspath = NULL;
-	refs->communities = NULL;
-	refs->lcommunities = NULL;
-	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
+	refs_init(refs);
 	return apply_depth(name, p, match, t, refs, NULL, 0);
 }
 
