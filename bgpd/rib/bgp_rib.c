@@ -309,6 +309,7 @@ struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 
 	rib->bgp = bgp;
 	rib->sops = sops;
+	rib->deforig_interval_ms = RIB_DEFORIG_INTERVAL_MS;
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 
@@ -373,6 +374,7 @@ void rib_free(struct bgp_rib *rib)
 	}
 	rib_gr_fini(rib);
 	rib_aggr_fini(rib);
+	rib_deforig_fini(rib);
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 

@@ -359,9 +359,13 @@ struct bgp_rib {
 	struct ptree *aggr[BGP_AF_MAX];
 	bool aggr_dirty;
 	/* default-originate (bgp_rib_deforig.c): to be evaluated again; the table version it
-	 * was last evaluated at (a route-map's condition follows the table). */
+	 * was last evaluated at (a route-map's condition follows the table), when, how often at
+	 * most (RIB_DEFORIG_INTERVAL_MS; tests set 0) and the timer that brings the next one. */
 	bool deforig_dirty;
 	uint64_t deforig_version;
+	uint64_t deforig_last_ms;
+	uint32_t deforig_interval_ms;
+	struct ev *deforig_timer;
 };
 
 /* The session side's calls, for a peer of this RIB. */

@@ -15,9 +15,11 @@
  * (deforig[af]); the export (bgp_adj_out.c) asks for it when it reaches the family's default
  * dest, which is kept in the table, without paths if need be, while a session has one. A
  * change of that set journals the dest, so the ordinary output sends or withdraws it. The
- * evaluation runs with the RIB's work after a configuration or route-map change, and, when a
- * session's default has a route-map, after the table changed: one walk of the table per such
- * session and family (FRR re-evaluates on a timer of its own; here it is once per turn).
+ * evaluation runs with the RIB's work at once after a configuration or route-map change, and,
+ * when a session's default has a route-map, after the table changed, but then at most every
+ * RIB_DEFORIG_INTERVAL_MS: each evaluation walks the table (until a path matches) per such
+ * session and family, which a full table's convergence must not pay at every turn. FRR 8.4
+ * rescans every 5 s too (RMAP_DEFAULT_ORIGINATE_EVAL_TIMER).
  */
 #include "lib/compat.h"
 
@@ -26,6 +28,7 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/rib/bgp_rib_deforig.h"
+#include "lib/event.h"
 #include "lib/table.h"
 
 /* Does the peer want a default route in af now? */
@@ -142,10 +145,29 @@ static bool follows_table(const struct bgp_rib *rib)
 	return false;
 }
 
+/* The table changed under a route-map's condition since the last evaluation. */
+static bool table_moved(const struct bgp_rib *rib)
+{
+	return rib->deforig_version != rib_table_version(rib->bgp) && follows_table(rib);
+}
+
+static bool table_due(const struct bgp_rib *rib)
+{
+	return monotime_ms() >= rib->deforig_last_ms + rib->deforig_interval_ms;
+}
+
 bool rib_deforig_pending(const struct bgp_rib *rib)
 {
-	return rib->deforig_dirty ||
-	       (rib->deforig_version != rib_table_version(rib->bgp) && follows_table(rib));
+	return rib->deforig_dirty || (table_moved(rib) && table_due(rib));
+}
+
+static void deforig_timer_cb(int fd, short what, void *arg)
+{
+	struct bgp_rib *rib = arg;
+
+	(void)fd;
+	(void)what;
+	rib_work_schedule(rib);
 }
 
 void rib_deforig_run(struct bgp_rib *rib)
@@ -159,6 +181,30 @@ void rib_deforig_run(struct bgp_rib *rib)
 	}
 	/* What this evaluation journaled is not a change of the table it looked at. */
 	rib->deforig_version = rib_table_version(rib->bgp);
+	rib->deforig_last_ms = monotime_ms();
+}
+
+void rib_deforig_tick(struct bgp_rib *rib)
+{
+	if (rib_deforig_pending(rib)) {
+		rib_deforig_run(rib);
+		return;
+	}
+	/* Changed, but evaluated too recently: come back when the interval is over. */
+	if (table_moved(rib) && rib->bgp && rib->bgp->base) {
+		uint64_t now = monotime_ms(), at = rib->deforig_last_ms + rib->deforig_interval_ms;
+
+		if (!rib->deforig_timer)
+			rib->deforig_timer = event_timer_new(rib->bgp->base, deforig_timer_cb, rib);
+		if (rib->deforig_timer && !event_pending(rib->deforig_timer))
+			event_timer_add(rib->deforig_timer, (uint32_t)(at > now ? at - now : 0), 0);
+	}
+}
+
+void rib_deforig_fini(struct bgp_rib *rib)
+{
+	event_free(rib->deforig_timer);
+	rib->deforig_timer = NULL;
 }
 
 bool rib_deforig_keeps(const struct bgp_rib *rib, enum bgp_af af)

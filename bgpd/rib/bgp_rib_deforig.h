@@ -15,10 +15,17 @@
 void rib_deforig_peer_up(struct bgp_rib *rib, struct rib_src *src);
 /* A session goes: its default route goes with it. */
 void rib_deforig_src_stop(struct rib_src *src);
-/* Evaluate again (configuration, route-maps or the table changed) at the next turn of the
- * RIB's work, and that evaluation (bgp_rib_work.c). */
+/* How often at most a change of the table makes the route-map conditions be evaluated again
+ * (FRR 8.4's fixed rescan period); a configuration or route-map change is evaluated at once. */
+#define RIB_DEFORIG_INTERVAL_MS 5000
+
+/* Is an evaluation due (bgp_rib_work.c)? The turn's evaluation: runs it when due, else arms
+ * the timer that brings the next turn when the interval is over. The timer goes in
+ * rib_deforig_fini(). */
 bool rib_deforig_pending(const struct bgp_rib *rib);
 void rib_deforig_run(struct bgp_rib *rib);
+void rib_deforig_tick(struct bgp_rib *rib);
+void rib_deforig_fini(struct bgp_rib *rib);
 /* Is the family's default dest to be kept though it has no path (a session has one)? */
 bool rib_deforig_keeps(const struct bgp_rib *rib, enum bgp_af af);
 

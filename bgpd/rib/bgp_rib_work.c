@@ -80,8 +80,7 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_llgr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_aggr_pending(rib))
 		rib_aggr_run(rib);
-	if (rib_deforig_pending(rib))
-		rib_deforig_run(rib);
+	rib_deforig_tick(rib);
 	if (!rib->gr_deferring)
 		adj_out_run(rib, budget);
 	for (int af = 0; af < BGP_AF_MAX; af++)

@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,8 @@ static void setup(void)
 	e1 = fake_peer_new(bgp, "203.0.113.2", 65002, "203.0.113.1", "198.51.100.2");
 	e2 = fake_peer_new(bgp, "203.0.113.6", 65003, "203.0.113.5", "198.51.100.3");
 	i1 = fake_peer_new(bgp, "203.0.113.10", 65001, "203.0.113.9", "198.51.100.4");
+	/* Every table change evaluated at once, except where a test sets the interval. */
+	bgp->rib->deforig_interval_ms = 0;
 	fake_peer_up(e1);
 	fake_peer_up(e2);
 	fake_peer_up(i1);
@@ -211,6 +214,30 @@ START_TEST(test_route_map_condition)
 }
 END_TEST
 
+/* A table change is evaluated at most once per interval: a full table's convergence does not
+ * walk the table at every turn of the work. A configuration change still goes at once. */
+START_TEST(test_table_changes_rate_limited)
+{
+	struct prefix_list_entry pe = { .seq = 5, .action = PREFIX_PERMIT };
+	struct rmap_entry e = { .seq = 10, .permit = true };
+
+	pe.p = tpfx("192.0.2.0/24");
+	prefix_list_entry_set(prefix_list_get(AF_INET, "UPSTREAM"), &pe);
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "UPSTREAM");
+	route_map_entry_set("DEF", &e);
+	bgp->rib->deforig_interval_ms = 300;
+	deforig(e1, V4, true, "DEF"); /* evaluated at once: nothing matches yet */
+	ck_assert_ptr_null(fake_adj(e1, DEF4));
+
+	announce(e2, V4, "192.0.2.0/24", "65003", "203.0.113.6");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e1, DEF4)); /* within the interval: not yet */
+	usleep(350 * 1000);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e1, DEF4));
+}
+END_TEST
+
 static Suite *deforig_suite(void)
 {
 	Suite *s = suite_create("bgp_deforig");
@@ -222,6 +249,7 @@ static Suite *deforig_suite(void)
 	tcase_add_test(tc, test_session_up);
 	tcase_add_test(tc, test_in_place_of_the_table);
 	tcase_add_test(tc, test_route_map_condition);
+	tcase_add_test(tc, test_table_changes_rate_limited);
 	suite_add_tcase(s, tc);
 	return s;
 }
