@@ -207,6 +207,14 @@ static bool nexthop_valid(void *arg, const struct ipaddr *nh)
 	return bgp_nh_get(arg, nh)->valid;
 }
 
+/* zebra counts a connected network's metric as 0, whatever the kernel's priority. */
+static uint32_t nexthop_metric(void *arg, const struct ipaddr *addr)
+{
+	const struct bgp_nh *nh = bgp_nh_get(arg, addr);
+
+	return nh->valid && !nh->res.connected ? nh->res.metric : 0;
+}
+
 static bool nexthop_changed(void *arg, const struct ipaddr *nh)
 {
 	(void)arg;
@@ -232,6 +240,7 @@ static void walk_done(void *arg, bool all)
 const struct rib_fib_ops bgp_fib_ops = {
 	.nexthop_valid = nexthop_valid,
 	.nexthop_changed = nexthop_changed,
+	.nexthop_metric = nexthop_metric,
 	.install = fib_install,
 	.walk_begin = walk_begin,
 	.walk_done = walk_done,
