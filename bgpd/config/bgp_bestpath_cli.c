@@ -6,7 +6,7 @@
  *   router bgp ASN
  *    bgp always-compare-med
  *    bgp deterministic-med
- *    bgp bestpath as-path ignore|confed|multipath-relax [as-set|no-as-set]
+ *    bgp bestpath as-path ignore|confed|multipath-relax [no-as-set]
  *    bgp bestpath compare-routerid
  *    bgp bestpath med confed|missing-as-worst (either or both, either order)
  *
@@ -59,16 +59,13 @@ void bgp_nb_bestpath_apply_finish(struct nb_cb_args *args)
 {
 	struct bgp *bgp = bgp_get();
 	struct bgp_bestpath bp;
-	const char *relax;
 
 	if (!bgp)
 		return;
 	bp = bgp->bestpath;
 	bp.aspath_ignore = yang_dnode_get_bool(args->dnode, false, "as-path-ignore");
 	bp.aspath_confed = yang_dnode_get_bool(args->dnode, false, "as-path-confed");
-	relax = yang_dnode_get_string(args->dnode, "as-path-multipath-relax");
-	bp.multipath_relax = relax != NULL;
-	bp.multipath_as_set = relax && strcmp(relax, "as-set") == 0;
+	bp.multipath_relax = yang_dnode_get_bool(args->dnode, false, "as-path-multipath-relax");
 	bp.compare_routerid = yang_dnode_get_bool(args->dnode, false, "compare-routerid");
 	bp.med_confed = yang_dnode_get_bool(args->dnode, false, "med-confed");
 	bp.med_missing_as_worst = yang_dnode_get_bool(args->dnode, false, "med-missing-as-worst");
@@ -94,7 +91,6 @@ void bgp_print_deterministic_med(struct sbuf *out, const struct lyd_node *dnode)
 
 void bgp_print_bestpath(struct sbuf *out, const struct lyd_node *dnode)
 {
-	const char *relax = yang_dnode_get_string(dnode, "as-path-multipath-relax");
 	bool confed = yang_dnode_get_bool(dnode, false, "med-confed");
 	bool worst = yang_dnode_get_bool(dnode, false, "med-missing-as-worst");
 
@@ -102,9 +98,8 @@ void bgp_print_bestpath(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_puts(out, " bgp bestpath as-path ignore\n");
 	if (yang_dnode_get_bool(dnode, false, "as-path-confed"))
 		sbuf_puts(out, " bgp bestpath as-path confed\n");
-	if (relax)
-		sbuf_printf(out, " bgp bestpath as-path multipath-relax%s\n",
-			    strcmp(relax, "as-set") == 0 ? " as-set" : "");
+	if (yang_dnode_get_bool(dnode, false, "as-path-multipath-relax"))
+		sbuf_puts(out, " bgp bestpath as-path multipath-relax\n");
 	if (yang_dnode_get_bool(dnode, false, "compare-routerid"))
 		sbuf_puts(out, " bgp bestpath compare-routerid\n");
 	if (confed || worst)
@@ -153,14 +148,14 @@ DEFCMD(bgp_bestpath_aspath_confed, "[no] bgp bestpath as-path confed",
 	return set_leaf(vty, "./bestpath/as-path-confed", on_off(args));
 }
 
-DEFCMD(bgp_bestpath_aspath_relax, "bgp bestpath as-path multipath-relax [<as-set|no-as-set>]",
+/* FRR's `as-set` variant is refused as not supported (bgp_cli_unsupported.c); its `no`
+ * form, like FRR's, takes either word. */
+DEFCMD(bgp_bestpath_aspath_relax, "bgp bestpath as-path multipath-relax [no-as-set]",
        BESTPATH_STR ASPATH_STR "Allow load sharing across routes that have different AS paths "
 			       "(but same length)\n"
-			       "Generate an AS_SET\n"
 			       "Do not generate an AS_SET\n")
 {
-	return set_leaf(vty, "./bestpath/as-path-multipath-relax",
-			cmd_has(args, "as-set") ? "as-set" : "no-as-set");
+	return set_leaf(vty, "./bestpath/as-path-multipath-relax", "true");
 }
 
 DEFCMD(no_bgp_bestpath_aspath_relax, "no bgp bestpath as-path multipath-relax [<as-set|no-as-set>]",
@@ -169,8 +164,7 @@ DEFCMD(no_bgp_bestpath_aspath_relax, "no bgp bestpath as-path multipath-relax [<
 				      "Generate an AS_SET\n"
 				      "Do not generate an AS_SET\n")
 {
-	nb_cli_enqueue_change(vty, "./bestpath/as-path-multipath-relax", NB_OP_DESTROY, NULL);
-	return nb_cli_apply_changes(vty, NULL);
+	return set_leaf(vty, "./bestpath/as-path-multipath-relax", "false");
 }
 
 DEFCMD(bgp_bestpath_compare_routerid, "[no] bgp bestpath compare-routerid",

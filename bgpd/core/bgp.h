@@ -58,7 +58,6 @@ struct bgp_bestpath {
 	bool aspath_confed;	   /* bgp bestpath as-path confed: confed segments count */
 	bool multipath_relax;	   /* bgp bestpath as-path multipath-relax: any AS path of the
 				    * same length may be a multipath */
-	bool multipath_as_set;	   /* ... multipath-relax as-set (kept and printed) */
 };
 
 struct bgp {

@@ -367,10 +367,10 @@ void bgp_bestpath_changed(struct bgp *bgp)
 	const struct bgp_bestpath *b = &bgp->bestpath;
 
 	sbuf_printf(&calls,
-		    "bestpath_changed dmed=%d acm=%d ignore=%d confed=%d relax=%d as-set=%d "
-		    "rid=%d med-confed=%d worst=%d\n",
+		    "bestpath_changed dmed=%d acm=%d ignore=%d confed=%d relax=%d rid=%d "
+		    "med-confed=%d worst=%d\n",
 		    b->deterministic_med, b->always_compare_med, b->aspath_ignore, b->aspath_confed,
-		    b->multipath_relax, b->multipath_as_set, b->compare_routerid, b->med_confed,
+		    b->multipath_relax, b->compare_routerid, b->med_confed,
 		    b->med_missing_as_worst);
 }
 
@@ -1195,28 +1195,30 @@ START_TEST(t_bestpath_knobs_apply)
 	run(vty, "bgp deterministic-med", CMD_SUCCESS);
 	run(vty, "bgp always-compare-med", CMD_SUCCESS);
 	ck_assert_str_eq(calls_text(),
-			 "bestpath_changed dmed=1 acm=0 ignore=0 confed=0 relax=0 as-set=0 rid=0 "
+			 "bestpath_changed dmed=1 acm=0 ignore=0 confed=0 relax=0 rid=0 "
 			 "med-confed=0 worst=0\n"
-			 "bestpath_changed dmed=1 acm=1 ignore=0 confed=0 relax=0 as-set=0 rid=0 "
+			 "bestpath_changed dmed=1 acm=1 ignore=0 confed=0 relax=0 rid=0 "
 			 "med-confed=0 worst=0\n");
 	sbuf_reset(&calls);
 	run(vty, "bgp bestpath med missing-as-worst confed", CMD_SUCCESS);
-	run(vty, "bgp bestpath as-path multipath-relax as-set", CMD_SUCCESS);
+	run(vty, "bgp bestpath as-path multipath-relax no-as-set", CMD_SUCCESS);
 	run(vty, "bgp bestpath as-path ignore", CMD_SUCCESS);
 	run(vty, "bgp bestpath compare-routerid", CMD_SUCCESS);
 	ck_assert(the_bgp->bestpath.med_confed && the_bgp->bestpath.med_missing_as_worst);
-	ck_assert(the_bgp->bestpath.multipath_relax && the_bgp->bestpath.multipath_as_set);
+	ck_assert(the_bgp->bestpath.multipath_relax);
 	ck_assert(the_bgp->bestpath.aspath_ignore && the_bgp->bestpath.compare_routerid);
 	sbuf_reset(&calls);
 	run(vty, "no bgp bestpath med confed", CMD_SUCCESS);
 	ck_assert_str_eq(calls_text(),
-			 "bestpath_changed dmed=1 acm=1 ignore=1 confed=0 relax=1 as-set=1 rid=1 "
+			 "bestpath_changed dmed=1 acm=1 ignore=1 confed=0 relax=1 rid=1 "
 			 "med-confed=0 worst=1\n");
 	sbuf_reset(&calls);
 	run(vty, "bgp bestpath med missing-as-worst", CMD_SUCCESS); /* no change: no walk */
 	ck_assert_str_eq(calls_text(), "");
+	run(vty, "no bgp bestpath as-path multipath-relax as-set", CMD_SUCCESS);
+	ck_assert(!the_bgp->bestpath.multipath_relax);
 	run(vty, "bgp bestpath as-path multipath-relax", CMD_SUCCESS);
-	ck_assert(the_bgp->bestpath.multipath_relax && !the_bgp->bestpath.multipath_as_set);
+	ck_assert(the_bgp->bestpath.multipath_relax);
 	run(vty, "no bgp bestpath as-path multipath-relax", CMD_SUCCESS);
 	ck_assert(!the_bgp->bestpath.multipath_relax);
 	run(vty, "no bgp deterministic-med", CMD_SUCCESS);
