@@ -207,12 +207,9 @@ static bool nexthop_valid(void *arg, const struct ipaddr *nh)
 	return bgp_nh_get(arg, nh)->valid;
 }
 
-/* zebra counts a connected network's metric as 0, whatever the kernel's priority. */
 static uint32_t nexthop_metric(void *arg, const struct ipaddr *addr)
 {
-	const struct bgp_nh *nh = bgp_nh_get(arg, addr);
-
-	return nh->valid && !nh->res.connected ? nh->res.metric : 0;
+	return bgp_nh_igp_metric(bgp_nh_get(arg, addr));
 }
 
 static bool nexthop_changed(void *arg, const struct ipaddr *nh)

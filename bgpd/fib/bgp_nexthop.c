@@ -100,6 +100,11 @@ struct bgp_nh *bgp_nh_lookup(const struct ipaddr *addr)
 	return hash_lookup(nh_hash, &key);
 }
 
+uint32_t bgp_nh_igp_metric(const struct bgp_nh *nh)
+{
+	return nh->valid && !nh->res.connected ? nh->res.metric : 0;
+}
+
 struct reresolve_ctx {
 	unsigned changed;
 	unsigned lost;

@@ -10,6 +10,7 @@ are switched on both at run time, and the IGP metric to the next hop is made to 
 """
 
 import os
+import re
 
 import pytest
 
@@ -183,6 +184,27 @@ def igp_routes(lab, op, metrics, check=True):
                                    check=check)
 
 
+IGP_METRIC_RE = re.compile(r"^\s+(\S+) valid \[IGP metric (\d+)\]", re.M)
+
+
+def igp_metrics(daemon):
+    """{next hop: IGP metric} of the valid next hops of `show bgp nexthop` (FRR 8.4 has no
+    JSON form of it)."""
+    return dict(IGP_METRIC_RE.findall(daemon.vtysh("show bgp nexthop")))
+
+
+def same_igp_metrics(lab, want):
+    """Checker: dut shows the IGP metric of every next hop as ref does (a connected one: 0),
+    and those of x3's and x4's next hops are `want` ({injector: metric})."""
+    def check(_):
+        dut, ref = igp_metrics(lab["dut"]), igp_metrics(lab["ref"])
+        mine = {bc.IGP_NEXTHOPS[n]: str(m) for n, m in want.items()}
+        if dut != ref or any(dut.get(a) != m for a, m in mine.items()):
+            return "dut %s, ref %s, want %s" % (dut, ref, mine)
+        return None
+    return check
+
+
 @pytest.mark.timeout(120)
 def test_igp_metric_decides_like_frr(lab):
     """Two iBGP paths equal up to the IGP metric: the next hop whose kernel route has the
@@ -198,12 +220,16 @@ def test_igp_metric_decides_like_frr(lab):
         want = (nh["x4"], "IGP Metric")
         lab.expect("x4 wins on metric", lambda: both_best(lab, bc.IGP_PREFIX),
                    equals({"dut": want, "ref": want}), timeout=30)
+        lab.expect("the same IGP metrics shown", lambda: None,
+                   same_igp_metrics(lab, {"x3": 20, "x4": 10}), timeout=10)
         # A second route to x3's next hop, lower metric: the same gateway, only the metric
         # of the resolution changes.
         igp_routes(lab, "add", {"x3": 5})
         want = (nh["x3"], "IGP Metric")
         lab.expect("x3 wins on metric", lambda: both_best(lab, bc.IGP_PREFIX),
                    equals({"dut": want, "ref": want}), timeout=30)
+        lab.expect("the same IGP metrics shown", lambda: None,
+                   same_igp_metrics(lab, {"x3": 5, "x4": 10}), timeout=10)
     finally:
         igp_routes(lab, "del", metrics, check=False)
         igp_routes(lab, "del", {"x3": 5}, check=False)
