@@ -69,6 +69,10 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_print_cluster_id },
 	},
 	{
+		.xpath = BGP_XPATH "/confederation",
+		.cbs = { .apply_finish = bgp_nb_confed_apply_finish, .cli_show = bgp_print_confed },
+	},
+	{
 		.xpath = BGP_XPATH "/deterministic-med",
 		.cbs = { .modify = bgp_nb_deterministic_med_modify,
 			 .cli_show = bgp_print_deterministic_med },
@@ -234,6 +238,7 @@ void bgp_config_init(void)
 	bgp_gr_cli_init();
 	bgp_gshut_cli_init();
 	bgp_bestpath_cli_init();
+	bgp_confed_cli_init();
 	bgp_aggregate_cli_init();
 	bgp_llgr_cli_init();
 	bgp_cli_unsupported_init();

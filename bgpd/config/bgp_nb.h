@@ -108,6 +108,11 @@ void bgp_print_deterministic_med(struct sbuf *out, const struct lyd_node *dnode)
 void bgp_print_bestpath(struct sbuf *out, const struct lyd_node *dnode);
 void bgp_bestpath_cli_init(void);
 
+/* Confederations (bgpd/config/bgp_confed_cli.c). */
+void bgp_nb_confed_apply_finish(struct nb_cb_args *args);
+void bgp_print_confed(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_confed_cli_init(void);
+
 /* RFC 8326 graceful shutdown (bgpd/config/bgp_gshut_cli.c). */
 int bgp_nb_graceful_shutdown_modify(struct nb_cb_args *args);
 void bgp_print_graceful_shutdown(struct sbuf *out, const struct lyd_node *dnode);

@@ -44,6 +44,9 @@
  *   - e) The IGP cost is the metric of the kernel route that resolves the next hop (0 for a
  *     connected network, as zebra counts it; bgpd/fib/bgp_nexthop.c); unresolvable next hops
  *     make the path unusable before any comparison (RFC 4271 9.1.2.1, bgp_path_valid()).
+ *   - After e), a path from a confed-external neighbor (another member AS of our
+ *     confederation, RFC 5065) wins over one from an internal neighbor ("Confed Peer Type");
+ *     at d) confed-external counts as internal.
  *   - Between e) and f), two eBGP paths: the one already selected stays (RFC 5004, FRR's
  *     "Older Path"), unless `bgp bestpath compare-routerid`.
  *   - Between two paths of the same source nothing is compared (cannot happen: one path per
@@ -73,6 +76,7 @@ static const char *const sel_reason_str[BGP_SEL_MAX] = {
 	[BGP_SEL_MED] = "MED",
 	[BGP_SEL_PEER_TYPE] = "Peer Type",
 	[BGP_SEL_IGP_METRIC] = "IGP Metric",
+	[BGP_SEL_CONFED] = "Confed Peer Type",
 	[BGP_SEL_OLDER] = "Older Path",
 	[BGP_SEL_ROUTER_ID] = "Router ID",
 	[BGP_SEL_CLUSTER_LEN] = "Cluster length",
@@ -283,6 +287,14 @@ static int cmp_igp_metric(const struct bgp_bestpath *cfg, const struct bgp_cand 
 	return cmp_u32_low(a->igp_metric, b->igp_metric);
 }
 
+/* Neither is eBGP by now: a confed-external path over an internal one (FRR's step 10). */
+static int cmp_confed(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		      const struct bgp_cand *b)
+{
+	(void)cfg;
+	return cmp_u32_high(a->src->confed, b->src->confed);
+}
+
 /* RFC 5004: between two eBGP paths, keep the one selected (FRR: "oldest external"). */
 static int cmp_older(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
 		     const struct bgp_cand *b)
@@ -344,6 +356,7 @@ static const struct {
 	{ cmp_med, BGP_SEL_MED },
 	{ cmp_peer_type, BGP_SEL_PEER_TYPE },
 	{ cmp_igp_metric, BGP_SEL_IGP_METRIC },
+	{ cmp_confed, BGP_SEL_CONFED },
 	{ cmp_older, BGP_SEL_OLDER },
 	{ cmp_router_id, BGP_SEL_ROUTER_ID },
 	{ cmp_cluster_len, BGP_SEL_CLUSTER_LEN },

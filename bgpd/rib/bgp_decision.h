@@ -20,6 +20,7 @@ enum bgp_sel_reason {
 	BGP_SEL_MED,
 	BGP_SEL_PEER_TYPE,  /* eBGP over iBGP */
 	BGP_SEL_IGP_METRIC, /* lower metric of the kernel route to the next hop */
+	BGP_SEL_CONFED,	    /* confed-external over internal (RFC 5065) */
 	BGP_SEL_OLDER,	    /* the eBGP path already selected (RFC 5004) */
 	BGP_SEL_ROUTER_ID,
 	BGP_SEL_CLUSTER_LEN,

@@ -447,6 +447,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->rp = peer->rib;
 	snprintf(src->name, sizeof(src->name), "%s", peer->name);
 	src->ebgp = info->ebgp;
+	src->confed = info->confed;
 	src->remote_id = info->remote_id;
 	src->remote_as = info->remote_as;
 	src->remote_addr = info->remote_addr;
@@ -528,13 +529,18 @@ void rib_peer_gr_flush(struct bgp_peer *peer)
 
 /* ---- UPDATE input ---- */
 
-/* RFC 4271 9.1.2: our own AS in the AS_PATH is a loop, unless the neighbor's allowas-in
- * lets it appear that many times (or as the origin). */
+/* RFC 4271 9.1.2: our own AS (or our confederation's identifier) in the AS_PATH is a loop,
+ * unless the neighbor's allowas-in lets it appear that many times (or as the origin). */
 static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_af af,
 		    const struct bgp_aspath *path)
 {
 	uint8_t allow = src->peer ? src->peer->conf.allowas_in[af] : 0;
 
+	/* RFC 5065 6.2: the confederation's identifier is ours too (FRR checks both). */
+	if (bgp->confed_id && path && bgp_aspath_contains(path, bgp->confed_id) &&
+	    (allow == BGP_ALLOWAS_ORIGIN ? bgp_aspath_origin_as(path) != bgp->confed_id
+					 : bgp_aspath_count_as(path, bgp->confed_id) > allow))
+		return true;
 	if (!path || !bgp_aspath_contains(path, bgp->asn))
 		return false;
 	if (allow == BGP_ALLOWAS_ORIGIN)

@@ -172,8 +172,9 @@ struct rib_src {
 	bool up;    /* Established; false = its paths are stale and being removed */
 	/* Down, but graceful restart keeps its paths usable (bgp_rib_gr.c; RFC 4724 4.2). */
 	bool gr_stale;
-	bool ebgp;
-	bool blocked;		    /* waiting for rib_peer_writable() */
+	bool ebgp;    /* outside our confederation */
+	bool confed;  /* another member AS of it: attributes as iBGP, not split-horizoned */
+	bool blocked; /* waiting for rib_peer_writable() */
 	bool nh_warned[BGP_AF_MAX]; /* logged that we have no next hop to send for the AF */
 	struct bgp_peer *peer;	    /* NULL for the local source and after rib_peer_detach() */
 	struct rib_peer *rp;	    /* likewise */

@@ -344,6 +344,14 @@ void bgp_router_id_changed(struct bgp *bgp)
 		    inet_ntop(AF_INET, &bgp->router_id, buf, sizeof(buf)));
 }
 
+void bgp_confed_changed(struct bgp *bgp)
+{
+	sbuf_printf(&calls, "confed_changed %u", bgp->confed_id);
+	for (unsigned i = 0; i < bgp->confed_npeers; i++)
+		sbuf_printf(&calls, " %u", bgp->confed_peers[i]);
+	sbuf_puts(&calls, "\n");
+}
+
 void bgp_timers_changed(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "timers_changed %u %u\n", bgp->keepalive, bgp->holdtime);
@@ -1225,6 +1233,40 @@ START_TEST(t_bestpath_knobs_apply)
 	ck_assert(!the_bgp->bestpath.deterministic_med);
 	run(vty, "bgp bestpath med", CMD_ERR_INCOMPLETE);
 	run(vty, "bgp bestpath as-path", CMD_ERR_INCOMPLETE);
+	vty_done(vty);
+}
+END_TEST
+
+/* bgp confederation identifier|peers: the list grows in the order given, `no` takes out the
+ * ASes named, a bad word changes nothing, and every change reaches the instance at once. */
+START_TEST(t_confederation_applies)
+{
+	struct vty *vty = config_vty();
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty, "bgp confederation identifier 65000", CMD_SUCCESS);
+	run(vty, "bgp confederation peers 65003 65002 65003", CMD_SUCCESS);
+	run(vty, "bgp confederation peers 1.2", CMD_SUCCESS); /* asdot: 65538 */
+	ck_assert_str_eq(calls_text(), "confed_changed 65000\n"
+				       "confed_changed 65000 65003 65002\n"
+				       "confed_changed 65000 65003 65002 65538\n");
+	sbuf_reset(&calls);
+	run(vty, "bgp confederation peers 65004 65001", CMD_WARNING_CONFIG_FAILED);
+	run(vty, "bgp confederation peers 65004 x65005", CMD_WARNING_CONFIG_FAILED);
+	run(vty, "bgp confederation peers 65002", CMD_SUCCESS); /* already there */
+	ck_assert_str_eq(calls_text(), "");
+	run(vty, "no bgp confederation peers 65002 65538", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "confed_changed 65000 65003\n");
+	ck_assert_uint_eq(the_bgp->confed_npeers, 1);
+	ck_assert(bgp_confed_member(the_bgp, 65003) && !bgp_confed_member(the_bgp, 65002));
+	ck_assert_uint_eq(bgp_outside_as(the_bgp), 65000);
+	sbuf_reset(&calls);
+	run(vty, "no bgp confederation identifier", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "confed_changed 0 65003\n");
+	/* Without an identifier no AS is a member: the peers list waits for one (FRR). */
+	ck_assert(!bgp_confed_member(the_bgp, 65003));
+	ck_assert_uint_eq(bgp_outside_as(the_bgp), 65001);
 	vty_done(vty);
 }
 END_TEST
@@ -2908,6 +2950,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_rpki_node);
 	tcase_add_test(cli, t_network_import_check_applies);
 	tcase_add_test(cli, t_bestpath_knobs_apply);
+	tcase_add_test(cli, t_confederation_applies);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);
