@@ -12,7 +12,8 @@ skua refused `bgp confederation ...` before; every check here needs it.
 
 import pytest
 
-S1, F2, O = "192.0.2.1", "192.0.2.2", "192.0.2.3"
+S1, F2 = "192.0.2.1", "192.0.2.2"  # the link between the members
+S1_O, O = "192.0.2.5", "192.0.2.6"  # s1's link with the outside
 CONVERGE = 30
 
 
@@ -30,16 +31,16 @@ def equals(want):
 
 @pytest.mark.timeout(90)
 def test_sessions_established(lab):
-    lab.wait_all_established({"s1": [F2, O], "f2": [S1], "o": [S1]}, timeout=60)
+    lab.wait_all_established({"s1": [F2, O], "f2": [S1], "o": [S1_O]}, timeout=60)
 
 
 @pytest.mark.timeout(60)
 def test_outside_knows_the_identifier(lab):
-    lab.expect("o's neighbor s1 is AS 65000", lambda: lab["o"].neighbor(S1).get(S1, {}),
+    lab.expect("o's neighbor s1 is AS 65000", lambda: lab["o"].neighbor(S1_O).get(S1_O, {}),
                {"remoteAs": 65000, "bgpState": "Established"}, timeout=10)
     for prefix in ("198.51.100.0/25", "198.51.100.128/25"):
         lab.expect("o: %s from the confederation, no segment" % prefix,
-                   lambda: route(lab["o"], prefix), equals(("65000", [S1])),
+                   lambda: route(lab["o"], prefix), equals(("65000", [S1_O])),
                    timeout=CONVERGE)
 
 
