@@ -280,11 +280,29 @@ static int cmp_peer_type(const struct bgp_bestpath *cfg, const struct bgp_cand *
 	return cmp_u32_high(is_ebgp(a->src), is_ebgp(b->src));
 }
 
+/* The IGP cost to the path's next hop (rule e); 0 for our own routes, as FRR. */
+static uint32_t igp_metric(const struct bgp_rib *rib, const struct rib_src *src,
+			   const struct bgp_path *p)
+{
+	const struct rib_fib_ops *ops = rib->fib.ops;
+	struct ipaddr nh;
+
+	if (!src || src->local || !ops || !ops->nexthop_metric)
+		return 0;
+	rib_path_nexthop(p->attr, &nh);
+	return ops->nexthop_metric(rib->fib.arg, &nh);
+}
+
+static uint32_t cand_igp_metric(const struct bgp_cand *c)
+{
+	return c->rib ? igp_metric(c->rib, c->src, c->path) : c->igp_metric;
+}
+
 static int cmp_igp_metric(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
 			  const struct bgp_cand *b)
 {
 	(void)cfg;
-	return cmp_u32_low(a->igp_metric, b->igp_metric);
+	return cmp_u32_low(cand_igp_metric(a), cand_igp_metric(b));
 }
 
 /* Neither is eBGP by now: a confed-external path over an internal one (FRR's step 10). */
@@ -416,33 +434,24 @@ static void ctx_init(struct decide_ctx *ctx, const struct bgp_rib *rib, const st
 	ctx->selected = dest_best(dest);
 }
 
-/* The IGP cost to the path's next hop (rule e); 0 for our own routes, as FRR. */
-static uint32_t igp_metric(const struct bgp_rib *rib, const struct rib_src *src,
-			   const struct bgp_path *p)
-{
-	const struct rib_fib_ops *ops = rib->fib.ops;
-	struct ipaddr nh;
-
-	if (!src || src->local || !ops || !ops->nexthop_metric)
-		return 0;
-	rib_path_nexthop(p->attr, &nh);
-	return ops->nexthop_metric(rib->fib.arg, &nh);
-}
-
 static void cand_of(const struct decide_ctx *ctx, const struct bgp_path *p, struct bgp_cand *c)
 {
 	c->attr = p->attr;
 	c->src = rib_src_get(ctx->rib, p->src);
-	c->igp_metric = igp_metric(ctx->rib, c->src, p);
+	c->igp_metric = 0;
 	c->selected = p == ctx->selected;
+	c->rib = ctx->rib;
+	c->path = p;
 }
 
 void bgp_decision_cand(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c)
 {
 	c->attr = p->attr;
 	c->src = rib_src_get(rib, p->src);
-	c->igp_metric = igp_metric(rib, c->src, p);
+	c->igp_metric = 0;
 	c->selected = false;
+	c->rib = rib;
+	c->path = p;
 }
 
 static int cmp_paths(const struct decide_ctx *ctx, const struct bgp_path *a,

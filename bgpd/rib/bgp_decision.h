@@ -36,8 +36,12 @@ const char *bgp_sel_reason_str(enum bgp_sel_reason r);
 struct bgp_cand {
 	const struct bgp_attr *attr;
 	const struct rib_src *src;
-	uint32_t igp_metric; /* of the route that resolves the next hop */
+	uint32_t igp_metric; /* of the route that resolves the next hop (when rib is NULL) */
 	bool selected;	     /* the best path before this decision */
+	/* Set: the IGP metric is asked of rib's forwarding side for path, only when the rules
+	 * before it tie (a lookup per comparison that gets that far, not per candidate). */
+	const struct bgp_rib *rib;
+	const struct bgp_path *path;
 };
 
 /*
