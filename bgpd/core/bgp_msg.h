@@ -36,7 +36,8 @@ struct bgp_session_info {
 	struct bgp_codec_ctx codec;
 	struct in_addr remote_id; /* BGP Identifier from the peer's OPEN */
 	uint32_t remote_as;
-	bool ebgp;
+	bool ebgp;		  /* outside our confederation */
+	bool confed;		  /* another member AS of it (RFC 5065): attributes as over iBGP */
 	bool route_refresh;	  /* peer supports ROUTE-REFRESH */
 	bool enhanced_rr;	  /* both advertised enhanced route refresh (RFC 7313) */
 	struct ipaddr local_addr; /* our address on this session (next hop self) */

@@ -48,7 +48,7 @@ bool bgp_peer_is_ebgp(const struct bgp_peer *peer)
 		break;
 	}
 	if (peer->conf.remote_as)
-		return peer->conf.remote_as != peer->bgp->asn;
+		return peer->conf.remote_as != peer->bgp->asn && !bgp_peer_is_confed(peer);
 	return peer->learned_as && peer->learned_as != peer->bgp->asn;
 }
 

@@ -196,6 +196,11 @@ TAILQ_HEAD(bgp_peer_list, bgp_peer);
 
 /* Effective values (configured or inherited from the instance / defaults). */
 bool bgp_peer_is_ebgp(const struct bgp_peer *peer); /* needs the remote AS (learned for external) */
+/* In a member AS of our confederation other than ours (FRR's BGP_PEER_CONFED): not eBGP. */
+bool bgp_peer_is_confed(const struct bgp_peer *peer);
+/* The AS the neighbor knows us by (our OPEN, FRR's peer->local_as): `neighbor X local-as`, else
+ * our confederation's identifier when the neighbor is outside it, else our AS. */
+uint32_t bgp_peer_local_as(const struct bgp_peer *peer);
 uint32_t bgp_peer_remote_as_expected(const struct bgp_peer *peer); /* 0 = any (external/internal) */
 bool bgp_peer_af_activated(const struct bgp_peer *peer, enum bgp_af af);
 uint16_t bgp_peer_keepalive(const struct bgp_peer *peer);

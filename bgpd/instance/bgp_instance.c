@@ -370,6 +370,26 @@ void bgp_router_id_changed(struct bgp *bgp)
 	}
 }
 
+void bgp_confed_changed(struct bgp *bgp)
+{
+	struct bgp_peer *peer;
+
+	log_notice("confederation: identifier %u, %u member AS(es) besides ours; resetting the "
+		   "sessions outside AS %u",
+		   bgp->confed_id, bgp->confed_npeers, bgp->asn);
+	TAILQ_FOREACH (peer, &bgp->peers, entry) {
+		if (peer->conf.remote_as_type == BGP_REMOTE_AS_INTERNAL ||
+		    (peer->conf.remote_as_type == BGP_REMOTE_AS_SPECIFIED &&
+		     peer->conf.remote_as == bgp->asn))
+			continue;
+		if (peer_running(peer))
+			bgp_session_reset(peer, BGP_ERR_CEASE_CONFIG_CHANGE,
+					  BGP_DOWN_CONFIG_CHANGE);
+		else
+			bgp_session_kick(peer);
+	}
+}
+
 void bgp_timers_changed(struct bgp *bgp)
 {
 	/* Applies to the next OPEN exchange of each peer, as in FRR. */

@@ -45,7 +45,10 @@ void bgp_peer_delete(struct bgp_peer *peer); /* Cease to the peer, withdraw its 
 void bgp_peer_config_changed(struct bgp_peer *peer, enum bgp_peer_change what);
 
 void bgp_router_id_changed(struct bgp *bgp); /* reset sessions, as FRR does */
-void bgp_timers_changed(struct bgp *bgp);    /* applies to new sessions */
+/* bgp confederation identifier|peers changed: the sessions of every neighbor outside our own
+ * AS are reset (the AS in our OPEN, and the neighbor's role, may change), as FRR does. */
+void bgp_confed_changed(struct bgp *bgp);
+void bgp_timers_changed(struct bgp *bgp); /* applies to new sessions */
 void bgp_default_af_changed(struct bgp *bgp);
 /* neighbor X maximum-prefix changed for af: the accepted count is checked against it at once
  * (FRR), and a session held down by the old limit may come up. */

@@ -405,10 +405,11 @@ static bool rr_client(const struct rib_src *s, enum bgp_af af)
 	return s->peer && s->peer->conf.rr_client[af];
 }
 
-/* A path learned over iBGP, going to an iBGP session: reflected (RFC 4456). */
+/* A path learned over iBGP, going to an iBGP session: reflected (RFC 4456). Confed-external
+ * sessions are no iBGP ones here (RFC 5065 5). */
 static bool reflected(const struct rib_src *to, const struct rib_src *from)
 {
-	return !from->local && !from->ebgp && !to->ebgp;
+	return !from->local && !from->ebgp && !from->confed && !to->ebgp && !to->confed;
 }
 
 static bool export_permitted(const struct rib_src *to, const struct rib_src *from, enum bgp_af af,
@@ -426,9 +427,11 @@ static bool export_permitted(const struct rib_src *to, const struct rib_src *fro
 		for (uint32_t i = 0; i < attr->communities->count; i++) {
 			uint32_t c = attr->communities->val[i];
 
-			/* RFC 1997: NO_ADVERTISE to no peer; NO_EXPORT and NO_EXPORT_SUBCONFED
-			 * not outside the AS (no confederations: every eBGP peer is outside). */
+			/* RFC 1997: NO_ADVERTISE to no peer; NO_EXPORT not outside the
+			 * confederation, NO_EXPORT_SUBCONFED not outside our member AS. */
 			if (c == BGP_COMM_NO_ADVERTISE)
+				return false;
+			if (to->confed && c == BGP_COMM_NO_EXPORT_SUBCONFED)
 				return false;
 			/* RFC 9494 4.5: long-lived stale routes only to LLGR sessions. */
 			if (c == BGP_COMM_LLGR_STALE && !to->llgr)
@@ -604,19 +607,22 @@ static void withhold_communities(uint8_t off, struct bgp_attr *t, struct bgp_att
 		ex->ecommunities = NULL;
 }
 
-/* Our AS in front of the path towards eBGP (RFC 4271 5.1.2); with `neighbor X local-as L`,
- * L in front of it, or instead of it with replace-as (FRR). A new reference. */
+/* Our AS (or confederation identifier) in front of the path towards eBGP (RFC 4271 5.1.2);
+ * with `neighbor X local-as L`, L in front of it, or instead of it with replace-as (FRR). A
+ * new reference. */
 static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
 					 const struct bgp_aspath *path)
 {
 	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
 	struct bgp_aspath *ours, *out;
 
+	uint32_t asn = bgp_outside_as(rib->bgp); /* RFC 5065 6.1 c: the identifier */
+
 	if (!c || !c->local_as)
-		return bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+		return bgp_aspath_prepend((struct bgp_aspath *)path, asn);
 	if (c->local_as_replace)
 		return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
-	ours = bgp_aspath_prepend((struct bgp_aspath *)path, rib->bgp->asn);
+	ours = bgp_aspath_prepend((struct bgp_aspath *)path, asn);
 	out = bgp_aspath_prepend(ours, c->local_as);
 	bgp_aspath_unref(ours);
 	return out;
@@ -634,7 +640,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
 	struct bgp_aspath *prepended = NULL;
 	struct bgp_u32list *clusters = NULL;
-	struct bgp_aspath *stripped = NULL;
+	struct bgp_aspath *stripped = NULL, *unconfed = NULL;
 	struct bgp_ecommlist *transitive = NULL;
 	struct bgp_u32list *gshut;
 	struct bgp_attr *out;
@@ -658,7 +664,12 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 		if (keep_nh && af == BGP_AF_IPV4_UNICAST)
 			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
 		stripped = strip_private(rib, to, af, in->aspath);
-		prepended = export_prepend(rib, to, stripped ? stripped : in->aspath);
+		/* RFC 5065 6.1 c: no confederation segments outside it. */
+		unconfed = bgp_aspath_strip_confed(stripped ? stripped : in->aspath);
+		prepended = export_prepend(rib, to,
+					   unconfed   ? unconfed
+					   : stripped ? stripped
+						      : in->aspath);
 		t.aspath = prepended;
 		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
 		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
@@ -697,6 +708,13 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			no_nexthop(to, af);
 			return NULL;
 		}
+		/* RFC 5065 6.1 b: our member AS in an AS_CONFED_SEQUENCE, the rest as iBGP
+		 * (LOCAL_PREF, MED and next hop kept). */
+		if (to->confed) {
+			prepended = bgp_aspath_prepend_confed(in->aspath, rib->bgp->asn);
+			t.aspath = prepended;
+			t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+		}
 		if (reflected(to, from))
 			clusters = reflect_attrs(rib, from, &t, &ex);
 	}
@@ -710,6 +728,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	bgp_ecommlist_unref(transitive);
 	bgp_aspath_unref(prepended);
 	bgp_aspath_unref(stripped);
+	bgp_aspath_unref(unconfed);
 	if (clusters)
 		bgp_u32list_unref(clusters);
 	return out;
@@ -809,7 +828,7 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 		return NULL;
 	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
 		return export_attr_mapped(rib, to, from, af, dest, best->attr);
-	kind = (uint32_t)af * 3 + (from->local ? 0 : (from->ebgp ? 1 : 2));
+	kind = (uint32_t)af * 4 + (from->local ? 0 : from->ebgp ? 1 : from->confed ? 3 : 2);
 	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
 	 * none: the same stored set exports differently per source then. */
 	if (reflected(to, from))

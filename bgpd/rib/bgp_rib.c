@@ -127,11 +127,16 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 		rib_fib_sync(rib, af, dest);
 }
 
-static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_path **pp)
+static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+			struct bgp_path **pp)
 {
 	struct bgp_path *path = *pp;
 	struct rib_src *src = rib_src_get(rib, path->src);
 
+	/* The selected path goes: none is selected until the decision runs (its "Older Path"
+	 * rule must not take the next one for it). */
+	if (path == dest_best(dest))
+		dest->flags &= (uint8_t)~DEST_F_BEST;
 	*pp = path->next;
 	if (src)
 		src->accepted[af]--;
@@ -145,7 +150,7 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 			    const struct prefix *p, struct bgp_attr *attr, uint32_t now)
 {
 	struct bgp_dest *dest = dest_get(rib, af, p);
-	struct bgp_path **pp = path_find(rib, dest, src);
+	struct bgp_path **pp = path_find(rib, dest, src), **at;
 	struct bgp_path *path;
 	struct best_snap before;
 
@@ -179,8 +184,11 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 		path->src = src->id;
 		path->flags = 0; /* the slab does not clear: a freed path's flags would stay */
 		rib_refresh_path_updated(rib, src, af, p, path);
-		path->next = dest->paths;
-		dest->paths = path;
+		/* Behind the selected path, which stays first (dest_best()); the others are
+		 * newest first, the order FRR walks its paths in. */
+		at = dest_best(dest) ? &dest->paths->next : &dest->paths;
+		path->next = *at;
+		*at = path;
 		src->accepted[af]++;
 		rib->af[af].paths++;
 	}
@@ -201,7 +209,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	if (!pp)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, pp);
+	path_unlink(rib, af, dest, pp);
 	dest_decide(rib, af, dest, &before);
 }
 
@@ -217,7 +225,7 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	if (!*pp)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, pp);
+	path_unlink(rib, af, dest, pp);
 	dest_decide(rib, af, dest, &before);
 }
 
@@ -448,6 +456,7 @@ void rib_peer_up(struct bgp_peer *peer, const struct bgp_session_info *info)
 	src->rp = peer->rib;
 	snprintf(src->name, sizeof(src->name), "%s", peer->name);
 	src->ebgp = info->ebgp;
+	src->confed = info->confed;
 	src->remote_id = info->remote_id;
 	src->remote_as = info->remote_as;
 	src->remote_addr = info->remote_addr;
@@ -530,13 +539,18 @@ void rib_peer_gr_flush(struct bgp_peer *peer)
 
 /* ---- UPDATE input ---- */
 
-/* RFC 4271 9.1.2: our own AS in the AS_PATH is a loop, unless the neighbor's allowas-in
- * lets it appear that many times (or as the origin). */
+/* RFC 4271 9.1.2: our own AS (or our confederation's identifier) in the AS_PATH is a loop,
+ * unless the neighbor's allowas-in lets it appear that many times (or as the origin). */
 static bool as_loop(const struct bgp *bgp, const struct rib_src *src, enum bgp_af af,
 		    const struct bgp_aspath *path)
 {
 	uint8_t allow = src->peer ? src->peer->conf.allowas_in[af] : 0;
 
+	/* RFC 5065 6.2: the confederation's identifier is ours too (FRR checks both). */
+	if (bgp->confed_id && path && bgp_aspath_contains(path, bgp->confed_id) &&
+	    (allow == BGP_ALLOWAS_ORIGIN ? bgp_aspath_origin_as(path) != bgp->confed_id
+					 : bgp_aspath_count_as(path, bgp->confed_id) > allow))
+		return true;
 	if (!path || !bgp_aspath_contains(path, bgp->asn))
 		return false;
 	if (allow == BGP_ALLOWAS_ORIGIN)

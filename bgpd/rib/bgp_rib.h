@@ -98,6 +98,7 @@ struct bgp_dest {
 	uint32_t version;	/* journal position of the last change (low 32 bits) */
 	uint8_t flags;
 	uint8_t plen;
+	uint8_t reason; /* enum bgp_sel_reason of the last decision (bgp_decision.c) */
 	uint8_t addr[]; /* 4 or 16 bytes */
 };
 
@@ -171,8 +172,9 @@ struct rib_src {
 	bool up;    /* Established; false = its paths are stale and being removed */
 	/* Down, but graceful restart keeps its paths usable (bgp_rib_gr.c; RFC 4724 4.2). */
 	bool gr_stale;
-	bool ebgp;
-	bool blocked;		    /* waiting for rib_peer_writable() */
+	bool ebgp;    /* outside our confederation */
+	bool confed;  /* another member AS of it: attributes as iBGP, not split-horizoned */
+	bool blocked; /* waiting for rib_peer_writable() */
 	bool nh_warned[BGP_AF_MAX]; /* logged that we have no next hop to send for the AF */
 	struct bgp_peer *peer;	    /* NULL for the local source and after rib_peer_detach() */
 	struct rib_peer *rp;	    /* likewise */
@@ -291,6 +293,8 @@ struct rib_fib_ops {
 	bool (*nexthop_valid)(void *arg, const struct ipaddr *nh);
 	/* Has this next hop's resolution changed since the revalidation walk began? */
 	bool (*nexthop_changed)(void *arg, const struct ipaddr *nh);
+	/* The IGP cost to this next hop: the metric of the route that resolves it. */
+	uint32_t (*nexthop_metric)(void *arg, const struct ipaddr *nh);
 	/* Forward p over set (set->n == 0: remove it). Returns whether a route is installed. */
 	bool (*install)(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
 			const struct rib_fib_set *set, bool installed);

@@ -26,8 +26,10 @@ static void open_local_fill(struct bgp_conn *c, struct bgp_open_local *l)
 	int af;
 
 	memset(l, 0, sizeof(*l));
-	/* neighbor X local-as: the AS this neighbor knows us by (FRR's change_local_as). */
-	l->asn = peer->conf.local_as ? peer->conf.local_as : peer->bgp->asn;
+	/* neighbor X local-as: the AS this neighbor knows us by (FRR's change_local_as); outside
+	 * our confederation, its identifier (RFC 5065 4). remote-as external is outside. */
+	l->confed = bgp_peer_is_confed(peer);
+	l->asn = bgp_peer_local_as(peer);
 	l->id = peer->bgp->router_id;
 	l->holdtime = bgp_peer_holdtime(peer);
 	/* RFC 4271 4.2: a hold time of 1 or 2 seconds is not allowed; round up. */

@@ -177,8 +177,9 @@ int bgp_security_check_all(const struct bgp *bgp, struct sbuf *why)
 
 int bgp_peer_plain_ttl(const struct bgp_peer *peer)
 {
-	/* eBGP: 1 (directly connected) unless ebgp-multihop; iBGP: 255 (FRR's defaults). */
-	if (!bgp_peer_is_ebgp(peer))
+	/* eBGP and confed-external: 1 (directly connected) unless ebgp-multihop; iBGP: 255
+	 * (FRR's defaults: every peer but an internal one gets BGP_DEFAULT_TTL). */
+	if (!bgp_peer_is_ebgp(peer) && !bgp_peer_is_confed(peer))
 		return 255;
 	return peer->conf.ebgp_multihop ? peer->conf.ebgp_multihop : 1;
 }

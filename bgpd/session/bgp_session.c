@@ -621,6 +621,7 @@ void bgp_session_up(struct bgp_conn *c)
 	info->remote_id = c->nego.remote_id;
 	info->remote_as = c->nego.remote_as;
 	info->ebgp = c->nego.ebgp;
+	info->confed = c->nego.confed;
 	info->route_refresh = c->nego.route_refresh;
 	info->enhanced_rr = c->nego.enhanced_rr;
 	info->local_addr = c->local;

@@ -311,7 +311,7 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	} else {
 		json_string(w, "peerId", route_peer_str(src, false, buf, sizeof(buf)));
 		json_inaddr(w, "routerId", src->remote_id);
-		json_string(w, "type", src->ebgp ? "external" : "internal");
+		json_string(w, "type", src->ebgp || src->confed ? "external" : "internal");
 	}
 	json_object_close(w);
 	json_object_close(w);

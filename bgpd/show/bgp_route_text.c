@@ -234,7 +234,11 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	if (!src || src->local)
 		vty_out(vty, ", sourced, local");
 	else
-		vty_out(vty, src->ebgp ? ", external" : ", internal");
+		/* FRR 8.4: within a confederation the words say which kind. */
+		vty_out(vty, src->ebgp		 ? ", external"
+			     : src->confed	 ? ", confed-external"
+			     : s->bgp->confed_id ? ", confed-internal"
+						 : ", internal");
 	if (attr->atomic_aggregate || (attr->present & ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE)))
 		vty_out(vty, ", atomic-aggregate");
 	if (rib_path_multipath(s->rib, s->af, d, path))

@@ -262,8 +262,10 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->peer_group = peer->conf.peer_group;
 	v->dynamic = peer->dynamic;
 	v->remote_as = peer_remote_as(peer);
-	v->local_as = peer->conf.local_as ? peer->conf.local_as : bgp->asn;
+	v->local_as = bgp_peer_local_as(peer);
 	v->link = peer_link(peer);
+	v->confed = bgp->confed_id != 0;
+	v->confed_member = bgp_peer_is_confed(peer);
 	v->admin_down = peer->conf.shutdown;
 	v->pfx_overflow = bgp_session_pfx_overflow(peer);
 	v->pfx_restart_ms = bgp_session_pfx_restart_remaining(peer);

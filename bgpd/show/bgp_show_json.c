@@ -372,10 +372,11 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_bool(w, "localAsNoPrepend", true);
 	if (pv->peer->conf.local_as_replace)
 		json_bool(w, "localAsReplaceAs", true);
+	/* FRR 8.4: with a confederation every link is a "confed" one in JSON. */
 	if (pv->link == BGP_LINK_INTERNAL)
-		json_bool(w, "nbrInternalLink", true);
+		json_bool(w, pv->confed ? "nbrConfedInternalLink" : "nbrInternalLink", true);
 	else if (pv->link == BGP_LINK_EXTERNAL)
-		json_bool(w, "nbrExternalLink", true);
+		json_bool(w, pv->confed ? "nbrConfedExternalLink" : "nbrExternalLink", true);
 	else
 		json_bool(w, "nbrUnspecifiedLink", true);
 	if (pv->desc)
@@ -391,6 +392,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	inet_ntop(AF_INET, &pv->local_id, lid, sizeof(lid));
 	json_string(w, "remoteRouterId", rid);
 	json_string(w, "localRouterId", lid);
+	if (pv->confed_member)
+		json_bool(w, "nbrCommonAdmin", true);
 	json_string(w, "bgpState", bgp_fsm_state_str(pv->state));
 	if (pv->established) {
 		json_uint(w, "bgpTimerUpMsec", pv->up_ms / 1000 * 1000);

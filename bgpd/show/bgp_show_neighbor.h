@@ -89,6 +89,11 @@ struct bgp_peer_view {
 	uint32_t remote_as;
 	uint32_t local_as;
 	enum bgp_link_type link;
+	/* Confederations (FRR 8.4's words): one is configured (its links are "confed-" ones in
+	 * JSON, internal ones in text too), and the neighbor is in another member AS
+	 * ("confed-external link", nbrCommonAdmin). */
+	bool confed;
+	bool confed_member;
 	bool admin_down;
 	bool passive;
 	bool pfx_overflow;	/* held down by maximum-prefix: "Idle (PfxCt)" */

@@ -120,7 +120,7 @@ bool route_path_internal(const struct route_show *s, const struct bgp_path *path
 {
 	const struct rib_src *src = route_path_src(s, path);
 
-	return src && !src->local && !src->ebgp;
+	return src && !src->local && !src->ebgp && !src->confed; /* FRR: sort IBGP only */
 }
 
 bool route_nh_ipv6(const struct route_show *s, const struct bgp_attr *attr)

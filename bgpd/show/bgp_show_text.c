@@ -156,13 +156,15 @@ static void text_summary_end(struct bgp_show_ctx *ctx, enum bgp_show_end end)
 
 /* ---- neighbors ---- */
 
-static const char *link_str(enum bgp_link_type t)
+/* FRR 8.4's words: with a confederation, internal links and those to another member AS are
+ * "confed-" ones; a link outside it stays "external link". */
+static const char *link_str(const struct bgp_peer_view *pv)
 {
-	switch (t) {
+	switch (pv->link) {
 	case BGP_LINK_INTERNAL:
-		return "internal link";
+		return pv->confed ? "confed-internal link" : "internal link";
 	case BGP_LINK_EXTERNAL:
-		return "external link";
+		return pv->confed_member ? "confed-external link" : "external link";
 	case BGP_LINK_UNSPECIFIED:
 		break;
 	}
@@ -388,7 +390,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 	vty_out(vty, "BGP neighbor is %s, remote AS %u, local AS %u%s%s, %s\n", pv->name,
 		pv->remote_as, pv->local_as,
 		pv->peer->conf.local_as_no_prepend ? " no-prepend" : "",
-		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv->link));
+		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv));
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
 	if (pv->peer_group)

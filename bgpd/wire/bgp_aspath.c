@@ -488,6 +488,50 @@ struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)
 	return bgp_aspath_intern_data(out, o);
 }
 
+struct bgp_aspath *bgp_aspath_prepend_confed(struct bgp_aspath *p, uint32_t asn)
+{
+	uint8_t *out = key_path()->data, tmp[4];
+	size_t o;
+
+	if (!p)
+		return NULL;
+	if ((size_t)p->len + 6 > BGP_ASPATH_MAX_DATA) {
+		log_warn_limited("AS path too long to prepend member AS %u; sent unchanged", asn);
+		return bgp_aspath_ref(p);
+	}
+	bgp_put_u32(tmp, asn);
+	if (p->len >= 2 && p->data[0] == AS_SEG_CONFED_SEQUENCE && p->data[1] < SEG_MAX) {
+		/* RFC 5065 6.1 b: into the leading AS_CONFED_SEQUENCE. */
+		out[0] = AS_SEG_CONFED_SEQUENCE;
+		out[1] = (uint8_t)(p->data[1] + 1);
+		memcpy(out + 2, tmp, 4);
+		memcpy(out + 6, p->data + 2, p->len - 2);
+		o = (size_t)p->len + 4;
+	} else {
+		o = put_seg(out, 0, AS_SEG_CONFED_SEQUENCE, tmp, 1);
+		memcpy(out + o, p->data, p->len);
+		o += p->len;
+	}
+	return bgp_aspath_intern_data(out, o);
+}
+
+struct bgp_aspath *bgp_aspath_strip_confed(const struct bgp_aspath *p)
+{
+	uint8_t *out = key_path()->data;
+	size_t i, o = 0;
+
+	if (!p || !bgp_aspath_has_confed(p))
+		return NULL;
+	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4) {
+		uint8_t type = p->data[i];
+
+		if (type == AS_SEG_CONFED_SEQUENCE || type == AS_SEG_CONFED_SET)
+			continue;
+		o = put_seg(out, o, type, p->data + i + 2, p->data[i + 1]);
+	}
+	return bgp_aspath_intern_data(out, o);
+}
+
 bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn)
 {
 	size_t i, k;

@@ -209,6 +209,12 @@ struct bgp_aspath *bgp_aspath_ref(struct bgp_aspath *p);
 void bgp_aspath_unref(struct bgp_aspath *p);
 /* A new interned path with asn prepended (into a leading SEQUENCE; new segment if full). */
 struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn);
+/* Toward a confed-external neighbor (RFC 5065 6.1): asn (our member AS) into a leading
+ * AS_CONFED_SEQUENCE, or a new one. A new interned path. */
+struct bgp_aspath *bgp_aspath_prepend_confed(struct bgp_aspath *p, uint32_t asn);
+/* Toward the outside (RFC 5065 6.1 c): the path without its confederation segments, a new
+ * reference; NULL when it has none (send it as it is). */
+struct bgp_aspath *bgp_aspath_strip_confed(const struct bgp_aspath *p);
 bool bgp_aspath_contains(const struct bgp_aspath *p, uint32_t asn); /* loop detection */
 /* How many times asn appears (every segment), and the origin AS (the last AS of a final
  * SEQUENCE; 0 when the path is empty or ends in a set). For allowas-in. */

@@ -327,7 +327,8 @@ int bgp_open_check(const struct bgp_open *open, const struct bgp_open_local *loc
 	res->keepalive = res->holdtime / 3;
 	res->remote_as = open->asn;
 	res->remote_id = open->id;
-	res->ebgp = !ibgp;
+	res->confed = !ibgp && local->confed;
+	res->ebgp = !ibgp && !local->confed;
 	res->remote = open->caps;
 	return 0;
 }

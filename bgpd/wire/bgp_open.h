@@ -113,6 +113,8 @@ struct bgp_open_local {
 	/* Which peer AS we accept (RFC 4271 6.2 Bad Peer AS): SPECIFIED = remote_as exactly
 	 * (remote_as 0 = any AS), INTERNAL = our own AS, EXTERNAL = any other AS. */
 	enum bgp_remote_as_type remote_as_type;
+	/* The peer is in another member AS of our confederation (RFC 5065): not external. */
+	bool confed;
 	uint32_t remote_as;
 	bool force_ext_opt_params; /* RFC 9072 encoding even when not needed (tests, interop) */
 };
@@ -131,7 +133,8 @@ struct bgp_open_result {
 	uint16_t keepalive;   /* holdtime / 3 (the session may configure less) */
 	uint32_t remote_as;
 	struct in_addr remote_id;
-	bool ebgp;
+	bool ebgp;		/* another AS, outside our confederation */
+	bool confed;		/* another member AS of our confederation (local->confed) */
 	struct bgp_caps remote; /* as the peer sent them (show bgp neighbors) */
 };
 

@@ -109,7 +109,9 @@ struct fake_peer *fake_peer_new(struct bgp *bgp, const char *addr, uint32_t remo
 	fp->keep = true;
 	fp->info.af[BGP_AF_IPV4_UNICAST] = true;
 	fp->info.af[BGP_AF_IPV6_UNICAST] = true;
-	fp->info.ebgp = remote_as != bgp->asn;
+	/* A member AS of the confederation set on bgp beforehand: confed-external. */
+	fp->info.confed = remote_as != bgp->asn && bgp_confed_member(bgp, remote_as);
+	fp->info.ebgp = remote_as != bgp->asn && !fp->info.confed;
 	fp->info.remote_as = remote_as;
 	inet_pton(AF_INET, router_id, &fp->info.remote_id);
 	fp->info.remote_addr = fp->peer.conf.addr;
@@ -184,8 +186,11 @@ static struct bgp_codec_ctx fake_ctx(const struct fake_peer *fp)
 	struct bgp_codec_ctx ctx = fp->info.codec;
 
 	ctx.local_as = fp->info.remote_as;
-	/* The AS the fake knows us by: our local-as towards it, if any (its first AS check). */
-	ctx.peer_as = fp->peer.conf.local_as ? fp->peer.conf.local_as : fp->peer.bgp->asn;
+	/* The AS the fake knows us by: our local-as towards it, if any, or our confederation's
+	 * identifier when it is outside (its first AS check). */
+	ctx.peer_as = fp->peer.conf.local_as ? fp->peer.conf.local_as
+		      : fp->info.ebgp	     ? bgp_outside_as(fp->peer.bgp)
+					     : fp->peer.bgp->asn;
 	return ctx;
 }
 
