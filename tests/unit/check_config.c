@@ -639,6 +639,7 @@ static const char *const bad_files[] = {
 	"bad-five-lines.conf",
 	"bad-password-encryption.conf",
 	"bad-frr-unsupported.conf",
+	"bad-five-mixed.conf",
 	"bad-log-precision.conf",
 	"bad-no-remote-as.conf",
 	"bad-ttl-multihop.conf",
