@@ -90,26 +90,16 @@ NOT_COMPARED = ("Building configuration...", "Current configuration:",
 # Where skua's printout drifts from FRR 8.4's today (found by this corpus, 2026-12-07). The
 # running-config test of these configurations is expected to fail (strictly: once skua prints
 # them as FRR does, the mark must go).
-NEIGHBOR_ORDER = ("FRR lists neighbors in peer-groups first, by group name then address, "
-                  "then the others by address (bgpd's peer_cmp); skua by address only")
 MATCH_ORDER = ("FRR prints a route-map entry's matches and sets in its own fixed order "
                "(match as-path and community before match ip address, set comm-list "
                "delete before set community, on-match before the sets); skua in its own")
 COMMUNITY_ORDER = ("FRR prints set community values sorted, 65535:666 as `blackhole`; "
                    "skua as written")
-MAXPATHS_ORDER = "FRR prints maximum-paths after the neighbors' family lines; skua before"
 PRINT_DRIFTS = {
     "01-isp-edge-full-table": [MATCH_ORDER],
-    "03-ixp-member": [NEIGHBOR_ORDER],
     "04-transit-customer-communities": [COMMUNITY_ORDER],
     "05-transit-provider-communities": [MATCH_ORDER],
-    "06-ibgp-full-mesh": [NEIGHBOR_ORDER],
-    "07-route-reflector": [NEIGHBOR_ORDER],
-    "08-route-reflector-client": [NEIGHBOR_ORDER],
-    "09-dc-leaf": [MAXPATHS_ORDER],
-    "10-dc-spine": [MAXPATHS_ORDER],
     "13-anycast-service-edge": [MATCH_ORDER],
-    "16-cdn-peering-large-communities": [NEIGHBOR_ORDER],
     "17-rtbh-customer-edge": [MATCH_ORDER, COMMUNITY_ORDER],
 }
 

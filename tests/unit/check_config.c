@@ -630,6 +630,7 @@ static const char *const good_files[] = {
 	"good-ops.conf",
 	"good-llgr.conf",
 	"good-aggregate.conf",
+	"good-af-order.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
