@@ -631,6 +631,7 @@ static const char *const good_files[] = {
 	"good-llgr.conf",
 	"good-aggregate.conf",
 	"good-af-order.conf",
+	"good-set-community.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
