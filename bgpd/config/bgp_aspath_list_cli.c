@@ -87,7 +87,9 @@ static void asl_show(struct sbuf *out, const struct lyd_node *dnode)
 		if (s->schema == dnode->schema) {
 			if (s != dnode && strcmp(yang_dnode_get_string(s, "name"), name) < 0)
 				return; /* not the first AS path list */
-		} else if (strcmp(s->schema->name, "community-list") == 0) {
+		} else if (strcmp(s->schema->name, "community-list") == 0 ||
+			   strcmp(s->schema->name, "extcommunity-list") == 0 ||
+			   strcmp(s->schema->name, "large-community-list") == 0) {
 			return; /* the community lists opened the block */
 		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
 			plists = true;

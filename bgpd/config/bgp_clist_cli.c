@@ -6,15 +6,19 @@
  *   no bgp community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
  *   bgp large-community-list <standard|expanded> NAME [seq N] <permit|deny> ...
  *   no bgp large-community-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
- *   bgp [large-]community-list (1-99)|(100-500) [seq N] <permit|deny> ...   (FRR's numbered
- *     forms: standard and expanded lists named by their number, printed without the type)
+ *   bgp extcommunity-list <standard|expanded> NAME [seq N] <permit|deny> ...
+ *   no bgp extcommunity-list <standard|expanded> NAME [[seq N] <permit|deny> ...]
+ *   bgp [large-|ext]community-list (1-99)|(100-500) [seq N] <permit|deny> ...   (FRR's
+ *     numbered forms: standard and expanded lists named by their number, printed without the
+ *     type)
  *
  * (`show bgp [large-]community-list` is bgpd/show/bgp_show_policy.c's.)
  *
  * As in FRR: an entry without seq gets the highest seq plus 5 and the same entry is not added
  * twice; a list goes with its last entry; a standard entry's words must be communities and an
  * expanded entry's expression must compile (checked in VALIDATE, with the line of a file).
- * Printed after the prefix lists, in one block with the AS path lists:
+ * Printed after the prefix lists, in one block with the AS path lists, communities first,
+ * then extended, then large (FRR's order):
  *
  *   bgp community-list standard NO-EXPORT-TAG seq 5 permit 65001:666
  */
@@ -37,12 +41,44 @@
 
 #define CL_XPATH POLICY_XPATH "/community-list"
 #define LCL_XPATH POLICY_XPATH "/large-community-list"
+#define ECL_XPATH POLICY_XPATH "/extcommunity-list"
 #define XPATH_MAX 512
 
-/* A large-community-list node (else community-list). */
-static bool is_large(const struct lyd_node *list)
+enum cl_kind { CL_COMM, CL_LCOMM, CL_ECOMM };
+
+/* The kind of a list node, from its schema name. */
+static enum cl_kind kind_of(const struct lyd_node *list)
 {
-	return strcmp(list->schema->name, "large-community-list") == 0;
+	if (strcmp(list->schema->name, "large-community-list") == 0)
+		return CL_LCOMM;
+	if (strcmp(list->schema->name, "extcommunity-list") == 0)
+		return CL_ECOMM;
+	return CL_COMM;
+}
+
+/* The policy layer's functions of each kind. */
+static const struct cl_ops {
+	const char *word;  /* "large-" in `bgp large-community-list` */
+	const char *human; /* in messages */
+	int (*check)(bool expanded, const char *text, char *err, size_t errlen);
+	int (*set)(const char *name, bool expanded, uint32_t seq, bool permit, const char *text);
+	void (*entry_delete)(const char *name, uint32_t seq);
+	void (*list_delete)(const char *name);
+	int (*canonical)(const char *text, char *out, size_t size); /* standard entries */
+} cl_ops[] = {
+	[CL_COMM] = { "", "community list", community_list_entry_check, community_list_entry_set,
+		      community_list_entry_delete, community_list_delete, NULL },
+	[CL_LCOMM] = { "large-", "large community list", lcommunity_list_entry_check,
+		       lcommunity_list_entry_set, lcommunity_list_entry_delete,
+		       lcommunity_list_delete, lcommunity_list_canonical },
+	[CL_ECOMM] = { "ext", "extended community list", ecommunity_list_entry_check,
+		       ecommunity_list_entry_set, ecommunity_list_entry_delete,
+		       ecommunity_list_delete, ecommunity_list_canonical },
+};
+
+static const struct cl_ops *ops_of(const struct lyd_node *list)
+{
+	return &cl_ops[kind_of(list)];
 }
 
 static bool is_expanded(const struct lyd_node *list)
@@ -58,11 +94,9 @@ static int cl_entry_text_modify(struct nb_cb_args *args)
 {
 	const struct lyd_node *list = lyd_parent(lyd_parent(args->dnode));
 
-	int (*check)(bool, const char *, char *, size_t) =
-		is_large(list) ? lcommunity_list_entry_check : community_list_entry_check;
-
-	if (args->event == NB_EV_VALIDATE && check(is_expanded(list), lyd_get_value(args->dnode),
-						   args->errmsg, args->errmsg_len) < 0)
+	if (args->event == NB_EV_VALIDATE &&
+	    ops_of(list)->check(is_expanded(list), lyd_get_value(args->dnode), args->errmsg,
+				args->errmsg_len) < 0)
 		return NB_ERR;
 	return NB_OK;
 }
@@ -72,8 +106,8 @@ static int cl_type_modify(struct nb_cb_args *args)
 {
 	if (args->event == NB_EV_VALIDATE && args->old_dnode) {
 		snprintf(args->errmsg, args->errmsg_len,
-			 "%scommunity list %s is %s: remove it first to make it %s",
-			 is_large(lyd_parent(args->dnode)) ? "large " : "",
+			 "%s %s is %s: remove it first to make it %s",
+			 ops_of(lyd_parent(args->dnode))->human,
 			 yang_dnode_get_string(lyd_parent(args->dnode), "name"),
 			 lyd_get_value(args->old_dnode), lyd_get_value(args->dnode));
 		return NB_ERR;
@@ -89,10 +123,9 @@ static void cl_entry_apply_finish(struct nb_cb_args *args)
 
 	if (!action || !text)
 		return;
-	(is_large(list) ? lcommunity_list_entry_set : community_list_entry_set)(
-		yang_dnode_get_string(list, "name"), is_expanded(list),
-		(uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"), strcmp(action, "permit") == 0,
-		text);
+	ops_of(list)->set(yang_dnode_get_string(list, "name"), is_expanded(list),
+			  (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"),
+			  strcmp(action, "permit") == 0, text);
 }
 
 static int cl_entry_destroy(struct nb_cb_args *args)
@@ -100,17 +133,15 @@ static int cl_entry_destroy(struct nb_cb_args *args)
 	const struct lyd_node *list = lyd_parent(args->dnode);
 
 	if (args->event == NB_EV_APPLY)
-		(is_large(list) ? lcommunity_list_entry_delete : community_list_entry_delete)(
-			yang_dnode_get_string(list, "name"),
-			(uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"));
+		ops_of(list)->entry_delete(yang_dnode_get_string(list, "name"),
+					   (uint32_t)yang_dnode_get_uint(args->dnode, 0, "seq"));
 	return NB_OK;
 }
 
 static int cl_destroy(struct nb_cb_args *args)
 {
 	if (args->event == NB_EV_APPLY)
-		(is_large(args->dnode) ? lcommunity_list_delete : community_list_delete)(
-			yang_dnode_get_string(args->dnode, "name"));
+		ops_of(args->dnode)->list_delete(yang_dnode_get_string(args->dnode, "name"));
 	return NB_OK;
 }
 
@@ -129,10 +160,11 @@ static int cl_cmp(const struct lyd_node *a, const struct lyd_node *b)
 	return strcmp(na, nb);
 }
 
-/* The first community list closes the prefix lists with "!" (FRR's layout); the large ones
- * follow the others in the same block. */
+/* The first list of the block closes the prefix lists with "!" (FRR's layout); extended
+ * community lists follow the community lists in the same block, large ones both. */
 static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
 {
+	enum cl_kind k = kind_of(dnode);
 	bool plists = false;
 
 	for (const struct lyd_node *s = lyd_first_sibling(dnode); s; s = s->next) {
@@ -141,7 +173,9 @@ static void cl_show(struct sbuf *out, const struct lyd_node *dnode)
 				return;
 		} else if (strcmp(s->schema->name, "prefix-list") == 0) {
 			plists = true;
-		} else if (is_large(dnode) && strcmp(s->schema->name, "community-list") == 0) {
+		} else if (k != CL_COMM && strcmp(s->schema->name, "community-list") == 0) {
+			return;
+		} else if (k == CL_LCOMM && strcmp(s->schema->name, "extcommunity-list") == 0) {
 			return;
 		}
 	}
@@ -171,8 +205,7 @@ static void cl_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 	const char *name = yang_dnode_get_string(list, "name");
 	bool num = printed_numbered(name, is_expanded(list));
 
-	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n",
-		    is_large(list) ? "large-" : "",
+	sbuf_printf(out, "bgp %scommunity-list %s%s%s seq %" PRIu64 " %s %s\n", ops_of(list)->word,
 		    num			? ""
 		    : is_expanded(list) ? "expanded"
 					: "standard",
@@ -226,6 +259,25 @@ static const struct nb_node_info cl_nb_nodes[] = {
 		.xpath = LCL_XPATH "/entry/text",
 		.cbs = { .modify = cl_entry_text_modify },
 	},
+	{
+		.xpath = ECL_XPATH,
+		.cbs = { .destroy = cl_destroy, .cli_show = cl_show, .cli_cmp = cl_cmp },
+	},
+	{
+		.xpath = ECL_XPATH "/type",
+		.cbs = { .modify = cl_type_modify },
+	},
+	{
+		.xpath = ECL_XPATH "/entry",
+		.cbs = { .destroy = cl_entry_destroy,
+			 .apply_finish = cl_entry_apply_finish,
+			 .cli_show = cl_entry_show,
+			 .cli_cmp = cl_entry_cmp },
+	},
+	{
+		.xpath = ECL_XPATH "/entry/text",
+		.cbs = { .modify = cl_entry_text_modify },
+	},
 	{ .xpath = NULL },
 };
 
@@ -236,15 +288,17 @@ static const struct nb_module_info cl_nb_module = {
 
 /* ---- commands ---------------------------------------------------------------------------- */
 
-static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, bool no)
+static int cl_edit(struct vty *vty, const struct cmd_args *args, enum cl_kind k, bool no)
 {
+	static const char *const xpaths[] = { CL_XPATH, LCL_XPATH, ECL_XPATH };
+	const struct cl_ops *ops = &cl_ops[k];
 	const char *num = cmd_arg(args, "num");
 	const char *name = num ? num : cmd_arg(args, "name");
 	const char *type = !num ? cmd_arg(args, "type") : atoi(num) < 100 ? "standard" : "expanded";
 	const struct lyd_node *list_node;
 	char list[XPATH_MAX], canonical[1100];
 	struct policy_entry_edit e = {
-		.kind = large ? "large community list" : "community list",
+		.kind = ops->human,
 		.list_xpath = list,
 		.text_leaf = "text",
 		.name = name,
@@ -260,11 +314,12 @@ static int cl_edit(struct vty *vty, const struct cmd_args *args, bool large, boo
 		vty_out(vty, "%% A community list name cannot contain a quote (')\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	/* FRR keeps (and prints) a standard large community entry's values sorted. */
-	if (large && e.text && type && strcmp(type, "standard") == 0 &&
-	    lcommunity_list_canonical(e.text, canonical, sizeof(canonical)) == 0)
+	/* FRR keeps (and prints) a standard large or extended community entry's values
+	 * sorted. */
+	if (ops->canonical && e.text && type && strcmp(type, "standard") == 0 &&
+	    ops->canonical(e.text, canonical, sizeof(canonical)) == 0)
 		e.text = canonical;
-	snprintf(list, sizeof(list), "%s[name='%s']", large ? LCL_XPATH : CL_XPATH, name);
+	snprintf(list, sizeof(list), "%s[name='%s']", xpaths[k], name);
 	list_node = nb_cli_get(vty, "%s", list);
 	if (list_node && type && strcmp(yang_dnode_get_string(list_node, "type"), type) != 0) {
 		vty_out(vty, "%% %s %s is %s: remove it first to make it %s\n", e.kind, name,
@@ -291,7 +346,7 @@ DEFCMD(bgp_community_list,
        "<deny|permit>$action LINE...",
        CL_STR CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, false, false);
+	return cl_edit(vty, args, CL_COMM, false);
 }
 
 DEFCMD(no_bgp_community_list,
@@ -299,7 +354,7 @@ DEFCMD(no_bgp_community_list,
        "<deny|permit>$action LINE...]",
        NO_STR CL_STR CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, false, true);
+	return cl_edit(vty, args, CL_COMM, true);
 }
 
 #define NUM_HELP                             \
@@ -311,7 +366,7 @@ DEFCMD(bgp_community_list_num,
        "<deny|permit>$action LINE...",
        BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, false, false);
+	return cl_edit(vty, args, CL_COMM, false);
 }
 
 DEFCMD(no_bgp_community_list_num,
@@ -319,7 +374,7 @@ DEFCMD(no_bgp_community_list_num,
        "<deny|permit>$action LINE...]",
        NO_STR BGP_STR "Add a community list entry\n" NUM_HELP CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, false, true);
+	return cl_edit(vty, args, CL_COMM, true);
 }
 
 DEFCMD(bgp_lcommunity_list_num,
@@ -327,7 +382,7 @@ DEFCMD(bgp_lcommunity_list_num,
        "<deny|permit>$action LINE...",
        BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, true, false);
+	return cl_edit(vty, args, CL_LCOMM, false);
 }
 
 DEFCMD(no_bgp_lcommunity_list_num,
@@ -335,7 +390,7 @@ DEFCMD(no_bgp_lcommunity_list_num,
        "<deny|permit>$action LINE...]",
        NO_STR BGP_STR "Add a large community list entry\n" NUM_HELP CL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, true, true);
+	return cl_edit(vty, args, CL_LCOMM, true);
 }
 
 #define LCL_STR                                                \
@@ -355,7 +410,7 @@ DEFCMD(bgp_lcommunity_list,
        "<deny|permit>$action LINE...",
        LCL_STR LCL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, true, false);
+	return cl_edit(vty, args, CL_LCOMM, false);
 }
 
 DEFCMD(no_bgp_lcommunity_list,
@@ -363,7 +418,51 @@ DEFCMD(no_bgp_lcommunity_list,
        "<deny|permit>$action LINE...]",
        NO_STR LCL_STR LCL_ENTRY_HELP)
 {
-	return cl_edit(vty, args, true, true);
+	return cl_edit(vty, args, CL_LCOMM, true);
+}
+
+#define ECL_STR                                                   \
+	BGP_STR "Add a extended community list entry\n"           \
+		"Add a standard extended community-list entry\n"  \
+		"Add an expanded extended community-list entry\n" \
+		"Extended community list name\n"
+#define ECL_ENTRY_HELP                  \
+	"Sequence number of an entry\n" \
+	"Sequence number\n"             \
+	"Specify community to reject\n" \
+	"Specify community to accept\n" \
+	"Extended communities (rt|soo ASN:NN|A.B.C.D:NN), or a regular expression\n"
+
+DEFCMD(bgp_ecommunity_list,
+       "bgp extcommunity-list <standard|expanded>$type WORD$name [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       ECL_STR ECL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, CL_ECOMM, false);
+}
+
+DEFCMD(no_bgp_ecommunity_list,
+       "no bgp extcommunity-list <standard|expanded>$type WORD$name [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR ECL_STR ECL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, CL_ECOMM, true);
+}
+
+DEFCMD(bgp_ecommunity_list_num,
+       "bgp extcommunity-list <(1-99)|(100-500)>$num [seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...",
+       BGP_STR "Add a extended community list entry\n" NUM_HELP ECL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, CL_ECOMM, false);
+}
+
+DEFCMD(no_bgp_ecommunity_list_num,
+       "no bgp extcommunity-list <(1-99)|(100-500)>$num [[seq (0-4294967295)$seq] "
+       "<deny|permit>$action LINE...]",
+       NO_STR BGP_STR "Add a extended community list entry\n" NUM_HELP ECL_ENTRY_HELP)
+{
+	return cl_edit(vty, args, CL_ECOMM, true);
 }
 
 void bgp_clist_cli_init(void)
@@ -377,4 +476,8 @@ void bgp_clist_cli_init(void)
 	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_num_cmd);
 	cmd_install(CONFIG_NODE, &bgp_lcommunity_list_cmd);
 	cmd_install(CONFIG_NODE, &no_bgp_lcommunity_list_cmd);
+	cmd_install(CONFIG_NODE, &bgp_ecommunity_list_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_ecommunity_list_cmd);
+	cmd_install(CONFIG_NODE, &bgp_ecommunity_list_num_cmd);
+	cmd_install(CONFIG_NODE, &no_bgp_ecommunity_list_num_cmd);
 }

@@ -13,6 +13,7 @@
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
  *    set large-community G:L1:L2... [additive] | set large-community none
  *    set large-comm-list NAME delete | set origin igp|egp|incomplete
+ *    match extcommunity and set extcommunity ... (bgp_routemap_ecomm_cli.c)
  *    call NAME | on-match next | on-match goto N | description LINE...
  *   exit
  *   no route-map NAME [<permit|deny> (1-65535)]
@@ -33,6 +34,7 @@
 
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/config/bgp_config.h"
+#include "bgpd/config/bgp_routemap_ecomm.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/wire/bgp_community.h"
 #include "lib/command.h"
@@ -254,6 +256,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	communities_leaf(dnode, e);
 	e->match_rpki = rpki_leaf(dnode);
 	e->match_aspa = aspa_leaf(dnode);
+	rmap_ecomm_from_dnode(e, dnode);
 }
 
 static void rmap_entry_apply_finish(struct nb_cb_args *args)
@@ -335,6 +338,7 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match community %s%s\n", v,
 			    yang_dnode_exists(dnode, "match/community-exact") ? " exact-match"
 									      : "");
+	rmap_ecomm_show_match(out, dnode);
 	if ((v = yang_dnode_get_string(dnode, "match/large-community")))
 		sbuf_printf(out, " match large-community %s%s\n", v,
 			    yang_dnode_exists(dnode, "match/large-community-exact") ? " exact-match"
@@ -352,6 +356,7 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 			    yang_dnode_exists(dnode, "set/community-additive") ? " additive" : "");
 	if ((v = yang_dnode_get_string(dnode, "set/comm-list-delete")))
 		sbuf_printf(out, " set comm-list %s delete\n", v);
+	rmap_ecomm_show_set(out, dnode);
 	if ((v = yang_dnode_get_string(dnode, "set/large-community")))
 		sbuf_printf(out, " set large-community %s%s\n", v,
 			    yang_dnode_exists(dnode, "set/large-community-additive") ? " additive"
@@ -500,6 +505,11 @@ static int stmt_edit(struct vty *vty, const char *leaf, const char *value, bool 
 	else
 		nb_cli_enqueue_change(vty, xp, value ? NB_OP_MODIFY : NB_OP_CREATE, value);
 	return nb_cli_apply_changes(vty, NULL);
+}
+
+int rmap_stmt_edit(struct vty *vty, const char *leaf, const char *value, bool no)
+{
+	return stmt_edit(vty, leaf, value, no);
 }
 
 #define MATCH_STR "Match values from routing table\n"
@@ -1101,4 +1111,5 @@ void bgp_routemap_cli_init(void)
 	cmd_install(CONFIG_NODE, &no_route_map_cmd);
 	for (size_t i = 0; i < array_size(rmap_cmds); i++)
 		cmd_install(RMAP_NODE, rmap_cmds[i]);
+	bgp_routemap_ecomm_cli_init();
 }

@@ -103,6 +103,7 @@ struct bgp *bgp_create(uint32_t asn, struct event_base *base)
 		return bgp_instance->asn == asn ? bgp_instance : NULL;
 	bgp = XCALLOC(MTYPE_BGP, sizeof(*bgp));
 	bgp->asn = asn;
+	route_map_set_local_as(asn); /* set extcommunity bandwidth carries it */
 	bgp->keepalive = BGP_DEFAULT_KEEPALIVE;
 	bgp->holdtime = BGP_DEFAULT_HOLDTIME;
 	bgp->default_ipv4_unicast = true;

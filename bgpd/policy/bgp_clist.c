@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Community lists and large community lists (see bgpd/policy/bgp_clist.h): per kind, a name-sorted
- * array of lists, each an array of entries sorted by seq; a standard entry keeps its values
- * parsed, sorted and without repeats (a value is one word for communities, three for large
- * communities), an expanded one its compiled expression.
+ * Community lists, large and extended community lists (see bgpd/policy/bgp_clist.h): per kind,
+ * a name-sorted array of lists, each an array of entries sorted by seq; a standard entry keeps
+ * its values parsed, sorted and without repeats (a value is one word for communities, two for
+ * extended communities, three for large communities), an expanded one its compiled
+ * expression.
  */
 #include "lib/compat.h"
 
@@ -16,6 +17,7 @@
 #include "bgpd/policy/bgp_clist.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "lib/name_index.h"
 #include "lib/seq_array.h"
 
@@ -27,28 +29,37 @@ struct clist_entry {
 	char *text;
 	uint32_t *val; /* standard: sorted values, width words each */
 	uint32_t nval;
-	bool any;   /* standard `internet` alone */
+	bool any;   /* standard `internet` alone (communities only) */
 	regex_t re; /* expanded */
 	uint64_t hits;
+};
+
+/* The three kinds of list, each in a namespace of its own (as in FRR). */
+enum clist_kind {
+	CLIST_COMM,
+	CLIST_LCOMM,
+	CLIST_ECOMM,
+	CLIST_KINDS,
 };
 
 struct community_list {
 	char *name;
 	bool expanded;
-	bool large;
+	enum clist_kind kind;
 	struct seq_array e; /* struct clist_entry, by seq */
 };
 
-/* Communities and large communities have their own namespaces, as in FRR. */
-static struct name_index lists[2] = {
+static struct name_index lists[CLIST_KINDS] = {
+	NAME_INDEX_INIT(struct community_list, name, MTYPE_BGP_CLIST),
 	NAME_INDEX_INIT(struct community_list, name, MTYPE_BGP_CLIST),
 	NAME_INDEX_INIT(struct community_list, name, MTYPE_BGP_CLIST),
 };
 static community_list_hook_fn change_hook;
 
-static inline uint32_t width(bool large)
+/* Words per value. */
+static inline uint32_t width(enum clist_kind k)
 {
-	return large ? 3 : 1;
+	return k == CLIST_LCOMM ? 3 : k == CLIST_ECOMM ? 2 : 1;
 }
 
 static struct clist_entry *entry_at(const struct community_list *l, uint32_t i)
@@ -75,49 +86,87 @@ static int value_cmp(const uint32_t *a, const uint32_t *b, uint32_t w)
 	return 0;
 }
 
-static uint32_t sort_uniq(uint32_t *v, uint32_t n, bool large)
+static uint32_t sort_uniq(uint32_t *v, uint32_t n, enum clist_kind k)
 {
-	return large ? bgp_lcomm_sort_uniq(v, n) : bgp_comm_sort_uniq(v, n);
+	switch (k) {
+	case CLIST_LCOMM:
+		return bgp_lcomm_sort_uniq(v, n);
+	case CLIST_ECOMM:
+		return bgp_ecomm_sort_uniq(v, n);
+	default:
+		return bgp_comm_sort_uniq(v, n);
+	}
+}
+
+static const char *const kind_prefix[CLIST_KINDS] = { "", "large-", "ext" };
+
+/* One word of a standard entry into v. An extended community is two words, its kind then its
+ * value ("rt 65000:100"): *pending holds the kind between them. */
+static int parse_word(enum clist_kind k, const char *s, uint8_t *pending, uint32_t *v, bool *done)
+{
+	*done = true;
+	if (k == CLIST_LCOMM)
+		return bgp_lcommunity_from_str(s, v);
+	if (k == CLIST_COMM)
+		return bgp_community_from_str(s, v);
+	if (!*pending) {
+		/* FRR takes the kind in any case ("RT 1:1") and writes it in lower case. */
+		if (strcasecmp(s, "rt") == 0)
+			*pending = BGP_ECOMM_SUB_RT;
+		else if (strcasecmp(s, "soo") == 0)
+			*pending = BGP_ECOMM_SUB_SOO;
+		else
+			return -1;
+		*done = false;
+		return 0;
+	}
+	if (bgp_ecomm_from_str(s, *pending, v) < 0)
+		return -1;
+	*pending = 0;
+	return 0;
 }
 
 /* Parse a standard entry's words into e (sorted values). */
-static int parse_standard(struct clist_entry *e, bool large, const char *text, char *err,
+static int parse_standard(struct clist_entry *e, enum clist_kind k, const char *text, char *err,
 			  size_t errlen)
 {
-	char *copy = XSTRDUP(MTYPE_BGP_CLIST, text), *save = NULL;
-	uint32_t n = 1, w = width(large);
+	char *copy = XSTRDUP(MTYPE_BGP_CLIST, text), *save = NULL, *s;
+	uint32_t n = 1, w = width(k);
+	uint8_t pending = 0;
 
 	for (const char *p = text; *p; p++)
 		n += *p == ' ';
 	e->val = XCALLOC(MTYPE_BGP_CLIST, (size_t)n * w * sizeof(*e->val));
 	e->nval = 0;
-	for (char *s = strtok_r(copy, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
-		uint32_t *v = &e->val[e->nval * w];
-		int r = large ? bgp_lcommunity_from_str(s, v) : bgp_community_from_str(s, v);
+	for (s = strtok_r(copy, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+		bool done;
 
-		if (r < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "Malformed %scommunity-list value: %s",
-					 large ? "large-" : "", s);
-			XFREE(MTYPE_BGP_CLIST, copy);
-			XFREE(MTYPE_BGP_CLIST, e->val);
-			return -1;
-		}
-		e->nval++;
+		if (parse_word(k, s, &pending, &e->val[e->nval * w], &done) < 0)
+			break;
+		if (done)
+			e->nval++;
+	}
+	if (s || pending || !e->nval) {
+		if (err && errlen)
+			snprintf(err, errlen, "Malformed %scommunity-list value: %s",
+				 kind_prefix[k], s ? s : text);
+		XFREE(MTYPE_BGP_CLIST, copy);
+		XFREE(MTYPE_BGP_CLIST, e->val);
+		return -1;
 	}
 	XFREE(MTYPE_BGP_CLIST, copy);
-	e->nval = sort_uniq(e->val, e->nval, large);
+	e->nval = sort_uniq(e->val, e->nval, k);
 	/* `internet` (0) alone matches every route, as in FRR. */
-	e->any = !large && e->nval == 1 && e->val[0] == 0;
+	e->any = k == CLIST_COMM && e->nval == 1 && e->val[0] == 0;
 	return 0;
 }
 
-static int entry_init(struct clist_entry *e, bool large, bool expanded, const char *text, char *err,
-		      size_t errlen)
+static int entry_init(struct clist_entry *e, enum clist_kind k, bool expanded, const char *text,
+		      char *err, size_t errlen)
 {
 	if (expanded)
 		return bgp_regex_compile(&e->re, text, err, errlen);
-	return parse_standard(e, large, text, err, errlen);
+	return parse_standard(e, k, text, err, errlen);
 }
 
 static void entry_free(struct clist_entry *e, bool expanded)
@@ -128,12 +177,12 @@ static void entry_free(struct clist_entry *e, bool expanded)
 	XFREE(MTYPE_BGP_CLIST, e->text);
 }
 
-static int entry_check(bool large, bool expanded, const char *text, char *err, size_t errlen)
+static int entry_check(enum clist_kind k, bool expanded, const char *text, char *err, size_t errlen)
 {
 	struct clist_entry e;
 
 	memset(&e, 0, sizeof(e));
-	if (entry_init(&e, large, expanded, text, err, errlen) < 0)
+	if (entry_init(&e, k, expanded, text, err, errlen) < 0)
 		return -1;
 	entry_free(&e, expanded);
 	return 0;
@@ -148,10 +197,10 @@ static void list_free(struct community_list *l)
 	XFREE(MTYPE_BGP_CLIST, l);
 }
 
-static int entry_set(bool large, const char *name, bool expanded, uint32_t seq, bool permit,
+static int entry_set(enum clist_kind k, const char *name, bool expanded, uint32_t seq, bool permit,
 		     const char *text)
 {
-	struct name_index *idx = &lists[large];
+	struct name_index *idx = &lists[k];
 	struct clist_entry e = { .seq = seq, .permit = permit };
 	struct community_list *l;
 	bool found;
@@ -159,14 +208,14 @@ static int entry_set(bool large, const char *name, bool expanded, uint32_t seq, 
 
 	if (found && ((struct community_list *)idx->v[i])->expanded != expanded)
 		return -1;
-	if (entry_init(&e, large, expanded, text, NULL, 0) < 0)
+	if (entry_init(&e, k, expanded, text, NULL, 0) < 0)
 		return -1;
 	e.text = XSTRDUP(MTYPE_BGP_CLIST, text);
 	if (!found) {
 		l = XCALLOC(MTYPE_BGP_CLIST, sizeof(*l));
 		l->name = XSTRDUP(MTYPE_BGP_CLIST, name);
 		l->expanded = expanded;
-		l->large = large;
+		l->kind = k;
 		name_index_insert_at(idx, i, l);
 	}
 	l = idx->v[i];
@@ -180,20 +229,20 @@ static int entry_set(bool large, const char *name, bool expanded, uint32_t seq, 
 	return 0;
 }
 
-static void list_delete(bool large, const char *name)
+static void list_delete(enum clist_kind k, const char *name)
 {
 	bool found;
-	uint32_t i = name_index_search(&lists[large], name, &found);
+	uint32_t i = name_index_search(&lists[k], name, &found);
 
 	if (!found)
 		return;
-	list_free(name_index_remove_at(&lists[large], i));
+	list_free(name_index_remove_at(&lists[k], i));
 	changed(name);
 }
 
-static void entry_delete(bool large, const char *name, uint32_t seq)
+static void entry_delete(enum clist_kind k, const char *name, uint32_t seq)
 {
-	struct community_list *l = name_index_find(&lists[large], name);
+	struct community_list *l = name_index_find(&lists[k], name);
 	bool found;
 	uint32_t i;
 
@@ -205,7 +254,7 @@ static void entry_delete(bool large, const char *name, uint32_t seq)
 	entry_free(entry_at(l, i), l->expanded);
 	seq_array_close(&l->e, sizeof(struct clist_entry), i);
 	if (l->e.n == 0)
-		list_delete(large, name);
+		list_delete(k, name);
 	else
 		changed(name);
 }
@@ -232,22 +281,38 @@ static bool standard_matches(const struct clist_entry *e, uint32_t w, const uint
 	return true;
 }
 
+/*
+ * An extended community entry as FRR 8.4 matches it (ecommunity_match()): its values, in
+ * their order, among the route's in the route's order. A received list is sorted, so this is
+ * "carries them all"; one a route-map appended to is taken as it stands.
+ */
+static bool ecomm_standard_matches(const struct clist_entry *e, const uint32_t *vals, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n && k < e->nval; i++)
+		if (value_cmp(&vals[2 * i], &e->val[2 * k], 2) == 0)
+			k++;
+	return k == e->nval;
+}
+
 /* The first entry matching the route's values (n of them) or their text decides. */
 static bool list_permits(struct community_list *l, const uint32_t *vals, uint32_t n,
 			 const char *text, bool exact)
 {
-	uint32_t w = width(l->large), *sorted = NULL;
+	uint32_t w = width(l->kind), *sorted = NULL;
 	bool permit = false;
 
-	if (!l->expanded && n) {
+	if (!l->expanded && n && l->kind != CLIST_ECOMM) {
 		sorted = XMALLOC(MTYPE_BGP_CLIST, (size_t)n * w * sizeof(*sorted));
 		memcpy(sorted, vals, (size_t)n * w * sizeof(*sorted));
-		n = sort_uniq(sorted, n, l->large);
+		n = sort_uniq(sorted, n, l->kind);
 	}
 	for (uint32_t i = 0; i < l->e.n; i++) {
 		struct clist_entry *e = entry_at(l, i);
-		bool m = l->expanded ? regexec(&e->re, text, 0, NULL, 0) == 0
-				     : standard_matches(e, w, sorted, n, exact);
+		bool m = l->expanded		  ? regexec(&e->re, text, 0, NULL, 0) == 0
+			 : l->kind == CLIST_ECOMM ? ecomm_standard_matches(e, vals, n)
+						  : standard_matches(e, w, sorted, n, exact);
 
 		if (m) {
 			e->hits++;
@@ -259,22 +324,29 @@ static bool list_permits(struct community_list *l, const uint32_t *vals, uint32_
 	return permit;
 }
 
-/* Does the list take value v (width words) out of a route: its first matching entry permits? */
-static bool strips_value(const struct community_list *l, const uint32_t *v)
+/*
+ * Does the list take value v (width words) out of a route: its first matching entry permits?
+ * An expanded entry of an extended community list looks at the text of the route's whole list
+ * (all_text), not the value's: FRR 8.4 does so (ecommunity_list_match_delete()).
+ */
+static bool strips_value(const struct community_list *l, const uint32_t *v, const char *all_text)
 {
-	uint32_t w = width(l->large);
+	uint32_t w = width(l->kind);
 	char text[40];
 
-	if (l->large)
+	if (l->kind == CLIST_LCOMM)
 		snprintf(text, sizeof(text), "%u:%u:%u", v[0], v[1], v[2]);
-	else
+	else if (l->kind == CLIST_COMM)
 		bgp_community_str(v[0], text, sizeof(text));
+	else
+		snprintf(text, sizeof(text), "%s", all_text);
 	for (uint32_t i = 0; i < l->e.n; i++) {
 		const struct clist_entry *e = entry_at(l, i);
 		bool m = false;
 
 		if (l->expanded) {
-			m = regexec(&e->re, text, 0, NULL, 0) == 0;
+			m = regexec(&e->re, l->kind == CLIST_ECOMM ? all_text : text, 0, NULL, 0) ==
+			    0;
 		} else {
 			m = e->any;
 			for (uint32_t k = 0; !m && k < e->nval; k++)
@@ -286,14 +358,16 @@ static bool strips_value(const struct community_list *l, const uint32_t *v)
 	return false;
 }
 
-/* The values (n of them) the list does not strip, in *out (to free); how many. */
-static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_t n, uint32_t **out)
+/* The values (n of them) the list does not strip, in *out (to free); how many. all_text: see
+ * strips_value(). */
+static uint32_t strip(const struct community_list *l, const uint32_t *v, uint32_t n,
+		      const char *all_text, uint32_t **out)
 {
-	uint32_t w = width(l->large), k = 0;
+	uint32_t w = width(l->kind), k = 0;
 
 	*out = XMALLOC(MTYPE_BGP_CLIST, ((size_t)n + 1) * w * sizeof(**out));
 	for (uint32_t i = 0; i < n; i++)
-		if (!strips_value(l, &v[i * w]))
+		if (!strips_value(l, &v[i * w], all_text))
 			memcpy(&(*out)[k++ * w], &v[i * w], w * sizeof(**out));
 	return k;
 }
@@ -312,9 +386,9 @@ static void walk_list(const struct community_list *l, community_list_entry_cb cb
 	}
 }
 
-static void walk(bool large, const char *only, community_list_entry_cb cb, void *arg)
+static void walk(enum clist_kind k, const char *only, community_list_entry_cb cb, void *arg)
 {
-	const struct name_index *idx = &lists[large];
+	const struct name_index *idx = &lists[k];
 
 	/* Numbers are 1-500 (the CLI's ranges): one pass per length keeps them in order. */
 	for (size_t len = 1; len <= 3; len++)
@@ -336,7 +410,7 @@ static void walk(bool large, const char *only, community_list_entry_cb cb, void 
 
 void community_list_reset(void)
 {
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < CLIST_KINDS; k++) {
 		for (uint32_t i = 0; i < lists[k].n; i++)
 			list_free(lists[k].v[i]);
 		name_index_clear(&lists[k]);
@@ -347,7 +421,7 @@ void community_list_reset(void)
 
 int community_list_entry_check(bool expanded, const char *text, char *err, size_t errlen)
 {
-	return entry_check(false, expanded, text, err, errlen);
+	return entry_check(CLIST_COMM, expanded, text, err, errlen);
 }
 
 struct community_list *community_list_lookup(const char *name)
@@ -358,17 +432,17 @@ struct community_list *community_list_lookup(const char *name)
 int community_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
 			     const char *text)
 {
-	return entry_set(false, name, expanded, seq, permit, text);
+	return entry_set(CLIST_COMM, name, expanded, seq, permit, text);
 }
 
 void community_list_delete(const char *name)
 {
-	list_delete(false, name);
+	list_delete(CLIST_COMM, name);
 }
 
 void community_list_entry_delete(const char *name, uint32_t seq)
 {
-	entry_delete(false, name, seq);
+	entry_delete(CLIST_COMM, name, seq);
 }
 
 /* The text of a set, as `show` prints it and an expanded list's regular expressions see. */
@@ -426,7 +500,7 @@ struct bgp_u32list *community_list_strip(struct community_list *l, const struct 
 		return NULL;
 	if (!l)
 		return bgp_u32list_ref((struct bgp_u32list *)c);
-	n = strip(l, c->val, c->count, &v);
+	n = strip(l, c->val, c->count, NULL, &v);
 	r = n ? bgp_u32list_intern(v, n) : NULL;
 	XFREE(MTYPE_BGP_CLIST, v);
 	return r;
@@ -434,14 +508,14 @@ struct bgp_u32list *community_list_strip(struct community_list *l, const struct 
 
 void community_list_walk(const char *only, community_list_entry_cb cb, void *arg)
 {
-	walk(false, only, cb, arg);
+	walk(CLIST_COMM, only, cb, arg);
 }
 
 /* ---- large communities ---- */
 
 int lcommunity_list_entry_check(bool expanded, const char *text, char *err, size_t errlen)
 {
-	return entry_check(true, expanded, text, err, errlen);
+	return entry_check(CLIST_LCOMM, expanded, text, err, errlen);
 }
 
 struct community_list *lcommunity_list_lookup(const char *name)
@@ -452,17 +526,17 @@ struct community_list *lcommunity_list_lookup(const char *name)
 int lcommunity_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
 			      const char *text)
 {
-	return entry_set(true, name, expanded, seq, permit, text);
+	return entry_set(CLIST_LCOMM, name, expanded, seq, permit, text);
 }
 
 void lcommunity_list_delete(const char *name)
 {
-	list_delete(true, name);
+	list_delete(CLIST_LCOMM, name);
 }
 
 void lcommunity_list_entry_delete(const char *name, uint32_t seq)
 {
-	entry_delete(true, name, seq);
+	entry_delete(CLIST_LCOMM, name, seq);
 }
 
 bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact)
@@ -482,7 +556,7 @@ struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 		return NULL;
 	if (!l)
 		return bgp_lcommlist_intern(lc->val, lc->count); /* a new reference */
-	n = strip(l, lc->val, lc->count, &v);
+	n = strip(l, lc->val, lc->count, NULL, &v);
 	r = n ? bgp_lcommlist_intern(v, n) : NULL;
 	XFREE(MTYPE_BGP_CLIST, v);
 	return r;
@@ -494,7 +568,7 @@ int lcommunity_list_canonical(const char *text, char *out, size_t size)
 	size_t o = 0;
 
 	memset(&e, 0, sizeof(e));
-	if (!size || parse_standard(&e, true, text, NULL, 0) < 0)
+	if (!size || parse_standard(&e, CLIST_LCOMM, text, NULL, 0) < 0)
 		return -1;
 	out[0] = '\0';
 	for (uint32_t i = 0; i < e.nval && o < size; i++)
@@ -506,5 +580,99 @@ int lcommunity_list_canonical(const char *text, char *out, size_t size)
 
 void lcommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg)
 {
-	walk(true, only, cb, arg);
+	walk(CLIST_LCOMM, only, cb, arg);
+}
+
+/* ---- extended communities ---- */
+
+int ecommunity_list_entry_check(bool expanded, const char *text, char *err, size_t errlen)
+{
+	return entry_check(CLIST_ECOMM, expanded, text, err, errlen);
+}
+
+struct community_list *ecommunity_list_lookup(const char *name)
+{
+	return name_index_find(&lists[CLIST_ECOMM], name);
+}
+
+int ecommunity_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
+			      const char *text)
+{
+	return entry_set(CLIST_ECOMM, name, expanded, seq, permit, text);
+}
+
+void ecommunity_list_delete(const char *name)
+{
+	list_delete(CLIST_ECOMM, name);
+}
+
+void ecommunity_list_entry_delete(const char *name, uint32_t seq)
+{
+	entry_delete(CLIST_ECOMM, name, seq);
+}
+
+static void ecommunities_str(const void *set, char *buf, size_t size)
+{
+	bgp_ecommlist_str(set, buf, size);
+}
+
+/* Longest text of one value and a space: "LB:65535:18446744073709551615 (147573952589.676
+ * Gbps)" is 53 characters. */
+#define ECOMM_TEXT_MAX 64
+
+bool ecommunity_list_permits(struct community_list *l, const struct bgp_ecommlist *ec)
+{
+	uint32_t n = ec ? ec->count : 0;
+
+	return permits_set(l, n ? ec->val : NULL, n, ec, ecommunities_str, ECOMM_TEXT_MAX, false);
+}
+
+struct bgp_ecommlist *ecommunity_list_strip(struct community_list *l,
+					    const struct bgp_ecommlist *ec)
+{
+	struct bgp_ecommlist *r;
+	uint32_t *v, n;
+	char *text;
+	size_t size;
+
+	if (!ec || !ec->count)
+		return NULL;
+	if (!l)
+		return bgp_ecommlist_ref((struct bgp_ecommlist *)ec);
+	size = (size_t)ec->count * ECOMM_TEXT_MAX + 1;
+	text = XMALLOC(MTYPE_BGP_CLIST, size);
+	bgp_ecommlist_str(ec, text, size);
+	n = strip(l, ec->val, ec->count, text, &v);
+	XFREE(MTYPE_BGP_CLIST, text);
+	/* FRR sorts what is left and drops repeats (route_set_ecommunity_delete()). */
+	n = bgp_ecomm_sort_uniq(v, n);
+	r = n ? bgp_ecommlist_intern(v, n) : NULL;
+	XFREE(MTYPE_BGP_CLIST, v);
+	return r;
+}
+
+int ecommunity_list_canonical(const char *text, char *out, size_t size)
+{
+	struct clist_entry e;
+	size_t o = 0;
+
+	memset(&e, 0, sizeof(e));
+	if (!size || parse_standard(&e, CLIST_ECOMM, text, NULL, 0) < 0)
+		return -1;
+	out[0] = '\0';
+	for (uint32_t i = 0; i < e.nval && o < size; i++) {
+		char one[48];
+
+		bgp_ecomm_value_str(&e.val[2 * i], one, sizeof(one));
+		o += (size_t)snprintf(
+			out + o, size - o, "%s%s %s", i ? " " : "",
+			bgp_ecomm_subtype(&e.val[2 * i]) == BGP_ECOMM_SUB_RT ? "rt" : "soo", one);
+	}
+	entry_free(&e, false);
+	return o < size ? 0 : -1;
+}
+
+void ecommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg)
+{
+	walk(CLIST_ECOMM, only, cb, arg);
 }

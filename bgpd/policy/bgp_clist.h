@@ -18,6 +18,14 @@
  * well-known names, no `internet`); expanded ones match "1:2:3 4:5:6", and the empty text for
  * a route without large communities (so `.*` matches it, as in FRR 8.4).
  *
+ * Extended community lists (`bgp extcommunity-list standard|expanded NAME ...`, RFC 4360) too:
+ * standard entries list "rt|soo VALUE" pairs (VALUE "ASN:NN" or "A.B.C.D:NN"), kept sorted;
+ * a route matches when it carries the entry's values in the entry's order (FRR 8.4's
+ * ecommunity_match(): for a received list, sorted, that is carrying them all). Expanded ones
+ * match FRR's display text ("RT:65000:100 SoO:65000:1"), the empty text for none; no
+ * `exact-match`. `set extcomm-list NAME delete` judges each value alone, except that an
+ * expanded entry looks at the whole list's text (FRR 8.4), and leaves the rest sorted.
+ *
  * `set comm-list NAME delete` / `set large-comm-list NAME delete` take each value of the route
  * on its own through the list: the first entry that matches it (standard: lists it; expanded:
  * its text matches) decides, and a permit removes it.
@@ -33,6 +41,7 @@
 
 DECLARE_MTYPE(BGP_CLIST);
 
+struct bgp_ecommlist;
 struct bgp_lcommlist;
 struct bgp_u32list;
 struct community_list;
@@ -76,7 +85,22 @@ int lcommunity_list_canonical(const char *text, char *out, size_t size);
 struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 					    const struct bgp_lcommlist *lc);
 
-/* One hook for both kinds of list (only route-maps use them). */
+/* The same for extended community lists. canonical: FRR's text of a standard entry, values
+ * sorted and without repeats, kinds in lower case ("soo 65000:1 RT 65000:100" ->
+ * "rt 65000:100 soo 65000:1"). */
+int ecommunity_list_entry_check(bool expanded, const char *text, char *err, size_t errlen);
+struct community_list *ecommunity_list_lookup(const char *name);
+int ecommunity_list_entry_set(const char *name, bool expanded, uint32_t seq, bool permit,
+			      const char *text);
+void ecommunity_list_entry_delete(const char *name, uint32_t seq);
+void ecommunity_list_delete(const char *name);
+bool ecommunity_list_permits(struct community_list *l, const struct bgp_ecommlist *ec);
+void ecommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg);
+int ecommunity_list_canonical(const char *text, char *out, size_t size);
+struct bgp_ecommlist *ecommunity_list_strip(struct community_list *l,
+					    const struct bgp_ecommlist *ec);
+
+/* One hook for every kind of list (only route-maps use them). */
 typedef void (*community_list_hook_fn)(const char *name);
 void community_list_set_change_hook(community_list_hook_fn fn);
 
@@ -84,6 +108,6 @@ void community_list_set_change_hook(community_list_hook_fn fn);
  * They print without their type, and before the named ones, by number. */
 bool community_list_name_numbered(const char *name);
 
-void community_list_reset(void); /* both kinds */
+void community_list_reset(void); /* every kind */
 
 #endif /* SKUA_BGP_CLIST_H */

@@ -13,6 +13,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "lib/name_index.h"
 #include "lib/plist.h"
 
@@ -59,6 +60,9 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_lclist);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->lcomm);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->lcomm_delete);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_eclist);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_rt);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->ecomm_soo);
 }
 
 static void map_free(struct route_map *m)
@@ -221,6 +225,9 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 	    !lcommunity_list_permits(lcommunity_list_lookup(e->match_lclist),
 				     bgp_attr_ex(a)->lcommunities, e->match_lclist_exact))
 		return false;
+	if (e->match_eclist && !ecommunity_list_permits(ecommunity_list_lookup(e->match_eclist),
+							bgp_attr_ex(a)->ecommunities))
+		return false;
 	if (e->match_metric_set) {
 		uint32_t med = (a->present & ATTR_BIT(BGP_ATTR_MED)) ? a->med : 0;
 
@@ -261,9 +268,11 @@ void route_map_refs_release(struct rmap_refs *r)
 		bgp_u32list_unref(r->communities);
 	if (r->lcommunities)
 		bgp_lcommlist_unref(r->lcommunities);
+	bgp_ecommlist_unref(r->ecommunities);
 	r->aspath = NULL;
 	r->communities = NULL;
 	r->lcommunities = NULL;
+	r->ecommunities = NULL;
 }
 
 /* The template's COMMUNITIES become l, a reference refs now holds. */
@@ -294,6 +303,92 @@ static void put_lcommunities(struct bgp_attr *t, struct rmap_refs *refs, struct 
 		t->present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
 	else
 		t->present &= ~ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+}
+
+/* The template's EXTENDED_COMMUNITIES become l (in refs' own extras block). */
+static void put_ecommunities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_ecommlist *l)
+{
+	if (t->extra != &refs->ex) {
+		refs->ex = *bgp_attr_ex(t);
+		t->extra = &refs->ex;
+	}
+	bgp_ecommlist_unref(refs->ecommunities);
+	refs->ecommunities = l;
+	refs->ex.ecommunities = l;
+	if (l)
+		t->present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+	else
+		t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+}
+
+static uint32_t local_as;
+
+void route_map_set_local_as(uint32_t asn)
+{
+	local_as = asn;
+}
+
+/* The route's extended communities (n values) in a new array with room for extra more. */
+static uint32_t *ecomm_copy(const struct bgp_ecommlist *l, uint32_t extra)
+{
+	uint32_t n = l ? l->count : 0;
+	uint32_t *v = XMALLOC(MTYPE_BGP_ROUTEMAP, ((size_t)n + extra + 1) * 2 * sizeof(*v));
+
+	if (n)
+		memcpy(v, l->val, (size_t)n * 2 * sizeof(*v));
+	return v;
+}
+
+/*
+ * set extcommunity bandwidth: FRR's ecommunity_add_val(unique, overwrite): a value of the same
+ * type and sub-type is replaced where it stands; else the new one goes before the first value
+ * greater than it. (n values in v, room for one more; returns the new count.)
+ */
+static uint32_t lb_add(uint32_t *v, uint32_t n, const uint32_t lb[2])
+{
+	uint32_t at = n;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if ((v[2 * i] >> 16) == (lb[0] >> 16)) {
+			v[2 * i] = lb[0];
+			v[2 * i + 1] = lb[1];
+			return n;
+		}
+		if (v[2 * i] == lb[0] && v[2 * i + 1] == lb[1])
+			return n;
+		if (at == n && (v[2 * i] > lb[0] || (v[2 * i] == lb[0] && v[2 * i + 1] > lb[1])))
+			at = i;
+	}
+	memmove(&v[2 * (at + 1)], &v[2 * at], (size_t)(n - at) * 2 * sizeof(*v));
+	v[2 * at] = lb[0];
+	v[2 * at + 1] = lb[1];
+	return n + 1;
+}
+
+/* The extended community statements, in FRR's printed order: bandwidth, none, rt, soo. */
+static void set_ecommunities(const struct rmap_entry *e, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	const struct bgp_ecommlist *old = bgp_attr_ex(t)->ecommunities;
+	uint32_t *v, n = old ? old->count : 0;
+
+	if (!e->lb_mbps && !e->ecomm_none && !e->necomm_rt && !e->necomm_soo)
+		return;
+	v = ecomm_copy(old, 1 + e->necomm_rt + e->necomm_soo);
+	if (e->lb_mbps) {
+		uint32_t lb[2];
+
+		bgp_ecomm_lb(local_as, (uint32_t)((uint64_t)e->lb_mbps * 1000 * 1000 / 8),
+			     !e->lb_non_transitive, lb);
+		n = lb_add(v, n, lb);
+	}
+	if (e->ecomm_none)
+		n = 0;
+	memcpy(&v[2 * n], e->ecomm_rt, (size_t)e->necomm_rt * 2 * sizeof(*v));
+	n += e->necomm_rt;
+	memcpy(&v[2 * n], e->ecomm_soo, (size_t)e->necomm_soo * 2 * sizeof(*v));
+	n += e->necomm_soo;
+	put_ecommunities(t, refs, n ? bgp_ecommlist_intern(v, n) : NULL);
+	XFREE(MTYPE_BGP_ROUTEMAP, v);
 }
 
 /* The values of a set statement, added to what the route has (additive) or alone, as a set:
@@ -415,6 +510,7 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p, struct
 	if (e->lcomm_set)
 		set_lcommunities(e, t, refs);
 	delete_communities(e, t, refs);
+	set_ecommunities(e, t, refs);
 }
 
 static bool apply_depth(const char *name, const struct prefix *p, struct bgp_attr *t,
@@ -469,6 +565,7 @@ bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_at
 	refs->aspath = NULL;
 	refs->communities = NULL;
 	refs->lcommunities = NULL;
+	refs->ecommunities = NULL;
 	refs->med_set = refs->nexthop_set = refs->nexthop6_set = false;
 	return apply_depth(name, p, t, refs, ctx, 0);
 }

@@ -15,14 +15,19 @@
  *   prefix, a list without entries permits it, as in FRR), `match ipv6 next-hop address X`
  *   (the global next hop, or the link-local one when both were sent),
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
- *   `match large-community NAME [exact-match]`. A list that does not exist matches nothing.
+ *   `match large-community NAME [exact-match]`, `match extcommunity NAME`. A list that does
+ *   not exist matches nothing.
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
  *   `set as-path exclude ASN...` (before the prepend of the same entry: FRR's printed order),
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
  *   `set community AA:NN... [additive]` / `set community none`, `set comm-list NAME delete`,
  *   `set large-community G:L1:L2... [additive]` / `set large-community none`,
  *   `set large-comm-list NAME delete` (each delete after its kind's set),
- *   `set origin igp|egp|incomplete`.
+ *   `set origin igp|egp|incomplete`, and the extended communities in FRR's printed order:
+ *   `set extcommunity bandwidth (1-25600) [non-transitive]` (our AS, the Mbps as bytes per
+ *   second; replaces a bandwidth of the same transitivity, else goes in at its sorted place),
+ *   `set extcommunity none`, `set extcommunity rt VALUE...`, `set extcommunity soo VALUE...`
+ *   (appended to what the route has, repeats kept: FRR's ecommunity_merge()).
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -54,6 +59,7 @@ struct rmap_refs {
 	struct bgp_aspath *aspath;
 	struct bgp_u32list *communities;
 	struct bgp_lcommlist *lcommunities;
+	struct bgp_ecommlist *ecommunities;
 	struct bgp_attr_extra ex;
 	bool med_set;	   /* a set metric ran: an outbound MED stays (even towards eBGP) */
 	bool nexthop_set;  /* a set ip next-hop ran: it is not replaced by our address */
@@ -118,7 +124,15 @@ struct rmap_entry {
 	bool lcomm_additive;
 	uint32_t *lcomm; /* 3 words each, sorted, without duplicates */
 	uint32_t nlcomm;
-	char *lcomm_delete;	    /* set large-comm-list NAME delete */
+	char *lcomm_delete; /* set large-comm-list NAME delete */
+	char *match_eclist; /* match extcommunity NAME */
+	bool ecomm_none;    /* set extcommunity none */
+	uint32_t *ecomm_rt; /* set extcommunity rt: 2 words each, sorted, no repeats */
+	uint32_t necomm_rt;
+	uint32_t *ecomm_soo; /* set extcommunity soo: the same */
+	uint32_t necomm_soo;
+	uint32_t lb_mbps; /* set extcommunity bandwidth (1-25600); 0 = none */
+	bool lb_non_transitive;
 	enum rpki_state match_rpki; /* match rpki valid|invalid|notfound; NOT_USED = none */
 	enum aspa_state match_aspa; /* match aspa valid|invalid|unknown; NOT_USED = none */
 	uint64_t hits;
@@ -160,6 +174,9 @@ struct rmap_validator {
 				enum aspa_dir dir);
 };
 void route_map_set_validator(const struct rmap_validator *v); /* NULL removes it */
+
+/* Our AS, which `set extcommunity bandwidth` puts in the value (the instance sets it). */
+void route_map_set_local_as(uint32_t asn);
 /* Does the route-map (or one it calls) have a match rpki / match aspa clause? A neighbor whose
  * inbound route-map does needs its routes as received kept, to run them through the map again
  * when the RPKI data changes (bgpd/rib/). A missing map: false. */

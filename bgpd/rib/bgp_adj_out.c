@@ -65,6 +65,7 @@
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "bgpd/wire/bgp_header.h"
 #include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_update.h"
@@ -573,43 +574,13 @@ static struct bgp_aspath *strip_private(const struct bgp_rib *rib, const struct 
 	return bgp_aspath_strip_private(path, to->remote_as, replace ? rib->bgp->asn : 0);
 }
 
-/* The unknown transitive attributes less the one of type code: a new reference, NULL when
- * none is left. */
-static struct bgp_transit *transit_without(const struct bgp_transit *tr, uint8_t code)
-{
-	const uint8_t *d = tr->data;
-	uint8_t *out = bgp_transit_key_data();
-	size_t o = 0, k = 0;
-
-	while (o + 3 <= tr->len) {
-		size_t hdr = (d[o] & BGP_ATTR_FLAG_EXTLEN) ? 4 : 3;
-		size_t rec;
-
-		if (o + hdr > tr->len)
-			break;
-		rec = hdr + (hdr == 4 ? ((size_t)d[o + 2] << 8 | d[o + 3]) : d[o + 2]);
-		if (o + rec > tr->len)
-			break;
-		if (d[o + 1] != code) {
-			memcpy(out + k, d + o, rec);
-			k += rec;
-		}
-		o += rec;
-	}
-	return k ? bgp_transit_intern(k) : NULL;
-}
-
 /*
  * no neighbor X send-community [standard|extended|large|all]: the kinds of community the
  * neighbor is not sent, taken out last, after the outbound route-map (FRR leaves them out
- * when it encodes). The well-known communities were honoured on the stored set before. Returns
- * the new transit reference the template points to (the caller drops it after interning).
+ * when it encodes). The well-known communities were honoured on the stored set before.
  */
-static struct bgp_transit *withhold_communities(uint8_t off, struct bgp_attr *t,
-						struct bgp_attr_extra *ex)
+static void withhold_communities(uint8_t off, struct bgp_attr *t, struct bgp_attr_extra *ex)
 {
-	struct bgp_transit *tr = NULL;
-
 	if (off & BGP_SEND_COMM_STANDARD) {
 		t->communities = NULL;
 		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
@@ -619,18 +590,15 @@ static struct bgp_transit *withhold_communities(uint8_t off, struct bgp_attr *t,
 	if (off & BGP_SEND_COMM_EXTENDED)
 		t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	if (!t->extra || !(off & (BGP_SEND_COMM_LARGE | BGP_SEND_COMM_EXTENDED)))
-		return NULL;
+		return;
 	if (t->extra != ex) {
 		*ex = *t->extra;
 		t->extra = ex;
 	}
 	if (off & BGP_SEND_COMM_LARGE)
 		ex->lcommunities = NULL;
-	if ((off & BGP_SEND_COMM_EXTENDED) && ex->transit) {
-		tr = transit_without(ex->transit, BGP_ATTR_EXT_COMMUNITIES);
-		ex->transit = tr;
-	}
-	return tr;
+	if (off & BGP_SEND_COMM_EXTENDED)
+		ex->ecommunities = NULL;
 }
 
 /* Our AS in front of the path towards eBGP (RFC 4271 5.1.2); with `neighbor X local-as L`,
@@ -664,7 +632,7 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	struct bgp_aspath *prepended = NULL;
 	struct bgp_u32list *clusters = NULL;
 	struct bgp_aspath *stripped = NULL;
-	struct bgp_transit *trimmed = NULL;
+	struct bgp_ecommlist *transitive = NULL;
 	struct bgp_u32list *gshut;
 	struct bgp_attr *out;
 
@@ -701,6 +669,11 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 			}
 			ex.originator_id.s_addr = 0;
 			ex.cluster_list = NULL;
+			/* RFC 4360 6: non-transitive extended communities stay in the AS. */
+			transitive = bgp_ecommlist_transitive(ex.ecommunities);
+			ex.ecommunities = transitive;
+			if (!transitive)
+				t.present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 		}
 		/* RFC 4271 5.1.4: another AS's MED is not passed on; one set by the outbound
 		 * route-map is ours to send (FRR). */
@@ -727,11 +700,11 @@ static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to
 	/* RFC 8326: after the route-map (nothing undoes it), before send-community. */
 	gshut = bgp_gshut_mark(rib->bgp, to->ebgp, &t);
 	if (to->peer && to->peer->conf.send_comm_off[af])
-		trimmed = withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
+		withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
 	out = bgp_attr_intern(&t);
 	if (gshut)
 		bgp_u32list_unref(gshut);
-	bgp_transit_unref(trimmed);
+	bgp_ecommlist_unref(transitive);
 	bgp_aspath_unref(prepended);
 	bgp_aspath_unref(stripped);
 	if (clusters)

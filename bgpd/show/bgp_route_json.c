@@ -262,6 +262,13 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		json_array_close(w);
 		json_object_close(w);
 	}
+	if (ex->ecommunities) {
+		/* FRR 8.4 gives the string only, no list. */
+		json_object_open(w, "extendedCommunity");
+		route_ecommunity_str(ex->ecommunities, tmp);
+		json_string(w, "string", tmp->buf);
+		json_object_close(w);
+	}
 	if (ex->lcommunities) {
 		const struct bgp_lcommlist *l = ex->lcommunities;
 

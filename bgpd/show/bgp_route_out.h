@@ -129,6 +129,8 @@ const char *route_peer_str(const struct rib_src *src, bool local_unspec, char *b
 void route_aspath_str(const struct bgp_aspath *p, struct sbuf *sb);
 void route_community_str(const struct bgp_u32list *l, struct sbuf *sb);
 void route_lcommunity_str(const struct bgp_lcommlist *l, struct sbuf *sb);
+/* Extended communities as FRR 8.4 shows them: "RT:65000:100 SoO:65000:1". */
+void route_ecommunity_str(const struct bgp_ecommlist *l, struct sbuf *sb);
 /* One community as FRR prints it: a well-known name ("no-export"; in JSON lists "noExport")
  * or "AS:value". */
 const char *route_community_one(uint32_t c, bool json, char *buf, size_t size);

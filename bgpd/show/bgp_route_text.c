@@ -253,6 +253,10 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		route_community_str(attr->communities, tmp);
 		vty_out(vty, "      Community: %s\n", tmp->buf);
 	}
+	if (ex->ecommunities) {
+		route_ecommunity_str(ex->ecommunities, tmp);
+		vty_out(vty, "      Extended Community: %s\n", tmp->buf);
+	}
 	if (ex->lcommunities) {
 		route_lcommunity_str(ex->lcommunities, tmp);
 		vty_out(vty, "      Large Community: %s\n", tmp->buf);

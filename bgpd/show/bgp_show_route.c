@@ -17,6 +17,7 @@
 #include "bgpd/rpki/rpki_db.h"
 #include "bgpd/show/bgp_route_out.h"
 #include "bgpd/show/bgp_show.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "lib/command.h"
 #include "lib/table.h"
 #include "lib/vty.h"
@@ -282,6 +283,19 @@ void route_lcommunity_str(const struct bgp_lcommlist *l, struct sbuf *sb)
 	for (uint32_t i = 0; l && i < l->count; i++)
 		sbuf_printf(sb, "%s%u:%u:%u", i ? " " : "", l->val[3 * i], l->val[3 * i + 1],
 			    l->val[3 * i + 2]);
+}
+
+void route_ecommunity_str(const struct bgp_ecommlist *l, struct sbuf *sb)
+{
+	uint8_t sub = 0;
+	char one[80];
+
+	sbuf_reset(sb);
+	sbuf_put(sb, "", 0);
+	for (uint32_t i = 0; l && i < l->count; i++) {
+		bgp_ecomm_str_in_list(&l->val[2 * i], &sub, one, sizeof(one));
+		sbuf_printf(sb, "%s%s", i ? " " : "", one);
+	}
 }
 
 unsigned route_best_index(const struct bgp_dest *d)

@@ -34,6 +34,7 @@
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "bgpd/wire/bgp_open.h"
 #include "lib/hash.h"
 #include "lib/log.h"
@@ -393,10 +394,14 @@ static void transit_add(struct attr_state *st, uint8_t flags, const uint8_t *val
 
 static enum bgp_attr_action dec_ext_communities(struct attr_state *st, struct stream *v)
 {
-	/* Recognized (length checked, RFC 7606 7.14) but carried opaquely: pass it on as
-	 * received, without adding the Partial bit. */
-	transit_add(st, OPT_TRANS | (st->flags & BGP_ATTR_FLAG_PARTIAL), stream_pnt(v),
-		    stream_readable(v));
+	uint32_t *vals = bgp_ecommlist_key_vals(), n = (uint32_t)(stream_readable(v) / 8), i;
+
+	for (i = 0; i < 2 * n; i++)
+		stream_get_u32(v, &vals[i]);
+	/* A set, as FRR keeps it (ecommunity_parse()): sorted in wire order, no repeats. */
+	n = bgp_ecomm_sort_uniq(vals, n);
+	st->ap->extra.ecommunities = bgp_ecommlist_intern(vals, n);
+	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	return BGP_ACT_NONE;
 }
 
@@ -615,6 +620,16 @@ static int enc_as4_aggregator(struct stream *s, struct attr_enc *e)
 	return stream_put_bytes(s, &e->ex->aggregator_addr, 4);
 }
 
+static int enc_ext_communities(struct stream *s, struct attr_enc *e)
+{
+	const struct bgp_ecommlist *l = e->ex->ecommunities;
+
+	if (!l || !l->count)
+		return 0;
+	return put_u32list_attr(s, OPT_TRANS, BGP_ATTR_EXT_COMMUNITIES, l->val,
+				(size_t)l->count * 2);
+}
+
 static int enc_large_communities(struct stream *s, struct attr_enc *e)
 {
 	const struct bgp_lcommlist *l = e->ex->lcommunities;
@@ -749,6 +764,17 @@ static void prt_mp_reach(struct out *o, const struct bgp_attr *a)
 		out_add(o, "%smp_nexthop %s(%s)", sep(o),
 			inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), g, sizeof(g)),
 			inet_ntop(AF_INET6, bgp_attr_mp_nh_local(a), l, sizeof(l)));
+}
+
+static void prt_ext_communities(struct out *o, const struct bgp_attr *a)
+{
+	char s[512];
+
+	if (!bgp_attr_ex(a)->ecommunities)
+		return;
+	if (bgp_ecommlist_str(bgp_attr_ex(a)->ecommunities, s, sizeof(s)) < 0)
+		strcpy(s + sizeof(s) - 4, "...");
+	out_add(o, "%sextcommunity %s", sep(o), s);
 }
 
 static void prt_large_communities(struct out *o, const struct bgp_attr *a)
@@ -934,7 +960,7 @@ static const struct attr_desc attr_table[256] = {
 		.len_subcode = BGP_ERR_UPD_OPTIONAL_ATTR,
 		.decode = dec_mp_unreach,
 	},
-	/* RFC 7606 7.14; carried opaquely with the unknown transitive attributes */
+	/* RFC 7606 7.14: a non-zero multiple of 8, else treat-as-withdraw (FRR too) */
 	[BGP_ATTR_EXT_COMMUNITIES] = {
 		.name = "EXTENDED_COMMUNITIES",
 		.flags = OPT_TRANS,
@@ -943,6 +969,8 @@ static const struct attr_desc attr_table[256] = {
 		.on_error = BGP_ACT_WITHDRAW,
 		.len_subcode = BGP_ERR_UPD_OPTIONAL_ATTR,
 		.decode = dec_ext_communities,
+		.encode = enc_ext_communities,
+		.print = prt_ext_communities,
 	},
 	/* RFC 6793 6: a malformed AS4_PATH or AS4_AGGREGATOR is discarded */
 	[BGP_ATTR_AS4_PATH] = {
@@ -1261,11 +1289,13 @@ void bgp_attr_parse_release(struct bgp_attr_parse *ap)
 	bgp_u32list_unref(a->communities);
 	bgp_u32list_unref(ex->cluster_list);
 	bgp_lcommlist_unref(ex->lcommunities);
+	bgp_ecommlist_unref(ex->ecommunities);
 	bgp_transit_unref(ex->transit);
 	a->aspath = NULL;
 	a->communities = NULL;
 	ex->cluster_list = NULL;
 	ex->lcommunities = NULL;
+	ex->ecommunities = NULL;
 	ex->transit = NULL;
 }
 

@@ -86,6 +86,15 @@ struct bgp_lcommlist {
 	uint32_t val[]; /* 3 x count */
 };
 
+/* Extended communities (RFC 4360): count x 8 octets, each held as two host-order words (octets
+ * 0-3, then 4-7), so that numeric order is the wire order FRR sorts them in. */
+struct bgp_ecommlist {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint32_t count;
+	uint32_t val[]; /* 2 x count */
+};
+
 /* Unknown optional transitive attributes, kept raw to pass on with the Partial bit set. */
 struct bgp_transit {
 	uint32_t refcnt;
@@ -108,6 +117,7 @@ struct bgp_attr_extra {
 	struct in_addr originator_id;
 	struct bgp_u32list *cluster_list; /* IPv4 addresses as host-order u32 (ntohl) */
 	struct bgp_lcommlist *lcommunities;
+	struct bgp_ecommlist *ecommunities;
 	struct bgp_transit *transit;
 	/* MP_REACH next hops (bgp_attr_mp_nh_global()): IPv6 global, or IPv4 in the first 4
 	 * bytes; link-local when mp_nh_len == 32. */
@@ -230,6 +240,10 @@ struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l);
 void bgp_u32list_unref(struct bgp_u32list *l);
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count);
 void bgp_lcommlist_unref(struct bgp_lcommlist *l);
+/* Extended community lists: val holds 2 x count words; NULL when count is too large. */
+struct bgp_ecommlist *bgp_ecommlist_intern(const uint32_t *val, uint32_t count);
+struct bgp_ecommlist *bgp_ecommlist_ref(struct bgp_ecommlist *l);
+void bgp_ecommlist_unref(struct bgp_ecommlist *l);
 
 /* One line for logs and `debug bgp updates`, attributes in type-code order:
  * "origin i, path 65001 65002, nexthop 192.0.2.1, metric 0, localpref 100, community 65001:1".

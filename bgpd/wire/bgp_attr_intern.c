@@ -357,14 +357,15 @@ static bool extra_eq(const void *pa, const void *pb)
 	       a->aggregator_addr.s_addr == b->aggregator_addr.s_addr &&
 	       a->originator_id.s_addr == b->originator_id.s_addr &&
 	       a->cluster_list == b->cluster_list && a->lcommunities == b->lcommunities &&
-	       a->transit == b->transit && memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
+	       a->ecommunities == b->ecommunities && a->transit == b->transit &&
+	       memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
 	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0;
 }
 
 static uint32_t extra_hash(const struct bgp_attr_extra *e)
 {
 	struct {
-		uintptr_t cluster_list, lcommunities, transit;
+		uintptr_t cluster_list, lcommunities, ecommunities, transit;
 		uint32_t aggregator_as, aggregator_addr, originator_id, pad;
 		struct in6_addr mp_nh_global, mp_nh_local;
 	} k;
@@ -372,6 +373,7 @@ static uint32_t extra_hash(const struct bgp_attr_extra *e)
 	memset(&k, 0, sizeof(k));
 	k.cluster_list = (uintptr_t)e->cluster_list;
 	k.lcommunities = (uintptr_t)e->lcommunities;
+	k.ecommunities = (uintptr_t)e->ecommunities;
 	k.transit = (uintptr_t)e->transit;
 	k.aggregator_as = e->aggregator_as;
 	k.aggregator_addr = e->aggregator_addr.s_addr;
@@ -403,6 +405,7 @@ const struct bgp_attr_extra *bgp_attr_extra_intern(const struct bgp_attr_extra *
 	bgp_u32list_ref(e->cluster_list);
 	if (e->lcommunities)
 		e->lcommunities->refcnt++;
+	bgp_ecommlist_ref(e->ecommunities);
 	transit_ref(e->transit);
 	return e;
 }
@@ -427,6 +430,7 @@ void bgp_attr_extra_unref(const struct bgp_attr_extra *ce)
 	store_del(&extra_store, (struct ihdr *)e);
 	bgp_u32list_unref(old.cluster_list);
 	bgp_lcommlist_unref(old.lcommunities);
+	bgp_ecommlist_unref(old.ecommunities);
 	bgp_transit_unref(old.transit);
 }
 
@@ -619,6 +623,6 @@ size_t bgp_attr_aspath_count(void)
 
 size_t bgp_attr_list_count(void)
 {
-	return bgp_u32list_count() + bgp_lcommlist_count() +
+	return bgp_u32list_count() + bgp_lcommlist_count() + bgp_ecommlist_count() +
 	       (transit_hash ? hash_count(transit_hash) : 0);
 }

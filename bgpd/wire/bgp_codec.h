@@ -23,6 +23,7 @@ DECLARE_MTYPE(BGP_ATTR_INDEX); /* the indexes of interned sets and extras */
 DECLARE_MTYPE(BGP_ASPATH);     /* struct bgp_aspath */
 DECLARE_MTYPE(BGP_U32LIST);    /* communities and cluster lists */
 DECLARE_MTYPE(BGP_LCOMMLIST);  /* large communities */
+DECLARE_MTYPE(BGP_ECOMMLIST);  /* extended communities */
 DECLARE_MTYPE(BGP_TRANSIT);    /* unknown optional transitive attributes */
 DECLARE_MTYPE(BGP_NLRI_JOIN);  /* IPv4 NLRI of a mixed UPDATE, joined (bgp_update.c) */
 
@@ -124,8 +125,10 @@ void bgp_aspath_finish(void);
 /* Lookup key value areas (65535/4 values), filled by the parser before interning. */
 uint32_t *bgp_u32list_key_vals(void);
 uint32_t *bgp_lcommlist_key_vals(void);
+uint32_t *bgp_ecommlist_key_vals(void);
 size_t bgp_u32list_count(void);
 size_t bgp_lcommlist_count(void);
+size_t bgp_ecommlist_count(void);
 void bgp_community_finish(void);
 
 /* ---- attribute section (bgp_attr.c) ---- */

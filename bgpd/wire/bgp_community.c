@@ -16,18 +16,22 @@
 
 DEFINE_MTYPE(BGP_U32LIST, "BGP community/cluster list");
 DEFINE_MTYPE(BGP_LCOMMLIST, "BGP large community list");
+DEFINE_MTYPE(BGP_ECOMMLIST, "BGP extended community list");
 
 /* Longest list a 65535-byte attribute can carry. */
 #define U32LIST_MAX (65535 / 4)
 
 static struct hash *u32list_hash;
 static struct hash *lcomm_hash;
+static struct hash *ecomm_hash;
 
 /* Lookup keys, filled in place (see bgp_aspath.c for why). */
 static _Alignas(struct bgp_u32list) uint8_t
 	u32_key_buf[sizeof(struct bgp_u32list) + U32LIST_MAX * 4];
 static _Alignas(struct bgp_lcommlist) uint8_t
 	lc_key_buf[sizeof(struct bgp_lcommlist) + U32LIST_MAX * 4];
+static _Alignas(struct bgp_ecommlist) uint8_t
+	ec_key_buf[sizeof(struct bgp_ecommlist) + U32LIST_MAX * 4];
 
 static uint32_t list_key(const void *item)
 {
@@ -49,13 +53,24 @@ static bool lcomm_eq(const void *a, const void *b)
 	return la->count == lb->count && memcmp(la->val, lb->val, (size_t)la->count * 12) == 0;
 }
 
+static bool ecomm_eq(const void *a, const void *b)
+{
+	const struct bgp_ecommlist *la = a, *lb = b;
+
+	return la->count == lb->count && memcmp(la->val, lb->val, (size_t)la->count * 8) == 0;
+}
+
 /*
- * Both list types are (refcnt, hash, count, val[]): one interning routine serves them, with
- * `words` values per entry (1 for communities and cluster lists, 3 for large communities).
+ * The list types are (refcnt, hash, count, val[]): one interning routine serves them, with
+ * `words` values per entry (1 for communities and cluster lists, 2 for extended communities,
+ * 3 for large communities).
  */
 _Static_assert(offsetof(struct bgp_u32list, val) == offsetof(struct bgp_lcommlist, val) &&
 		       offsetof(struct bgp_u32list, count) == offsetof(struct bgp_lcommlist, count),
 	       "community list layouts must match");
+_Static_assert(offsetof(struct bgp_u32list, val) == offsetof(struct bgp_ecommlist, val) &&
+		       offsetof(struct bgp_u32list, count) == offsetof(struct bgp_ecommlist, count),
+	       "extended community list layout must match");
 
 struct list_kind {
 	struct hash **hash;
@@ -122,6 +137,11 @@ uint32_t *bgp_lcommlist_key_vals(void)
 	return ((struct bgp_lcommlist *)lc_key_buf)->val;
 }
 
+uint32_t *bgp_ecommlist_key_vals(void)
+{
+	return ((struct bgp_ecommlist *)ec_key_buf)->val;
+}
+
 struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l)
 {
 	if (l)
@@ -169,6 +189,39 @@ void bgp_lcommlist_unref(struct bgp_lcommlist *l)
 		   (struct bgp_u32list *)l);
 }
 
+struct bgp_ecommlist *bgp_ecommlist_intern(const uint32_t *val, uint32_t count)
+{
+	static const struct list_kind kind = {
+		.hash = &ecomm_hash,
+		.eq = ecomm_eq,
+		.name = "BGP extended community lists",
+		.mtype = MTYPE_BGP_ECOMMLIST,
+		.key = (struct bgp_u32list *)ec_key_buf,
+		.words = 2,
+		.seed = 0x65636f6du,
+	};
+
+	return (struct bgp_ecommlist *)list_intern(&kind, val, count);
+}
+
+struct bgp_ecommlist *bgp_ecommlist_ref(struct bgp_ecommlist *l)
+{
+	if (l)
+		l->refcnt++;
+	return l;
+}
+
+void bgp_ecommlist_unref(struct bgp_ecommlist *l)
+{
+	list_unref(ecomm_hash, MTYPE_BGP_ECOMMLIST, "extended community list",
+		   (struct bgp_u32list *)l);
+}
+
+size_t bgp_ecommlist_count(void)
+{
+	return ecomm_hash ? hash_count(ecomm_hash) : 0;
+}
+
 size_t bgp_u32list_count(void)
 {
 	return u32list_hash ? hash_count(u32list_hash) : 0;
@@ -187,10 +240,15 @@ void bgp_community_finish(void)
 	if (lcomm_hash && hash_count(lcomm_hash))
 		log_warn("BGP large community lists: %zu still referenced at exit (a leak)",
 			 hash_count(lcomm_hash));
+	if (ecomm_hash && hash_count(ecomm_hash))
+		log_warn("BGP extended community lists: %zu still referenced at exit (a leak)",
+			 hash_count(ecomm_hash));
 	hash_free(u32list_hash);
 	hash_free(lcomm_hash);
+	hash_free(ecomm_hash);
 	u32list_hash = NULL;
 	lcomm_hash = NULL;
+	ecomm_hash = NULL;
 }
 
 bool bgp_u32list_contains(const struct bgp_u32list *l, uint32_t v)

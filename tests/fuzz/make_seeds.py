@@ -182,6 +182,18 @@ def seeds_update():
         ext_communities([b"\x00\x02" + u16(65002) + u32(i) for i in range(500)]) +
         large_communities([(65002, i, i * 7) for i in range(1000)]),
         nlri=prefixes(["203.0.113.0/24"]))
+    # Every kind of extended community skua names (RT and SoO of the three forms, link
+    # bandwidth transitive and not), an unknown one, out of order and repeated.
+    s["ext_communities_kinds"] = u8(1 | 2) + update_body(
+        attrs=ebgp_attrs() + ext_communities([
+            b"\x40\x04" + u16(65002) + struct.pack("!f", 12500000.0),
+            b"\x00\x03" + u16(65002) + u32(1),
+            b"\x01\x02" + ipaddress.IPv4Address("192.0.2.1").packed + u16(7),
+            b"\x02\x02" + u32(4200000000) + u16(9),
+            b"\x00\x04" + u16(65002) + struct.pack("!f", 3.2e9),
+            b"\x06\x00" + b"\x00" * 6,
+            b"\x00\x03" + u16(65002) + u32(1)]),
+        nlri=prefixes(["198.51.100.0/24"]))
     # MP_REACH with 6,000 IPv6 /48s and a link-local next hop: ~42 KiB.
     s["ext_big_mp_reach_v6"] = u8(ext) + update_body(
         attrs=origin() + as_path([65002]) +

@@ -8,6 +8,7 @@
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "bgpd/wire/bgp_open.h"
 #include "bgpd/wire/bgp_update.h"
 #include "tests/unit/codec_test.h"
@@ -361,12 +362,19 @@ START_TEST(test_communities)
 	taw(&ebgp, BASE "c0 20 00", NLRI);
 	rel();
 
-	/* Extended communities: length checked, carried opaquely without the Partial bit. */
-	ok(&ebgp, BASE "c0 10 08 0002fdea00000064", NLRI);
-	ck_assert_ptr_nonnull(bgp_attr_ex(u.attr)->transit);
-	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->len, 11);
-	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->data[0], 0xc0);
-	ck_assert_uint_eq(bgp_attr_ex(u.attr)->transit->data[1], BGP_ATTR_EXT_COMMUNITIES);
+	/* Extended communities: decoded into their own list, sorted and without repeats as
+	 * FRR keeps them; nothing left among the unknown attributes. */
+	ok(&ebgp, BASE "c0 10 18 0003fdea00000001 0002fdea00000064 0003fdea00000001", NLRI);
+	ck_assert_ptr_null(bgp_attr_ex(u.attr)->transit);
+	ck_assert(u.attr->present & ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES));
+	ck_assert_uint_eq(bgp_attr_ex(u.attr)->ecommunities->count, 2);
+	ck_assert_int_ge(bgp_ecommlist_str(bgp_attr_ex(u.attr)->ecommunities, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "RT:65002:100 SoO:65002:1");
+	bgp_attr_to_str(u.attr, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, ", extcommunity RT:65002:100 SoO:65002:1"));
+	rel();
+	/* RFC 7606 7.14: wrong flags are malformed too. */
+	taw(&ebgp, BASE "40 10 08 0002fdea00000064", NLRI);
 	rel();
 	taw(&ebgp, BASE "c0 10 07 0002fdea000000", NLRI);
 	rel();

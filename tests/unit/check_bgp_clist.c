@@ -6,7 +6,9 @@
  * deny, a missing list permits nothing, bad entries refused, no leaks. Large community lists
  * the same over GLOBAL:LOCAL1:LOCAL2 values, in their own namespace (a route without large
  * communities is the empty text to an expanded entry). The delete helpers (set comm-list /
- * large-comm-list NAME delete) judge each value alone.
+ * large-comm-list NAME delete) judge each value alone. Extended community lists: FRR 8.4's
+ * entry syntax and canonical text, its in-order match, its display text for expanded entries
+ * and its delete, whose expanded entries look at the whole list.
  */
 #include "lib/compat.h"
 
@@ -17,6 +19,7 @@
 #include "bgpd/policy/bgp_clist.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 
 /* An interned list from text "65001:1 no-export" (NULL for ""); the caller unrefs. */
 static struct bgp_u32list *comms(const char *text)
@@ -85,6 +88,54 @@ static const char *cstrip(const char *list, const char *text)
 		bgp_u32list_unref(r);
 	if (l)
 		bgp_u32list_unref(l);
+	return buf;
+}
+
+/* An interned extended community list from "rt 65000:1 soo 192.0.2.1:7" in that order (not
+ * sorted: as a route-map leaves it), NULL for ""; the caller unrefs. */
+static struct bgp_ecommlist *ecomms(const char *text)
+{
+	uint32_t v[32], n = 0;
+	char copy[512], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		uint8_t sub = strcmp(w, "rt") == 0 ? BGP_ECOMM_SUB_RT : BGP_ECOMM_SUB_SOO;
+
+		w = strtok_r(NULL, " ", &save);
+		ck_assert_ptr_nonnull(w);
+		ck_assert_int_eq(bgp_ecomm_from_str(w, sub, &v[2 * n++]), 0);
+	}
+	return n ? bgp_ecommlist_intern(v, n) : NULL;
+}
+
+static bool epermits(const char *list, const char *text)
+{
+	struct bgp_ecommlist *l = ecomms(text);
+	bool r = ecommunity_list_permits(ecommunity_list_lookup(list), l);
+
+	bgp_ecommlist_unref(l);
+	return r;
+}
+
+static const char *estrip(const char *list, const char *text)
+{
+	static char buf[512];
+	struct bgp_ecommlist *l = ecomms(text);
+	struct bgp_ecommlist *r = ecommunity_list_strip(ecommunity_list_lookup(list), l);
+
+	ck_assert_int_ge(bgp_ecommlist_str(r, buf, sizeof(buf)), 0);
+	bgp_ecommlist_unref(r);
+	bgp_ecommlist_unref(l);
+	return buf;
+}
+
+static const char *ecanon(const char *text)
+{
+	static char buf[512];
+
+	if (ecommunity_list_canonical(text, buf, sizeof(buf)) < 0)
+		return "(refused)";
 	return buf;
 }
 
@@ -210,6 +261,94 @@ START_TEST(test_strip)
 }
 END_TEST
 
+/* What FRR 8.4 accepts and how it writes it back (checked on FRR 8.4's running-config). */
+START_TEST(test_ext_entries)
+{
+	char err[128];
+
+	ck_assert_str_eq(ecanon("soo 65000:1 rt 65000:100 rt 192.0.2.1:5"),
+			 "rt 65000:100 soo 65000:1 rt 192.0.2.1:5");
+	ck_assert_str_eq(ecanon("RT 65000:100 rt 65000:100"), "rt 65000:100");
+	ck_assert_str_eq(ecanon("rt 4200000000:1 soo 192.0.2.4:65535"),
+			 "soo 192.0.2.4:65535 rt 4200000000:1");
+	ck_assert_str_eq(ecanon("rt 70000:5 rt 65536:1 rt 0:0"), "rt 0:0 rt 65536:1 rt 70000:5");
+	ck_assert_str_eq(ecanon("rt 65000:4294967295"), "rt 65000:4294967295");
+	/* Refused by FRR: a value without its kind, out of range, a kind alone, junk. */
+	ck_assert_str_eq(ecanon("rt 65000:1 65000:2"), "(refused)");
+	ck_assert_str_eq(ecanon("65000:1"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 70000:65536"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 192.0.2.1:65536"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 65000:4294967296"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 4294967296:1"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 192.0.2:1"), "(refused)");
+	ck_assert_str_eq(ecanon("rt :1"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 1:"), "(refused)");
+	ck_assert_str_eq(ecanon("rt 1:-1"), "(refused)");
+	ck_assert_str_eq(ecanon("rt"), "(refused)");
+	ck_assert_str_eq(ecanon("lb 1:1"), "(refused)");
+	ck_assert_int_eq(ecommunity_list_entry_check(false, "rt 1:1 soo", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "Malformed extcommunity-list value: rt 1:1 soo");
+	ck_assert_int_eq(ecommunity_list_entry_check(false, "rt 1:1 1:2", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "Malformed extcommunity-list value: 1:2");
+	ck_assert_int_eq(ecommunity_list_entry_check(true, "(", err, sizeof(err)), -1);
+	ck_assert_int_eq(ecommunity_list_entry_check(true, "^RT:65000:", err, sizeof(err)), 0);
+	/* Its own namespace; a list keeps its type. */
+	ck_assert_int_eq(ecommunity_list_entry_set("X", false, 5, true, "rt 1:1"), 0);
+	ck_assert_int_eq(ecommunity_list_entry_set("X", true, 10, true, "."), -1);
+	ck_assert_ptr_null(community_list_lookup("X"));
+	ck_assert_ptr_null(lcommunity_list_lookup("X"));
+	ecommunity_list_delete("X");
+	ck_assert_ptr_null(ecommunity_list_lookup("X"));
+}
+END_TEST
+
+START_TEST(test_ext_match)
+{
+	/* Standard: the entry's values among the route's, in order; first entry decides. */
+	ck_assert_int_eq(ecommunity_list_entry_set("S", false, 5, false, "soo 65000:9"), 0);
+	ck_assert_int_eq(ecommunity_list_entry_set("S", false, 10, true, "rt 65000:1 rt 65000:2"),
+			 0);
+	ck_assert(epermits("S", "rt 65000:1 rt 65000:2"));
+	ck_assert(epermits("S", "rt 65000:1 soo 65000:3 rt 65000:2 rt 192.0.2.1:1"));
+	ck_assert(!epermits("S", "rt 65000:1"));
+	ck_assert(!epermits("S", "rt 65000:1 rt 65000:2 soo 65000:9"));
+	ck_assert(!epermits("S", ""));
+	/* FRR's ecommunity_match() walks both in order: a route-map's append that put the
+	 * values the other way round does not match. */
+	ck_assert(!epermits("S", "rt 65000:2 rt 65000:1"));
+	/* Expanded: FRR's display text; a route without any is the empty text. */
+	ck_assert_int_eq(ecommunity_list_entry_set("E", true, 5, true, "^RT:65000:1 SoO:"), 0);
+	ck_assert_int_eq(ecommunity_list_entry_set("E", true, 10, false, "RT:"), 0);
+	ck_assert_int_eq(ecommunity_list_entry_set("E", true, 15, true, "^$"), 0);
+	ck_assert(epermits("E", "rt 65000:1 soo 65000:7"));
+	ck_assert(!epermits("E", "rt 65000:1"));
+	ck_assert(epermits("E", ""));
+	ck_assert(!epermits("E", "soo 192.0.2.1:1"));
+	/* A missing list permits nothing. */
+	ck_assert(!epermits("MISSING", "rt 1:1"));
+	ck_assert(!epermits("MISSING", ""));
+}
+END_TEST
+
+START_TEST(test_ext_strip)
+{
+	/* Standard: each value alone through the entries; what is left comes back sorted
+	 * (route_set_ecommunity_delete()). */
+	ck_assert_int_eq(ecommunity_list_entry_set("D", false, 5, false, "rt 65000:1"), 0);
+	ck_assert_int_eq(ecommunity_list_entry_set("D", false, 10, true, "rt 65000:1 soo 65000:2"),
+			 0);
+	ck_assert_str_eq(estrip("D", "soo 65000:3 soo 65000:2 rt 65000:1"),
+			 "RT:65000:1 SoO:65000:3");
+	ck_assert_str_eq(estrip("D", "soo 65000:2"), "");
+	ck_assert_str_eq(estrip("MISSING", "soo 65000:2 rt 1:1"), "SoO:65000:2 RT:1:1");
+	/* Expanded: FRR 8.4 matches the whole list's text for every value, so one match takes
+	 * them all. */
+	ck_assert_int_eq(ecommunity_list_entry_set("R", true, 5, true, "RT:65000:1"), 0);
+	ck_assert_str_eq(estrip("R", "rt 65000:1 soo 65000:2 rt 192.0.2.1:9"), "");
+	ck_assert_str_eq(estrip("R", "rt 65000:2 soo 65000:2"), "RT:65000:2 SoO:65000:2");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_clist");
@@ -224,6 +363,9 @@ int main(void)
 	tcase_add_test(tc, test_checks);
 	tcase_add_test(tc, test_large_standard_expanded);
 	tcase_add_test(tc, test_strip);
+	tcase_add_test(tc, test_ext_entries);
+	tcase_add_test(tc, test_ext_match);
+	tcase_add_test(tc, test_ext_strip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

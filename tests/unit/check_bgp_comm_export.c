@@ -15,6 +15,7 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "tests/unit/rib_test.h"
 
 #define V4 BGP_AF_IPV4_UNICAST
@@ -48,15 +49,13 @@ static void teardown(void)
 	ck_assert_uint_eq(bgp_attr_count(), 0);
 }
 
-/* One EXTENDED_COMMUNITIES attribute (route target 65002:7) as the codec keeps it. */
-static struct bgp_transit *ext_rt(void)
+/* The extended communities every announcement carries: route target 65002:7 (transitive)
+ * and a non-transitive link bandwidth of 65002 (100 Mbps, 12500000 bytes/s as a float). */
+static struct bgp_ecommlist *ext_rt_lb(void)
 {
-	static const uint8_t rec[] = {
-		0xC0, BGP_ATTR_EXT_COMMUNITIES, 8, 0x00, 0x02, 0xFD, 0xEA, 0x00, 0x00, 0x00, 0x07
-	};
+	static const uint32_t v[] = { 0x0002FDEAu, 7, 0x4004FDEAu, 0x4B3EBC20u };
 
-	memcpy(bgp_transit_key_data(), rec, sizeof(rec));
-	return bgp_transit_intern(sizeof(rec));
+	return bgp_ecommlist_intern(v, 2);
 }
 
 /* from announces pfx with communities `comms` (text), large communities 65002:1:1 and an
@@ -80,7 +79,7 @@ static void announce_from(struct fake_peer *from, const char *pfx, const char *c
 		t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
 	}
 	ex.lcommunities = bgp_lcommlist_intern(lc, 1);
-	ex.transit = ext_rt();
+	ex.ecommunities = ext_rt_lb();
 	t.extra = &ex;
 	t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES) | ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	fake_announce(from, V4, &t, &p, 1);
@@ -88,7 +87,7 @@ static void announce_from(struct fake_peer *from, const char *pfx, const char *c
 	if (cl)
 		bgp_u32list_unref(cl);
 	bgp_lcommlist_unref(ex.lcommunities);
-	bgp_transit_unref(ex.transit);
+	bgp_ecommlist_unref(ex.ecommunities);
 	fake_run(bgp, RUN_ALL);
 }
 
@@ -103,11 +102,19 @@ static const char *comms_of(const struct bgp_attr *a, char *buf, size_t size)
 	return buf;
 }
 
+/* The extended communities a neighbor is sent, as FRR shows them ("" for none). */
+static const char *ext_of(const struct bgp_attr *a, char *buf, size_t size)
+{
+	ck_assert_int_ge(bgp_ecommlist_str(bgp_attr_ex(a)->ecommunities, buf, size), 0);
+	ck_assert(!!*buf == !!(a->present & ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES)));
+	return buf;
+}
+
 static bool has_ext(const struct bgp_attr *a)
 {
-	const struct bgp_transit *tr = bgp_attr_ex(a)->transit;
+	char buf[128];
 
-	return tr && tr->len >= 2 && tr->data[1] == BGP_ATTR_EXT_COMMUNITIES;
+	return *ext_of(a, buf, sizeof(buf));
 }
 
 START_TEST(test_well_known)
@@ -141,6 +148,44 @@ START_TEST(test_well_known)
 	announce_from(ibgp, "198.51.100.80/28", "blackhole");
 	ck_assert_str_eq(comms_of(fake_adj(ebgp, "198.51.100.80/28"), buf, sizeof(buf)),
 			 "blackhole");
+}
+END_TEST
+
+/* RFC 4360 6: the non-transitive link bandwidth stays inside the AS; the route target goes
+ * everywhere, and a list left empty leaves the attribute out. */
+START_TEST(test_ext_transitive)
+{
+	char buf[128];
+
+	announce("198.51.100.160/28", "");
+	ck_assert_str_eq(ext_of(fake_adj(ibgp, "198.51.100.160/28"), buf, sizeof(buf)),
+			 "RT:65002:7 LB:65002:12500000 (100.000 Mbps)");
+	ck_assert_str_eq(ext_of(fake_adj(ebgp, "198.51.100.160/28"), buf, sizeof(buf)),
+			 "RT:65002:7");
+}
+END_TEST
+
+/* Only non-transitive values: towards eBGP no EXTENDED_COMMUNITIES at all. */
+START_TEST(test_ext_only_non_transitive)
+{
+	static const uint32_t lb[] = { 0x4004FDEAu, 0x4B3EBC20u };
+	struct bgp_attr_extra ex = bgp_attr_extra_none;
+	struct prefix p = tpfx("198.51.100.176/28");
+	char buf[128];
+	struct bgp_attr t;
+
+	tmpl_init(&t, "65002", "203.0.113.2", BGP_ORIGIN_IGP);
+	ex.ecommunities = bgp_ecommlist_intern(lb, 1);
+	t.extra = &ex;
+	t.present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+	fake_announce(src, V4, &t, &p, 1);
+	tmpl_release(&t);
+	bgp_ecommlist_unref(ex.ecommunities);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_str_eq(ext_of(fake_adj(ibgp, "198.51.100.176/28"), buf, sizeof(buf)),
+			 "LB:65002:12500000 (100.000 Mbps)");
+	ck_assert_str_eq(ext_of(fake_adj(ebgp, "198.51.100.176/28"), buf, sizeof(buf)), "");
+	ck_assert_ptr_null(bgp_attr_ex(fake_adj(ebgp, "198.51.100.176/28"))->ecommunities);
 }
 END_TEST
 
@@ -184,6 +229,7 @@ START_TEST(test_send_community)
 	ck_assert_ptr_nonnull(bgp_attr_ex(a)->lcommunities);
 	ck_assert(!has_ext(a));
 	ck_assert(has_ext(fake_adj(ebgp, "198.51.100.128/28")));
+	ck_assert(has_ext(fake_adj(ibgp, "198.51.100.128/28")));
 
 	send_comm_off(BGP_SEND_COMM_ALL);
 	a = fake_adj(quiet, "198.51.100.128/28");
@@ -215,6 +261,8 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_well_known);
 	tcase_add_test(tc, test_send_community);
+	tcase_add_test(tc, test_ext_transitive);
+	tcase_add_test(tc, test_ext_only_non_transitive);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

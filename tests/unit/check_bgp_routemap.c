@@ -22,6 +22,7 @@
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_ecommunity.h"
 #include "lib/plist.h"
 
 static struct bgp_attr base;
@@ -508,6 +509,152 @@ START_TEST(test_large_communities)
 }
 END_TEST
 
+/* Extended communities from "rt 65001:1 soo 192.0.2.1:7 lb 100" (lb: a transitive link
+ * bandwidth of AS 65001 in Mbps, lbn: non-transitive), in that order. */
+static uint32_t ecomm_values(const char *text, uint32_t *v)
+{
+	char copy[256], *save = NULL;
+	uint32_t n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *val = strtok_r(NULL, " ", &save);
+
+		ck_assert_ptr_nonnull(val);
+		if (strncmp(w, "lb", 2) == 0)
+			bgp_ecomm_lb(65001, (uint32_t)strtoul(val, NULL, 10) * 125000, w[2] != 'n',
+				     &v[2 * n]);
+		else
+			ck_assert_int_eq(bgp_ecomm_from_str(val,
+							    strcmp(w, "rt") == 0
+								    ? BGP_ECOMM_SUB_RT
+								    : BGP_ECOMM_SUB_SOO,
+							    &v[2 * n]),
+					 0);
+		n++;
+	}
+	return n;
+}
+
+/* Run map on a route with extended communities ec; out: the route's afterwards, as FRR
+ * shows them, or "-" when denied. */
+static void run_ext(const char *map, const char *ec, char *out, size_t size)
+{
+	struct bgp_attr_extra ex = bgp_attr_extra_none;
+	struct bgp_attr t = base, *interned;
+	uint32_t v[40], n = ecomm_values(ec, v);
+	struct rmap_refs refs;
+	struct prefix p;
+
+	if (n) {
+		ex.ecommunities = bgp_ecommlist_intern(v, n);
+		t.extra = &ex;
+		t.present |= ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+	}
+	ck_assert_int_eq(prefix_from_str(&p, "192.0.2.0/24", false), 0);
+	if (!route_map_apply(map, &p, &t, &refs)) {
+		snprintf(out, size, "-");
+	} else {
+		interned = bgp_attr_intern(&t);
+		ck_assert_int_ge(bgp_ecommlist_str(bgp_attr_ex(interned)->ecommunities, out, size),
+				 0);
+		ck_assert_int_eq(!!(interned->present & ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES)),
+				 !!bgp_attr_ex(interned)->ecommunities);
+		bgp_attr_unref(interned);
+	}
+	route_map_refs_release(&refs);
+	bgp_ecommlist_unref(ex.ecommunities);
+}
+
+/* An entry's set extcommunity rt|soo values from text ("65001:1 192.0.2.1:7"), sorted as the
+ * configuration layer hands them over. */
+static uint32_t *ecomm_set(const char *kind, const char *vals, uint32_t *n)
+{
+	uint32_t *v = XCALLOC(MTYPE_BGP_ROUTEMAP, 16 * sizeof(uint32_t));
+	uint8_t sub = strcmp(kind, "rt") == 0 ? BGP_ECOMM_SUB_RT : BGP_ECOMM_SUB_SOO;
+	char copy[256], *save = NULL;
+
+	*n = 0;
+	snprintf(copy, sizeof(copy), "%s", vals);
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		ck_assert_int_eq(bgp_ecomm_from_str(w, sub, &v[2 * (*n)++]), 0);
+	*n = bgp_ecomm_sort_uniq(v, *n);
+	return v;
+}
+
+START_TEST(test_extended_communities)
+{
+	struct rmap_entry e = E(10, true);
+	char out[512];
+
+	route_map_set_local_as(65001);
+	ck_assert_int_eq(ecommunity_list_entry_set("RT1", false, 5, true, "rt 65001:1"), 0);
+	/* match extcommunity, then rt and soo appended (FRR's ecommunity_merge(): repeats
+	 * kept), the values of each statement sorted. */
+	e.match_eclist = S("RT1");
+	e.ecomm_rt = ecomm_set("rt", "65001:3 65001:1 192.0.2.1:7", &e.necomm_rt);
+	e.ecomm_soo = ecomm_set("soo", "65001:9", &e.necomm_soo);
+	route_map_entry_set("M", &e);
+	run_ext("M", "soo 65001:2 rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "SoO:65001:2 RT:65001:1 RT:65001:1 RT:65001:3 RT:192.0.2.1:7 "
+			      "SoO:65001:9");
+	run_ext("M", "rt 65001:2", out, sizeof(out));
+	ck_assert_str_eq(out, "-");
+	run_ext("M", "", out, sizeof(out));
+	ck_assert_str_eq(out, "-");
+	/* A missing list matches nothing. */
+	e = E(10, true);
+	e.match_eclist = S("MISSING");
+	route_map_entry_set("MISS", &e);
+	run_ext("MISS", "rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "-");
+
+	/* bandwidth: 100 Mbps of our AS, in sorted place; one of the same transitivity is
+	 * replaced where it stands (FRR's ecommunity_add_val(unique, overwrite)). */
+	e = E(10, true);
+	e.lb_mbps = 100;
+	route_map_entry_set("LB", &e);
+	run_ext("LB", "", out, sizeof(out));
+	ck_assert_str_eq(out, "LB:65001:12500000 (100.000 Mbps)");
+	run_ext("LB", "soo 65001:9 rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "SoO:65001:9 RT:65001:1 LB:65001:12500000 (100.000 Mbps)");
+	run_ext("LB", "rt 65001:1 rt 192.0.2.1:1", out, sizeof(out));
+	ck_assert_str_eq(out, "RT:65001:1 LB:65001:12500000 (100.000 Mbps) RT:192.0.2.1:1");
+	run_ext("LB", "rt 192.0.2.1:1 lb 5 rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "RT:192.0.2.1:1 LB:65001:12500000 (100.000 Mbps) RT:65001:1");
+	/* The non-transitive one is another type: added beside the transitive one. */
+	e = E(10, true);
+	e.lb_mbps = 25600;
+	e.lb_non_transitive = true;
+	route_map_entry_set("LBN", &e);
+	run_ext("LBN", "lb 5 rt 192.0.2.1:1", out, sizeof(out));
+	ck_assert_str_eq(out, "LB:65001:625000 (5.000 Mbps) RT:192.0.2.1:1 "
+			      "LB:65001:3200000000 (25.000 Gbps)");
+	run_ext("LBN", "lbn 5", out, sizeof(out));
+	ck_assert_str_eq(out, "LB:65001:3200000000 (25.000 Gbps)");
+	/* A 4-octet AS is AS_TRANS in the 2-octet field. */
+	route_map_set_local_as(4200000000u);
+	run_ext("LBN", "", out, sizeof(out));
+	ck_assert_str_eq(out, "LB:23456:3200000000 (25.000 Gbps)");
+	route_map_set_local_as(65001);
+
+	/* none after the bandwidth of the same entry, before its rt and soo (FRR's order). */
+	e = E(10, true);
+	e.ecomm_none = true;
+	route_map_entry_set("NONE", &e);
+	run_ext("NONE", "rt 65001:1 soo 65001:2", out, sizeof(out));
+	ck_assert_str_eq(out, "");
+	e = E(10, true);
+	e.ecomm_none = true;
+	e.lb_mbps = 1;
+	e.ecomm_soo = ecomm_set("soo", "65001:5", &e.necomm_soo);
+	route_map_entry_set("NONE2", &e);
+	run_ext("NONE2", "rt 65001:1", out, sizeof(out));
+	ck_assert_str_eq(out, "SoO:65001:5");
+	route_map_set_local_as(0);
+}
+END_TEST
+
 START_TEST(test_set_ipv6_nexthop_global)
 {
 	struct rmap_entry e = E(10, true);
@@ -702,6 +849,7 @@ int main(void)
 	tcase_add_test(tc, test_call_loop_denies);
 	tcase_add_test(tc, test_match_and_set_community);
 	tcase_add_test(tc, test_large_communities);
+	tcase_add_test(tc, test_extended_communities);
 	tcase_add_test(tc, test_set_ipv6_nexthop_global);
 	tcase_add_test(tc, test_match_rpki_and_aspa);
 	tcase_add_test(tc, test_match_ipv6_nexthop);

@@ -79,6 +79,7 @@ LEARNED_DETAIL_PATH = """\
     192.0.2.2 from 192.0.2.2 (192.0.2.2)
       Origin IGP, metric 20, valid, external, best (First path received)
       Community: 65001:100
+      Extended Community: RT:65001:7 SoO:65001:3 LB:65001:12500000 (100.000 Mbps) RT:192.0.2.2:9
       Large Community: 65001:1:2
       Last update: #
 """
@@ -326,6 +327,8 @@ DETAIL_JSON_ROUTES = {
     "203.0.113.0/26": [
         {"prefix": "203.0.113.0/26", "version": 3},
         learned(3, 20, {"community": {"string": "65001:100", "list": ["65001:100"]},
+                        "extendedCommunity": {"string": "RT:65001:7 SoO:65001:3 LB:65001:12500000 "
+                                                        "(100.000 Mbps) RT:192.0.2.2:9"},
                         "largeCommunity": {"string": "65001:1:2", "list": ["65001:1:2"]}})],
     "203.0.113.64/26": [{"prefix": "203.0.113.64/26", "version": 2}, learned(2, 0)],
 }

@@ -42,20 +42,19 @@ ALL_ROUTERS = ("dut", "ref") + tuple(SINK_ROUTERS["dut"]) + tuple(SINK_ROUTERS["
 PREFIXES = sorted({rt["prefix"] for rt in lc.ROUTES})
 
 
-def table(daemon, speaker):
+def table(daemon):
     """{prefix: sorted rows (peer, AS path, LOCAL_PREF, best, communities, large communities,
-    extended communities)} from the per-prefix detail.  skua does not print extended
-    communities: on dut and ref they are left out (the sinks show what went through)."""
+    extended communities)} from the per-prefix detail."""
     return bgp_tables.detail_table(daemon, lambda p: (
         p.get("peer", {}).get("peerId", ""), p.get("aspath", {}).get("string", ""),
         str(p.get("locPrf", "-")), bool(p.get("bestpath", {}).get("overall")),
         p.get("community", {}).get("string", ""),
         p.get("largeCommunity", {}).get("string", ""),
-        "-" if speaker else p.get("extendedCommunity", {}).get("string", "")))
+        p.get("extendedCommunity", {}).get("string", "")))
 
 
 def tables(lab):
-    return {name: table(lab[name], name in SPEAKERS) for name in ALL_ROUTERS}
+    return {name: table(lab[name]) for name in ALL_ROUTERS}
 
 
 def sink_name(router):
@@ -240,7 +239,7 @@ def test_running_config_lines_equal(lab):
 # --- a live change ----------------------------------------------------------------------------
 
 def sink_rows(lab, side, prefix="203.0.113.0/29"):
-    return table(lab[lc.sink_router("e1", side)], False).get(prefix)
+    return table(lab[lc.sink_router("e1", side)]).get(prefix)
 
 
 def live_change(lab, lines, check, what):
