@@ -62,6 +62,9 @@ static const struct cmd_unsupported bgp_unsupported[] = {
 	{ BGP_IPV6_NODE, "import vrf", "import vrf (VRF route leaking)", DOC },
 	/* instance */
 	{ BGP_NODE, "coalesce-time", "coalesce-time", DOC },
+	{ BGP_NODE, "bgp bestpath as-path multipath-relax as-set",
+	  "bgp bestpath as-path multipath-relax as-set (an AS_SET of the multipaths)", DOC },
+	{ BGP_NODE, "bgp confederation", "bgp confederation identifier|peers (RFC 5065)", DOC },
 	{ CONFIG_NODE, "bgp route-map delay-timer",
 	  "bgp route-map delay-timer (skua applies route-map changes at once)", DOC },
 };

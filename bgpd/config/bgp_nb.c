@@ -44,6 +44,11 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_print_log_neighbor_changes },
 	},
 	{
+		.xpath = BGP_XPATH "/always-compare-med",
+		.cbs = { .modify = bgp_nb_always_compare_med_modify,
+			 .cli_show = bgp_print_always_compare_med },
+	},
+	{
 		.xpath = BGP_XPATH "/ebgp-requires-policy",
 		.cbs = { .modify = bgp_nb_ebgp_requires_policy_modify,
 			 .cli_show = bgp_print_ebgp_requires_policy },
@@ -64,9 +69,19 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 			 .cli_show = bgp_print_cluster_id },
 	},
 	{
+		.xpath = BGP_XPATH "/deterministic-med",
+		.cbs = { .modify = bgp_nb_deterministic_med_modify,
+			 .cli_show = bgp_print_deterministic_med },
+	},
+	{
 		.xpath = BGP_XPATH "/graceful-shutdown",
 		.cbs = { .modify = bgp_nb_graceful_shutdown_modify,
 			 .cli_show = bgp_print_graceful_shutdown },
+	},
+	{
+		.xpath = BGP_XPATH "/bestpath",
+		.cbs = { .apply_finish = bgp_nb_bestpath_apply_finish,
+			 .cli_show = bgp_print_bestpath },
 	},
 	{
 		.xpath = BGP_XPATH "/fib",
@@ -218,6 +233,7 @@ void bgp_config_init(void)
 	bgp_fib_cli_init();
 	bgp_gr_cli_init();
 	bgp_gshut_cli_init();
+	bgp_bestpath_cli_init();
 	bgp_aggregate_cli_init();
 	bgp_llgr_cli_init();
 	bgp_cli_unsupported_init();

@@ -103,6 +103,15 @@ void bgp_fib_af_write_redistribute(struct sbuf *body, const struct lyd_node *bgp
 void bgp_fib_af_write_maxpaths(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
 void bgp_fib_cli_init(void);
 
+/* The best-path knobs (bgpd/config/bgp_bestpath_cli.c). */
+int bgp_nb_always_compare_med_modify(struct nb_cb_args *args);
+int bgp_nb_deterministic_med_modify(struct nb_cb_args *args);
+void bgp_nb_bestpath_apply_finish(struct nb_cb_args *args);
+void bgp_print_always_compare_med(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_deterministic_med(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_print_bestpath(struct sbuf *out, const struct lyd_node *dnode);
+void bgp_bestpath_cli_init(void);
+
 /* RFC 8326 graceful shutdown (bgpd/config/bgp_gshut_cli.c). */
 int bgp_nb_graceful_shutdown_modify(struct nb_cb_args *args);
 void bgp_print_graceful_shutdown(struct sbuf *out, const struct lyd_node *dnode);

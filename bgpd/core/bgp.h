@@ -44,6 +44,22 @@ struct bgp_redist {
 };
 
 /* The instance; skua runs one. */
+/*
+ * The best-path knobs, FRR 8.4's flags of the same names; all false is FRR's `frr defaults
+ * traditional` (deterministic-med included: FRR 8.4 prints `bgp deterministic-med` when on).
+ */
+struct bgp_bestpath {
+	bool deterministic_med;	   /* bgp deterministic-med: MED within neighbor-AS groups first */
+	bool always_compare_med;   /* bgp always-compare-med: MED whatever the neighbor AS */
+	bool med_confed;	   /* bgp bestpath med confed */
+	bool med_missing_as_worst; /* bgp bestpath med missing-as-worst: no MED = 4294967295 */
+	bool compare_routerid;	   /* bgp bestpath compare-routerid: no "oldest eBGP path" rule */
+	bool aspath_ignore;	   /* bgp bestpath as-path ignore: AS path length not compared */
+	bool aspath_confed;	   /* bgp bestpath as-path confed: confed segments count */
+	bool multipath_relax;	   /* bgp bestpath as-path multipath-relax: any AS path of the
+				    * same length may be a multipath */
+};
+
 struct bgp {
 	uint32_t asn;
 	struct in_addr router_id;  /* effective */
@@ -62,6 +78,8 @@ struct bgp {
 	/* [no] bgp network import-check; default true (FRR): a `network` is announced only
 	 * while the kernel has a route for exactly its prefix (bgpd/fib/bgp_network_check.c). */
 	bool network_import_check;
+	/* How the decision compares paths (bgpd/rib/bgp_decision.c), FRR 8.4's knobs. */
+	struct bgp_bestpath bestpath;
 	/* bgp cluster-id A.B.C.D (RFC 4456); 0 = the router-id. */
 	struct in_addr cluster_id;
 	/* Forwarding (bgpd/fib/bgp_fib.c): [no] bgp fib install, bgp fib table N, bgp fib retain.

@@ -207,6 +207,11 @@ static bool nexthop_valid(void *arg, const struct ipaddr *nh)
 	return bgp_nh_get(arg, nh)->valid;
 }
 
+static uint32_t nexthop_metric(void *arg, const struct ipaddr *addr)
+{
+	return bgp_nh_igp_metric(bgp_nh_get(arg, addr));
+}
+
 static bool nexthop_changed(void *arg, const struct ipaddr *nh)
 {
 	(void)arg;
@@ -232,6 +237,7 @@ static void walk_done(void *arg, bool all)
 const struct rib_fib_ops bgp_fib_ops = {
 	.nexthop_valid = nexthop_valid,
 	.nexthop_changed = nexthop_changed,
+	.nexthop_metric = nexthop_metric,
 	.install = fib_install,
 	.walk_begin = walk_begin,
 	.walk_done = walk_done,

@@ -70,6 +70,9 @@ struct bgp_nh {
  * doubled since its last sweep, it is asked for a revalidation walk (which sweeps). */
 struct bgp_nh *bgp_nh_get(struct bgp_rib *rib, const struct ipaddr *addr);
 struct bgp_nh *bgp_nh_lookup(const struct ipaddr *addr);
+/* Its IGP metric, for the decision and the show commands: the metric of the route that
+ * resolves it, 0 for a connected network (as zebra counts it) or when unresolved. */
+uint32_t bgp_nh_igp_metric(const struct bgp_nh *nh);
 /* The kernel's routes or interfaces changed: re-resolve every next hop, revalidate the RIB's
  * prefixes that use one whose answer changed. */
 void bgp_nh_kernel_changed(struct bgp_rib *rib);

@@ -5,7 +5,7 @@
  *
  * Every next hop the decision process asks about gets an entry, resolved on first use and
  * again whenever the kernel's routes or interfaces change. Only entries whose answer changed
- * (reachability, the route that resolves it, or its gateways) are marked, and the RIB's
+ * (reachability, the route that resolves it, its metric, or its gateways) are marked, and the RIB's
  * revalidation walk (bgpd/rib/bgp_rib_fib.c) re-decides and re-installs just the prefixes whose
  * paths use a marked next hop: an IGP change behind one next hop costs the prefixes behind
  * it, not the table. Entries no prefix used during a whole walk are dropped at its end; when
@@ -54,7 +54,9 @@ static bool same_resolution(const struct bgp_nh *nh, bool valid,
 		return false;
 	if (!valid)
 		return true;
-	return prefix_same(&nh->res.via, &res->via) && nh->res.nnh == res->nnh &&
+	/* The metric too: it is the decision's IGP cost (bgpd/rib/bgp_decision.c). */
+	return prefix_same(&nh->res.via, &res->via) && nh->res.metric == res->metric &&
+	       nh->res.connected == res->connected && nh->res.nnh == res->nnh &&
 	       memcmp(nh->res.nh, res->nh, res->nnh * sizeof(res->nh[0])) == 0;
 }
 
@@ -96,6 +98,11 @@ struct bgp_nh *bgp_nh_lookup(const struct ipaddr *addr)
 	key.addr.family = addr->family;
 	memcpy(key.addr.u.bytes, addr->u.bytes, family_addr_bytes(addr->family));
 	return hash_lookup(nh_hash, &key);
+}
+
+uint32_t bgp_nh_igp_metric(const struct bgp_nh *nh)
+{
+	return nh->valid && !nh->res.connected ? nh->res.metric : 0;
 }
 
 struct reresolve_ctx {

@@ -21,31 +21,45 @@
  * Before all of it, RFC 9494 4.3: a path carrying LLGR_STALE (long-lived stale, bgp_rib_llgr.c)
  * is least preferred, whatever else it has; FRR checks it first too.
  *
- * Our deviations, all as FRR does by default unless noted:
+ * Our deviations, all as FRR 8.4 does unless noted; the knobs are FRR's (struct bgp_bestpath,
+ * `frr defaults traditional`):
  *   - Weight (a local value, never sent) is compared first; locally originated routes carry
  *     32768.
  *   - LOCAL_PREF: a path without the attribute (eBGP-learned: RFC 4271 5.1.5 makes us ignore a
  *     received one, and local routes) counts as 100.
  *   - Locally originated routes (network statements) win over learned ones right after
  *     LOCAL_PREF.
- *   - MED: "deterministic MED" always (FRR: `bgp deterministic-med`): paths are grouped by
- *     neighboring AS, the best of each group is chosen with MED, then the group winners are
- *     compared without it. Plain pairwise comparison is not transitive when MED is only
- *     compared within one AS, and the result would depend on the order paths arrived in.
- *   - The RFC 5004 "prefer the oldest eBGP path" step FRR applies before the router id is
- *     left out for the same reason (FRR: `bgp bestpath compare-routerid`).
- *   - e) The IGP cost to the next hop is not compared (FRR compares it; skua shows the
- *     kernel's metric, it does not rank by it). Reachability is checked: a next hop the kernel
- *     cannot reach makes the path unusable before any comparison (RFC 4271 9.1.2.1,
- *     bgp_path_valid() with bgpd/fib/bgp_nexthop.c behind it).
+ *   - a) `bgp bestpath as-path ignore` skips the rule; `... as-path confed` counts the ASes
+ *     of confederation segments too (a CONFED_SET counts 1).
+ *   - c) MED is compared when both paths have the same leftmost AS after the confederation
+ *     segments, or the same first AS of a leading AS_CONFED_SEQUENCE, or neither has an AS
+ *     outside confederation segments; `bgp always-compare-med` compares it always. A missing
+ *     MED is 0, or 4294967295 with `bgp bestpath med missing-as-worst`. `bgp bestpath med
+ *     confed` is accepted and kept; in FRR 8.4 its case is already one of the above.
+ *   - `bgp deterministic-med`: paths are grouped by neighboring AS, the best of each group is
+ *     chosen with MED, then the group winners are compared. Plain pairwise comparison (FRR's
+ *     default) is not transitive when MED is only compared within one AS: the result depends
+ *     on the order the paths are compared in. FRR walks its list newest first; skua walks its
+ *     own, which holds the current best first and then the others newest first.
+ *   - e) The IGP cost is the metric of the kernel route that resolves the next hop (0 for a
+ *     connected network, as zebra counts it; bgpd/fib/bgp_nexthop.c); unresolvable next hops
+ *     make the path unusable before any comparison (RFC 4271 9.1.2.1, bgp_path_valid()).
+ *   - Between e) and f), two eBGP paths: the one already selected stays (RFC 5004, FRR's
+ *     "Older Path"), unless `bgp bestpath compare-routerid`.
  *   - Between two paths of the same source nothing is compared (cannot happen: one path per
  *     source and prefix).
+ *   - The reason shown is the one FRR keeps: that of the last comparison its walk made. Without
+ *     deterministic-med that is the best against the last valid path of the list, the oldest
+ *     (FRR's list is newest first; in skua's the selected path comes first, so when the best
+ *     is itself the oldest, skua names why it beat the oldest of the others). With it, the
+ *     best against the best of the others.
  */
 #include "lib/compat.h"
 
 #include <arpa/inet.h>
 
 #include "bgpd/rib/bgp_decision.h"
+#include "bgpd/rib/bgp_rib_api.h"
 
 static const char *const sel_reason_str[BGP_SEL_MAX] = {
 	[BGP_SEL_NONE] = "Nothing to Select",
@@ -58,6 +72,8 @@ static const char *const sel_reason_str[BGP_SEL_MAX] = {
 	[BGP_SEL_ORIGIN] = "Origin",
 	[BGP_SEL_MED] = "MED",
 	[BGP_SEL_PEER_TYPE] = "Peer Type",
+	[BGP_SEL_IGP_METRIC] = "IGP Metric",
+	[BGP_SEL_OLDER] = "Older Path",
 	[BGP_SEL_ROUTER_ID] = "Router ID",
 	[BGP_SEL_CLUSTER_LEN] = "Cluster length",
 	[BGP_SEL_NEIGHBOR_IP] = "Neighbor IP",
@@ -104,6 +120,37 @@ static enum nbr_kind neighbor_as(const struct bgp_aspath *p, uint32_t *asn)
 	return NBR_UNCOMPARABLE;
 }
 
+/* FRR's aspath_count_confeds(): the ASes of confederation segments, a CONFED_SET as one. */
+static uint32_t confed_count(const struct bgp_aspath *p)
+{
+	uint32_t n = 0;
+
+	for (size_t off = 0; p && off + 2 <= p->len;) {
+		uint8_t type = p->data[off], count = p->data[off + 1];
+
+		if (type == AS_SEG_CONFED_SEQUENCE)
+			n += count;
+		else if (type == AS_SEG_CONFED_SET)
+			n++;
+		off += 2 + (size_t)count * 4;
+	}
+	return n;
+}
+
+/* The first AS of a leading AS_CONFED_SEQUENCE (FRR's aspath_cmp_left_confed()). */
+static bool leftmost_confed(const struct bgp_aspath *p, uint32_t *asn)
+{
+	if (!p || p->len < 6 || p->data[0] != AS_SEG_CONFED_SEQUENCE || p->data[1] == 0)
+		return false;
+	memcpy(asn, p->data + 2, 4);
+	return true;
+}
+
+static uint32_t hops(const struct bgp_attr *attr)
+{
+	return attr->aspath ? attr->aspath->path_len : 0;
+}
+
 /* ---- one function per tie-breaker; each returns < 0 when a is better ---- */
 
 static int cmp_u32_high(uint32_t a, uint32_t b)
@@ -116,13 +163,17 @@ static int cmp_u32_low(uint32_t a, uint32_t b)
 	return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-static int cmp_llgr_stale(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_llgr_stale(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			  const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_low(rib_attr_llgr_stale(a->attr), rib_attr_llgr_stale(b->attr));
 }
 
-static int cmp_weight(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_weight(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		      const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_high(a->attr->weight, b->attr->weight);
 }
 
@@ -133,35 +184,47 @@ static uint32_t local_pref(const struct bgp_attr *attr)
 	return BGP_DEFAULT_LOCAL_PREF;
 }
 
-static int cmp_local_pref(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_local_pref(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			  const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_high(local_pref(a->attr), local_pref(b->attr));
 }
 
-static int cmp_local_route(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_local_route(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			   const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_high(a->src->local, b->src->local);
 }
 
-static int cmp_as_path(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_as_path(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		       const struct bgp_cand *b)
 {
-	uint32_t la = a->attr->aspath ? a->attr->aspath->path_len : 0;
-	uint32_t lb = b->attr->aspath ? b->attr->aspath->path_len : 0;
+	uint32_t la = hops(a->attr), lb = hops(b->attr);
 
+	if (cfg->aspath_ignore)
+		return 0;
+	if (cfg->aspath_confed) {
+		la += confed_count(a->attr->aspath);
+		lb += confed_count(b->attr->aspath);
+	}
 	return cmp_u32_low(la, lb);
 }
 
-static int cmp_origin(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_origin(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		      const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_low(a->attr->origin, b->attr->origin);
 }
 
-static uint32_t med(const struct bgp_attr *attr)
+static uint32_t med(const struct bgp_bestpath *cfg, const struct bgp_attr *attr)
 {
-	/* A missing MED is the best value (RFC 4271 9.1.2.2 c; FRR without missing-as-worst). */
 	if (attr->present & ATTR_BIT(BGP_ATTR_MED))
 		return attr->med;
-	return 0;
+	/* RFC 4271 9.1.2.2 c: a missing MED is the lowest value; FRR's missing-as-worst. */
+	return cfg->med_missing_as_worst ? UINT32_MAX : 0;
 }
 
 static bool same_neighbor_as(const struct bgp_attr *a, const struct bgp_attr *b)
@@ -175,11 +238,30 @@ static bool same_neighbor_as(const struct bgp_attr *a, const struct bgp_attr *b)
 	return ka == NBR_EMPTY || asa == asb;
 }
 
-static int cmp_med(const struct bgp_cand *a, const struct bgp_cand *b)
+static bool same_leftmost_confed(const struct bgp_attr *a, const struct bgp_attr *b)
 {
-	if (!same_neighbor_as(a->attr, b->attr))
+	uint32_t asa, asb;
+
+	return leftmost_confed(a->aspath, &asa) && leftmost_confed(b->aspath, &asb) && asa == asb;
+}
+
+/* FRR's conditions, in its order (bgp_path_info_cmp() step 6). */
+static bool med_comparable(const struct bgp_bestpath *cfg, const struct bgp_attr *a,
+			   const struct bgp_attr *b)
+{
+	bool internal = hops(a) == 0 && hops(b) == 0;
+	bool confed = internal && confed_count(a->aspath) > 0 && confed_count(b->aspath) > 0;
+
+	return cfg->always_compare_med || (cfg->med_confed && confed) || same_neighbor_as(a, b) ||
+	       same_leftmost_confed(a, b) || internal;
+}
+
+static int cmp_med(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		   const struct bgp_cand *b)
+{
+	if (!med_comparable(cfg, a->attr, b->attr))
 		return 0;
-	return cmp_u32_low(med(a->attr), med(b->attr));
+	return cmp_u32_low(med(cfg, a->attr), med(cfg, b->attr));
 }
 
 static bool is_ebgp(const struct rib_src *src)
@@ -187,9 +269,27 @@ static bool is_ebgp(const struct rib_src *src)
 	return !src->local && src->ebgp;
 }
 
-static int cmp_peer_type(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_peer_type(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			 const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_high(is_ebgp(a->src), is_ebgp(b->src));
+}
+
+static int cmp_igp_metric(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			  const struct bgp_cand *b)
+{
+	(void)cfg;
+	return cmp_u32_low(a->igp_metric, b->igp_metric);
+}
+
+/* RFC 5004: between two eBGP paths, keep the one selected (FRR: "oldest external"). */
+static int cmp_older(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		     const struct bgp_cand *b)
+{
+	if (cfg->compare_routerid || !is_ebgp(a->src) || !is_ebgp(b->src))
+		return 0;
+	return cmp_u32_high(a->selected, b->selected);
 }
 
 static uint32_t router_id(const struct bgp_cand *c)
@@ -199,8 +299,10 @@ static uint32_t router_id(const struct bgp_cand *c)
 	return ntohl(c->src->remote_id.s_addr);
 }
 
-static int cmp_router_id(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_router_id(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			 const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_low(router_id(a), router_id(b));
 }
 
@@ -211,13 +313,17 @@ static uint32_t cluster_len(const struct bgp_attr *attr)
 	return l ? l->count : 0;
 }
 
-static int cmp_cluster_len(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_cluster_len(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			   const struct bgp_cand *b)
 {
+	(void)cfg;
 	return cmp_u32_low(cluster_len(a->attr), cluster_len(b->attr));
 }
 
-static int cmp_neighbor_ip(const struct bgp_cand *a, const struct bgp_cand *b)
+static int cmp_neighbor_ip(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+			   const struct bgp_cand *b)
 {
+	(void)cfg;
 	int r = ipaddr_cmp(&a->src->remote_addr, &b->src->remote_addr);
 
 	return r < 0 ? -1 : (r > 0 ? 1 : 0);
@@ -225,7 +331,8 @@ static int cmp_neighbor_ip(const struct bgp_cand *a, const struct bgp_cand *b)
 
 /* In FRR's order (bgp_path_info_cmp()). */
 static const struct {
-	int (*cmp)(const struct bgp_cand *a, const struct bgp_cand *b);
+	int (*cmp)(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		   const struct bgp_cand *b);
 	enum bgp_sel_reason why;
 } tie_breakers[] = {
 	{ cmp_llgr_stale, BGP_SEL_LLGR_STALE },
@@ -236,16 +343,22 @@ static const struct {
 	{ cmp_origin, BGP_SEL_ORIGIN },
 	{ cmp_med, BGP_SEL_MED },
 	{ cmp_peer_type, BGP_SEL_PEER_TYPE },
-	/* IGP metric: skipped, see the deviations above */
+	{ cmp_igp_metric, BGP_SEL_IGP_METRIC },
+	{ cmp_older, BGP_SEL_OLDER },
 	{ cmp_router_id, BGP_SEL_ROUTER_ID },
 	{ cmp_cluster_len, BGP_SEL_CLUSTER_LEN },
 	{ cmp_neighbor_ip, BGP_SEL_NEIGHBOR_IP },
 };
 
-int bgp_decision_cmp(const struct bgp_cand *a, const struct bgp_cand *b, enum bgp_sel_reason *why)
+int bgp_decision_cmp(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		     const struct bgp_cand *b, enum bgp_sel_reason *why)
 {
+	static const struct bgp_bestpath frr_defaults;
+
+	if (!cfg)
+		cfg = &frr_defaults;
 	for (size_t i = 0; i < array_size(tie_breakers); i++) {
-		int r = tie_breakers[i].cmp(a, b);
+		int r = tie_breakers[i].cmp(cfg, a, b);
 
 		if (r != 0) {
 			if (why)
@@ -274,19 +387,64 @@ bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 	return ops->nexthop_valid(rib->fib.arg, &nh);
 }
 
-static void cand_of(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c)
+/* What one decision run compares with: the knobs, and the path selected before it. */
+struct decide_ctx {
+	const struct bgp_rib *rib;
+	const struct bgp_bestpath *cfg;
+	const struct bgp_path *selected;
+};
+
+static void ctx_init(struct decide_ctx *ctx, const struct bgp_rib *rib, const struct bgp_dest *dest)
+{
+	static const struct bgp_bestpath frr_defaults;
+
+	ctx->rib = rib;
+	ctx->cfg = rib->bgp ? &rib->bgp->bestpath : &frr_defaults;
+	ctx->selected = dest_best(dest);
+}
+
+/* The IGP cost to the path's next hop (rule e); 0 for our own routes, as FRR. */
+static uint32_t igp_metric(const struct bgp_rib *rib, const struct rib_src *src,
+			   const struct bgp_path *p)
+{
+	const struct rib_fib_ops *ops = rib->fib.ops;
+	struct ipaddr nh;
+
+	if (!src || src->local || !ops || !ops->nexthop_metric)
+		return 0;
+	rib_path_nexthop(p->attr, &nh);
+	return ops->nexthop_metric(rib->fib.arg, &nh);
+}
+
+static void cand_of(const struct decide_ctx *ctx, const struct bgp_path *p, struct bgp_cand *c)
+{
+	c->attr = p->attr;
+	c->src = rib_src_get(ctx->rib, p->src);
+	c->igp_metric = igp_metric(ctx->rib, c->src, p);
+	c->selected = p == ctx->selected;
+}
+
+void bgp_decision_cand(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c)
 {
 	c->attr = p->attr;
 	c->src = rib_src_get(rib, p->src);
+	c->igp_metric = igp_metric(rib, c->src, p);
+	c->selected = false;
 }
 
-static bool better(const struct bgp_rib *rib, const struct bgp_path *a, const struct bgp_path *b)
+static int cmp_paths(const struct decide_ctx *ctx, const struct bgp_path *a,
+		     const struct bgp_path *b, enum bgp_sel_reason *why)
 {
 	struct bgp_cand ca, cb;
 
-	cand_of(rib, a, &ca);
-	cand_of(rib, b, &cb);
-	return bgp_decision_cmp(&ca, &cb, NULL) < 0;
+	cand_of(ctx, a, &ca);
+	cand_of(ctx, b, &cb);
+	return bgp_decision_cmp(ctx->cfg, &ca, &cb, why);
+}
+
+static bool better(const struct decide_ctx *ctx, const struct bgp_path *a, const struct bgp_path *b)
+{
+	return cmp_paths(ctx, a, b, NULL) < 0;
 }
 
 /* A group of paths from the same neighboring AS (deterministic MED). */
@@ -298,34 +456,23 @@ struct med_group {
 
 #define MED_GROUPS_STACK 16
 
-/*
- * The best valid path of dest other than skip (NULL = none skipped), independent of list
- * order: best of each neighbor-AS group with MED, then the best of the group winners.
- */
-static const struct bgp_path *select_best(const struct bgp_rib *rib, const struct bgp_dest *dest,
-					  const struct bgp_path *skip)
+/* bgp deterministic-med: best of each neighbor-AS group with MED, then the best of the group
+ * winners; independent of the order of the list. */
+static const struct bgp_path *select_deterministic(const struct decide_ctx *ctx,
+						   const struct bgp_dest *dest,
+						   const struct bgp_path *skip)
 {
 	struct med_group stack_groups[MED_GROUPS_STACK];
 	struct med_group *g = stack_groups;
 	size_t ng = 0, cap = MED_GROUPS_STACK;
-	const struct bgp_path *p, *best = NULL, *only = NULL;
-	size_t nvalid = 0;
-
-	for (p = dest->paths; p; p = p->next) {
-		if (p == skip || !bgp_path_valid(rib, p))
-			continue;
-		nvalid++;
-		only = p;
-	}
-	if (nvalid <= 1)
-		return only;
+	const struct bgp_path *p, *best;
 
 	for (p = dest->paths; p; p = p->next) {
 		uint32_t asn;
 		enum nbr_kind kind;
 		size_t i;
 
-		if (p == skip || !bgp_path_valid(rib, p))
+		if (p == skip || !bgp_path_valid(ctx->rib, p))
 			continue;
 		kind = neighbor_as(p->attr->aspath, &asn);
 		if (kind != NBR_UNCOMPARABLE) {
@@ -333,7 +480,7 @@ static const struct bgp_path *select_best(const struct bgp_rib *rib, const struc
 				if (g[i].kind == kind && g[i].asn == asn)
 					break;
 			if (i < ng) {
-				if (better(rib, p, g[i].win))
+				if (better(ctx, p, g[i].win))
 					g[i].win = p;
 				continue;
 			}
@@ -352,24 +499,73 @@ static const struct bgp_path *select_best(const struct bgp_rib *rib, const struc
 		g[ng].win = p;
 		ng++;
 	}
-	best = g[0].win;
+	best = ng ? g[0].win : NULL;
 	for (size_t i = 1; i < ng; i++)
-		if (better(rib, g[i].win, best))
+		if (better(ctx, g[i].win, best))
 			best = g[i].win;
 	if (g != stack_groups)
 		XFREE(MTYPE_BGP_RIB, g);
 	return best;
 }
 
+/* FRR's default: each path against the best so far, in the order of the list. */
+static const struct bgp_path *select_pairwise(const struct decide_ctx *ctx,
+					      const struct bgp_dest *dest,
+					      const struct bgp_path *skip)
+{
+	const struct bgp_path *best = NULL;
+
+	for (const struct bgp_path *p = dest->paths; p; p = p->next) {
+		if (p == skip || !bgp_path_valid(ctx->rib, p))
+			continue;
+		if (!best || better(ctx, p, best))
+			best = p;
+	}
+	return best;
+}
+
+/* The best valid path of dest other than skip (NULL = none skipped). */
+static const struct bgp_path *select_best(const struct decide_ctx *ctx, const struct bgp_dest *dest,
+					  const struct bgp_path *skip)
+{
+	if (ctx->cfg->deterministic_med)
+		return select_deterministic(ctx, dest, skip);
+	return select_pairwise(ctx, dest, skip);
+}
+
+/* The last valid path of the list but skip: the last one FRR's walk compares. */
+static const struct bgp_path *last_valid_other(const struct decide_ctx *ctx,
+					       const struct bgp_dest *dest,
+					       const struct bgp_path *skip)
+{
+	const struct bgp_path *last = NULL;
+
+	for (const struct bgp_path *p = dest->paths; p; p = p->next)
+		if (p != skip && bgp_path_valid(ctx->rib, p))
+			last = p;
+	return last;
+}
+
 void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 {
-	const struct bgp_path *best = select_best(rib, dest, NULL);
+	struct decide_ctx ctx;
+	const struct bgp_path *best, *second;
 	struct bgp_path **pp;
+	enum bgp_sel_reason why = BGP_SEL_FIRST;
 
+	ctx_init(&ctx, rib, dest);
+	best = select_best(&ctx, dest, NULL);
 	if (!best) {
 		dest->flags &= (uint8_t)~DEST_F_BEST;
+		dest->reason = BGP_SEL_NONE;
 		return;
 	}
+	/* Why, judged with what was selected before this run, as FRR records it. */
+	second = ctx.cfg->deterministic_med ? select_best(&ctx, dest, best)
+					    : last_valid_other(&ctx, dest, best);
+	if (second)
+		cmp_paths(&ctx, best, second, &why);
+	dest->reason = (uint8_t)why;
 	/* Move the best path to the head of the list. */
 	for (pp = &dest->paths; *pp != best; pp = &(*pp)->next)
 		;
@@ -381,18 +577,16 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 
 enum bgp_sel_reason bgp_decision_reason(const struct bgp_rib *rib, const struct bgp_dest *dest)
 {
-	const struct bgp_path *best = dest_best(dest);
-	const struct bgp_path *second;
-	struct bgp_cand a, b;
-	enum bgp_sel_reason why;
-
-	if (!best)
+	(void)rib;
+	if (!dest_best(dest))
 		return BGP_SEL_NONE;
-	second = select_best(rib, dest, best);
-	if (!second)
-		return BGP_SEL_FIRST;
-	cand_of(rib, best, &a);
-	cand_of(rib, second, &b);
-	bgp_decision_cmp(&a, &b, &why);
-	return why;
+	return (enum bgp_sel_reason)dest->reason;
+}
+
+void bgp_bestpath_changed(struct bgp *bgp)
+{
+	/* The revalidation walk re-runs the decision for every prefix and tells the sessions and
+	 * the kernel what changed, a bounded number of prefixes per loop turn. */
+	if (bgp && bgp->rib)
+		rib_fib_revalidate(bgp->rib, true);
 }

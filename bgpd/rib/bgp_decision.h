@@ -18,7 +18,9 @@ enum bgp_sel_reason {
 	BGP_SEL_AS_PATH,
 	BGP_SEL_ORIGIN,
 	BGP_SEL_MED,
-	BGP_SEL_PEER_TYPE, /* eBGP over iBGP */
+	BGP_SEL_PEER_TYPE,  /* eBGP over iBGP */
+	BGP_SEL_IGP_METRIC, /* lower metric of the kernel route to the next hop */
+	BGP_SEL_OLDER,	    /* the eBGP path already selected (RFC 5004) */
 	BGP_SEL_ROUTER_ID,
 	BGP_SEL_CLUSTER_LEN,
 	BGP_SEL_NEIGHBOR_IP,
@@ -33,25 +35,33 @@ const char *bgp_sel_reason_str(enum bgp_sel_reason r);
 struct bgp_cand {
 	const struct bgp_attr *attr;
 	const struct rib_src *src;
+	uint32_t igp_metric; /* of the route that resolves the next hop */
+	bool selected;	     /* the best path before this decision */
 };
 
 /*
- * Compare two valid candidates: < 0 when a is better, > 0 when b is better, 0 when nothing
- * tells them apart (only possible for two paths of the same source). *why says which
- * tie-breaker decided.
+ * Compare two valid candidates under the knobs cfg (NULL = FRR's defaults): < 0 when a is
+ * better, > 0 when b is better, 0 when nothing tells them apart (only possible for two paths
+ * of the same source). *why says which tie-breaker decided.
  */
-int bgp_decision_cmp(const struct bgp_cand *a, const struct bgp_cand *b, enum bgp_sel_reason *why);
+int bgp_decision_cmp(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
+		     const struct bgp_cand *b, enum bgp_sel_reason *why);
+
+/* A path as the decision sees it (not marked selected). */
+void bgp_decision_cand(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c);
 
 /* Is the path eligible at all (rule 0: its session is up, its next hop usable)? */
 bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path);
 
 /*
- * Select the best path of dest: moves it to the head of the list and sets DEST_F_BEST (or
- * clears it when no path is valid). The result does not depend on the order of the list.
+ * Select the best path of dest: moves it to the head of the list, sets DEST_F_BEST (or clears
+ * it when no path is valid) and records why it won. With `bgp deterministic-med` the result
+ * does not depend on the order of the list.
  */
 void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest);
 
-/* Why dest's best path won (against the best of the others), for the show commands. */
+/* Why dest's best path won (against the best of the others) when it was last selected, for
+ * the show commands. */
 enum bgp_sel_reason bgp_decision_reason(const struct bgp_rib *rib, const struct bgp_dest *dest);
 
 #endif /* SKUA_BGP_DECISION_H */

@@ -121,11 +121,16 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 		rib_fib_sync(rib, af, dest);
 }
 
-static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_path **pp)
+static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
+			struct bgp_path **pp)
 {
 	struct bgp_path *path = *pp;
 	struct rib_src *src = rib_src_get(rib, path->src);
 
+	/* The selected path goes: none is selected until the decision runs (its "Older Path"
+	 * rule must not take the next one for it). */
+	if (path == dest_best(dest))
+		dest->flags &= (uint8_t)~DEST_F_BEST;
 	*pp = path->next;
 	if (src)
 		src->accepted[af]--;
@@ -139,7 +144,7 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 			    const struct prefix *p, struct bgp_attr *attr, uint32_t now)
 {
 	struct bgp_dest *dest = dest_get(rib, af, p);
-	struct bgp_path **pp = path_find(rib, dest, src);
+	struct bgp_path **pp = path_find(rib, dest, src), **at;
 	struct bgp_path *path;
 	struct best_snap before;
 
@@ -173,8 +178,11 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 		path->src = src->id;
 		path->flags = 0; /* the slab does not clear: a freed path's flags would stay */
 		rib_refresh_path_updated(rib, src, af, p, path);
-		path->next = dest->paths;
-		dest->paths = path;
+		/* Behind the selected path, which stays first (dest_best()); the others are
+		 * newest first, the order FRR walks its paths in. */
+		at = dest_best(dest) ? &dest->paths->next : &dest->paths;
+		path->next = *at;
+		*at = path;
 		src->accepted[af]++;
 		rib->af[af].paths++;
 	}
@@ -195,7 +203,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	if (!pp)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, pp);
+	path_unlink(rib, af, dest, pp);
 	dest_decide(rib, af, dest, &before);
 }
 
@@ -211,7 +219,7 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	if (!*pp)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, pp);
+	path_unlink(rib, af, dest, pp);
 	dest_decide(rib, af, dest, &before);
 }
 

@@ -98,6 +98,7 @@ struct bgp_dest {
 	uint32_t version;	/* journal position of the last change (low 32 bits) */
 	uint8_t flags;
 	uint8_t plen;
+	uint8_t reason; /* enum bgp_sel_reason of the last decision (bgp_decision.c) */
 	uint8_t addr[]; /* 4 or 16 bytes */
 };
 
@@ -287,6 +288,8 @@ struct rib_fib_ops {
 	bool (*nexthop_valid)(void *arg, const struct ipaddr *nh);
 	/* Has this next hop's resolution changed since the revalidation walk began? */
 	bool (*nexthop_changed)(void *arg, const struct ipaddr *nh);
+	/* The IGP cost to this next hop: the metric of the route that resolves it. */
+	uint32_t (*nexthop_metric)(void *arg, const struct ipaddr *nh);
 	/* Forward p over set (set->n == 0: remove it). Returns whether a route is installed. */
 	bool (*install)(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
 			const struct rib_fib_set *set, bool installed);

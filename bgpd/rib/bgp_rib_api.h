@@ -26,6 +26,9 @@ void rib_fib_instance(struct bgp_rib *rib, bool up);
 void rib_peer_attach(struct bgp_peer *peer);
 void rib_peer_detach(struct bgp_peer *peer);
 
+/* A best-path knob changed (bgp->bestpath): every prefix is decided again (bgp_decision.c). */
+void bgp_bestpath_changed(struct bgp *bgp);
+
 /* soft-reconfiguration inbound: re-run the inbound policy over the kept Adj-RIB-In (false:
  * nothing kept, ask the peer instead); keep it or drop it after the setting changed. */
 bool rib_soft_reconfig_in(struct bgp_peer *peer, enum bgp_af af);

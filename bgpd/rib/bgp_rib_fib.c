@@ -12,11 +12,11 @@
  * next hop.
  *
  * Multipath (FRR's rules): a valid path is equal to the best when the decision between them
- * got past the peer type (eBGP over iBGP) without a winner, i.e. weight, local preference,
- * local origin, AS path length, origin, MED and peer type are all equal, and the AS paths are
- * identical (FRR without `bgp bestpath as-path multipath-relax`). eBGP best paths use
- * `maximum-paths N`, iBGP ones `maximum-paths ibgp N`. Locally originated routes (network
- * statements) are never installed: the kernel is where they came from.
+ * got past the IGP metric without a winner, i.e. weight, local preference,
+ * local origin, AS path length, origin, MED, peer type and IGP metric are all equal, and the
+ * AS paths are identical (with `bgp bestpath as-path multipath-relax`, of the same length). eBGP
+ * best paths use `maximum-paths N`, iBGP ones `maximum-paths ibgp N`. Locally originated routes
+ * (network statements) are never installed: the kernel is where they came from.
  */
 #include "lib/compat.h"
 
@@ -39,14 +39,19 @@ void rib_path_nexthop(const struct bgp_attr *attr, struct ipaddr *nh)
 static bool path_equal_to_best(const struct bgp_rib *rib, const struct bgp_path *best,
 			       const struct bgp_path *p)
 {
-	struct bgp_cand a = { best->attr, rib_src_get(rib, best->src) };
-	struct bgp_cand b = { p->attr, rib_src_get(rib, p->src) };
+	const struct bgp_bestpath *cfg = rib->bgp ? &rib->bgp->bestpath : NULL;
+	struct bgp_cand a, b;
 	enum bgp_sel_reason why = BGP_SEL_NONE;
 
-	if (!b.src || b.src->local || a.src->ebgp != b.src->ebgp)
+	bgp_decision_cand(rib, best, &a);
+	bgp_decision_cand(rib, p, &b);
+	if (!a.src || !b.src || b.src->local || a.src->ebgp != b.src->ebgp)
 		return false;
-	if (bgp_decision_cmp(&a, &b, &why) != 0 && why < BGP_SEL_ROUTER_ID)
+	/* Equal up to and with the IGP metric; the older path and what follows only order them. */
+	if (bgp_decision_cmp(cfg, &a, &b, &why) != 0 && why < BGP_SEL_OLDER)
 		return false;
+	if (cfg && cfg->multipath_relax)
+		return true; /* bgp bestpath as-path multipath-relax: same length is enough */
 	return best->attr->aspath == p->attr->aspath; /* interned: identical = same pointer */
 }
 

@@ -230,7 +230,7 @@ static int nh_text(struct bgp_nh *nh, void *arg)
 	ipaddr_to_str(&nh->addr, a, sizeof(a));
 	last_update(nh->since, when, sizeof(when));
 	if (nh->valid) {
-		vty_out(s->vty, " %s valid [IGP metric %u], #paths %u\n", a, nh->res.metric,
+		vty_out(s->vty, " %s valid [IGP metric %u], #paths %u\n", a, bgp_nh_igp_metric(nh),
 			s->rib ? paths_using(s->rib, &nh->addr) : 0);
 		vty_out(s->vty, "  Resolved via %s%s\n",
 			prefix_to_str(&nh->res.via, via, sizeof(via)),
@@ -257,7 +257,7 @@ static int nh_json(struct bgp_nh *nh, void *arg)
 	json_object_open(s->w, ipaddr_to_str(&nh->addr, a, sizeof(a)));
 	json_bool(s->w, "valid", nh->valid);
 	json_bool(s->w, "complete", nh->valid);
-	json_uint(s->w, "igpMetric", nh->valid ? nh->res.metric : 0);
+	json_uint(s->w, "igpMetric", bgp_nh_igp_metric(nh));
 	json_uint(s->w, "pathCount", s->rib ? paths_using(s->rib, &nh->addr) : 0);
 	if (nh->valid) {
 		json_string(s->w, "resolvedPrefix", prefix_to_str(&nh->res.via, via, sizeof(via)));

@@ -539,7 +539,6 @@ def test_skua_same_sessions(lab, case, source):
 
 # FRR configs of the lab that use statements skua does not have, with the line skua refuses.
 UNSUPPORTED = {
-    "bestpath/ref": "bgp bestpath compare-routerid",  # FRR's RFC 5004 default; skua is RFC 4271
     # FRR batches route-map changes behind a timer; skua applies them on the next loop turn.
     "policy_rmap/ref": "bgp route-map delay-timer 1",
     # The peer plays a speaker without route refresh, which skua cannot pretend to be.

@@ -25,6 +25,8 @@ struct cand_desc {
 	bool ebgp;
 	const char *router_id;
 	const char *addr;
+	uint32_t igp_metric; /* to its next hop */
+	bool selected;	     /* the best before this decision */
 };
 
 struct tie_row {
@@ -33,7 +35,14 @@ struct tie_row {
 	int winner; /* 0 = a, 1 = b */
 	enum bgp_sel_reason why;
 	const char *why_text;
+	const struct bgp_bestpath *cfg; /* NULL = FRR 8.4's defaults */
 };
+
+static const struct bgp_bestpath always_compare_med = { .always_compare_med = true };
+static const struct bgp_bestpath missing_as_worst = { .med_missing_as_worst = true };
+static const struct bgp_bestpath compare_routerid = { .compare_routerid = true };
+static const struct bgp_bestpath aspath_ignore = { .aspath_ignore = true };
+static const struct bgp_bestpath aspath_confed = { .aspath_confed = true };
 
 #define EBGP(asp, rid, a_) .aspath = asp, .ebgp = true, .router_id = rid, .addr = a_
 #define IBGP(asp, rid, a_) .aspath = asp, .ebgp = false, .router_id = rid, .addr = a_
@@ -144,6 +153,92 @@ static const struct tie_row rows[] = {
 	  0,
 	  BGP_SEL_CLUSTER_LEN,
 	  "Cluster length" },
+	/* The knobs and the rules FRR 8.4 has beyond RFC 4271 (bgp_path_info_cmp()). */
+	{ "igp metric lower",
+	  { IBGP("65100", "9.9.9.9", "10.0.0.9"), .igp_metric = 10 },
+	  { IBGP("65100", "1.1.1.1", "10.0.0.1"), .igp_metric = 20 },
+	  0,
+	  BGP_SEL_IGP_METRIC,
+	  "IGP Metric" },
+	{ "igp metric after peer type",
+	  { IBGP("65100", "9.9.9.9", "10.0.0.9"), .igp_metric = 0 },
+	  { EBGP("65100", "1.1.1.1", "10.0.0.1"), .igp_metric = 20 },
+	  1,
+	  BGP_SEL_PEER_TYPE,
+	  "Peer Type" },
+	{ "older path: the selected eBGP path stays",
+	  { EBGP("65002", "192.0.2.10", "10.0.0.9"), .selected = true },
+	  { EBGP("65003", "192.0.2.2", "10.0.0.1") },
+	  0,
+	  BGP_SEL_OLDER,
+	  "Older Path" },
+	{ "older path: only between eBGP paths",
+	  { IBGP("65002", "192.0.2.10", "10.0.0.9"), .selected = true },
+	  { IBGP("65003", "192.0.2.2", "10.0.0.1") },
+	  1,
+	  BGP_SEL_ROUTER_ID,
+	  "Router ID" },
+	{ "compare-routerid: router id between eBGP paths",
+	  { EBGP("65002", "192.0.2.10", "10.0.0.9"), .selected = true },
+	  { EBGP("65003", "192.0.2.2", "10.0.0.1") },
+	  1,
+	  BGP_SEL_ROUTER_ID,
+	  "Router ID",
+	  &compare_routerid },
+	{ "always-compare-med: across neighbor ASes",
+	  { EBGP("65002 65100", "9.9.9.9", "10.0.0.9"), .med_set = true, .med = 0 },
+	  { EBGP("65003 65100", "1.1.1.1", "10.0.0.1"), .med_set = true, .med = 500 },
+	  0,
+	  BGP_SEL_MED,
+	  "MED",
+	  &always_compare_med },
+	{ "med missing-as-worst",
+	  { EBGP("65002 65100", "9.9.9.9", "10.0.0.9") },
+	  { EBGP("65002 65200", "1.1.1.1", "10.0.0.1"), .med_set = true, .med = 5 },
+	  1,
+	  BGP_SEL_MED,
+	  "MED",
+	  &missing_as_worst },
+	{ "med missing-as-worst: 4294967295 ties with the worst value",
+	  { EBGP("65002 65100", "1.1.1.1", "10.0.0.9") },
+	  { EBGP("65002 65200", "9.9.9.9", "10.0.0.1"), .med_set = true, .med = UINT32_MAX },
+	  0,
+	  BGP_SEL_ROUTER_ID,
+	  "Router ID",
+	  &missing_as_worst },
+	{ "med between paths that only crossed our confederation",
+	  { IBGP("(65501)", "9.9.9.9", "10.0.0.9"), .med_set = true, .med = 10 },
+	  { IBGP("(65502 65503)", "1.1.1.1", "10.0.0.1"), .med_set = true, .med = 20 },
+	  0,
+	  BGP_SEL_MED,
+	  "MED" },
+	{ "med: same first AS of a leading confederation sequence",
+	  { IBGP("(65501) 65100", "9.9.9.9", "10.0.0.9"), .med_set = true, .med = 10 },
+	  { IBGP("(65501) 65200", "1.1.1.1", "10.0.0.1"), .med_set = true, .med = 20 },
+	  0,
+	  BGP_SEL_MED,
+	  "MED" },
+	{ "as-path ignore",
+	  { EBGP("65002 65050 65100", "1.1.1.1", "10.0.0.9") },
+	  { EBGP("65003", "9.9.9.9", "10.0.0.1") },
+	  0,
+	  BGP_SEL_ROUTER_ID,
+	  "Router ID",
+	  &aspath_ignore },
+	{ "as-path confed: confederation segments count",
+	  { IBGP("(65501 65502) 65100", "1.1.1.1", "10.0.0.9"), .lp_set = true, .lp = 100 },
+	  { IBGP("65050 65100", "9.9.9.9", "10.0.0.1"), .lp_set = true, .lp = 100 },
+	  1,
+	  BGP_SEL_AS_PATH,
+	  "AS Path",
+	  &aspath_confed },
+	{ "as-path confed: a confederation set counts one",
+	  { IBGP("[65501,65502,65503] 65100", "1.1.1.1", "10.0.0.9"), .lp_set = true, .lp = 100 },
+	  { IBGP("65050 65100", "9.9.9.9", "10.0.0.1"), .lp_set = true, .lp = 100 },
+	  0,
+	  BGP_SEL_ROUTER_ID,
+	  "Router ID",
+	  &aspath_confed },
 	{ "neighbor address lower",
 	  { EBGP("65002", "1.1.1.1", "10.0.0.3") },
 	  { EBGP("65003", "1.1.1.1", "10.0.0.2") },
@@ -205,10 +300,10 @@ START_TEST(test_tie_breakers)
 
 	build(&r->a, &a);
 	build(&r->b, &b);
-	ca = (struct bgp_cand){ &a.attr, &a.src };
-	cb = (struct bgp_cand){ &b.attr, &b.src };
-	c = bgp_decision_cmp(&ca, &cb, &why);
-	c2 = bgp_decision_cmp(&cb, &ca, &why2);
+	ca = (struct bgp_cand){ &a.attr, &a.src, r->a.igp_metric, r->a.selected };
+	cb = (struct bgp_cand){ &b.attr, &b.src, r->b.igp_metric, r->b.selected };
+	c = bgp_decision_cmp(r->cfg, &ca, &cb, &why);
+	c2 = bgp_decision_cmp(r->cfg, &cb, &ca, &why2);
 	ck_assert_msg(r->winner == 0 ? c < 0 : c > 0, "%s: wrong winner (cmp %d)", r->name, c);
 	ck_assert_msg(c2 == -c, "%s: not antisymmetric (%d, %d)", r->name, c, c2);
 	ck_assert_msg(why == r->why && why2 == r->why, "%s: reason %s / %s, expected %s", r->name,
@@ -226,6 +321,8 @@ START_TEST(test_reason_strings)
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_FIRST), "First path received");
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_LOCAL_PREF), "Local Pref");
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_PEER_TYPE), "Peer Type");
+	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_IGP_METRIC), "IGP Metric");
+	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_OLDER), "Older Path");
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_NEIGHBOR_IP), "Neighbor IP");
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_DEFAULT), "Nothing left to compare");
 	ck_assert_str_eq(bgp_sel_reason_str(BGP_SEL_MAX), "Invalid (internal error)");
@@ -300,14 +397,15 @@ static bool next_perm(int *a, size_t n)
 }
 
 /*
- * The classic MED cycle: A and C share neighbor AS 65100, B comes from 65200.
- * A vs B: router id (B); B vs C: router id (B); A vs C: MED (C). Pairwise comparison in
- * arrival order would depend on the order; grouping by neighbor AS gives B always.
+ * A MED cycle: A and C share neighbor AS 65100, B comes from 65200.
+ * A vs B: router id (A); B vs C: router id (B); A vs C: MED (C). Pairwise comparison (FRR's
+ * default) gives a result that depends on the order; `bgp deterministic-med` groups by
+ * neighbor AS (C wins 65100) and then gives B always.
  */
 static const struct cand_desc med_cycle[NPATHS] = {
-	{ EBGP("65100 65300", "192.0.2.3", "10.0.0.3"), .med_set = true, .med = 50 },
+	{ EBGP("65100 65300", "192.0.2.1", "10.0.0.3"), .med_set = true, .med = 50 },
 	{ EBGP("65200 65300", "192.0.2.2", "10.0.0.2") },
-	{ EBGP("65100 65301", "192.0.2.4", "10.0.0.4"), .med_set = true, .med = 10 },
+	{ EBGP("65100 65301", "192.0.2.3", "10.0.0.4"), .med_set = true, .med = 10 },
 	{ EBGP("65400 65500 65300", "192.0.2.1", "10.0.0.1") }, /* longer path: never best */
 	{ IBGP("65200 65300", "192.0.2.1", "10.0.0.5"), .lp_set = true, .lp = 100 }, /* iBGP */
 };
@@ -319,6 +417,7 @@ START_TEST(test_order_independence)
 	unsigned count = 0;
 
 	dest_setup(med_cycle, NPATHS);
+	bgp->bestpath.deterministic_med = true;
 	first = decide(perm, NPATHS);
 	ck_assert_ptr_eq(first, &paths[1]);
 	do {
@@ -335,12 +434,80 @@ START_TEST(test_order_independence)
 }
 END_TEST
 
+/* FRR's default (no deterministic-med): each path against the best so far, in list order. */
+START_TEST(test_pairwise_in_list_order)
+{
+	static const int abc[NPATHS] = { 0, 1, 2, 3, 4 }, cab[NPATHS] = { 2, 0, 1, 3, 4 };
+
+	dest_setup(med_cycle, NPATHS);
+	/* A beats B, then C beats A by MED: C. The reason is that of FRR's last comparison:
+	 * C against the last path of the list, E, which is iBGP. */
+	ck_assert_ptr_eq(decide(abc, NPATHS), &paths[2]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_PEER_TYPE);
+	/* C beats A by MED, then B beats C: B, as deterministic-med gives. */
+	ck_assert_ptr_eq(decide(cab, NPATHS), &paths[1]);
+	/* Switched on, the order no longer matters. */
+	bgp->bestpath.deterministic_med = true;
+	ck_assert_ptr_eq(decide(abc, NPATHS), &paths[1]);
+	dest_teardown(NPATHS);
+}
+END_TEST
+
+/* RFC 5004 (FRR's "Older Path"): a newer eBGP path equal up to the IGP metric does not
+ * displace the selected one, whatever its router id; compare-routerid switches that off. */
+static const struct cand_desc two_ebgp[2] = {
+	{ EBGP("65100", "192.0.2.9", "10.0.0.9") },
+	{ EBGP("65200", "192.0.2.1", "10.0.0.1") },
+};
+
+/* Run the decision again on dest as it stands (the best at the head stays selected). */
+static const struct bgp_path *decide_again(void)
+{
+	bgp_decision_run(bgp->rib, dest);
+	return dest_best(dest);
+}
+
+START_TEST(test_older_path)
+{
+	static const int only_first[1] = { 0 };
+
+	dest_setup(two_ebgp, 2);
+	ck_assert_ptr_eq(decide(only_first, 1), &paths[0]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_FIRST);
+	/* The second path arrives (behind the selected one, as bgp_rib.c links it): the first
+	 * stays. */
+	paths[1].next = NULL;
+	paths[0].next = &paths[1];
+	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_OLDER);
+	ck_assert_str_eq(bgp_sel_reason_str(bgp_decision_reason(bgp->rib, dest)), "Older Path");
+	/* bgp bestpath compare-routerid: the lower router id wins. */
+	bgp->bestpath.compare_routerid = true;
+	ck_assert_ptr_eq(decide_again(), &paths[1]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
+	/* Back off: the path now selected (the second) stays. */
+	bgp->bestpath.compare_routerid = false;
+	cands[1].src.remote_id.s_addr = htonl(0xc00002ff); /* 192.0.2.255: now the higher id */
+	ck_assert_ptr_eq(decide_again(), &paths[1]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_OLDER);
+	/* The selected path's session goes: nothing is selected, the router id decides again. */
+	cands[1].src.up = false;
+	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	cands[1].src.up = true;
+	dest->flags = 0; /* as after a withdrawal of every path: no selection to keep */
+	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
+	dest_teardown(2);
+}
+END_TEST
+
 START_TEST(test_invalid_paths_and_reasons)
 {
 	int perm[NPATHS] = { 0, 1, 2, 3, 4 };
 	const struct bgp_path *best;
 
 	dest_setup(med_cycle, NPATHS);
+	bgp->bestpath.deterministic_med = true; /* the reason: the best against the runner-up */
 	/* Rule 0: paths of a session that went down are not eligible. */
 	cands[1].src.up = false;
 	best = decide(perm, NPATHS);
@@ -370,6 +537,8 @@ static Suite *decision_suite(void)
 	tcase_add_loop_test(tc, test_tie_breakers, 0, (int)array_size(rows));
 	tcase_add_test(tc, test_reason_strings);
 	tcase_add_test(tc, test_order_independence);
+	tcase_add_test(tc, test_pairwise_in_list_order);
+	tcase_add_test(tc, test_older_path);
 	tcase_add_test(tc, test_invalid_paths_and_reasons);
 	suite_add_tcase(s, tc);
 	return s;

@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_api.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -29,6 +30,8 @@ static struct {
 	unsigned ndown;
 	bool changed_all;
 	unsigned walks_done;
+	struct ipaddr far; /* a next hop with an IGP metric (the others: 0) */
+	uint32_t far_metric;
 } fk;
 
 static bool fk_valid(void *arg, const struct ipaddr *nh)
@@ -45,6 +48,12 @@ static bool fk_changed(void *arg, const struct ipaddr *nh)
 	(void)arg;
 	(void)nh;
 	return fk.changed_all;
+}
+
+static uint32_t fk_metric(void *arg, const struct ipaddr *nh)
+{
+	(void)arg;
+	return ipaddr_cmp(&fk.far, nh) == 0 ? fk.far_metric : 0;
 }
 
 static bool fk_install(void *arg, enum bgp_af af, const struct prefix *p, bool ebgp,
@@ -80,6 +89,7 @@ static void fk_walk_done(void *arg, bool all)
 static const struct rib_fib_ops fk_ops = {
 	.nexthop_valid = fk_valid,
 	.nexthop_changed = fk_changed,
+	.nexthop_metric = fk_metric,
 	.install = fk_install,
 	.walk_done = fk_walk_done,
 };
@@ -180,6 +190,46 @@ START_TEST(test_different_as_path_is_not_multipath)
 	announce(e3, "203.0.113.0/24", "65003", "192.0.2.10");
 	ck_assert_uint_eq(fk.installs, 1);
 	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2");
+}
+END_TEST
+
+START_TEST(test_multipath_relax)
+{
+	/* bgp bestpath as-path multipath-relax: the same length is enough, at once. */
+	announce(e1, "203.0.113.0/24", "65002", "192.0.2.2");
+	announce(e3, "203.0.113.0/24", "65003", "192.0.2.10");
+	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2");
+	bgp->bestpath.multipath_relax = true;
+	bgp_bestpath_changed(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2,192.0.2.10");
+	ck_assert_uint_eq(multipaths("203.0.113.0/24"), 2);
+	/* A longer AS path still is not. */
+	announce(e3, "203.0.113.0/24", "65003 65004", "192.0.2.10");
+	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2");
+	bgp->bestpath.multipath_relax = false;
+	bgp_bestpath_changed(bgp);
+	fake_run(bgp, RUN_ALL);
+}
+END_TEST
+
+START_TEST(test_igp_metric_decides_and_splits_multipath)
+{
+	/* Two eBGP paths equal but for the IGP metric to their next hops: the lower metric is
+	 * best, and they are no multipath (FRR: equal only up to and with the metric). */
+	ipaddr_from_str(&fk.far, "192.0.2.2");
+	fk.far_metric = 10;
+	announce(e1, "203.0.113.0/24", "65002", "192.0.2.2");
+	announce(e2, "203.0.113.0/24", "65002", "192.0.2.6");
+	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.6");
+	ck_assert_uint_eq(multipaths("203.0.113.0/24"), 0);
+	/* The metric goes to 0 (the next hop's resolution changed): equal again. */
+	fk.far_metric = 0;
+	fk.changed_all = true;
+	rib_fib_revalidate(bgp->rib, false);
+	fake_run(bgp, RUN_ALL);
+	fk.changed_all = false;
+	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.2,192.0.2.6");
 }
 END_TEST
 
@@ -297,6 +347,8 @@ static Suite *fib_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_equal_ebgp_paths_are_multipath);
 	tcase_add_test(tc, test_different_as_path_is_not_multipath);
+	tcase_add_test(tc, test_multipath_relax);
+	tcase_add_test(tc, test_igp_metric_decides_and_splits_multipath);
 	tcase_add_test(tc, test_losing_feed_costs_the_kernel_nothing);
 	tcase_add_test(tc, test_maximum_paths);
 	tcase_add_test(tc, test_withdraw_removes);

@@ -795,7 +795,8 @@ START_TEST(test_show_rpki_codes)
 	/* The detail line and the JSON key of the reference; ASPA where the neighbor has a
 	 * role (skua's). */
 	out = run_cmd("show bgp ipv4 unicast 203.0.113.0/24");
-	ck_assert_msg(strstr(out, "      Origin IGP, valid, external, best (Router ID), rpki "
+	/* e1's path came first and stays (RFC 5004, FRR's default without compare-routerid). */
+	ck_assert_msg(strstr(out, "      Origin IGP, valid, external, best (Older Path), rpki "
 				  "validation-state: invalid\n"),
 		      "detail:\n%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "      Origin IGP, valid, external, rpki "

@@ -362,6 +362,18 @@ void bgp_maxpaths_changed(struct bgp *bgp, enum bgp_af af)
 		    bgp->maxpaths[af][1]);
 }
 
+void bgp_bestpath_changed(struct bgp *bgp)
+{
+	const struct bgp_bestpath *b = &bgp->bestpath;
+
+	sbuf_printf(&calls,
+		    "bestpath_changed dmed=%d acm=%d ignore=%d confed=%d relax=%d rid=%d "
+		    "med-confed=%d worst=%d\n",
+		    b->deterministic_med, b->always_compare_med, b->aspath_ignore, b->aspath_confed,
+		    b->multipath_relax, b->compare_routerid, b->med_confed,
+		    b->med_missing_as_worst);
+}
+
 void bgp_network_check_sync(struct bgp *bgp)
 {
 	sbuf_printf(&calls, "network_check_sync import-check=%d\n", bgp->network_import_check);
@@ -1173,6 +1185,52 @@ START_TEST(t_rpki_local_role)
 	ck_assert_int_eq(p->conf.local_role, BGP_ROLE_NONE);
 	ck_assert(!p->conf.local_role_strict);
 	run(vty, "neighbor 192.0.2.2 local-role transit", CMD_ERR_NO_MATCH);
+	vty_done(vty);
+}
+END_TEST
+
+/* The best-path knobs take effect at once, each by itself, `no` clearing only the words given
+ * (FRR's `bgp bestpath med`), and every prefix is decided again. */
+START_TEST(t_bestpath_knobs_apply)
+{
+	struct vty *vty = config_vty();
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	ck_assert(!the_bgp->bestpath.deterministic_med); /* FRR 8.4's traditional default */
+	sbuf_reset(&calls);
+	run(vty, "bgp deterministic-med", CMD_SUCCESS);
+	run(vty, "bgp always-compare-med", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(),
+			 "bestpath_changed dmed=1 acm=0 ignore=0 confed=0 relax=0 rid=0 "
+			 "med-confed=0 worst=0\n"
+			 "bestpath_changed dmed=1 acm=1 ignore=0 confed=0 relax=0 rid=0 "
+			 "med-confed=0 worst=0\n");
+	sbuf_reset(&calls);
+	run(vty, "bgp bestpath med missing-as-worst confed", CMD_SUCCESS);
+	run(vty, "bgp bestpath as-path multipath-relax no-as-set", CMD_SUCCESS);
+	run(vty, "bgp bestpath as-path ignore", CMD_SUCCESS);
+	run(vty, "bgp bestpath compare-routerid", CMD_SUCCESS);
+	ck_assert(the_bgp->bestpath.med_confed && the_bgp->bestpath.med_missing_as_worst);
+	ck_assert(the_bgp->bestpath.multipath_relax);
+	ck_assert(the_bgp->bestpath.aspath_ignore && the_bgp->bestpath.compare_routerid);
+	sbuf_reset(&calls);
+	run(vty, "no bgp bestpath med confed", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(),
+			 "bestpath_changed dmed=1 acm=1 ignore=1 confed=0 relax=1 rid=1 "
+			 "med-confed=0 worst=1\n");
+	sbuf_reset(&calls);
+	run(vty, "bgp bestpath med missing-as-worst", CMD_SUCCESS); /* no change: no walk */
+	ck_assert_str_eq(calls_text(), "");
+	run(vty, "no bgp bestpath as-path multipath-relax as-set", CMD_SUCCESS);
+	ck_assert(!the_bgp->bestpath.multipath_relax);
+	run(vty, "bgp bestpath as-path multipath-relax", CMD_SUCCESS);
+	ck_assert(the_bgp->bestpath.multipath_relax);
+	run(vty, "no bgp bestpath as-path multipath-relax", CMD_SUCCESS);
+	ck_assert(!the_bgp->bestpath.multipath_relax);
+	run(vty, "no bgp deterministic-med", CMD_SUCCESS);
+	ck_assert(!the_bgp->bestpath.deterministic_med);
+	run(vty, "bgp bestpath med", CMD_ERR_INCOMPLETE);
+	run(vty, "bgp bestpath as-path", CMD_ERR_INCOMPLETE);
 	vty_done(vty);
 }
 END_TEST
@@ -2855,6 +2913,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_rpki_local_role);
 	tcase_add_test(cli, t_rpki_node);
 	tcase_add_test(cli, t_network_import_check_applies);
+	tcase_add_test(cli, t_bestpath_knobs_apply);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);

@@ -397,11 +397,11 @@ class SkuaBgpd(VtyshDaemon):
 class StandinBgpd(FrrBgpd):
     """A `skua` router run by FRR: proves a scenario before skua's bgpd can run it.
 
-    Besides the lab lines, FRR is told to break ties between eBGP paths on the router ID as
-    RFC 4271 9.1.2.2 says, instead of keeping the oldest path (its default, RFC 5004)."""
+    FRR gets the lab lines and nothing else: skua's decision has FRR's defaults (between eBGP
+    paths the selected one stays, RFC 5004, unless `bgp bestpath compare-routerid`)."""
 
     kind = "skua"
-    STANDIN_LINES = FrrBgpd.LAB_LINES + (" bgp bestpath compare-routerid",)
+    STANDIN_LINES = FrrBgpd.LAB_LINES
 
     def start(self, transform=None):
         super().start(transform=lambda text: self.keep_adj_rib_in_for_rpki(

@@ -17,8 +17,9 @@ highest LOCAL_PREF (eBGP-learned: ignored, 100) > locally originated > shortest 
 (missing = 0) > eBGP over iBGP > (IGP cost to next hop: all equal here, connected) > lowest
 router ID (ORIGINATOR_ID when present) > shortest CLUSTER_LIST > lowest peer address.
 
-FRR needs `bgp bestpath compare-routerid` for the router-ID step between eBGP paths (its
-default keeps the oldest eBGP path, RFC 5004); ref's config has it.
+Both need `bgp bestpath compare-routerid` for the router-ID step between eBGP paths (FRR's
+and skua's default keeps the oldest eBGP path, RFC 5004, which depends on arrival order);
+both configs have it.
 
 Run this file to regenerate x1..x4/exabgp.conf after editing CASES; the test checks that the
 files on disk are what this file renders.
@@ -37,8 +38,8 @@ INJECTORS = {  # name: (AS, IPv4, IPv6, router id)
 LOCAL = "local"  # winner: the route dut/ref originate themselves (`network`)
 
 
-def r(path, origin="igp", med=None, lp=None, extra=""):
-    return {"path": path, "origin": origin, "med": med, "lp": lp, "extra": extra}
+def r(path, origin="igp", med=None, lp=None, extra="", nh=None):
+    return {"path": path, "origin": origin, "med": med, "lp": lp, "extra": extra, "nh": nh}
 
 
 # (prefix, rule, {injector: route}, winner)
@@ -97,6 +98,17 @@ CASES = [
 ]
 LOCAL_NETWORKS = [p for p, _, _, w in CASES if w == LOCAL]
 
+# The IGP metric to the next hop (FRR's step between eBGP-over-iBGP and the router ID): x3's
+# and x4's next hops are off the LAN, resolved through kernel routes the test adds to dut's
+# and ref's namespaces with the metrics it chooses (without them the paths are unusable).
+# Left alone, x3 would win (same router id, lower peer address).
+IGP_PREFIX = "198.51.100.152/29"
+IGP_NEXTHOPS = {"x3": "203.0.113.103", "x4": "203.0.113.104"}
+IGP_CASES = [
+    (IGP_PREFIX, "igp-metric",
+     {n: r("65099", lp=100, nh=IGP_NEXTHOPS[n]) for n in IGP_NEXTHOPS}, None),
+]
+
 
 def is_v6(prefix):
     return ":" in prefix
@@ -121,12 +133,12 @@ def winner_nexthop(prefix, winner):
 def render_exabgp(name):
     asn, v4, v6, rid = INJECTORS[name]
     routes = []
-    for prefix, rule, paths, _ in CASES:
+    for prefix, rule, paths, _ in CASES + IGP_CASES:
         if name not in paths:
             continue
         p = paths[name]
         line = "    route %s next-hop %s as-path [ %s ] origin %s" % (
-            prefix, v6 if is_v6(prefix) else v4, p["path"], p["origin"])
+            prefix, p["nh"] or (v6 if is_v6(prefix) else v4), p["path"], p["origin"])
         if p["med"] is not None:
             line += " med %d" % p["med"]
         if p["lp"] is not None:
