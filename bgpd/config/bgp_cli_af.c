@@ -7,8 +7,12 @@
  */
 #include "lib/compat.h"
 
+#include <string.h>
+
 #include "bgpd/config/bgp_cli_private.h"
 #include "bgpd/config/bgp_nb.h"
+#include "bgpd/config/bgp_netmask.h"
+#include "bgpd/core/bgp.h"
 #include "lib/northbound_cli.h"
 #include "lib/prefix.h"
 #include "lib/yang.h"
@@ -39,11 +43,13 @@ static bool is_ipv6_link_local(const struct prefix *p)
 	return p->family == AF_INET6 && p->u.bytes[0] == 0xfe && (p->u.bytes[1] & 0xc0) == 0x80;
 }
 
-/* [no] network P in the address family af_xpath. */
-static int network_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath)
+/* [no] network P [route-map NAME] in the address family af_xpath (P: s, A.B.C.D/M or
+ * X:X::X:X/M). */
+static int network_edit(struct vty *vty, const struct cmd_args *args, const char *af_xpath,
+			const char *s)
 {
-	const char *s = cmd_arg(args, "prefix");
-	char canon[PREFIX_STRLEN], xpath[XPATH_MAX];
+	const char *rmap = cmd_arg(args, "rmap");
+	char canon[PREFIX_STRLEN], xpath[XPATH_MAX], leaf[XPATH_MAX + 16];
 	bool no = cmd_has(args, "no");
 	struct prefix p, strict;
 
@@ -64,28 +70,66 @@ static int network_edit(struct vty *vty, const struct cmd_args *args, const char
 		vty_out(vty, "%% Malformed prefix (link-local address)\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
+	if (rmap && strlen(rmap) >= BGP_RMAP_NAME_MAX) {
+		vty_out(vty, "%% Route-map name %s is too long (at most %d characters)\n", rmap,
+			BGP_RMAP_NAME_MAX - 1);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
 	prefix_to_str(&p, canon, sizeof(canon));
 	snprintf(xpath, sizeof(xpath), "%s/network[prefix='%s']", af_xpath, canon);
 	if (no && !nb_cli_exists(vty, "%s", xpath)) {
 		vty_out(vty, "%% Can't find static route specified\n");
 		return CMD_WARNING_CONFIG_FAILED;
 	}
-	nb_cli_enqueue_change(vty, xpath, no ? NB_OP_DESTROY : NB_OP_CREATE, NULL);
+	if (no) {
+		/* FRR: `no network P route-map NAME` removes the statement, whatever the name. */
+		nb_cli_enqueue_change(vty, xpath, NB_OP_DESTROY, NULL);
+		return nb_cli_apply_changes(vty, NULL);
+	}
+	nb_cli_enqueue_change(vty, xpath, NB_OP_CREATE, NULL);
+	/* As FRR's bgp_static_set(): a line replaces the statement's route-map, so `network P`
+	 * after `network P route-map NAME` removes it. */
+	snprintf(leaf, sizeof(leaf), "%s/route-map", xpath);
+	nb_cli_enqueue_change(vty, leaf, rmap ? NB_OP_MODIFY : NB_OP_DESTROY, rmap);
 	return nb_cli_apply_changes(vty, NULL);
 }
 
-DEFCMD(bgp_network4, "[no] network A.B.C.D/M$prefix",
+DEFCMD(bgp_network4, "[no] network A.B.C.D/M$prefix [route-map RMAP_NAME$rmap]",
        NO_STR "Specify a network to announce via BGP\n"
-	      "IPv4 prefix\n")
+	      "IPv4 prefix\n"
+	      "Route-map to modify the attributes\n"
+	      "Name of the route map\n")
 {
-	return network_edit(vty, args, BGP_AF_IPV4_XPATH);
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, cmd_arg(args, "prefix"));
 }
 
-DEFCMD(bgp_network6, "[no] network X:X::X:X/M$prefix",
+/* FRR's older spellings: address and mask, or the address's class length. */
+DEFCMD(bgp_network4_mask,
+       "[no] network A.B.C.D$addr [mask A.B.C.D$mask] [route-map RMAP_NAME$rmap]",
        NO_STR "Specify a network to announce via BGP\n"
-	      "IPv6 prefix\n")
+	      "Network number\n"
+	      "Network mask\n"
+	      "Network mask\n"
+	      "Route-map to modify the attributes\n"
+	      "Name of the route map\n")
 {
-	return network_edit(vty, args, BGP_AF_IPV6_XPATH);
+	char prefix[PREFIX_STRLEN], err[160];
+
+	if (bgp_netmask_prefix(cmd_arg(args, "addr"), cmd_arg(args, "mask"), prefix, sizeof(prefix),
+			       err, sizeof(err)) < 0) {
+		vty_out(vty, "%% %s\n", err);
+		return CMD_WARNING_CONFIG_FAILED;
+	}
+	return network_edit(vty, args, BGP_AF_IPV4_XPATH, prefix);
+}
+
+DEFCMD(bgp_network6, "[no] network X:X::X:X/M$prefix [route-map RMAP_NAME$rmap]",
+       NO_STR "Specify a network to announce via BGP\n"
+	      "IPv6 prefix\n"
+	      "Route-map to modify the attributes\n"
+	      "Name of the route map\n")
+{
+	return network_edit(vty, args, BGP_AF_IPV6_XPATH, cmd_arg(args, "prefix"));
 }
 
 DEFCMD(neighbor_activate, "[no] " NEIGHBOR_CMD " activate",
@@ -366,6 +410,7 @@ void bgp_cli_af_init(void)
 		&neighbor_send_comm_cmd,
 		&neighbor_activate_cmd,
 		&bgp_network4_cmd,
+		&bgp_network4_mask_cmd,
 	};
 	static struct cmd_def quagga_hidden[array_size(quagga_forms)];
 
@@ -376,6 +421,7 @@ void bgp_cli_af_init(void)
 		cmd_install(BGP_NODE, &quagga_hidden[i]);
 	}
 	cmd_install(BGP_IPV4_NODE, &bgp_network4_cmd);
+	cmd_install(BGP_IPV4_NODE, &bgp_network4_mask_cmd);
 	bgp_cli_install(BGP_IPV4_NODE, af_cmds, array_size(af_cmds));
 	cmd_install(BGP_IPV6_NODE, &bgp_network6_cmd);
 	bgp_cli_install(BGP_IPV6_NODE, af_cmds, array_size(af_cmds));

@@ -19,7 +19,7 @@
  *  within each, as FRR's peer list)
  *    !
  *    address-family ipv4 unicast
- *     network P                      (sorted)
+ *     network P [route-map NAME]     (sorted)
  *     aggregate-address P            (sorted, bgp_aggregate_cli.c)
  *     redistribute TYPE ...          (bgp_fib_cli.c)
  *     [no] neighbor X activate ...   (peer-groups, then neighbors in the order above)
@@ -452,7 +452,11 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 	snprintf(xpath, sizeof(xpath), "afi-safis/%s/network", name);
 	v = sorted(bgp, xpath, network_cmp, &n);
 	for (uint32_t i = 0; i < n; i++)
-		sbuf_printf(&body, "  network %s\n", yang_dnode_get_string(v[i], "prefix"));
+		sbuf_printf(&body, "  network %s%s%s\n", yang_dnode_get_string(v[i], "prefix"),
+			    yang_dnode_exists(v[i], "route-map") ? " route-map " : "",
+			    yang_dnode_exists(v[i], "route-map")
+				    ? yang_dnode_get_string(v[i], "route-map")
+				    : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	bgp_print_aggregates(&body, bgp, name);		 /* after the networks, as FRR */
 	bgp_fib_af_write_redistribute(&body, bgp, name); /* after the aggregates, as FRR */

@@ -151,37 +151,29 @@ static const struct nb_node_info bgp_nb_nodes[] = {
 		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
 	},
 	{
+		.xpath = BGP_AF_IPV4_XPATH "/network/route-map",
+		.cbs = { .modify = bgp_nb_network_rmap_modify,
+			 .destroy = bgp_nb_network_rmap_destroy },
+	},
+	{
 		.xpath = BGP_AF_IPV6_XPATH "/network",
 		.cbs = { .create = bgp_nb_network_create, .destroy = bgp_nb_network_destroy },
 	},
 	{
+		.xpath = BGP_AF_IPV6_XPATH "/network/route-map",
+		.cbs = { .modify = bgp_nb_network_rmap_modify,
+			 .destroy = bgp_nb_network_rmap_destroy },
+	},
+	{
 		/* Printed inside the address-family blocks too (bgp_aggregate_cli.c). */
 		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address",
-		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
-	},
-	{
-		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/as-set",
-		.cbs = { .create = bgp_nb_aggregate_option_create,
-			 .destroy = bgp_nb_aggregate_option_destroy },
-	},
-	{
-		.xpath = BGP_AF_IPV4_XPATH "/aggregate-address/summary-only",
-		.cbs = { .create = bgp_nb_aggregate_option_create,
-			 .destroy = bgp_nb_aggregate_option_destroy },
+		.cbs = { .destroy = bgp_nb_aggregate_destroy,
+			 .apply_finish = bgp_nb_aggregate_apply_finish },
 	},
 	{
 		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address",
-		.cbs = { .create = bgp_nb_aggregate_create, .destroy = bgp_nb_aggregate_destroy },
-	},
-	{
-		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/as-set",
-		.cbs = { .create = bgp_nb_aggregate_option_create,
-			 .destroy = bgp_nb_aggregate_option_destroy },
-	},
-	{
-		.xpath = BGP_AF_IPV6_XPATH "/aggregate-address/summary-only",
-		.cbs = { .create = bgp_nb_aggregate_option_create,
-			 .destroy = bgp_nb_aggregate_option_destroy },
+		.cbs = { .destroy = bgp_nb_aggregate_destroy,
+			 .apply_finish = bgp_nb_aggregate_apply_finish },
 	},
 	{ .xpath = NULL },
 };

@@ -1171,7 +1171,39 @@ static int network_change(struct nb_cb_args *args, bool add)
 		return NB_OK;
 	if ((add ? bgp_network_add : bgp_network_del)(bgp, nb_af(args->dnode), &p) < 0)
 		log_err("cannot %s network %s", add ? "add" : "remove", s);
+	else if (add && yang_dnode_exists(args->dnode, "route-map"))
+		/* Before the first sync: the map's leaf callback only repeats this. */
+		bgp_network_set_rmap(bgp, nb_af(args->dnode), &p,
+				     yang_dnode_get_string(args->dnode, "route-map"));
 	return NB_OK;
+}
+
+/* network P route-map NAME set (name) or removed (NULL). */
+static int network_rmap_change(struct nb_cb_args *args, const char *name)
+{
+	const struct lyd_node *net = lyd_parent(args->dnode);
+	struct bgp *bgp = bgp_get();
+	const char *s;
+	struct prefix p;
+
+	if (args->event != NB_EV_APPLY || !bgp || !net)
+		return NB_OK;
+	s = yang_dnode_get_string(net, "prefix");
+	if (!s || prefix_from_str(&p, s, false) < 0)
+		return NB_OK;
+	if (bgp_network_set_rmap(bgp, nb_af(net), &p, name) < 0)
+		log_err("cannot set the route-map of network %s to %s", s, name ? name : "none");
+	return NB_OK;
+}
+
+int bgp_nb_network_rmap_modify(struct nb_cb_args *args)
+{
+	return network_rmap_change(args, lyd_get_value(args->dnode));
+}
+
+int bgp_nb_network_rmap_destroy(struct nb_cb_args *args)
+{
+	return network_rmap_change(args, NULL);
 }
 
 int bgp_nb_network_create(struct nb_cb_args *args)

@@ -21,10 +21,13 @@ struct hash;
 struct bgp_rib;
 struct ev;
 
+#define BGP_RMAP_NAME_MAX 64
+
 /* A `network` statement. */
 struct bgp_network {
 	TAILQ_ENTRY(bgp_network) entry;
 	struct prefix prefix;
+	char rmap[BGP_RMAP_NAME_MAX]; /* network P route-map NAME; "" = none */
 };
 TAILQ_HEAD(bgp_network_list, bgp_network);
 
@@ -35,7 +38,6 @@ enum bgp_redist_type {
 	BGP_REDIST_KERNEL,    /* every other kernel route that is not BGP's */
 	BGP_REDIST_MAX,
 };
-#define BGP_RMAP_NAME_MAX 64
 struct bgp_redist {
 	bool on;
 	bool metric_set;

@@ -94,6 +94,9 @@ void bgp_redist_stop(void);
  * check changed (applies at once); kernel_changed: on the next loop turn. */
 void bgp_network_check_sync(struct bgp *bgp);
 void bgp_network_check_kernel_changed(void);
+/* A route-map, prefix list or AS-path list changed: the statements' route-maps are run again
+ * on the next loop turn. */
+void bgp_network_check_policy_changed(void);
 /* Is the statement for p announced now (for show)? */
 bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p);
 void bgp_network_check_reset(void); /* the instance is going */

@@ -5,8 +5,9 @@
  * goes. FRR asks zebra's RIB; skua reads the kernel's main table as bgpd mirrors it
  * (kernel/route_watch.c), which leaves out BGP's own routes, so a statement never validates
  * itself through the route it caused. `no bgp network import-check` announces every
- * statement. Without the kernel's routes (rtnetlink refused at start-up) nothing passes the
- * check, as in FRR without zebra.
+ * statement. A statement's route-map (`network P route-map NAME`) then sets its attributes or,
+ * denying, keeps it out, as FRR's. Without the kernel's routes (rtnetlink refused at start-up)
+ * nothing passes the check, as in FRR without zebra.
  *
  * Applied as a whole, like redistribution: the wanted set is computed from the statements
  * and the mirror, and the RIB is handed only the differences from what is announced now.
@@ -16,23 +17,22 @@
 
 #include "bgpd/core/bgp.h"
 #include "bgpd/fib/bgp_fib.h"
+#include "bgpd/policy/bgp_routemap.h"
+#include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_api.h"
 #include "lib/event.h"
 #include "lib/log.h"
 #include "lib/table.h"
 
-/* The value of every entry of the sets below (a ptree skips NULL values). */
-static char present;
-
 static struct {
 	struct ev *ev;
-	struct ptree *announced[BGP_AF_MAX]; /* statements handed to the RIB */
+	struct ptree *announced[BGP_AF_MAX]; /* prefix -> interned attributes handed to the RIB */
 	bool no_view_logged;
 } nc;
 
 struct statements_ctx {
-	struct ptree *statements; /* every statement of the family */
-	struct ptree *want;
+	struct ptree *statements; /* prefix -> the family's struct bgp_network */
+	struct ptree *passed;	  /* prefix -> struct bgp_network: the statements that pass */
 };
 
 /* A kernel route: a statement for exactly its prefix passes the check. */
@@ -40,12 +40,52 @@ static int kernel_route(const struct prefix *p, uint8_t protocol, bool connected
 			void *arg)
 {
 	struct statements_ctx *c = arg;
+	void *n = ptree_lookup(c->statements, p);
 
 	(void)protocol;
 	(void)connected;
 	(void)metric;
-	if (ptree_lookup(c->statements, p))
-		*ptree_get(c->want, p) = &present;
+	if (n)
+		*ptree_get(c->passed, p) = n;
+	return 0;
+}
+
+/*
+ * The attributes a statement originates with, as FRR's bgp_static_update(): origin IGP, MED 0,
+ * weight 32768, then the statement's route-map, whose sets apply and whose deny (or absence:
+ * a name that names no route-map denies, as in FRR) keeps the prefix out of the RIB. NULL:
+ * denied. The caller owns the reference returned.
+ */
+static struct bgp_attr *statement_attr(enum bgp_af af, const struct bgp_network *n)
+{
+	struct bgp_attr tmpl, *attr = NULL;
+	struct bgp_attr_extra ex;
+	struct rmap_refs refs;
+
+	rib_local_template(af, BGP_ORIGIN_IGP, 0, &tmpl, &ex);
+	if (!n->rmap[0]) {
+		attr = bgp_attr_intern(&tmpl);
+	} else {
+		if (route_map_apply(n->rmap, &n->prefix, &tmpl, &refs))
+			attr = bgp_attr_intern(&tmpl);
+		route_map_refs_release(&refs);
+	}
+	bgp_aspath_unref(tmpl.aspath);
+	return attr;
+}
+
+struct want_ctx {
+	enum bgp_af af;
+	struct ptree *want; /* prefix -> interned attributes */
+};
+
+static int statement_wanted(const struct prefix *p, void *value, void *arg)
+{
+	struct want_ctx *c = arg;
+	struct bgp_attr *attr = statement_attr(c->af, value);
+
+	if (attr)
+		*ptree_get(c->want, p) = attr;
 	return 0;
 }
 
@@ -61,32 +101,37 @@ static int withdraw_gone(const struct prefix *p, void *value, void *arg)
 
 	(void)value;
 	if (!ptree_lookup(c->other, p))
-		rib_network_del(c->bgp, c->af, p);
+		rib_local_del(c->bgp->rib, c->af, p);
 	return 0;
 }
 
+/* New, or with other attributes than before (interned: the same set is the same pointer). */
 static int announce_new(const struct prefix *p, void *value, void *arg)
 {
 	struct diff_ctx *c = arg;
 
-	(void)value;
-	if (!c->other || !ptree_lookup(c->other, p))
-		rib_network_add(c->bgp, c->af, p);
+	if (!c->other || ptree_lookup(c->other, p) != value)
+		rib_local_set(c->bgp->rib, c->af, p, value);
 	return 0;
+}
+
+static void attr_release(void *value)
+{
+	bgp_attr_unref(value);
 }
 
 static void sync_af(struct bgp *bgp, enum bgp_af af)
 {
 	int family = bgp_af_family(af);
-	struct statements_ctx c = { .statements = ptree_new(family), .want = ptree_new(family) };
+	struct statements_ctx c = { .statements = ptree_new(family), .passed = ptree_new(family) };
+	struct want_ctx w = { .af = af, .want = ptree_new(family) };
 	struct kernel_watch *kw = bgp_fib_watch();
 	struct diff_ctx d = { .bgp = bgp, .af = af };
-	const struct bgp_network *n;
+	struct bgp_network *n;
 	bool any = false;
 
 	TAILQ_FOREACH (n, &bgp->networks[af], entry) {
-		*ptree_get(bgp->network_import_check ? c.statements : c.want, &n->prefix) =
-			&present;
+		*ptree_get(bgp->network_import_check ? c.statements : c.passed, &n->prefix) = n;
 		any = true;
 	}
 	if (bgp->network_import_check && any) {
@@ -99,15 +144,17 @@ static void sync_af(struct bgp *bgp, enum bgp_af af)
 				"`no bgp network import-check` announces them regardless");
 		nc.no_view_logged = !kw;
 	}
+	ptree_walk(c.passed, statement_wanted, &w);
 	if (nc.announced[af]) {
-		d.other = c.want;
+		d.other = w.want;
 		ptree_walk(nc.announced[af], withdraw_gone, &d);
 	}
 	d.other = nc.announced[af];
-	ptree_walk(c.want, announce_new, &d);
-	ptree_free(nc.announced[af], NULL);
+	ptree_walk(w.want, announce_new, &d);
+	ptree_free(nc.announced[af], attr_release);
 	ptree_free(c.statements, NULL);
-	nc.announced[af] = c.want;
+	ptree_free(c.passed, NULL);
+	nc.announced[af] = w.want;
 }
 
 void bgp_network_check_sync(struct bgp *bgp)
@@ -126,16 +173,35 @@ static void sync_cb(int fd, short what, void *arg)
 	bgp_network_check_sync(bgp_fib_instance());
 }
 
-void bgp_network_check_kernel_changed(void)
+static void sync_later(struct bgp *bgp)
 {
-	struct bgp *bgp = bgp_fib_instance();
-
-	if (!bgp || !bgp->network_import_check)
-		return;
 	if (!nc.ev)
 		nc.ev = event_defer_new(bgp->base, sync_cb, NULL);
 	if (nc.ev && !event_pending(nc.ev))
 		event_defer(nc.ev);
+}
+
+void bgp_network_check_kernel_changed(void)
+{
+	struct bgp *bgp = bgp_fib_instance();
+
+	if (bgp && bgp->network_import_check)
+		sync_later(bgp);
+}
+
+void bgp_network_check_policy_changed(void)
+{
+	struct bgp *bgp = bgp_fib_instance();
+	const struct bgp_network *n;
+
+	if (!bgp)
+		return;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		TAILQ_FOREACH (n, &bgp->networks[af], entry)
+			if (n->rmap[0]) {
+				sync_later(bgp);
+				return;
+			}
 }
 
 bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p)
@@ -147,7 +213,7 @@ void bgp_network_check_reset(void)
 {
 	/* The instance's RIB goes with its paths: only the record of them is ours. */
 	for (int af = 0; af < BGP_AF_MAX; af++) {
-		ptree_free(nc.announced[af], NULL);
+		ptree_free(nc.announced[af], attr_release);
 		nc.announced[af] = NULL;
 	}
 	nc.no_view_logged = false;

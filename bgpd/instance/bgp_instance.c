@@ -7,6 +7,7 @@
 #include "lib/compat.h"
 
 #include <arpa/inet.h>
+#include <string.h>
 
 #include "bgpd/core/bgp_log.h"
 #include "bgpd/fib/bgp_fib.h"
@@ -48,7 +49,9 @@ static void plist_changed(int family, const char *name)
 {
 	if (bgp_instance) {
 		bgp_policy_plist_changed(bgp_instance, family, name);
-		bgp_redist_changed(bgp_instance); /* redistribute ... route-map NAME */
+		bgp_redist_changed(bgp_instance);	    /* redistribute ... route-map NAME */
+		bgp_network_check_policy_changed();	    /* network ... route-map NAME */
+		rib_aggregate_policy_changed(bgp_instance); /* aggregate-address ... *-map */
 	}
 }
 
@@ -57,6 +60,8 @@ static void aspath_changed(const char *name)
 	if (bgp_instance) {
 		bgp_policy_aspath_changed(bgp_instance, name);
 		bgp_redist_changed(bgp_instance);
+		bgp_network_check_policy_changed();
+		rib_aggregate_policy_changed(bgp_instance);
 	}
 }
 
@@ -67,6 +72,8 @@ static void rmap_changed(const char *name)
 	if (bgp_instance) {
 		bgp_policy_rmap_changed(bgp_instance);
 		bgp_redist_changed(bgp_instance);
+		bgp_network_check_policy_changed();
+		rib_aggregate_policy_changed(bgp_instance);
 	}
 }
 
@@ -414,6 +421,26 @@ int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	TAILQ_REMOVE(&bgp->networks[af], n, entry);
 	bgp_network_check_sync(bgp); /* withdrawn if it was announced */
 	XFREE(MTYPE_BGP_NETWORK, n);
+	return 0;
+}
+
+int bgp_network_set_rmap(struct bgp *bgp, enum bgp_af af, const struct prefix *p, const char *rmap)
+{
+	struct bgp_network *n;
+	struct prefix q = *p;
+
+	if ((unsigned)af >= BGP_AF_MAX)
+		return -EINVAL;
+	if (rmap && strlen(rmap) >= sizeof(n->rmap))
+		return -ENAMETOOLONG;
+	prefix_apply_mask(&q);
+	n = network_find(bgp, af, &q);
+	if (!n)
+		return -ENOENT;
+	if (strcmp(n->rmap, rmap ? rmap : "") == 0)
+		return 0; /* set with the statement already (bgpd/config/) */
+	snprintf(n->rmap, sizeof(n->rmap), "%s", rmap ? rmap : "");
+	bgp_network_check_sync(bgp); /* announced with the map's sets, or withdrawn if it denies */
 	return 0;
 }
 

@@ -51,6 +51,8 @@ void bgp_default_af_changed(struct bgp *bgp);
  * (FRR), and a session held down by the old limit may come up. */
 void bgp_max_prefix_changed(struct bgp_peer *peer, enum bgp_af af);
 int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+/* network P route-map NAME: the statement's route-map (NULL or "" = none), applied at once. */
+int bgp_network_set_rmap(struct bgp *bgp, enum bgp_af af, const struct prefix *p, const char *rmap);
 int bgp_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 
 /* Graceful stop (SIGTERM): Cease to every peer, then the caller exits the loop. */

@@ -22,16 +22,28 @@
  *
  * as-set (FRR's bgp_compute_aggregate_aspath() and _community()): the AS path is the
  * contributors' paths aggregated (bgp_aspath_aggregate(): their common beginning, then an
- * AS_SET of the rest), the communities their union, sorted; no ATOMIC_AGGREGATE unless a
- * contributor carried one.
+ * AS_SET of the rest), the communities and the large communities their unions, sorted
+ * (_lcommunity()); no ATOMIC_AGGREGATE unless a contributor carried one.
  *
- * Not yet: large and extended communities of as-set, route-map, suppress-map, matching-MED-only. An
- * aggregate and a `network` statement for the same prefix share the local source's one path.
+ * The other options, as FRR 8.4's bgp_aggregate_route() / _install():
+ *   origin O       the aggregate's ORIGIN is O rather than the contributors' worst;
+ *   route-map M    runs on the aggregate's attributes: its sets apply; a deny (or a name naming
+ *                  no route-map) leaves the aggregate out, and then it suppresses nothing;
+ *   matching-MED-only  the aggregate exists only while every contributor has the same MED
+ *                  (absent counts as 0); otherwise it is out and suppresses nothing;
+ *   suppress-map M a more specific whose best path M permits is sent to no neighbor while the
+ *                  aggregate exists (as summary-only does for all of them). The map runs when
+ *                  the export asks, per neighbor: only under such an aggregate.
+ * A change of a route-map (or a list one uses) recomputes the aggregates naming one.
+ *
+ * Not yet: extended communities of as-set. An aggregate and a `network` statement for the same
+ * prefix share the local source's one path.
  */
 #include "lib/compat.h"
 
 #include <string.h>
 
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_api.h"
@@ -85,10 +97,30 @@ bool rib_aggr_pending(const struct bgp_rib *rib)
 	return rib->aggr_dirty;
 }
 
-/* Does ag hold its more specifics back from the neighbors now? */
+/* Does ag hold (some of) its more specifics back from the neighbors now? */
 static bool aggr_suppressing(const struct rib_aggr *ag)
 {
-	return ag->active && ag->opts.summary_only;
+	return ag->active && (ag->opts.summary_only || ag->opts.suppress_map[0]);
+}
+
+/* suppress-map: does the map permit dest's best path? It runs on a copy of the attributes;
+ * what its sets would change is dropped. */
+static bool suppress_map_permits(const struct rib_aggr *ag, enum bgp_af af,
+				 const struct bgp_dest *dest)
+{
+	const struct bgp_path *best = dest_best(dest);
+	struct rmap_refs refs;
+	struct bgp_attr t;
+	struct prefix p;
+	bool permit;
+
+	if (!best)
+		return false;
+	t = *best->attr;
+	bgp_dest_prefix(dest, af, &p);
+	permit = route_map_apply(ag->opts.suppress_map, &p, &t, &refs);
+	route_map_refs_release(&refs);
+	return permit;
 }
 
 /* The more specifics of ag are to be exported again (suppressed or no longer). */
@@ -103,7 +135,8 @@ static void aggr_reexport(struct bgp_rib *rib, enum bgp_af af, const struct rib_
 }
 
 struct aggr_suppress {
-	uint8_t plen;
+	enum bgp_af af;
+	const struct bgp_dest *dest;
 	bool yes;
 };
 
@@ -112,7 +145,9 @@ static int suppress_cb(const struct prefix *p, void *value, void *arg)
 	const struct rib_aggr *ag = value;
 	struct aggr_suppress *q = arg;
 
-	if (p->len < q->plen && aggr_suppressing(ag)) {
+	if (p->len >= q->dest->plen || !aggr_suppressing(ag))
+		return 0;
+	if (ag->opts.summary_only || suppress_map_permits(ag, q->af, q->dest)) {
 		q->yes = true;
 		return 1;
 	}
@@ -121,7 +156,7 @@ static int suppress_cb(const struct prefix *p, void *value, void *arg)
 
 bool rib_aggr_suppressed(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
 {
-	struct aggr_suppress q = { .plen = dest->plen };
+	struct aggr_suppress q = { .af = af, .dest = dest };
 	struct prefix p;
 
 	if (!rib->aggr[af])
@@ -136,10 +171,26 @@ struct aggr_sum {
 	unsigned count;
 	uint8_t origin;
 	bool atomic;
+	uint32_t med;		   /* the first contributor's MED (0 when it has none) */
+	bool med_mismatch;	   /* another contributor's differs */
 	struct bgp_aspath *aspath; /* as-set: the aggregated path (reference held) */
 	uint32_t *comm;		   /* as-set: the contributors' communities, ncomm of them */
 	size_t ncomm, comm_cap;
+	uint32_t *lcomm; /* as-set: their large communities, 3 words each, nlcomm of them */
+	size_t nlcomm, lcomm_cap;
 };
+
+/* Append n values of `width` words to *v (count *nv, room *cap), growing it. */
+static void words_append(uint32_t **v, size_t *nv, size_t *cap, const uint32_t *val, size_t n,
+			 size_t width)
+{
+	if (*nv + n > *cap) {
+		*cap = MAX(2 * *cap, *nv + n);
+		*v = XREALLOC(MTYPE_BGP_AGGREGATE, *v, *cap * width * sizeof(**v));
+	}
+	memcpy(*v + *nv * width, val, n * width * sizeof(**v));
+	*nv += n;
+}
 
 static void sum_add_as_set(struct aggr_sum *sum, const struct bgp_attr *attr)
 {
@@ -153,22 +204,20 @@ static void sum_add_as_set(struct aggr_sum *sum, const struct bgp_attr *attr)
 			sum->aspath = agg;
 		}
 	}
-	if (!attr->communities)
-		return;
-	if (sum->ncomm + attr->communities->count > sum->comm_cap) {
-		sum->comm_cap = MAX(2 * sum->comm_cap, sum->ncomm + attr->communities->count);
-		sum->comm = XREALLOC(MTYPE_BGP_AGGREGATE, sum->comm,
-				     sum->comm_cap * sizeof(*sum->comm));
-	}
-	memcpy(sum->comm + sum->ncomm, attr->communities->val,
-	       attr->communities->count * sizeof(*sum->comm));
-	sum->ncomm += attr->communities->count;
+	if (attr->communities)
+		words_append(&sum->comm, &sum->ncomm, &sum->comm_cap, attr->communities->val,
+			     attr->communities->count, 1);
+	if (bgp_attr_ex(attr)->lcommunities)
+		words_append(&sum->lcomm, &sum->nlcomm, &sum->lcomm_cap,
+			     bgp_attr_ex(attr)->lcommunities->val,
+			     bgp_attr_ex(attr)->lcommunities->count, 3);
 }
 
 static void sum_release(struct aggr_sum *sum)
 {
 	bgp_aspath_unref(sum->aspath);
 	XFREE(MTYPE_BGP_AGGREGATE, sum->comm);
+	XFREE(MTYPE_BGP_AGGREGATE, sum->lcomm);
 }
 
 static int comm_cmp(const void *a, const void *b)
@@ -176,6 +225,30 @@ static int comm_cmp(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Large communities in numeric order: global administrator, then the two local parts. */
+static int lcomm_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/* Sort v (n values of width words) and drop repeats; returns how many are left. */
+static size_t sort_unique(uint32_t *v, size_t n, size_t width,
+			  int (*cmp)(const void *, const void *))
+{
+	size_t m = 0;
+
+	qsort(v, n, width * sizeof(*v), cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!m || cmp(v + (m - 1) * width, v + i * width) != 0)
+			memmove(v + m++ * width, v + i * width, width * sizeof(*v));
+	return m;
 }
 
 static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_aggr *ag,
@@ -191,6 +264,7 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 	     dest = ptree_next(rib->af[af].tree, &q, &q)) {
 		for (const struct bgp_path *path = dest->paths; path; path = path->next) {
 			const struct rib_src *src = rib_src_get(rib, path->src);
+			uint32_t med;
 
 			if (path->src != 0 && (!src || !rib_src_usable(src)))
 				continue;
@@ -200,22 +274,29 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 				sum->origin = path->attr->origin;
 			if (path->attr->atomic_aggregate)
 				sum->atomic = true;
+			med = path->attr->present & ATTR_BIT(BGP_ATTR_MED) ? path->attr->med : 0;
+			if (sum->count == 1)
+				sum->med = med;
+			else if (med != sum->med)
+				sum->med_mismatch = true;
 			if (ag->opts.as_set)
 				sum_add_as_set(sum, path->attr);
 		}
 	}
 }
 
+/* The aggregate's attributes (a reference for the caller), or NULL: its route-map denies. */
 static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 				  const struct rib_aggr *ag, struct aggr_sum *sum)
 {
 	struct bgp_u32list *comm = NULL;
+	struct bgp_lcommlist *lcomm = NULL;
 	struct bgp_attr tmpl;
 	struct bgp_attr_extra ex;
 	struct bgp_attr *attr;
 
 	memset(&ex, 0, sizeof(ex));
-	rib_local_template(af, sum->origin, 0, &tmpl, &ex);
+	rib_local_template(af, ag->opts.origin_set ? ag->opts.origin : sum->origin, 0, &tmpl, &ex);
 	if (!tmpl.extra)
 		tmpl.extra = &ex;
 	/* Without as-set the contributors' AS paths are dropped: RFC 4271 9.2.2.2 asks for
@@ -226,15 +307,18 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 		tmpl.aspath = bgp_aspath_ref(sum->aspath);
 	}
 	if (ag->opts.as_set && sum->ncomm) {
-		size_t m = 0;
+		size_t m = sort_unique(sum->comm, sum->ncomm, 1, comm_cmp);
 
-		qsort(sum->comm, sum->ncomm, sizeof(*sum->comm), comm_cmp);
-		for (size_t i = 0; i < sum->ncomm; i++)
-			if (!m || sum->comm[m - 1] != sum->comm[i])
-				sum->comm[m++] = sum->comm[i];
 		comm = bgp_u32list_intern(sum->comm, (uint32_t)m);
 		tmpl.communities = comm;
 		tmpl.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	}
+	if (ag->opts.as_set && sum->nlcomm) {
+		size_t m = sort_unique(sum->lcomm, sum->nlcomm, 3, lcomm_cmp);
+
+		lcomm = bgp_lcommlist_intern(sum->lcomm, (uint32_t)m);
+		ex.lcommunities = lcomm;
+		tmpl.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
 	}
 	/* FRR makes its aggregates with an IPv6 next hop :: and no NEXT_HOP, whatever the
 	 * family, and shows "::" for them; the export sets our next hop either way. */
@@ -245,22 +329,32 @@ static struct bgp_attr *aggr_attr(const struct bgp_rib *rib, enum bgp_af af,
 	tmpl.present |= ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE) | ATTR_BIT(BGP_ATTR_AGGREGATOR);
 	ex.aggregator_as = rib->bgp->asn;
 	ex.aggregator_addr = rib->bgp->router_id;
-	attr = bgp_attr_intern(&tmpl);
+	if (!ag->opts.rmap[0]) {
+		attr = bgp_attr_intern(&tmpl);
+	} else {
+		struct rmap_refs refs;
+
+		attr = route_map_apply(ag->opts.rmap, &ag->p, &tmpl, &refs) ? bgp_attr_intern(&tmpl)
+									    : NULL;
+		route_map_refs_release(&refs);
+	}
 	bgp_aspath_unref(tmpl.aspath);
 	bgp_u32list_unref(comm);
+	bgp_lcommlist_unref(lcomm);
 	return attr;
 }
 
 static void aggr_update(struct bgp_rib *rib, enum bgp_af af, struct rib_aggr *ag)
 {
 	bool suppressing = aggr_suppressing(ag);
+	struct bgp_attr *attr = NULL;
 	struct aggr_sum sum;
 
 	ag->dirty = false;
 	aggr_collect(rib, af, ag, &sum);
-	if (sum.count) {
-		struct bgp_attr *attr = aggr_attr(rib, af, ag, &sum);
-
+	if (sum.count && !(ag->opts.match_med && sum.med_mismatch))
+		attr = aggr_attr(rib, af, ag, &sum);
+	if (attr) {
 		rib_local_set(rib, af, &ag->p, attr);
 		bgp_attr_unref(attr);
 		ag->active = true;
@@ -301,6 +395,7 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 	struct bgp_rib *rib = bgp->rib;
 	struct rib_aggr *ag;
 	struct prefix q = *p;
+	bool resuppress;
 	void **slot;
 
 	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af))
@@ -315,12 +410,40 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 		*slot = ag;
 	}
 	ag = *slot;
-	if (ag->active && ag->opts.summary_only != opts->summary_only) {
-		ag->opts = *opts;
-		aggr_reexport(rib, af, ag);
-	}
+	/* What it suppresses may change with the options: its more specifics are exported again
+	 * (the export asks when the RIB's work runs, after the update below). */
+	resuppress = ag->active && (ag->opts.summary_only != opts->summary_only ||
+				    strcmp(ag->opts.suppress_map, opts->suppress_map) != 0);
 	ag->opts = *opts;
+	if (resuppress)
+		aggr_reexport(rib, af, ag);
 	aggr_update(rib, af, ag);
+}
+
+void rib_aggregate_policy_changed(struct bgp *bgp)
+{
+	struct bgp_rib *rib = bgp ? bgp->rib : NULL;
+
+	if (!rib)
+		return;
+	for (int af = 0; af < BGP_AF_MAX; af++) {
+		struct prefix q;
+		struct rib_aggr *ag;
+
+		if (!rib->aggr[af])
+			continue;
+		for (ag = ptree_first(rib->aggr[af], &q); ag;
+		     ag = ptree_next(rib->aggr[af], &q, &q)) {
+			if (!ag->opts.rmap[0] && !ag->opts.suppress_map[0])
+				continue;
+			if (aggr_suppressing(ag) && ag->opts.suppress_map[0])
+				aggr_reexport(rib, af, ag);
+			ag->dirty = true;
+			rib->aggr_dirty = true;
+		}
+	}
+	if (rib->aggr_dirty)
+		rib_work_schedule(rib);
 }
 
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)

@@ -16,8 +16,8 @@ void rib_aggr_touch(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *
 /* Aggregates waiting for their recomputation, and that recomputation (bgp_rib_work.c). */
 bool rib_aggr_pending(const struct bgp_rib *rib);
 void rib_aggr_run(struct bgp_rib *rib);
-/* Is dest a more specific of an aggregate with summary-only that exists (FRR's status 's':
- * sent to no neighbor)? */
+/* Is dest a more specific of an aggregate that exists and suppresses it, with summary-only
+ * or a suppress-map permitting its best path (FRR's status 's': sent to no neighbor)? */
 bool rib_aggr_suppressed(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest);
 /* The RIB goes: its aggregates with it (their routes go with the table). */
 void rib_aggr_fini(struct bgp_rib *rib);

@@ -54,10 +54,19 @@ void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 struct rib_aggregate_opts {
 	bool as_set;	   /* AS path and communities of the contributors, no ATOMIC_AGGREGATE */
 	bool summary_only; /* the more specifics are not sent to any neighbor while it exists */
+	bool match_med;	   /* matching-MED-only: exists only while the contributors' MEDs agree */
+	bool origin_set;   /* origin igp|egp|incomplete: the aggregate's ORIGIN, not theirs */
+	uint8_t origin;
+	char rmap[BGP_RMAP_NAME_MAX];	      /* route-map NAME on the aggregate; "" = none */
+	char suppress_map[BGP_RMAP_NAME_MAX]; /* suppress-map NAME: the more specifics it permits
+					       * are sent to no neighbor; "" = none */
 };
 void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 		       const struct rib_aggregate_opts *opts);
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+/* A route-map, prefix list or AS-path list changed: the aggregates with a route-map or a
+ * suppress-map are recomputed, and their more specifics exported again. */
+void rib_aggregate_policy_changed(struct bgp *bgp);
 
 /* neighbor X maximum-prefix: compare what the session accepted in af with the limit now (a
  * changed configuration; UPDATEs are checked as they come). */

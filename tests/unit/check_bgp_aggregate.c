@@ -6,7 +6,8 @@
  * AGGREGATOR (our AS and router id) as FRR 8.4 sends them, for IPv4 and IPv6; summary-only
  * holds the more specifics back from every neighbor while the aggregate exists, and releases
  * them when it goes or the option is dropped; as-set carries the contributors' AS paths (their
- * common beginning, then a sorted AS_SET) and communities, without ATOMIC_AGGREGATE.
+ * common beginning, then a sorted AS_SET) and communities, without ATOMIC_AGGREGATE. The
+ * other options: route-map (sets, deny), matching-MED-only, suppress-map, origin.
  */
 #include "lib/compat.h"
 
@@ -15,11 +16,13 @@
 #include <string.h>
 
 #include "bgpd/instance/bgp_instance.h"
+#include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/show/bgp_show.h"
 #include "lib/command.h"
+#include "lib/plist.h"
 #include "lib/table.h"
 #include "lib/vty.h"
 #include "tests/unit/rib_test.h"
@@ -56,6 +59,8 @@ static void teardown(void)
 	fake_peer_free(e2);
 	fake_peer_free(i1);
 	fake_bgp_free(bgp);
+	route_map_reset();
+	prefix_list_reset();
 	ck_assert_uint_eq(rib_mem_allocs(), 0);
 	ck_assert_uint_eq(bgp_attr_count(), 0);
 }
@@ -302,6 +307,212 @@ START_TEST(test_as_set)
 }
 END_TEST
 
+/* as-set carries the contributors' large communities too (FRR's
+ * bgp_compute_aggregate_lcommunity()): their union, in numeric order, each once. */
+static void announce_lcomm(struct fake_peer *fp, const char *pfx, const char *nh,
+			   const uint32_t *lc, uint32_t n)
+{
+	struct bgp_attr_extra ex = { 0 };
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, fp == e1 ? "65002" : "65003", nh, BGP_ORIGIN_IGP);
+	ex = *bgp_attr_ex(&t);
+	ex.lcommunities = bgp_lcommlist_intern(lc, n);
+	t.extra = &ex;
+	t.present |= ATTR_BIT(BGP_ATTR_LARGE_COMMUNITIES);
+	fake_announce(fp, V4, &t, &p, 1);
+	bgp_lcommlist_unref(ex.lcommunities);
+	t.extra = NULL;
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+START_TEST(test_as_set_large_communities)
+{
+	static const uint32_t lc1[] = { 65002, 1, 2, 65001, 9, 9 };
+	static const uint32_t lc2[] = { 65001, 9, 9, 65001, 1, 3 };
+	const struct bgp_lcommlist *l;
+
+	aggregate_set(V4, AGG, true, false);
+	announce_lcomm(e1, "192.0.2.0/25", "203.0.113.2", lc1, 2);
+	announce_lcomm(e2, "192.0.2.128/25", "203.0.113.6", lc2, 2);
+	l = bgp_attr_ex(fake_adj(i1, AGG))->lcommunities;
+	ck_assert_ptr_nonnull(l);
+	ck_assert_uint_eq(l->count, 3);
+	ck_assert_mem_eq(l->val, ((uint32_t[]){ 65001, 1, 3, 65001, 9, 9, 65002, 1, 2 }),
+			 9 * sizeof(uint32_t));
+	/* Without as-set the aggregate carries none. */
+	aggregate_set(V4, AGG, false, false);
+	ck_assert_ptr_null(bgp_attr_ex(fake_adj(i1, AGG))->lcommunities);
+}
+END_TEST
+
+/* ---- route-map, matching-MED-only, suppress-map, origin ---- */
+
+static void aggregate_with(const char *pfx, const struct rib_aggregate_opts *opts)
+{
+	struct prefix p = tpfx(pfx);
+
+	rib_aggregate_add(bgp, V4, &p, opts);
+	fake_run(bgp, RUN_ALL);
+}
+
+/* From e1 (AS path 65002 65100, origin IGP), with a MED unless med < 0. */
+static void announce_med(const char *pfx, int64_t med)
+{
+	struct bgp_attr t;
+	struct prefix p = tpfx(pfx);
+
+	tmpl_init(&t, "65002 65100", "203.0.113.2", BGP_ORIGIN_IGP);
+	if (med >= 0) {
+		t.med = (uint32_t)med;
+		t.present |= ATTR_BIT(BGP_ATTR_MED);
+	}
+	fake_announce(e1, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+}
+
+/* route-map NAME permit|deny 10 [match ip address prefix-list PLIST] [set community
+ * 65001:comm] [set metric med] (0: no such set). */
+static void rmap10(const char *name, bool permit, const char *plist, uint32_t comm, uint32_t med)
+{
+	struct rmap_entry e = { .seq = 10, .permit = permit };
+
+	if (plist)
+		e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, plist);
+	if (comm) {
+		e.comm_set = true;
+		e.comm = XMALLOC(MTYPE_BGP_ROUTEMAP, sizeof(*e.comm));
+		e.comm[0] = 65001u << 16 | comm;
+		e.ncomm = 1;
+	}
+	if (med) {
+		e.med_set = true;
+		e.med = med;
+	}
+	route_map_entry_set(name, &e);
+}
+
+/* route-map: its sets on the aggregate; its deny takes the aggregate out, and then it holds
+ * nothing back (summary-only); a change of the map applies once the RIB is told. */
+START_TEST(test_route_map)
+{
+	struct rib_aggregate_opts o = { .summary_only = true };
+	const struct bgp_attr *a;
+
+	rmap10("AGG", true, NULL, 40, 7);
+	snprintf(o.rmap, sizeof(o.rmap), "AGG");
+	aggregate_with(AGG, &o);
+	announce_med("192.0.2.0/25", -1);
+	a = fake_adj(i1, AGG);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(a->communities);
+	ck_assert_uint_eq(a->communities->val[0], 65001u << 16 | 40);
+	ck_assert_uint_eq(a->med, 7);
+	ck_assert(a->atomic_aggregate);
+	ck_assert_ptr_null(fake_adj(i1, "192.0.2.0/25"));
+
+	rmap10("AGG", false, NULL, 0, 0);
+	rib_aggregate_policy_changed(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(i1, AGG));
+	ck_assert_ptr_nonnull(fake_adj(i1, "192.0.2.0/25"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+
+	/* A name naming no route-map denies too (FRR). */
+	snprintf(o.rmap, sizeof(o.rmap), "NONE");
+	aggregate_with(AGG, &o);
+	ck_assert_ptr_null(fake_adj(i1, AGG));
+	o.rmap[0] = '\0';
+	aggregate_with(AGG, &o);
+	assert_plain_aggregate(fake_adj(e2, AGG), BGP_ORIGIN_IGP);
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+}
+END_TEST
+
+/* matching-MED-only: the aggregate while every contributor has the same MED (none is 0);
+ * without it, nothing is held back. */
+START_TEST(test_matching_med_only)
+{
+	struct rib_aggregate_opts o = { .summary_only = true, .match_med = true };
+
+	aggregate_with(AGG, &o);
+	announce_med("192.0.2.0/25", 0);
+	announce_med("192.0.2.128/26", -1);
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+	announce_med("192.0.2.192/26", 5);
+	ck_assert_ptr_null(fake_adj(e2, AGG));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.192/26"));
+	/* The odd one gone: the MEDs agree again. */
+	withdraw("192.0.2.192/26");
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.128/26"));
+	/* Without the option a mismatch does not matter. */
+	announce_med("192.0.2.192/26", 5);
+	o.match_med = false;
+	aggregate_with(AGG, &o);
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.192/26"));
+}
+END_TEST
+
+/* suppress-map: only the more specifics it permits are held back, while the aggregate
+ * exists; a change of the map releases or holds them. */
+START_TEST(test_suppress_map)
+{
+	struct rib_aggregate_opts o = { 0 };
+	struct prefix_list_entry pe = { .seq = 5, .action = PREFIX_PERMIT };
+	const struct bgp_dest *d;
+	struct prefix p = tpfx("192.0.2.0/25");
+
+	pe.p = tpfx("192.0.2.0/25");
+	prefix_list_entry_set(prefix_list_get(AF_INET, "FIRST"), &pe);
+	rmap10("SUP", true, "FIRST", 0, 0);
+	snprintf(o.suppress_map, sizeof(o.suppress_map), "SUP");
+	aggregate_with(AGG, &o);
+	announce_med("192.0.2.0/25", -1);
+	announce_med("192.0.2.128/25", -1);
+	ck_assert_ptr_nonnull(fake_adj(e2, AGG));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.128/25"));
+	d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+	ck_assert(rib_aggr_suppressed(bgp->rib, V4, d));
+
+	rmap10("SUP", false, NULL, 0, 0);
+	rib_aggregate_policy_changed(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+	rmap10("SUP", true, NULL, 0, 0);
+	rib_aggregate_policy_changed(bgp);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_null(fake_adj(e2, "192.0.2.128/25"));
+	/* The option dropped: all sent. */
+	o.suppress_map[0] = '\0';
+	aggregate_with(AGG, &o);
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.0/25"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "192.0.2.128/25"));
+}
+END_TEST
+
+/* origin O: the aggregate's ORIGIN, whatever the contributors'. */
+START_TEST(test_origin)
+{
+	struct rib_aggregate_opts o = { .origin_set = true, .origin = BGP_ORIGIN_EGP };
+
+	aggregate_with(AGG, &o);
+	announce("192.0.2.0/25", BGP_ORIGIN_INCOMPLETE);
+	assert_plain_aggregate(fake_adj(e2, AGG), BGP_ORIGIN_EGP);
+	o.origin_set = false;
+	aggregate_with(AGG, &o);
+	assert_plain_aggregate(fake_adj(e2, AGG), BGP_ORIGIN_INCOMPLETE);
+}
+END_TEST
+
 START_TEST(test_show_suppressed)
 {
 	struct vty *vty;
@@ -342,6 +553,11 @@ static Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_summary_only);
 	tcase_add_test(tc, test_summary_only_follows_last_contributor);
 	tcase_add_test(tc, test_as_set);
+	tcase_add_test(tc, test_as_set_large_communities);
+	tcase_add_test(tc, test_route_map);
+	tcase_add_test(tc, test_matching_med_only);
+	tcase_add_test(tc, test_suppress_map);
+	tcase_add_test(tc, test_origin);
 	tcase_add_test(tc, test_show_suppressed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -407,8 +407,17 @@ void rib_aggregate_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p,
 	char buf[PREFIX_STRLEN];
 
 	(void)bgp;
-	sbuf_printf(&calls, "aggregate_add %d %s%s%s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+	sbuf_printf(&calls, "aggregate_add %d %s%s%s", af, prefix_to_str(p, buf, sizeof(buf)),
 		    opts->as_set ? " as-set" : "", opts->summary_only ? " summary-only" : "");
+	if (opts->rmap[0])
+		sbuf_printf(&calls, " route-map %s", opts->rmap);
+	if (opts->origin_set)
+		sbuf_printf(&calls, " origin %u", opts->origin);
+	if (opts->match_med)
+		sbuf_puts(&calls, " matching-MED-only");
+	if (opts->suppress_map[0])
+		sbuf_printf(&calls, " suppress-map %s", opts->suppress_map);
+	sbuf_puts(&calls, "\n");
 }
 
 void rib_aggregate_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
@@ -427,6 +436,16 @@ int bgp_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 	n->prefix = *p;
 	TAILQ_INSERT_TAIL(&bgp->networks[af], n, entry);
 	sbuf_printf(&calls, "network_add %d %s\n", af, prefix_to_str(p, buf, sizeof(buf)));
+	return 0;
+}
+
+int bgp_network_set_rmap(struct bgp *bgp, enum bgp_af af, const struct prefix *p, const char *rmap)
+{
+	char buf[PREFIX_STRLEN];
+
+	(void)bgp;
+	sbuf_printf(&calls, "network_rmap %d %s %s\n", af, prefix_to_str(p, buf, sizeof(buf)),
+		    rmap ? rmap : "-");
 	return 0;
 }
 
@@ -645,6 +664,9 @@ static const char *const good_files[] = {
 	"good-aggregate.conf",
 	"good-af-order.conf",
 	"good-set-community.conf",
+	"good-network-route-map.conf",
+	"good-aggregate-options.conf",
+	"good-netmask.conf",
 };
 
 /* At least 40 (issue 4): types, ranges, conflicts, dangling references, garbage, truncated
@@ -756,6 +778,10 @@ static const char *const bad_files[] = {
 	"bad-adv-interval-range.conf",
 	"bad-llgr-stale-time-zero.conf",
 	"bad-llgr-stale-time-range.conf",
+	"bad-network-backdoor.conf",
+	"bad-aggregate-option-twice.conf",
+	"bad-aggregate-summary-suppress.conf",
+	"bad-netmask-holes.conf",
 };
 
 /* Restart the northbound (a new daemon) and load path into it. */
@@ -1249,6 +1275,57 @@ START_TEST(t_network_import_check_applies)
 	sbuf_reset(&calls);
 	run(vty, "bgp network import-check", CMD_SUCCESS);
 	ck_assert_str_eq(calls_text(), "network_check_sync import-check=1\n");
+	vty_done(vty);
+}
+END_TEST
+
+/* aggregate-address's options, in any order, reach the RIB whole; a line replaces them all,
+ * and `network P route-map NAME` hands the statement its map once it exists. */
+/* Every line of calls_text() is want (the callbacks of an entry's leaves each hand the RIB the
+ * whole aggregate: never a part of the options), and there is one at least. */
+static void assert_every_call(const char *want)
+{
+	const char *c = calls_text();
+	size_t n = strlen(want);
+
+	ck_assert_msg(*c, "no call, want %s", want);
+	for (; *c; c += n)
+		ck_assert_msg(strncmp(c, want, n) == 0, "calls:\n%s\nwant each:\n%s", calls_text(),
+			      want);
+}
+
+START_TEST(t_aggregate_options_apply)
+{
+	struct vty *vty = config_vty();
+
+	run(vty, "router bgp 65001", CMD_SUCCESS);
+	run(vty, "address-family ipv4 unicast", CMD_SUCCESS);
+	sbuf_reset(&calls);
+	run(vty,
+	    "aggregate-address 192.0.2.0/24 suppress-map SUP matching-MED-only origin egp "
+	    "route-map AGG",
+	    CMD_SUCCESS);
+	assert_every_call("aggregate_add 0 192.0.2.0/24 route-map AGG origin 1 "
+			  "matching-MED-only suppress-map SUP\n");
+	/* FRR 8.4 refuses the two together; nothing reaches the RIB. */
+	sbuf_reset(&calls);
+	run(vty, "aggregate-address 192.0.2.0/24 summary-only suppress-map SUP",
+	    CMD_WARNING_CONFIG_FAILED);
+	ck_assert_str_eq(calls_text(), "");
+	sbuf_reset(&calls);
+	run(vty, "aggregate-address 192.0.2.0/24 as-set origin incomplete", CMD_SUCCESS);
+	assert_every_call("aggregate_add 0 192.0.2.0/24 as-set origin 2\n");
+	run(vty, "aggregate-address 192.0.2.0/24 route-map A route-map B", CMD_ERR_NO_MATCH);
+	sbuf_reset(&calls);
+	run(vty, "network 198.51.100.0/24 route-map TAG", CMD_SUCCESS);
+	/* The map set with the statement's creation, before its first announcement (the leaf's
+	 * own callback repeats it, which changes nothing). */
+	ck_assert_str_eq(calls_text(),
+			 "network_add 0 198.51.100.0/24\nnetwork_rmap 0 198.51.100.0/24 TAG\n"
+			 "network_rmap 0 198.51.100.0/24 TAG\n");
+	sbuf_reset(&calls);
+	run(vty, "network 198.51.100.0/24", CMD_SUCCESS);
+	ck_assert_str_eq(calls_text(), "network_rmap 0 198.51.100.0/24 -\n");
 	vty_done(vty);
 }
 END_TEST
@@ -2914,6 +2991,7 @@ static Suite *config_suite(void)
 	tcase_add_test(cli, t_rpki_node);
 	tcase_add_test(cli, t_network_import_check_applies);
 	tcase_add_test(cli, t_bestpath_knobs_apply);
+	tcase_add_test(cli, t_aggregate_options_apply);
 	suite_add_tcase(s, cli);
 
 	tcase_add_checked_fixture(life, setup, teardown);

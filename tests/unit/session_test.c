@@ -52,6 +52,17 @@ void bgp_redist_changed(struct bgp *bgp)
 	(void)bgp;
 }
 
+/* aggregate-address ... route-map|suppress-map: the RIB's (check_bgp_aggregate). */
+void rib_aggregate_policy_changed(struct bgp *bgp)
+{
+	(void)bgp;
+}
+
+/* network P route-map NAME is run again by the forwarding side (check_bgp_network_rmap). */
+void bgp_network_check_policy_changed(void)
+{
+}
+
 /* What passes bgp network import-check is the forwarding side's (check_bgp_nexthop). */
 void bgp_network_check_sync(struct bgp *bgp)
 {
