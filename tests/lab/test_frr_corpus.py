@@ -13,8 +13,8 @@ there says what each one represents). For each:
     the configuration runs on dut under FRR, then under skua, between a GoBGP feeder and a
     GoBGP collector at the addresses the configuration names (tests/corpus/frr/peers.toml).
     The feeder sends the same table each time (tests/corpus/frr/feeder.routes); what the
-    collector receives (prefix, AS path, origin, MED, communities, large communities, next
-    hop) must be the same with FRR and with skua, and so must dut's own table (prefix, AS
+    collector receives (prefix, AS path, origin, MED, communities, extended and large
+    communities, next hop) must be the same with FRR and with skua, and so must dut's own table (prefix, AS
     path, next hops, best). The routers' `show running-config` must be the same statement for
     statement, leaving out only what FRR varies by itself or prints for its other daemons: the
     `frr version` line, vtysh's header lines, zebra's forwarding lines.
@@ -58,17 +58,10 @@ QUIET = 3  # seconds a view must stay the same to count as settled
 # Configurations with statements skua lacks today: the first line skua's bgpd -C refuses.
 # Each names the helper branch of issue 14 that brings the statement.
 PENDING = {
-    # neighbor default-originate (h/origin)
+    # neighbor default-originate (h/origin: not supported yet)
     "11-dc-border-leaf": "neighbor SPINE default-originate",
-    # bgp confederation identifier|peers (h/bestpath2)
+    # bgp confederation identifier|peers (h/bestpath2: not supported yet)
     "12-confederation-member": "bgp confederation identifier 64496",
-    # bgp extcommunity-list, match/set extcommunity (h/extcomm)
-    "18-extcommunity-site-of-origin":
-        "bgp extcommunity-list standard OWN-SOO seq 5 permit soo 64505:101",
-    # bgp always-compare-med, deterministic-med, bestpath ... (h/bestpath2)
-    "19-bestpath-policy-edge": "bgp always-compare-med",
-    # aggregate-address ... route-map (h/origin)
-    "20-aggregating-edge": "aggregate-address 203.0.113.0/24 route-map AGG-ATTR",
     "22-hosting-default-to-customers": "neighbor HOSTED default-originate",
     # match peer, set tag, match tag (h/showpol)
     "23-peering-router-policy-by-peer": "match peer 192.0.2.2",
@@ -334,7 +327,7 @@ def collector_routes(doc):
     for p in paths:
         prefix = (p.get("nlri") or {}).get("prefix") or p.get("prefix")
         v = {"aspath": [], "origin": None, "med": None, "communities": [],
-             "large_communities": [], "nexthop": None}
+             "ext_communities": [], "large_communities": [], "nexthop": None}
         for a in p.get("attrs", []):
             t = a.get("type")
             if t == 1:
@@ -348,6 +341,9 @@ def collector_routes(doc):
                 v["med"] = a.get("metric")
             elif t == 8:
                 v["communities"] = sorted(a.get("communities", []))
+            elif t == 16:
+                v["ext_communities"] = sorted(json.dumps(x, sort_keys=True)
+                                              for x in a.get("value", []))
             elif t == 32:
                 v["large_communities"] = sorted(json.dumps(x, sort_keys=True)
                                                 for x in a.get("value", []))
