@@ -15,12 +15,15 @@
  *    neighbor X remote-as .. / local-as / description / shutdown / password / passive /
  *      ebgp-multihop / ttl-security hops / disable-connected-check / update-source /
  *      advertisement-interval / timers K H / timers connect N
- * (per neighbor, neighbors sorted by address)
+ * (per neighbor: members of peer-groups first, by group name, then the others; by address
+ *  within each, as FRR's peer list)
  *    !
  *    address-family ipv4 unicast
  *     network P [route-map NAME]     (sorted)
  *     aggregate-address P            (sorted, bgp_aggregate_cli.c)
- *     [no] neighbor X activate
+ *     redistribute TYPE ...          (bgp_fib_cli.c)
+ *     [no] neighbor X activate ...   (peer-groups, then neighbors in the order above)
+ *     maximum-paths [ibgp] N         (bgp_fib_cli.c)
  *    exit-address-family
  *   exit
  *
@@ -110,7 +113,7 @@ void bgp_print_timers(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " timers bgp %" PRIu64 " %" PRIu64 "\n", k, h);
 }
 
-/* FRR keeps peers sorted by address: IPv4 before IPv6, then numerically. */
+/* Addresses as FRR compares peers': IPv4 before IPv6, then numerically. */
 static int addr_cmp_str(const char *a, const char *b)
 {
 	struct ipaddr x, y;
@@ -120,8 +123,19 @@ static int addr_cmp_str(const char *a, const char *b)
 	return ipaddr_cmp(&x, &y);
 }
 
+/* FRR's order of neighbors (its bgpd's peer list): the members of a peer-group first, by the
+ * group's name, then the others; within a group, and among the others, by address. */
 int bgp_print_neighbor_cmp(const struct lyd_node *a, const struct lyd_node *b)
 {
+	const char *ga = yang_dnode_get_string(a, "peer-group");
+	const char *gb = yang_dnode_get_string(b, "peer-group");
+
+	if (ga && !gb)
+		return -1;
+	if (!ga && gb)
+		return 1;
+	if (ga && gb && strcmp(ga, gb) != 0)
+		return strcmp(ga, gb);
 	return addr_cmp_str(yang_dnode_get_string(a, "remote-address"),
 			    yang_dnode_get_string(b, "remote-address"));
 }
@@ -459,8 +473,8 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 				    ? yang_dnode_get_string(v[i], "route-map")
 				    : "");
 	XFREE(MTYPE_BGP_CONFIG_WRITE, v);
-	bgp_print_aggregates(&body, bgp, name); /* after the networks, as FRR */
-	bgp_fib_af_write(&body, bgp, name);	/* maximum-paths, after the networks as in FRR */
+	bgp_print_aggregates(&body, bgp, name);		 /* after the networks, as FRR */
+	bgp_fib_af_write_redistribute(&body, bgp, name); /* after the aggregates, as FRR */
 
 	/* Peer-groups first, then neighbors (FRR). */
 	for (int pass = 0; pass < 2; pass++) {
@@ -469,6 +483,7 @@ static void af_block(struct sbuf *out, const struct lyd_node *bgp, enum bgp_af a
 		af_neighbors(&body, v, n, name, dflt_on);
 		XFREE(MTYPE_BGP_CONFIG_WRITE, v);
 	}
+	bgp_fib_af_write_maxpaths(&body, bgp, name); /* after the neighbors, as FRR */
 
 	if (body.len) {
 		sbuf_printf(out, " !\n address-family %s unicast\n",

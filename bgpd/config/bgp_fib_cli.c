@@ -197,14 +197,10 @@ void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_puts(out, " bgp fib retain\n");
 }
 
-void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name)
+void bgp_fib_af_write_redistribute(struct sbuf *body, const struct lyd_node *bgp,
+				   const char *af_name)
 {
-	uint64_t ebgp = yang_dnode_get_uint(bgp, BGP_MAXPATHS_DEFAULT, "afi-safis/%s/maximum-paths",
-					    af_name);
-	uint64_t ibgp = yang_dnode_get_uint(bgp, BGP_MAXPATHS_DEFAULT,
-					    "afi-safis/%s/maximum-paths-ibgp", af_name);
-
-	/* FRR's order: redistribute (connected, static, kernel... by type), then maximum-paths. */
+	/* FRR's order: by type (kernel, connected, static). */
 	static const char *const types[] = { "kernel", "connected", "static" };
 
 	for (size_t i = 0; i < array_size(types); i++) {
@@ -219,6 +215,15 @@ void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char 
 		sbuf_printf(body, "  redistribute %s%s%s%s%s\n", types[i], metric ? " metric " : "",
 			    metric ? metric : "", rmap ? " route-map " : "", rmap ? rmap : "");
 	}
+}
+
+void bgp_fib_af_write_maxpaths(struct sbuf *body, const struct lyd_node *bgp, const char *af_name)
+{
+	uint64_t ebgp = yang_dnode_get_uint(bgp, BGP_MAXPATHS_DEFAULT, "afi-safis/%s/maximum-paths",
+					    af_name);
+	uint64_t ibgp = yang_dnode_get_uint(bgp, BGP_MAXPATHS_DEFAULT,
+					    "afi-safis/%s/maximum-paths-ibgp", af_name);
+
 	if (ebgp != BGP_MAXPATHS_DEFAULT)
 		sbuf_printf(body, "  maximum-paths %" PRIu64 "\n", ebgp);
 	if (ibgp != BGP_MAXPATHS_DEFAULT)

@@ -99,7 +99,11 @@ int bgp_nb_redist_metric_destroy(struct nb_cb_args *args);
 int bgp_nb_redist_rmap_modify(struct nb_cb_args *args);
 int bgp_nb_redist_rmap_destroy(struct nb_cb_args *args);
 void bgp_print_fib(struct sbuf *out, const struct lyd_node *dnode);
-void bgp_fib_af_write(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
+/* An address family's redistribute lines (FRR prints them before the neighbors' lines) and
+ * maximum-paths lines (after them). */
+void bgp_fib_af_write_redistribute(struct sbuf *body, const struct lyd_node *bgp,
+				   const char *af_name);
+void bgp_fib_af_write_maxpaths(struct sbuf *body, const struct lyd_node *bgp, const char *af_name);
 void bgp_fib_cli_init(void);
 
 /* The best-path knobs (bgpd/config/bgp_bestpath_cli.c). */

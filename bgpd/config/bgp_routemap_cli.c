@@ -717,6 +717,43 @@ DEFCMD(no_match_aspa, "no match aspa [<valid|invalid|unknown>]", NO_STR ASPA_MAT
 	return stmt_edit(vty, "match/aspa", NULL, true);
 }
 
+/* FRR keeps a set community value as a set, and prints it so: sorted, without repeats, each
+ * value by its well-known name when it has one ("65535:666" is "blackhole"). The model keeps
+ * the same text, so that skua's printout is FRR's and the round trip holds. A value with a word
+ * that does not parse is left as written, for VALIDATE to name the word. */
+static void community_canonical(char *text, size_t size)
+{
+	char *copy, *save = NULL, buf[32];
+	uint32_t *v, n = 0, words = 1;
+	struct sbuf out;
+
+	if (strcmp(text, "none") == 0)
+		return;
+	for (const char *p = text; *p; p++)
+		words += *p == ' ';
+	copy = XSTRDUP(MTYPE_BGP_ROUTEMAP, text);
+	v = XCALLOC(MTYPE_BGP_ROUTEMAP, (size_t)words * sizeof(*v));
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (bgp_community_from_str(w, &v[n]) < 0) {
+			n = 0;
+			break;
+		}
+		n++;
+	}
+	if (n) {
+		n = bgp_comm_sort_uniq(v, n);
+		sbuf_init(&out);
+		for (uint32_t i = 0; i < n; i++)
+			sbuf_printf(&out, "%s%s", i ? " " : "",
+				    bgp_community_str(v[i], buf, sizeof(buf)));
+		if (out.len < size)
+			memcpy(text, out.buf, out.len + 1);
+		sbuf_free(&out);
+	}
+	XFREE(MTYPE_BGP_ROUTEMAP, v);
+	XFREE(MTYPE_BGP_ROUTEMAP, copy);
+}
+
 /* set community|large-community VALUES... [additive] | ... none: "additive" is the last word.
  * leaf: "community", "large-community". */
 static int set_values_edit(struct vty *vty, const struct cmd_args *args, const char *leaf, bool no)
@@ -738,6 +775,8 @@ static int set_values_edit(struct vty *vty, const struct cmd_args *args, const c
 		text[len - 9] = '\0';
 		additive = true;
 	}
+	if (strcmp(leaf, "community") == 0)
+		community_canonical(text, sizeof(text));
 	nb_cli_enqueue_change(vty, xp, NB_OP_MODIFY, text);
 	if (additive)
 		nb_cli_enqueue_change(vty, add, NB_OP_CREATE, NULL);
