@@ -101,3 +101,51 @@ char *sbuf_steal(struct sbuf *sb)
 	sbuf_init(sb);
 	return s;
 }
+
+static int line_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t nx = strcspn(x, "\n"), ny = strcspn(y, "\n");
+	int c = memcmp(x, y, nx < ny ? nx : ny);
+
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+void sbuf_sort_lines_from(struct sbuf *sb, size_t from)
+{
+	size_t n = 0, len, k = 0;
+	const char **lines;
+	char *copy;
+
+	if (!sb->buf || from >= sb->len)
+		return;
+	len = sb->len - from;
+	for (size_t i = from; i < sb->len; i++)
+		n += sb->buf[i] == '\n';
+	n += sb->buf[sb->len - 1] != '\n'; /* lines, not line ends */
+	if (n < 2)
+		return;
+	copy = XMALLOC(MTYPE_SBUF, len + 1);
+	memcpy(copy, sb->buf + from, len);
+	copy[len] = '\0';
+	lines = XMALLOC(MTYPE_SBUF, (n + 1) * sizeof(*lines));
+	for (char *p = copy; *p;) {
+		char *nl = strchr(p, '\n');
+
+		lines[k++] = p;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	qsort(lines, k, sizeof(*lines), line_cmp);
+	sb->len = from;
+	sb->buf[from] = '\0';
+	for (size_t i = 0; i < k; i++) {
+		size_t l = strcspn(lines[i], "\n");
+
+		sbuf_put(sb, lines[i], l);
+		sbuf_put(sb, "\n", 1); /* an unterminated last line gets its end, not a neighbour */
+	}
+	XFREE(MTYPE_SBUF, lines);
+	XFREE(MTYPE_SBUF, copy);
+}

@@ -24,6 +24,9 @@ void sbuf_puts(struct sbuf *sb, const char *s);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_vprintf(struct sbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* Sort the lines written since offset from in byte order, each then ending in '\n', as FRR's
+ * vtysh prints the lines inside some blocks (a route-map entry's). */
+void sbuf_sort_lines_from(struct sbuf *sb, size_t from);
 /* Take ownership of the text (caller frees with MTYPE_SBUF); the sbuf is left empty. */
 char *sbuf_steal(struct sbuf *sb);
 

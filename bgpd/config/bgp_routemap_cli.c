@@ -315,11 +315,13 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 {
 	const struct lyd_node *map = lyd_parent(dnode);
 	const char *v;
+	size_t body;
 
 	if (!first_block(dnode) || lists_before(map))
 		sbuf_puts(out, "!\n");
 	sbuf_printf(out, "route-map %s %s %" PRIu64 "\n", yang_dnode_get_string(map, "name"),
 		    yang_dnode_get_string(dnode, "action"), yang_dnode_get_uint(dnode, 0, "seq"));
+	body = out->len;
 	if ((v = yang_dnode_get_string(dnode, "description")))
 		sbuf_printf(out, " description %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/ip-prefix-list")))
@@ -381,6 +383,9 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_puts(out, " on-match next\n");
 	if ((v = yang_dnode_get_string(dnode, "on-match-goto")))
 		sbuf_printf(out, " on-match goto %s\n", v);
+	/* FRR's vtysh prints an entry's lines sorted (its config lines of a route-map node are a
+	 * sorted list): `call` first, the matches, `on-match`, then the sets. */
+	sbuf_sort_lines_from(out, body);
 	sbuf_puts(out, "exit\n");
 }
 

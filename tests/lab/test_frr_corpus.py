@@ -58,11 +58,6 @@ QUIET = 3  # seconds a view must stay the same to count as settled
 # Configurations with statements skua lacks today: the first line skua's bgpd -C refuses.
 # Each names the helper branch of issue 14 that brings the statement.
 PENDING = {
-    # neighbor default-originate (h/origin: not supported yet)
-    "11-dc-border-leaf": "neighbor SPINE default-originate",
-    # bgp confederation identifier|peers (h/bestpath2: not supported yet)
-    "12-confederation-member": "bgp confederation identifier 64496",
-    "22-hosting-default-to-customers": "neighbor HOSTED default-originate",
     # match peer, set tag, match tag (h/showpol)
     "23-peering-router-policy-by-peer": "match peer 192.0.2.2",
 }
@@ -83,15 +78,7 @@ NOT_COMPARED = ("Building configuration...", "Current configuration:",
 # Where skua's printout drifts from FRR 8.4's today (found by this corpus, 2026-12-07). The
 # running-config test of these configurations is expected to fail (strictly: once skua prints
 # them as FRR does, the mark must go).
-MATCH_ORDER = ("FRR prints a route-map entry's matches and sets in its own fixed order "
-               "(match as-path and community before match ip address, set comm-list "
-               "delete before set community, on-match before the sets); skua in its own")
-PRINT_DRIFTS = {
-    "01-isp-edge-full-table": [MATCH_ORDER],
-    "05-transit-provider-communities": [MATCH_ORDER],
-    "13-anycast-service-edge": [MATCH_ORDER],
-    "17-rtbh-customer-edge": [MATCH_ORDER],
-}
+PRINT_DRIFTS = {}
 
 # Where the routes differ today: expected to fail, strictly.
 ROUTE_DRIFTS = {

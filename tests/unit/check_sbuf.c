@@ -71,6 +71,31 @@ START_TEST(test_growth)
 }
 END_TEST
 
+START_TEST(test_sort_lines_from)
+{
+	struct sbuf sb;
+
+	sbuf_init(&sb);
+	sbuf_puts(&sb, "route-map X permit 10\n");
+	{
+		size_t body = sb.len;
+
+		sbuf_puts(&sb, " set metric 5\n match peer 192.0.2.1\n call Y\n match as-path A\n"
+			       " on-match next\n match as\n");
+		sbuf_sort_lines_from(&sb, body);
+	}
+	ck_assert_str_eq(sb.buf, "route-map X permit 10\n call Y\n match as\n match as-path A\n"
+				 " match peer 192.0.2.1\n on-match next\n set metric 5\n");
+	/* Nothing after the offset, one line, an unterminated last line. */
+	sbuf_sort_lines_from(&sb, sb.len);
+	sbuf_reset(&sb);
+	sbuf_puts(&sb, "b\na");
+	sbuf_sort_lines_from(&sb, 0);
+	ck_assert_str_eq(sb.buf, "a\nb\n");
+	sbuf_free(&sb);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sbuf");
@@ -80,6 +105,7 @@ int main(void)
 
 	tcase_add_test(tc, test_basic);
 	tcase_add_test(tc, test_growth);
+	tcase_add_test(tc, test_sort_lines_from);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
