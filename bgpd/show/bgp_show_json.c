@@ -229,7 +229,14 @@ static void json_capabilities(struct json_writer *w, const struct bgp_peer_view 
 	json_object_open(w, "neighborCapabilities");
 	json_cap(w, "4byteAs", pv->as4);
 	json_cap(w, "extendedMessage", pv->ext_msg);
-	json_cap(w, "routeRefresh", pv->route_refresh);
+	if (pv->route_refresh.adv && pv->route_refresh.rcv)
+		/* FRR 8.4 names the codes received: advertisedAndReceived{OldNew,Old,New} */
+		json_string(w, "routeRefresh",
+			    pv->rr_old && pv->rr_new ? "advertisedAndReceivedOldNew"
+			    : pv->rr_old	     ? "advertisedAndReceivedOld"
+						     : "advertisedAndReceivedNew");
+	else
+		json_cap(w, "routeRefresh", pv->route_refresh);
 	json_cap(w, "enhancedRouteRefresh", pv->enhanced_rr);
 	json_object_open(w, "multiprotocolExtensions");
 	for (af = 0; af < BGP_AF_MAX; af++) {
@@ -472,6 +479,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_string(w, "nexthop", pv->nexthop);
 		json_string(w, "nexthopGlobal", pv->nexthop_global);
 		json_string(w, "nexthopLocal", pv->nexthop_local);
+		json_string(w, "bgpConnection",
+			    pv->shared_network ? "sharedNetwork" : "nonSharedNetwork");
 	} else {
 		json_string(w, "hostLocal", "Unknown");
 		json_int(w, "portLocal", -1);
