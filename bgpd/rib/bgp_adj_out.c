@@ -763,9 +763,13 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 		t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 	}
-	/* match rpki / match aspa judge the route as it came from its source. */
-	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs,
-				 rib_rmap_ctx(from, &cbuf))) {
+	/* match rpki / match aspa judge the route as it came from its source. match peer has no
+	 * neighbor here: FRR 8.4 runs outbound maps for an update group's stand-in peer, which
+	 * has no address, so no address matches; nor does `local` (a neighbor's map). */
+	if (!rib_rmap_ctx(from, &cbuf))
+		memset(&cbuf, 0, sizeof(cbuf)); /* our own route */
+	cbuf.peer = NULL;
+	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs, &cbuf)) {
 		route_map_refs_release(&refs);
 		return NULL;
 	}

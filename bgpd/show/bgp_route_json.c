@@ -228,6 +228,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		json_uint(w, "locPrf", attr->local_pref);
 	if (attr->weight)
 		json_uint(w, "weight", attr->weight);
+	if (bgp_attr_ex(attr)->tag) /* a route-map's set tag (FRR) */
+		json_uint(w, "tag", bgp_attr_ex(attr)->tag);
 	json_bool(w, "valid", route_path_valid(s, path));
 	json_uint(w, "version", d->version);
 	if (local) {
