@@ -718,6 +718,7 @@ static const char *const bad_files[] = {
 	"bad-rmap-local-pref.conf",
 	"bad-rmap-exclude-zero.conf",
 	"bad-rmap-tag-zero.conf",
+	"bad-rmap-source-protocol.conf",
 	"bad-clist-type-change.conf",
 	"bad-rmap-community.conf",
 	"bad-lclist-value.conf",
