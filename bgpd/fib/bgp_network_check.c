@@ -2,14 +2,16 @@
 /*
  * bgp network import-check (on by default, as in FRR): a `network` statement is announced
  * only while the kernel has a route for exactly its prefix, and withdrawn when that route
- * goes. FRR asks zebra's RIB; skua reads the kernel's main table as bgpd mirrors it
- * (kernel/route_watch.c), which leaves out BGP's own routes, so a statement never validates
- * itself through the route it caused. `no bgp network import-check` announces every
- * statement. Without the kernel's routes (rtnetlink refused at start-up) nothing passes the
- * check, as in FRR without zebra.
+ * goes. Meanwhile it stays in the table as FRR shows it there, not valid ("0.0.0.0
+ * (inaccessible)", no '*'), so never best and never advertised. FRR asks zebra's RIB; skua reads
+ * the kernel's main table as bgpd mirrors it (kernel/route_watch.c), which leaves out BGP's own
+ * routes, so a statement never validates itself through the route it caused. `no bgp network
+ * import-check` announces every statement. Without the kernel's routes (rtnetlink refused at
+ * start-up) nothing passes the check, as in FRR without zebra.
  *
- * Applied as a whole, like redistribution: the wanted set is computed from the statements
- * and the mirror, and the RIB is handed only the differences from what is announced now.
+ * Applied as a whole, like redistribution: every statement with its outcome is computed from
+ * the statements and the mirror, and the RIB is handed only the differences from what it has
+ * now (a statement gone, new, or whose outcome changed).
  * Configuration changes apply at once; kernel changes on the next loop turn, once per turn.
  */
 #include "lib/compat.h"
@@ -21,31 +23,28 @@
 #include "lib/log.h"
 #include "lib/table.h"
 
-/* The value of every entry of the sets below (a ptree skips NULL values). */
-static char present;
+/* The values of the sets below (a ptree skips NULL values): a statement that passes the
+ * check, one that does not. */
+static char passes, fails;
 
 static struct {
 	struct ev *ev;
-	struct ptree *announced[BGP_AF_MAX]; /* statements handed to the RIB */
+	struct ptree *announced[BGP_AF_MAX]; /* statements handed to the RIB, with outcomes */
 	bool no_view_logged;
 } nc;
-
-struct statements_ctx {
-	struct ptree *statements; /* every statement of the family */
-	struct ptree *want;
-};
 
 /* A kernel route: a statement for exactly its prefix passes the check. */
 static int kernel_route(const struct prefix *p, uint8_t protocol, bool connected, uint32_t metric,
 			void *arg)
 {
-	struct statements_ctx *c = arg;
+	struct ptree *want = arg; /* every statement of the family, each failing so far */
+	void **slot = ptree_lookup(want, p) ? ptree_get(want, p) : NULL;
 
 	(void)protocol;
 	(void)connected;
 	(void)metric;
-	if (ptree_lookup(c->statements, p))
-		*ptree_get(c->want, p) = &present;
+	if (slot)
+		*slot = &passes;
 	return 0;
 }
 
@@ -65,33 +64,32 @@ static int withdraw_gone(const struct prefix *p, void *value, void *arg)
 	return 0;
 }
 
-static int announce_new(const struct prefix *p, void *value, void *arg)
+/* A statement new to the RIB, or whose outcome changed. */
+static int announce_changed(const struct prefix *p, void *value, void *arg)
 {
 	struct diff_ctx *c = arg;
 
-	(void)value;
-	if (!c->other || !ptree_lookup(c->other, p))
-		rib_network_add(c->bgp, c->af, p);
+	if (!c->other || ptree_lookup(c->other, p) != value)
+		rib_network_set(c->bgp, c->af, p, value == &passes);
 	return 0;
 }
 
 static void sync_af(struct bgp *bgp, enum bgp_af af)
 {
 	int family = bgp_af_family(af);
-	struct statements_ctx c = { .statements = ptree_new(family), .want = ptree_new(family) };
+	struct ptree *want = ptree_new(family);
 	struct kernel_watch *kw = bgp_fib_watch();
 	struct diff_ctx d = { .bgp = bgp, .af = af };
 	const struct bgp_network *n;
 	bool any = false;
 
 	TAILQ_FOREACH (n, &bgp->networks[af], entry) {
-		*ptree_get(bgp->network_import_check ? c.statements : c.want, &n->prefix) =
-			&present;
+		*ptree_get(want, &n->prefix) = bgp->network_import_check ? &fails : &passes;
 		any = true;
 	}
 	if (bgp->network_import_check && any) {
 		if (kw)
-			kernel_watch_walk(kw, family, kernel_route, &c);
+			kernel_watch_walk(kw, family, kernel_route, want);
 		else if (!nc.no_view_logged)
 			log_warn(
 				"bgp network import-check: the kernel's routes cannot be read (see "
@@ -100,14 +98,13 @@ static void sync_af(struct bgp *bgp, enum bgp_af af)
 		nc.no_view_logged = !kw;
 	}
 	if (nc.announced[af]) {
-		d.other = c.want;
+		d.other = want;
 		ptree_walk(nc.announced[af], withdraw_gone, &d);
 	}
 	d.other = nc.announced[af];
-	ptree_walk(c.want, announce_new, &d);
+	ptree_walk(want, announce_changed, &d);
 	ptree_free(nc.announced[af], NULL);
-	ptree_free(c.statements, NULL);
-	nc.announced[af] = c.want;
+	nc.announced[af] = want;
 }
 
 void bgp_network_check_sync(struct bgp *bgp)
@@ -140,7 +137,8 @@ void bgp_network_check_kernel_changed(void)
 
 bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p)
 {
-	return (unsigned)af < BGP_AF_MAX && nc.announced[af] && ptree_lookup(nc.announced[af], p);
+	return (unsigned)af < BGP_AF_MAX && nc.announced[af] &&
+	       ptree_lookup(nc.announced[af], p) == &passes;
 }
 
 void bgp_network_check_reset(void)

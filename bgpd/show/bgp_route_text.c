@@ -205,7 +205,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		inet_ntop(AF_INET, &attr->nexthop, buf, sizeof(buf));
 	else
 		inet_ntop(AF_INET6, bgp_attr_mp_nh_global(attr), buf, sizeof(buf));
-	vty_out(vty, "    %s", buf);
+	vty_out(vty, "    %s%s", buf, valid ? "" : " (inaccessible)"); /* FRR: not valid */
 	if (!src || src->local) {
 		inet_ntop(AF_INET, &s->bgp->router_id, id, sizeof(id));
 		vty_out(vty, " from %s (%s)\n",
