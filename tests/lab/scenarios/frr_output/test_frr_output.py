@@ -226,6 +226,12 @@ def test_table_spellings(dut):
     assert dut.vtysh("show bgp") == "No BGP prefixes displayed, 0 exist\n"
     assert dut.vtysh_json("show bgp json")["routes"] == {}
     assert dut.vtysh_json("show ip bgp ipv4 unicast json")["routes"].keys() == ROWS.keys()
+    # FRR 8.4's keys in its order; skua adds only newer FRR's totalRoutes and totalPaths.
+    for cmd in ("show bgp json", "show ip bgp ipv4 unicast json"):
+        got = dut.vtysh_json(cmd)
+        assert [k for k in got if k not in ("totalRoutes", "totalPaths")] == TABLE_KEYS, got
+    assert dut.vtysh_json("show ip bgp ipv4 unicast json")["routes"] == \
+        dut.vtysh_json("show ip bgp json")["routes"]
 
 
 @pytest.mark.timeout(60)
