@@ -52,7 +52,7 @@ static bool holds(const struct ifaddrs *ifa, const struct ipaddr *a)
 	return memcmp(v6_of(ifa), &a->u.v6, sizeof(a->u.v6)) == 0;
 }
 
-/* Is a on ifa's subnet (a point-to-point address: its peer's address)? */
+/* Is a on ifa's subnet (an IPv4 point-to-point address with a peer: that peer)? */
 static bool on_subnet(const struct ifaddrs *ifa, const struct ipaddr *a)
 {
 	const uint8_t *mine, *mask, *want = a->u.bytes;
@@ -60,7 +60,10 @@ static bool on_subnet(const struct ifaddrs *ifa, const struct ipaddr *a)
 
 	if (!ifa->ifa_addr || !ifa->ifa_netmask || ifa->ifa_addr->sa_family != a->family)
 		return false;
-	if ((ifa->ifa_flags & IFF_POINTOPOINT) && ifa->ifa_dstaddr && a->family == AF_INET)
+	/* getifaddrs gives a point-to-point interface's peer in ifa_dstaddr, or the address
+	 * itself when it has none (then the prefix counts, as for any other). */
+	if ((ifa->ifa_flags & IFF_POINTOPOINT) && ifa->ifa_dstaddr && a->family == AF_INET &&
+	    v4_of(ifa->ifa_dstaddr).s_addr != v4_of(ifa->ifa_addr).s_addr)
 		return v4_of(ifa->ifa_dstaddr).s_addr == a->u.v4.s_addr;
 	if (a->family == AF_INET) {
 		mine = (const uint8_t *)&((const struct sockaddr_in *)ifa->ifa_addr)->sin_addr;
