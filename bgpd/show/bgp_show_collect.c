@@ -114,6 +114,26 @@ static void since(uint64_t now, uint64_t then, bool *never, uint64_t *elapsed, c
 		bgp_uptime_str(*elapsed, buf, size);
 }
 
+/* FRR 8.4's names of the RFC 9234 roles (bgp_get_name_by_role()). */
+static const char *bgp_role_name(enum bgp_role r)
+{
+	switch (r) {
+	case BGP_ROLE_PROVIDER:
+		return "provider";
+	case BGP_ROLE_RS_SERVER:
+		return "rs-server";
+	case BGP_ROLE_RS_CLIENT:
+		return "rs-client";
+	case BGP_ROLE_CUSTOMER:
+		return "customer";
+	case BGP_ROLE_PEER:
+		return "peer";
+	case BGP_ROLE_NONE:
+		break;
+	}
+	return "undefined";
+}
+
 static void fill_caps(struct bgp_peer_view *v, const struct bgp_session *s)
 {
 	const struct bgp_open_local *ours = &s->open_sent;
@@ -128,6 +148,9 @@ static void fill_caps(struct bgp_peer_view *v, const struct bgp_session *s)
 	v->route_refresh.adv = ours->route_refresh;
 	v->route_refresh.rcv = theirs->route_refresh || theirs->route_refresh_old;
 	v->rr_old = theirs->route_refresh_old;
+	v->role.rcv = theirs->role;
+	if (v->show_caps && theirs->role) /* the wire value is enum bgp_role's minus one */
+		v->remote_role = bgp_role_name((enum bgp_role)(theirs->role_value + 1));
 	v->rr_new = theirs->route_refresh;
 	v->enhanced_rr.adv = ours->enhanced_rr;
 	v->enhanced_rr.rcv = theirs->enhanced_rr;
@@ -284,6 +307,8 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->state = bgp_session_state(peer);
 	v->established = s && s->established;
 	v->local_id = bgp->router_id;
+	v->local_role = bgp_role_name(peer->conf.local_role);
+	v->remote_role = bgp_role_name(BGP_ROLE_NONE); /* fill_caps(): the peer's, if sent */
 	v->conf_holdtime = bgp_peer_holdtime(peer);
 	v->conf_keepalive = bgp_peer_keepalive(peer);
 	v->holdtime = v->conf_holdtime;

@@ -229,6 +229,7 @@ static void json_capabilities(struct json_writer *w, const struct bgp_peer_view 
 	json_object_open(w, "neighborCapabilities");
 	json_cap(w, "4byteAs", pv->as4);
 	json_cap(w, "extendedMessage", pv->ext_msg);
+	json_cap(w, "role", pv->role);
 	if (pv->route_refresh.adv && pv->route_refresh.rcv)
 		/* FRR 8.4 names the codes received: advertisedAndReceived{OldNew,Old,New} */
 		json_string(w, "routeRefresh",
@@ -385,6 +386,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_bool(w, "nbrExternalLink", true);
 	else
 		json_bool(w, "nbrUnspecifiedLink", true);
+	json_string(w, "localRole", pv->local_role);
+	json_string(w, "remoteRole", pv->remote_role);
 	if (pv->desc)
 		json_string(w, "nbrDesc", pv->desc);
 	if (pv->peer_group)

@@ -109,7 +109,11 @@ struct bgp_peer_view {
 
 	bool show_caps; /* Established: capabilities are meaningful */
 	struct bgp_cap_view as4, ext_msg, route_refresh, enhanced_rr;
+	struct bgp_cap_view role; /* RFC 9234: received only (skua sends none) */
 	bool rr_old, rr_new; /* the peer sent route refresh code 128, code 2 (FRR shows which) */
+	/* RFC 9234 roles as FRR 8.4 names them ("undefined" when none): ours from `neighbor X
+	 * local-role`, the peer's from the Role capability of its OPEN on the session up. */
+	const char *local_role, *remote_role;
 	struct bgp_af_view af[BGP_AF_MAX];
 	struct bgp_gr_view gr;
 

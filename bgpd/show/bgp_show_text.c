@@ -212,6 +212,7 @@ static void text_capabilities(struct vty *vty, const struct bgp_peer_view *pv)
 	vty_out(vty, "  Neighbor capabilities:\n");
 	text_cap(vty, "4 Byte AS", pv->as4);
 	text_cap(vty, "Extended Message", pv->ext_msg);
+	text_cap(vty, "Role", pv->role); /* FRR 8.4's place for it */
 	text_route_refresh(vty, pv);
 	text_cap(vty, "Enhanced Route Refresh", pv->enhanced_rr);
 	for (af = 0; af < BGP_AF_MAX; af++) {
@@ -402,6 +403,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		pv->remote_as, pv->local_as,
 		pv->peer->conf.local_as_no_prepend ? " no-prepend" : "",
 		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv->link));
+	vty_out(vty, "  Local Role: %s\n  Remote Role: %s\n", pv->local_role, pv->remote_role);
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
 	if (pv->peer_group)

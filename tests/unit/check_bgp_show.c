@@ -329,6 +329,8 @@ START_TEST(test_neighbors_text)
 	out = run("show ip bgp neighbors 127.0.0.1");
 	st_text_has(out,
 		    "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
+		    "  Local Role: undefined\n"
+		    "  Remote Role: undefined\n"
 		    "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
 		    "  BGP state = Established, up for 00:00:00\n");
 	st_text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
@@ -442,11 +444,13 @@ START_TEST(test_neighbors_json)
 	three_peers();
 	out = run("show bgp neighbors 127.0.0.1 json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
-	st_json_has(out,
-		    "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
-		    "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
-		    "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
-		    "\"bgpTimerUpMsec\":");
+	st_json_has(
+		out,
+		"{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
+		"\"nbrExternalLink\":true,\"localRole\":\"undefined\","
+		"\"remoteRole\":\"undefined\",\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
+		"\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
+		"\"bgpTimerUpMsec\":");
 	st_json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
 	st_json_has(out,
 		    "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"

@@ -423,6 +423,8 @@ def test_statistics_json(dut):
 # (times, message counters, ports, descriptors).
 NEIGHBOR = """\
 BGP neighbor is 192.0.2.2, remote AS 65001, local AS 65000, external link
+  Local Role: undefined
+  Remote Role: customer
   BGP version 4, remote router ID 192.0.2.2, local router ID 192.0.2.1
   BGP state = Established, up for #
   Last read #, Last write #
@@ -431,6 +433,7 @@ BGP neighbor is 192.0.2.2, remote AS 65001, local AS 65000, external link
   Neighbor capabilities:
     4 Byte AS: advertised and received
     Extended Message: advertised and received
+    Role: received
     Route refresh: advertised and received(old & new)
     Enhanced Route Refresh: advertised and received
     Address Family IPv4 Unicast: advertised and received
@@ -488,12 +491,11 @@ Read thread: on  Write thread: #
 """
 
 # Lines one side prints and the other does not, left out of the comparison:
-# - FRR's, for features skua does not have: BGP roles on the session (RFC 9234: skua's
-#   local-role drives ASPA only and sends no Role capability), the hostname capability, AddPath
-#   and long-lived graceful restart capabilities, conditional advertisement, update groups.
+# - FRR's, for features skua does not have: the hostname capability, AddPath and long-lived
+#   graceful restart capabilities, conditional advertisement, update groups.
 # - skua's: its GTSM state and the kernel's counters.
 NEIGHBOR_ONE_SIDED = re.compile(
-    r"^(  Local Role: |  Remote Role: |Hostname: |  Configured conditional advertisements "
+    r"^(Hostname: |  Configured conditional advertisements "
     r"|    AddPath:$|      IPv4 Unicast: RX |    Long-lived Graceful Restart: "
     r"|    Hostname Capability: "
     r"|  Update group |  Packet Queue length "
@@ -536,20 +538,21 @@ def link_local(node):
 def test_neighbor(dut, cmd):
     """Every line FRR 8.4 prints for the IPv4 session, in its order. The IPv6 next hops are
     those of the link's interface, global and link-local, as FRR takes them (skua printed
-    `::` for both), and the network is shared; route refresh names the codes p sent."""
+    `::` for both), and the network is shared; route refresh names the codes p sent; the roles
+    (RFC 9234) are ours (none) and p's from its Role capability."""
     want = NEIGHBOR.replace("{ll}", link_local(dut))
     same(cmd, neighbor_lines(dut.vtysh(cmd)), want)
 
 
 # FRR 8.4's keys that skua has no counterpart for (see NEIGHBOR_ONE_SIDED), and skua's own.
-NEIGHBOR_JSON_FRR_ONLY = {"localRole", "remoteRole", "hostname", "bgpInUpdateElapsedTimeMsecs",
+NEIGHBOR_JSON_FRR_ONLY = {"hostname", "bgpInUpdateElapsedTimeMsecs",
                           "extendedOptionalParametersLength",
                           "bgpTimerConfiguredConditionalAdvertisementsSec",
                           "lastResetTimerMsecs", "lastResetDueTo", "lastResetCode"}
 NEIGHBOR_JSON_SKUA_ONLY = {"lastReset", "gtsm", "kernelCounters"}
 # The rest: FRR 8.4's keys in its order.
 NEIGHBOR_JSON_KEYS = [
-    "remoteAs", "localAs", "nbrExternalLink", "bgpVersion", "remoteRouterId", "localRouterId",
+    "remoteAs", "localAs", "nbrExternalLink", "localRole", "remoteRole", "bgpVersion", "remoteRouterId", "localRouterId",
     "bgpState", "bgpTimerUpMsec", "bgpTimerUpString", "bgpTimerUpEstablishedEpoch",
     "bgpTimerLastRead", "bgpTimerLastWrite", "bgpTimerConfiguredHoldTimeMsecs",
     "bgpTimerConfiguredKeepAliveIntervalMsecs", "bgpTimerHoldTimeMsecs",
@@ -570,3 +573,5 @@ def test_neighbor_json(dut):
         "nexthop": "192.0.2.1", "nexthopGlobal": "2001:db8:1::1", "nexthopLocal": link_local(dut),
         "bgpConnection": "sharedNetwork"}, got
     assert got["neighborCapabilities"]["routeRefresh"] == "advertisedAndReceivedOldNew", got
+    assert (got["localRole"], got["remoteRole"]) == ("undefined", "customer"), got
+    assert got["neighborCapabilities"]["role"] == "received", got
