@@ -38,7 +38,7 @@ void rmap_peer_tag_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode
 static void leaf_line(struct sbuf *out, const struct lyd_node *dnode, const char *leaf,
 		      const char *cmd)
 {
-	const char *v = yang_dnode_get_string(dnode, leaf);
+	const char *v = yang_dnode_get_string(dnode, "%s", leaf);
 
 	if (v)
 		sbuf_printf(out, " %s %s\n", cmd, v);
