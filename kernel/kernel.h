@@ -54,4 +54,15 @@ int kernel_highest_ipv4(struct in_addr *addr);
  * -EADDRNOTAVAIL: only ones unusable toward it (loopback addresses). */
 int kernel_if_addr(const char *ifname, const struct ipaddr *toward, struct ipaddr *addr);
 
+/* The next hops a connection from local to remote offers, as FRR 8.4 derives them from the
+ * interface holding the local address (kernel/conn_nexthops.c says how). -ENOENT: no interface
+ * holds it (*nh: the IPv4 local address, every other next hop unset, not shared). */
+struct kernel_conn_nexthops {
+	struct in_addr v4;
+	struct in6_addr v6_global, v6_local;
+	bool shared_network; /* the peer is on a subnet of one of our interfaces */
+};
+int kernel_conn_nexthops(const struct ipaddr *local, const struct ipaddr *remote,
+			 struct kernel_conn_nexthops *nh);
+
 #endif /* SKUA_KERNEL_H */

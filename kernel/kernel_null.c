@@ -6,6 +6,7 @@
  */
 #include "lib/compat.h"
 
+#include <string.h>
 #include <sys/socket.h>
 
 #include "kernel/kernel.h"
@@ -69,6 +70,15 @@ int kernel_highest_ipv4(struct in_addr *addr)
 int kernel_if_addr(const char *ifname, const struct ipaddr *toward, struct ipaddr *addr)
 {
 	return -EADDRNOTAVAIL;
+}
+
+int kernel_conn_nexthops(const struct ipaddr *local, const struct ipaddr *remote,
+			 struct kernel_conn_nexthops *nh)
+{
+	memset(nh, 0, sizeof(*nh));
+	if (local->family == AF_INET)
+		nh->v4 = local->u.v4;
+	return -ENOENT; /* no interfaces here */
 }
 
 /* Routes: the null backend installs nothing and watches nothing (bgpd --no-fib does not even

@@ -70,6 +70,10 @@ static const struct cmd_unsupported bgp_unsupported[] = {
 	  "bgp bestpath as-path multipath-relax as-set (an AS_SET of the multipaths)", DOC },
 	{ CONFIG_NODE, "bgp route-map delay-timer",
 	  "bgp route-map delay-timer (skua applies route-map changes at once)", DOC },
+	/* route-maps: FRR 8.4 has it in zebra's maps (`ip protocol ... route-map`), its bgpd
+	 * not at all; skua has no zebra */
+	{ RMAP_NODE, "match source-protocol",
+	  "match source-protocol (zebra's; FRR 8.4's bgpd has no such clause)", DOC },
 };
 
 void bgp_cli_unsupported_init(void)

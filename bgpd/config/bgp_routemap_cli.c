@@ -8,6 +8,8 @@
  *    match as-path NAME | match metric (0-4294967295)
  *    match community NAME [exact-match] | match large-community NAME [exact-match]
  *    match rpki valid|invalid|notfound | match aspa valid|invalid|unknown
+ *    match peer A.B.C.D|X:X::X:X|local|IFNAME | match tag N | set tag N
+ *      (bgp_routemap_peer_tag_cli.c)
  *    set local-preference N|+N|-N | set metric N|+N|-N | set weight N
  *    set as-path prepend ASN... | set as-path exclude ASN... | set ip next-hop A.B.C.D
  *    set community AA:NN... [additive] | set community none | set comm-list NAME delete
@@ -35,6 +37,7 @@
 #include "bgpd/config/bgp_cli_help.h"
 #include "bgpd/config/bgp_config.h"
 #include "bgpd/config/bgp_routemap_ecomm.h"
+#include "bgpd/config/bgp_routemap_peer_tag.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/wire/bgp_community.h"
 #include "lib/command.h"
@@ -257,6 +260,7 @@ static void entry_from_dnode(struct rmap_entry *e, const struct lyd_node *dnode)
 	e->match_rpki = rpki_leaf(dnode);
 	e->match_aspa = aspa_leaf(dnode);
 	rmap_ecomm_from_dnode(e, dnode);
+	rmap_peer_tag_from_dnode(e, dnode);
 }
 
 static void rmap_entry_apply_finish(struct nb_cb_args *args)
@@ -345,10 +349,12 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " match large-community %s%s\n", v,
 			    yang_dnode_exists(dnode, "match/large-community-exact") ? " exact-match"
 										    : "");
+	rmap_match_peer_show(out, dnode);
 	if ((v = yang_dnode_get_string(dnode, "match/rpki")))
 		sbuf_printf(out, " match rpki %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "match/aspa")))
 		sbuf_printf(out, " match aspa %s\n", v);
+	rmap_match_tag_show(out, dnode);
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-exclude")))
 		sbuf_printf(out, " set as-path exclude %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/as-path-prepend")))
@@ -375,6 +381,7 @@ static void rmap_entry_show(struct sbuf *out, const struct lyd_node *dnode)
 		sbuf_printf(out, " set metric %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "set/origin")))
 		sbuf_printf(out, " set origin %s\n", v);
+	rmap_set_tag_show(out, dnode);
 	if ((v = yang_dnode_get_string(dnode, "set/weight")))
 		sbuf_printf(out, " set weight %s\n", v);
 	if ((v = yang_dnode_get_string(dnode, "call")))
@@ -1117,4 +1124,5 @@ void bgp_routemap_cli_init(void)
 	for (size_t i = 0; i < array_size(rmap_cmds); i++)
 		cmd_install(RMAP_NODE, rmap_cmds[i]);
 	bgp_routemap_ecomm_cli_init();
+	bgp_routemap_peer_tag_cli_init();
 }

@@ -90,14 +90,15 @@ void bgp_redist_reset(void);	      /* the instance is going */
 void bgp_redist_stop(void);
 
 /* bgp network import-check (bgpd/fib/bgp_network_check.c): hand the RIB the network
- * statements that pass the check (all of them when it is off). sync: the statements or the
- * check changed (applies at once); kernel_changed: on the next loop turn. */
+ * statements with the check's outcome (all passing when it is off; one that fails stays in
+ * the table, not valid, as in FRR). sync: the statements or the check changed (applies at
+ * once); kernel_changed: on the next loop turn. */
 void bgp_network_check_sync(struct bgp *bgp);
 void bgp_network_check_kernel_changed(void);
 /* A route-map, prefix list or AS-path list changed: the statements' route-maps are run again
  * on the next loop turn. */
 void bgp_network_check_policy_changed(void);
-/* Is the statement for p announced now (for show)? */
+/* Does the statement for p pass the check now (for show)? */
 bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p);
 void bgp_network_check_reset(void); /* the instance is going */
 void bgp_network_check_stop(void);

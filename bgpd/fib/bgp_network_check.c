@@ -2,12 +2,14 @@
 /*
  * bgp network import-check (on by default, as in FRR): a `network` statement is announced
  * only while the kernel has a route for exactly its prefix, and withdrawn when that route
- * goes. FRR asks zebra's RIB; skua reads the kernel's main table as bgpd mirrors it
- * (kernel/route_watch.c), which leaves out BGP's own routes, so a statement never validates
- * itself through the route it caused. `no bgp network import-check` announces every
- * statement. A statement's route-map (`network P route-map NAME`) then sets its attributes or,
- * denying, keeps it out, as FRR's. Without the kernel's routes (rtnetlink refused at start-up)
- * nothing passes the check, as in FRR without zebra.
+ * goes. Meanwhile it stays in the table as FRR shows it there, not valid ("0.0.0.0
+ * (inaccessible)", no '*'), so never best and never advertised. FRR asks zebra's RIB; skua
+ * reads the kernel's main table as bgpd mirrors it (kernel/route_watch.c), which leaves out
+ * BGP's own routes, so a statement never validates itself through the route it caused.
+ * `no bgp network import-check` announces every statement. A statement's route-map
+ * (`network P route-map NAME`) sets its attributes or, denying, keeps it out of the table
+ * altogether, as FRR's bgp_static_update(). Without the kernel's routes (rtnetlink refused at
+ * start-up) nothing passes the check, as in FRR without zebra.
  *
  * Applied as a whole, like redistribution: the wanted set is computed from the statements
  * and the mirror, and the RIB is handed only the differences from what is announced now.
@@ -24,9 +26,18 @@
 #include "lib/log.h"
 #include "lib/table.h"
 
+static DEFINE_MTYPE(BGP_NETWORK_OUTCOME, "BGP network statement outcome");
+
+/* What a statement puts in the RIB: its attributes (route-map applied) and whether it passes
+ * the import check. */
+struct outcome {
+	struct bgp_attr *attr; /* a reference */
+	bool ok;
+};
+
 static struct {
 	struct ev *ev;
-	struct ptree *announced[BGP_AF_MAX]; /* prefix -> interned attributes handed to the RIB */
+	struct ptree *announced[BGP_AF_MAX]; /* prefix -> struct outcome handed to the RIB */
 	bool no_view_logged;
 } nc;
 
@@ -76,16 +87,22 @@ static struct bgp_attr *statement_attr(enum bgp_af af, const struct bgp_network 
 
 struct want_ctx {
 	enum bgp_af af;
-	struct ptree *want; /* prefix -> interned attributes */
+	struct ptree *passed; /* the statements that pass the check */
+	struct ptree *want;   /* prefix -> struct outcome */
 };
 
 static int statement_wanted(const struct prefix *p, void *value, void *arg)
 {
 	struct want_ctx *c = arg;
 	struct bgp_attr *attr = statement_attr(c->af, value);
+	struct outcome *o;
 
-	if (attr)
-		*ptree_get(c->want, p) = attr;
+	if (!attr)
+		return 0;
+	o = XMALLOC(MTYPE_BGP_NETWORK_OUTCOME, sizeof(*o));
+	o->attr = attr;
+	o->ok = ptree_lookup(c->passed, p) != NULL;
+	*ptree_get(c->want, p) = o;
 	return 0;
 }
 
@@ -101,37 +118,44 @@ static int withdraw_gone(const struct prefix *p, void *value, void *arg)
 
 	(void)value;
 	if (!ptree_lookup(c->other, p))
-		rib_local_del(c->bgp->rib, c->af, p);
+		rib_network_del(c->bgp, c->af, p);
 	return 0;
 }
 
-/* New, or with other attributes than before (interned: the same set is the same pointer). */
-static int announce_new(const struct prefix *p, void *value, void *arg)
+/* New, with other attributes than before (interned: the same set is the same pointer), or
+ * with the other outcome of the check. */
+static int announce_changed(const struct prefix *p, void *value, void *arg)
 {
 	struct diff_ctx *c = arg;
+	const struct outcome *o = value, *was = c->other ? ptree_lookup(c->other, p) : NULL;
 
-	if (!c->other || ptree_lookup(c->other, p) != value)
-		rib_local_set(c->bgp->rib, c->af, p, value);
+	if (!was || was->attr != o->attr || was->ok != o->ok)
+		rib_network_set(c->bgp, c->af, p, o->attr, o->ok);
 	return 0;
 }
 
-static void attr_release(void *value)
+static void outcome_release(void *value)
 {
-	bgp_attr_unref(value);
+	struct outcome *o = value;
+
+	bgp_attr_unref(o->attr);
+	XFREE(MTYPE_BGP_NETWORK_OUTCOME, o);
 }
 
 static void sync_af(struct bgp *bgp, enum bgp_af af)
 {
 	int family = bgp_af_family(af);
 	struct statements_ctx c = { .statements = ptree_new(family), .passed = ptree_new(family) };
-	struct want_ctx w = { .af = af, .want = ptree_new(family) };
+	struct want_ctx w = { .af = af, .passed = c.passed, .want = ptree_new(family) };
 	struct kernel_watch *kw = bgp_fib_watch();
 	struct diff_ctx d = { .bgp = bgp, .af = af };
 	struct bgp_network *n;
 	bool any = false;
 
 	TAILQ_FOREACH (n, &bgp->networks[af], entry) {
-		*ptree_get(bgp->network_import_check ? c.statements : c.passed, &n->prefix) = n;
+		*ptree_get(c.statements, &n->prefix) = n;
+		if (!bgp->network_import_check)
+			*ptree_get(c.passed, &n->prefix) = n;
 		any = true;
 	}
 	if (bgp->network_import_check && any) {
@@ -144,14 +168,14 @@ static void sync_af(struct bgp *bgp, enum bgp_af af)
 				"`no bgp network import-check` announces them regardless");
 		nc.no_view_logged = !kw;
 	}
-	ptree_walk(c.passed, statement_wanted, &w);
+	ptree_walk(c.statements, statement_wanted, &w);
 	if (nc.announced[af]) {
 		d.other = w.want;
 		ptree_walk(nc.announced[af], withdraw_gone, &d);
 	}
 	d.other = nc.announced[af];
-	ptree_walk(w.want, announce_new, &d);
-	ptree_free(nc.announced[af], attr_release);
+	ptree_walk(w.want, announce_changed, &d);
+	ptree_free(nc.announced[af], outcome_release);
 	ptree_free(c.statements, NULL);
 	ptree_free(c.passed, NULL);
 	nc.announced[af] = w.want;
@@ -206,14 +230,18 @@ void bgp_network_check_policy_changed(void)
 
 bool bgp_network_check_announced(enum bgp_af af, const struct prefix *p)
 {
-	return (unsigned)af < BGP_AF_MAX && nc.announced[af] && ptree_lookup(nc.announced[af], p);
+	const struct outcome *o = (unsigned)af < BGP_AF_MAX && nc.announced[af]
+					  ? ptree_lookup(nc.announced[af], p)
+					  : NULL;
+
+	return o && o->ok;
 }
 
 void bgp_network_check_reset(void)
 {
 	/* The instance's RIB goes with its paths: only the record of them is ours. */
 	for (int af = 0; af < BGP_AF_MAX; af++) {
-		ptree_free(nc.announced[af], attr_release);
+		ptree_free(nc.announced[af], outcome_release);
 		nc.announced[af] = NULL;
 	}
 	nc.no_view_logged = false;

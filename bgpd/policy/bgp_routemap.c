@@ -53,6 +53,7 @@ void route_map_entry_free(struct rmap_entry *e)
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_plist6);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_aspath);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->match_clist);
+	XFREE(MTYPE_BGP_ROUTEMAP, e->match_peer_ifname);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->prepend);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->exclude);
 	XFREE(MTYPE_BGP_ROUTEMAP, e->comm);
@@ -192,6 +193,26 @@ static bool nexthop6_is(const struct in6_addr *want, const struct bgp_attr *a)
 	return a->mp_nh_len == 32 && memcmp(bgp_attr_mp_nh_local(a), want, sizeof(*want)) == 0;
 }
 
+/* match peer (FRR's route_match_peer()): an address is the neighbor's own (inbound maps
+ * only, see rmap_ctx); `local` holds in maps of our own routes only (no ctx); an interface
+ * name matches no numbered neighbor. */
+static bool peer_matches(const struct rmap_entry *e, const struct rmap_ctx *ctx)
+{
+	const struct ipaddr *peer = ctx ? ctx->peer : NULL;
+
+	switch (e->match_peer) {
+	case RMAP_PEER_NONE:
+		return true;
+	case RMAP_PEER_LOCAL:
+		return !ctx;
+	case RMAP_PEER_ADDR:
+		return peer && ipaddr_cmp(peer, &e->match_peer_addr) == 0;
+	case RMAP_PEER_IFNAME:
+		break;
+	}
+	return false;
+}
+
 static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 			  const struct rmap_ctx *ctx, const struct bgp_attr *a)
 {
@@ -229,6 +250,10 @@ static bool entry_matches(const struct rmap_entry *e, const struct prefix *p,
 		return false;
 	if (e->match_eclist && !ecommunity_list_permits(ecommunity_list_lookup(e->match_eclist),
 							bgp_attr_ex(a)->ecommunities))
+		return false;
+	if (!peer_matches(e, ctx))
+		return false;
+	if (e->match_tag_set && bgp_attr_ex(a)->tag != e->match_tag)
 		return false;
 	if (e->match_metric_set) {
 		uint32_t med = (a->present & ATTR_BIT(BGP_ATTR_MED)) ? a->med : 0;
@@ -290,13 +315,19 @@ static void put_communities(struct bgp_attr *t, struct rmap_refs *refs, struct b
 		t->present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
 }
 
-/* The template's LARGE_COMMUNITIES become l (in refs' own extras block). */
-static void put_lcommunities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_lcommlist *l)
+/* The template's extras become refs' own block (a copy of them), to be changed. */
+static void own_extras(struct bgp_attr *t, struct rmap_refs *refs)
 {
 	if (t->extra != &refs->ex) {
 		refs->ex = *bgp_attr_ex(t);
 		t->extra = &refs->ex;
 	}
+}
+
+/* The template's LARGE_COMMUNITIES become l (in refs' own extras block). */
+static void put_lcommunities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_lcommlist *l)
+{
+	own_extras(t, refs);
 	if (refs->lcommunities)
 		bgp_lcommlist_unref(refs->lcommunities);
 	refs->lcommunities = l;
@@ -500,6 +531,10 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p,
 		t->weight = e->weight;
 	if (e->origin_set)
 		t->origin = e->origin;
+	if (e->tag_set) {
+		own_extras(t, refs);
+		refs->ex.tag = e->tag;
+	}
 	if (e->nexthop_set) {
 		t->nexthop = e->nexthop;
 		t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);

@@ -17,6 +17,12 @@
  *   `match as-path`, `match metric`, `match community NAME [exact-match]`,
  *   `match large-community NAME [exact-match]`, `match extcommunity NAME`. A list that does
  *   not exist matches nothing.
+ *   `match peer A.B.C.D|X:X::X:X`: in an inbound map, the neighbor the route came from; in an
+ *   outbound map nothing (FRR 8.4 runs outbound maps for its update group, whose stand-in
+ *   peer has no address: no address ever matches there); `match peer local`: in a map of our
+ *   own routes (redistribute), never in a neighbor's; `match peer IFNAME` names an interface
+ *   neighbor, which skua does not have (FRR's numbered neighbors never match it either).
+ *   `match tag N`: the route's tag (FRR's local attribute; routes carry 0 until a map sets it).
  * - Set statements: `set local-preference N|+N|-N`, `set metric N|+N|-N`, `set weight N`,
  *   `set as-path exclude ASN...` (before the prepend of the same entry: FRR's printed order),
  *   `set as-path prepend ASN...`, `set ip next-hop A.B.C.D`, `set ipv6 next-hop global X:X::X:X`,
@@ -29,7 +35,8 @@
  *   apply, as FRR; replaces a bandwidth of the same transitivity, else goes in at its sorted
  *   place; `cumulative` sets nothing on a single path, as FRR, and is not done for several),
  *   `set extcommunity none`, `set extcommunity rt VALUE...`, `set extcommunity soo VALUE...`
- *   (appended to what the route has, repeats kept: FRR's ecommunity_merge()).
+ *   (appended to what the route has, repeats kept: FRR's ecommunity_merge()), `set tag N`
+ *   (local, never sent: it carries from the inbound map to the outbound ones).
  * - A neighbor's `route-map NAME in|out` naming no route-map denies everything, as in FRR.
  *
  * Route-maps are looked up by name whenever applied; every change calls the change hook.
@@ -92,6 +99,14 @@ enum rmap_lb {
 	RMAP_LB_NUM_MPATH,  /* FRR: 1 Mbps per multipath, on the exported best path only */
 };
 
+/* What a `match peer` clause names. */
+enum rmap_match_peer {
+	RMAP_PEER_NONE = 0,
+	RMAP_PEER_ADDR,	  /* A.B.C.D or X:X::X:X */
+	RMAP_PEER_LOCAL,  /* local */
+	RMAP_PEER_IFNAME, /* an interface neighbor's name */
+};
+
 struct rmap_entry {
 	uint16_t seq;
 	bool permit;
@@ -108,11 +123,18 @@ struct rmap_entry {
 	uint32_t match_metric;
 	char *match_clist; /* match community NAME */
 	bool match_clist_exact;
+	enum rmap_match_peer match_peer; /* match peer ... */
+	struct ipaddr match_peer_addr;	 /* RMAP_PEER_ADDR */
+	char *match_peer_ifname;	 /* RMAP_PEER_IFNAME */
+	bool match_tag_set;		 /* match tag N */
+	uint32_t match_tag;
 	/* set */
 	bool lp_set, med_set, weight_set, nexthop_set;
 	enum rmap_arith lp_op, med_op;
 	uint32_t lp, med, weight;
 	bool origin_set; /* set origin igp|egp|incomplete */
+	bool tag_set;	 /* set tag N */
+	uint32_t tag;
 	enum bgp_origin origin;
 	struct in_addr nexthop;
 	bool nexthop6_set; /* set ipv6 next-hop global X:X::X:X */
@@ -174,6 +196,10 @@ struct rmap_ctx {
 	/* An outbound map on the best path: 1 + its multipaths (set extcommunity bandwidth
 	 * num-multipaths); 0 anywhere else. */
 	uint32_t export_paths;
+	/* `match peer`: the neighbor an inbound map runs for; NULL in an outbound map (FRR 8.4
+	 * gives those no address). Without a ctx the map is one of our own routes', which only
+	 * `match peer local` matches. */
+	const struct ipaddr *peer;
 };
 bool route_map_apply_ctx(const char *name, const struct prefix *p, struct bgp_attr *t,
 			 struct rmap_refs *refs, const struct rmap_ctx *ctx);

@@ -770,11 +770,14 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 		t.local_pref = BGP_DEFAULT_LOCAL_PREF;
 	}
 	/* match rpki / match aspa judge the route as it came from its source; set
-	 * extcommunity bandwidth num-multipaths counts the paths of the best one. */
+	 * extcommunity bandwidth num-multipaths counts the paths of the best one. match peer has
+	 * no neighbor here: FRR 8.4 runs outbound maps for an update group's stand-in peer, which
+	 * has no address, so no address matches; nor does `local` (a neighbor's map). */
 	ctx = rib_rmap_ctx(from, &cbuf);
 	if (!ctx)
-		memset(&cbuf, 0, sizeof(cbuf));
+		memset(&cbuf, 0, sizeof(cbuf)); /* our own route */
 	cbuf.export_paths = export_paths(rib, af, dest);
+	cbuf.peer = NULL;
 	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs, &cbuf)) {
 		route_map_refs_release(&refs);
 		return NULL;

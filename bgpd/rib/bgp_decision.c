@@ -410,6 +410,8 @@ bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 
 	if (!src || !rib_src_usable(src) || !path->attr)
 		return false;
+	if (path->flags & PATH_F_IMPORT_FAILED)
+		return false; /* a network statement without its kernel route (FRR: not valid) */
 	/* Next-hop tracking (bgpd/fib/bgp_nexthop.c): a next hop the kernel cannot reach makes the
 	 * path unusable (RFC 4271 9.1.2.1), as FRR does; not for our own routes. */
 	if (src->local || !ops || !ops->nexthop_valid)

@@ -145,9 +145,12 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	bgp_slab_free(&rib->path_slab, path);
 }
 
-/* Store (or replace) src's path for p with attr (a reference is taken). */
-static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
-			    const struct prefix *p, struct bgp_attr *attr, uint32_t now)
+/* Store (or replace) src's path for p with attr (a reference is taken), its
+ * PATH_F_IMPORT_FAILED set to import_failed (network statements; 0 for every other source): a
+ * change of that flag alone re-decides too. */
+static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
+				  const struct prefix *p, struct bgp_attr *attr, uint32_t now,
+				  uint8_t import_failed)
 {
 	struct bgp_dest *dest = dest_get(rib, af, p);
 	struct bgp_path **pp = path_find(rib, dest, src), **at;
@@ -157,6 +160,12 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	best_snap(rib, af, dest, &before);
 	if (pp) {
 		path = *pp;
+		if ((path->flags & PATH_F_IMPORT_FAILED) != import_failed) {
+			path->flags ^= PATH_F_IMPORT_FAILED;
+			path->uptime = now;
+			dest_decide(rib, af, dest, &before);
+			best_snap(rib, af, dest, &before);
+		}
 		/* Announced again: no longer stale since an enhanced route refresh's BoRR, nor
 		 * long-lived stale (its new attributes come without our LLGR_STALE). */
 		rib_refresh_path_updated(rib, src, af, p, path);
@@ -182,7 +191,8 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 		path = bgp_slab_alloc(&rib->path_slab);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
-		path->flags = 0; /* the slab does not clear: a freed path's flags would stay */
+		/* the slab does not clear: a freed path's flags would stay */
+		path->flags = import_failed;
 		rib_refresh_path_updated(rib, src, af, p, path);
 		/* Behind the selected path, which stays first (dest_best()); the others are
 		 * newest first, the order FRR walks its paths in. */
@@ -194,6 +204,13 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 	}
 	path->uptime = now;
 	dest_decide(rib, af, dest, &before);
+}
+
+/* Store (or replace) src's path for p with attr (a reference is taken). */
+static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
+			    const struct prefix *p, struct bgp_attr *attr, uint32_t now)
+{
+	rib_path_update_flags(rib, af, src, p, attr, now, 0);
 }
 
 static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
@@ -1062,16 +1079,24 @@ void rib_local_del(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
 
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p)
 {
+	rib_network_set(bgp, af, p, NULL, true);
+}
+
+void rib_network_set(struct bgp *bgp, enum bgp_af af, const struct prefix *p, struct bgp_attr *attr,
+		     bool import_ok)
+{
 	struct bgp_rib *rib = bgp->rib;
-	struct bgp_attr *attr;
+	struct bgp_attr *own = NULL;
 	struct prefix q = *p;
 
 	if (!rib || af >= BGP_AF_MAX || p->family != bgp_af_family(af))
 		return;
 	prefix_apply_mask(&q);
-	attr = local_attr(af);
-	rib_local_set(rib, af, &q, attr);
-	bgp_attr_unref(attr);
+	if (!attr)
+		attr = own = local_attr(af);
+	rib_path_update_flags(rib, af, &rib->local, &q, attr, (uint32_t)wallclock_s(),
+			      import_ok ? 0 : PATH_F_IMPORT_FAILED);
+	bgp_attr_unref(own);
 }
 
 void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p)

@@ -86,6 +86,9 @@ struct bgp_path {
 /* Announced since a BoRR, ahead of the walk that marks the session's paths stale: the walk
  * leaves it fresh and clears this (bgp_rib_refresh.c). */
 #define PATH_F_RR_SEEN 0x04
+/* A network statement whose `bgp network import-check` fails (no kernel route for it): kept in
+ * the table as FRR keeps it, shown but never valid, so never best nor advertised. */
+#define PATH_F_IMPORT_FAILED 0x08
 
 /* dest->flags */
 #define DEST_F_BEST 0x01 /* paths is the selected best path */

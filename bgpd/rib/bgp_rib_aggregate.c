@@ -268,6 +268,10 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 
 			if (path->src != 0 && (!src || !rib_src_usable(src)))
 				continue;
+			/* A network statement failing its import check is not valid: FRR's
+			 * aggregates skip such paths (BGP_PATH_HOLDDOWN). */
+			if (path->flags & PATH_F_IMPORT_FAILED)
+				continue;
 			sum->count++;
 			/* enum bgp_origin: IGP 0 < EGP 1 < INCOMPLETE 2, the RFC's order. */
 			if (path->attr->origin > sum->origin)

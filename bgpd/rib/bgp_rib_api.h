@@ -48,6 +48,11 @@ bool rib_refresh_in_progress(const struct bgp_peer *peer, enum bgp_af af);
 
 /* Configuration (network statements, activation changes while up). */
 void rib_network_add(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
+/* The same with the statement's attributes (its route-map's sets; NULL: the plain local ones)
+ * and the outcome of `bgp network import-check` (import_ok false: in the table, not valid, as
+ * FRR shows such a statement); a change of either re-decides the prefix. */
+void rib_network_set(struct bgp *bgp, enum bgp_af af, const struct prefix *p, struct bgp_attr *attr,
+		     bool import_ok);
 void rib_network_del(struct bgp *bgp, enum bgp_af af, const struct prefix *p);
 /* aggregate-address P [OPTIONS]: originated while a more specific route is in the Loc-RIB
  * (bgp_rib_aggregate.c). Adding one that exists changes its options. */

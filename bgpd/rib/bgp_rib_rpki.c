@@ -46,6 +46,7 @@ const struct rmap_ctx *rib_rmap_ctx(const struct rib_src *src, struct rmap_ctx *
 	/* A route server does not put its AS in the path (RFC 7947 2.2.2.1): the first AS is
 	 * then not the neighbor's, and verification must not require it (0: not checked). */
 	buf->peer_as = role == BGP_ROLE_RS_CLIENT ? 0 : src->remote_as;
+	buf->peer = &src->peer->conf.addr; /* match peer: the sender */
 	return buf;
 }
 

@@ -49,8 +49,10 @@ static void json_table_begin(struct route_show *s)
 	json_object_open(w, "routes");
 }
 
-/* nexthops: [{ip, afi, scope, used}] as route_vty_out() (IPv6: global, then link-local). */
-static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, bool detail)
+/* nexthops: [{ip, afi, scope, used}] as route_vty_out() (IPv6: global, then link-local). In
+ * detail, a path that is not valid has its next hop "accessible": false and no metric (FRR). */
+static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, bool detail,
+			  bool valid)
 {
 	struct json_writer *w = &s->json;
 	bool ll = s->af == BGP_AF_IPV6_UNICAST && attr->mp_nh_len == 32;
@@ -65,10 +67,10 @@ static void json_nexthops(struct route_show *s, const struct bgp_attr *attr, boo
 		json_string(w, "afi", "ipv6");
 		json_string(w, "scope", "global");
 	}
-	if (detail) {
+	if (detail && valid)
 		json_uint(w, "metric", 0);
-		json_bool(w, "accessible", true);
-	}
+	if (detail)
+		json_bool(w, "accessible", valid);
 	if (!ll)
 		json_bool(w, "used", true);
 	json_object_close(w);
@@ -123,7 +125,7 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 	route_aspath_str(attr->aspath, tmp);
 	json_string(w, "path", tmp->buf);
 	json_string(w, "origin", route_origin_long(attr->origin));
-	json_nexthops(s, attr, false);
+	json_nexthops(s, attr, false, true);
 	json_object_close(w);
 }
 
@@ -228,6 +230,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		json_uint(w, "locPrf", attr->local_pref);
 	if (attr->weight)
 		json_uint(w, "weight", attr->weight);
+	if (bgp_attr_ex(attr)->tag) /* a route-map's set tag (FRR) */
+		json_uint(w, "tag", bgp_attr_ex(attr)->tag);
 	json_bool(w, "valid", route_path_valid(s, path));
 	json_uint(w, "version", d->version);
 	if (local) {
@@ -303,7 +307,7 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 	json_object_close(w);
 	if (src && route_path_stale(s, path) && rib_src_gr_restart_remaining(src) >= 0)
 		json_int(w, "gracefulRestartSecondsRemaining", rib_src_gr_restart_remaining(src));
-	json_nexthops(s, attr, true);
+	json_nexthops(s, attr, true, route_path_valid(s, path));
 	json_object_open(w, "peer");
 	if (local) {
 		json_string(w, "peerId", s->af == BGP_AF_IPV4_UNICAST ? "0.0.0.0" : "::");

@@ -205,7 +205,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		inet_ntop(AF_INET, &attr->nexthop, buf, sizeof(buf));
 	else
 		inet_ntop(AF_INET6, bgp_attr_mp_nh_global(attr), buf, sizeof(buf));
-	vty_out(vty, "    %s", buf);
+	vty_out(vty, "    %s%s", buf, valid ? "" : " (inaccessible)"); /* FRR: not valid */
 	if (!src || src->local) {
 		inet_ntop(AF_INET, &s->bgp->router_id, id, sizeof(id));
 		vty_out(vty, " from %s (%s)\n",
@@ -230,6 +230,8 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		vty_out(vty, ", localpref %u", attr->local_pref);
 	if (attr->weight)
 		vty_out(vty, ", weight %u", attr->weight);
+	if (bgp_attr_ex(attr)->tag) /* a route-map's set tag (FRR) */
+		vty_out(vty, ", tag %u", bgp_attr_ex(attr)->tag);
 	vty_out(vty, valid ? ", valid" : ", invalid");
 	if (!src || src->local)
 		vty_out(vty, ", sourced, local");

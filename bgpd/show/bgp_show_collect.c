@@ -16,6 +16,7 @@
 #include "bgpd/session/bgp_security.h"
 #include "bgpd/session/bgp_session.h"
 #include "bgpd/show/bgp_show_neighbor.h"
+#include "kernel/kernel.h"
 #include "lib/event.h"
 
 void bgp_uptime_str(uint64_t elapsed_ms, char *buf, size_t size)
@@ -113,6 +114,26 @@ static void since(uint64_t now, uint64_t then, bool *never, uint64_t *elapsed, c
 		bgp_uptime_str(*elapsed, buf, size);
 }
 
+/* FRR 8.4's names of the RFC 9234 roles (bgp_get_name_by_role()). */
+static const char *bgp_role_name(enum bgp_role r)
+{
+	switch (r) {
+	case BGP_ROLE_PROVIDER:
+		return "provider";
+	case BGP_ROLE_RS_SERVER:
+		return "rs-server";
+	case BGP_ROLE_RS_CLIENT:
+		return "rs-client";
+	case BGP_ROLE_CUSTOMER:
+		return "customer";
+	case BGP_ROLE_PEER:
+		return "peer";
+	case BGP_ROLE_NONE:
+		break;
+	}
+	return "undefined";
+}
+
 static void fill_caps(struct bgp_peer_view *v, const struct bgp_session *s)
 {
 	const struct bgp_open_local *ours = &s->open_sent;
@@ -126,6 +147,11 @@ static void fill_caps(struct bgp_peer_view *v, const struct bgp_session *s)
 	v->ext_msg.rcv = theirs->ext_message;
 	v->route_refresh.adv = ours->route_refresh;
 	v->route_refresh.rcv = theirs->route_refresh || theirs->route_refresh_old;
+	v->rr_old = theirs->route_refresh_old;
+	v->role.rcv = theirs->role;
+	if (v->show_caps && theirs->role) /* the wire value is enum bgp_role's minus one */
+		v->remote_role = bgp_role_name((enum bgp_role)(theirs->role_value + 1));
+	v->rr_new = theirs->route_refresh;
 	v->enhanced_rr.adv = ours->enhanced_rr;
 	v->enhanced_rr.rcv = theirs->enhanced_rr;
 	for (af = 0; af < BGP_AF_MAX; af++) {
@@ -156,19 +182,21 @@ static void fill_reset(struct bgp_peer_view *v, const struct bgp_session *s, uin
 	}
 }
 
+/* The connection's addresses and the next hops it offers, FRR's way (kernel/conn_nexthops.c):
+ * an IPv4 session shows the interface's IPv6 next hops, and an IPv6 session on an interface
+ * without IPv4 shows the router-id as its IPv4 next hop, as FRR. */
 static void fill_conn(struct bgp_peer_view *v, const struct bgp_peer *peer,
 		      const struct bgp_session *s)
 {
 	const struct bgp_conn *c = &s->conn[s->primary];
+	struct kernel_conn_nexthops nh;
+	struct ipaddr a;
 
 	v->fd = c->fd;
 	v->read_on = c->read_ev && event_pending(c->read_ev);
 	v->write_on = c->write_ev && event_pending(c->write_ev);
 	v->inq = c->inq;
 	v->outq = c->omsgs;
-	snprintf(v->nexthop, sizeof(v->nexthop), "0.0.0.0");
-	snprintf(v->nexthop_global, sizeof(v->nexthop_global), "::");
-	snprintf(v->nexthop_local, sizeof(v->nexthop_local), "::");
 	if (c->fd < 0 || c->connecting || !c->local.family)
 		return;
 	v->have_conn = true;
@@ -176,10 +204,18 @@ static void fill_conn(struct bgp_peer_view *v, const struct bgp_peer *peer,
 	ipaddr_to_str(&c->remote, v->remote_host, sizeof(v->remote_host));
 	v->local_port = c->lport;
 	v->remote_port = c->rport;
-	if (c->local.family == AF_INET)
-		ipaddr_to_str(&c->local, v->nexthop, sizeof(v->nexthop));
-	else
-		ipaddr_to_str(&c->local, v->nexthop_global, sizeof(v->nexthop_global));
+	kernel_conn_nexthops(&c->local, &c->remote, &nh); /* none found: all zero, not shared */
+	if (c->local.family == AF_INET6 && nh.v4.s_addr == INADDR_ANY)
+		nh.v4 = v->local_id;
+	a.family = AF_INET;
+	a.u.v4 = nh.v4;
+	ipaddr_to_str(&a, v->nexthop, sizeof(v->nexthop));
+	a.family = AF_INET6;
+	a.u.v6 = nh.v6_global;
+	ipaddr_to_str(&a, v->nexthop_global, sizeof(v->nexthop_global));
+	a.u.v6 = nh.v6_local;
+	ipaddr_to_str(&a, v->nexthop_local, sizeof(v->nexthop_local));
+	v->shared_network = nh.shared_network;
 }
 
 /*
@@ -273,6 +309,8 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 	v->state = bgp_session_state(peer);
 	v->established = s && s->established;
 	v->local_id = bgp->router_id;
+	v->local_role = bgp_role_name(peer->conf.local_role);
+	v->remote_role = bgp_role_name(BGP_ROLE_NONE); /* fill_caps(): the peer's, if sent */
 	v->conf_holdtime = bgp_peer_holdtime(peer);
 	v->conf_keepalive = bgp_peer_keepalive(peer);
 	v->holdtime = v->conf_holdtime;

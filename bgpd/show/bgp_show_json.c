@@ -229,7 +229,15 @@ static void json_capabilities(struct json_writer *w, const struct bgp_peer_view 
 	json_object_open(w, "neighborCapabilities");
 	json_cap(w, "4byteAs", pv->as4);
 	json_cap(w, "extendedMessage", pv->ext_msg);
-	json_cap(w, "routeRefresh", pv->route_refresh);
+	json_cap(w, "role", pv->role);
+	if (pv->route_refresh.adv && pv->route_refresh.rcv)
+		/* FRR 8.4 names the codes received: advertisedAndReceived{OldNew,Old,New} */
+		json_string(w, "routeRefresh",
+			    pv->rr_old && pv->rr_new ? "advertisedAndReceivedOldNew"
+			    : pv->rr_old	     ? "advertisedAndReceivedOld"
+						     : "advertisedAndReceivedNew");
+	else
+		json_cap(w, "routeRefresh", pv->route_refresh);
 	json_cap(w, "enhancedRouteRefresh", pv->enhanced_rr);
 	json_object_open(w, "multiprotocolExtensions");
 	for (af = 0; af < BGP_AF_MAX; af++) {
@@ -379,6 +387,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_bool(w, pv->confed ? "nbrConfedExternalLink" : "nbrExternalLink", true);
 	else
 		json_bool(w, "nbrUnspecifiedLink", true);
+	json_string(w, "localRole", pv->local_role);
+	json_string(w, "remoteRole", pv->remote_role);
 	if (pv->desc)
 		json_string(w, "nbrDesc", pv->desc);
 	if (pv->peer_group)
@@ -481,6 +491,8 @@ static void json_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		json_string(w, "nexthop", pv->nexthop);
 		json_string(w, "nexthopGlobal", pv->nexthop_global);
 		json_string(w, "nexthopLocal", pv->nexthop_local);
+		json_string(w, "bgpConnection",
+			    pv->shared_network ? "sharedNetwork" : "nonSharedNetwork");
 	} else {
 		json_string(w, "hostLocal", "Unknown");
 		json_int(w, "portLocal", -1);

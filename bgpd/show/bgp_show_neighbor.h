@@ -116,6 +116,11 @@ struct bgp_peer_view {
 
 	bool show_caps; /* Established: capabilities are meaningful */
 	struct bgp_cap_view as4, ext_msg, route_refresh, enhanced_rr;
+	struct bgp_cap_view role; /* RFC 9234: received only (skua sends none) */
+	bool rr_old, rr_new; /* the peer sent route refresh code 128, code 2 (FRR shows which) */
+	/* RFC 9234 roles as FRR 8.4 names them ("undefined" when none): ours from `neighbor X
+	 * local-role`, the peer's from the Role capability of its OPEN on the session up. */
+	const char *local_role, *remote_role;
 	struct bgp_af_view af[BGP_AF_MAX];
 	struct bgp_gr_view gr;
 
@@ -152,6 +157,7 @@ struct bgp_peer_view {
 	char local_host[IPADDR_STRLEN], remote_host[IPADDR_STRLEN];
 	uint16_t local_port, remote_port;
 	char nexthop[IPADDR_STRLEN], nexthop_global[IPADDR_STRLEN], nexthop_local[IPADDR_STRLEN];
+	bool shared_network; /* the peer is on a subnet of one of our interfaces */
 	uint16_t connect_retry;
 	int64_t next_connect_ms; /* -1 when not running */
 	int64_t next_start_ms;	 /* IdleHoldTimer, -1 when not running */

@@ -164,6 +164,26 @@ struct rmap_show_ctx {
 	const char *open;
 };
 
+/* FRR's `peer` clause: the address, local or the interface name. */
+static void rmap_show_match_peer(struct vty *vty, const struct rmap_entry *e)
+{
+	char buf[IPADDR_STRLEN];
+
+	switch (e->match_peer) {
+	case RMAP_PEER_NONE:
+		break;
+	case RMAP_PEER_ADDR:
+		vty_out(vty, "    peer %s\n", ipaddr_to_str(&e->match_peer_addr, buf, sizeof(buf)));
+		break;
+	case RMAP_PEER_LOCAL:
+		vty_out(vty, "    peer local\n");
+		break;
+	case RMAP_PEER_IFNAME:
+		vty_out(vty, "    peer %s\n", e->match_peer_ifname);
+		break;
+	}
+}
+
 static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *arg)
 {
 	struct rmap_show_ctx *c = arg;
@@ -199,10 +219,13 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 		vty_out(vty, "    large-community %s%s\n", e->match_lclist,
 			e->match_lclist_exact ? " exact-match" : "");
 	bgp_show_eclist_match(vty, e);
+	rmap_show_match_peer(vty, e);
 	if (e->match_rpki != RPKI_NOT_USED)
 		vty_out(vty, "    rpki %s\n", rpki_state_name(e->match_rpki));
 	if (e->match_aspa != ASPA_NOT_USED)
 		vty_out(vty, "    aspa %s\n", aspa_state_name(e->match_aspa));
+	if (e->match_tag_set)
+		vty_out(vty, "    tag %u\n", e->match_tag);
 	vty_out(vty, "  Set clauses:\n");
 	if (e->nexclude) {
 		vty_out(vty, "    as-path exclude");
@@ -238,6 +261,8 @@ static void rmap_show_entry(const char *map, const struct rmap_entry *e, void *a
 		vty_out(vty, "    weight %u\n", e->weight);
 	if (e->origin_set)
 		vty_out(vty, "    origin %s\n", rmap_origin_word(e->origin));
+	if (e->tag_set)
+		vty_out(vty, "    tag %u\n", e->tag);
 	if (e->comm_set) {
 		vty_out(vty, "    community");
 		if (e->comm_none)

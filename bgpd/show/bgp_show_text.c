@@ -183,6 +183,28 @@ static void text_cap(struct vty *vty, const char *name, struct bgp_cap_view c)
 	vty_out(vty, "\n");
 }
 
+/* FRR 8.4 names the codes the peer sent: new (2, RFC 2918), old (128, pre-standard). */
+static const char *rr_codes(const struct bgp_peer_view *pv)
+{
+	if (pv->rr_old && pv->rr_new)
+		return "old & new";
+	return pv->rr_old ? "old" : "new";
+}
+
+static void text_route_refresh(struct vty *vty, const struct bgp_peer_view *pv)
+{
+	struct bgp_cap_view c = pv->route_refresh;
+
+	if (!c.adv && !c.rcv)
+		return;
+	vty_out(vty, "    Route refresh:");
+	if (c.adv)
+		vty_out(vty, " advertised");
+	if (c.rcv)
+		vty_out(vty, " %sreceived(%s)", c.adv ? "and " : "", rr_codes(pv));
+	vty_out(vty, "\n");
+}
+
 static void text_capabilities(struct vty *vty, const struct bgp_peer_view *pv)
 {
 	int af;
@@ -192,7 +214,8 @@ static void text_capabilities(struct vty *vty, const struct bgp_peer_view *pv)
 	vty_out(vty, "  Neighbor capabilities:\n");
 	text_cap(vty, "4 Byte AS", pv->as4);
 	text_cap(vty, "Extended Message", pv->ext_msg);
-	text_cap(vty, "Route refresh", pv->route_refresh);
+	text_cap(vty, "Role", pv->role); /* FRR 8.4's place for it */
+	text_route_refresh(vty, pv);
 	text_cap(vty, "Enhanced Route Refresh", pv->enhanced_rr);
 	for (af = 0; af < BGP_AF_MAX; af++) {
 		struct bgp_cap_view c = { pv->af[af].advertised, pv->af[af].received };
@@ -222,7 +245,7 @@ static void text_msg_stats(struct vty *vty, const struct bgp_peer_view *pv)
 	for (i = 0; i < array_size(rows); i++)
 		vty_out(vty, "    %s %10u %10u\n", rows[i].label, pv->sent.count[rows[i].type],
 			pv->rcvd.count[rows[i].type]);
-	vty_out(vty, "    Total:         %10u %10u\n\n", pv->total_sent, pv->total_rcvd);
+	vty_out(vty, "    Total:         %10u %10u\n", pv->total_sent, pv->total_rcvd);
 }
 
 /* FRR's filter lines; "*" marks a name that names no list (it then denies everything). */
@@ -391,6 +414,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		pv->remote_as, pv->local_as,
 		pv->peer->conf.local_as_no_prepend ? " no-prepend" : "",
 		pv->peer->conf.local_as_replace ? " replace-as" : "", link_str(pv));
+	vty_out(vty, "  Local Role: %s\n  Remote Role: %s\n", pv->local_role, pv->remote_role);
 	if (pv->desc)
 		vty_out(vty, " Description: %s\n", pv->desc);
 	if (pv->peer_group)
@@ -427,11 +451,7 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		vty_out(vty, " For address family: %s\n", bgp_af_text_name(af));
 		text_filters(vty, pv->peer, af, &pv->af[af]);
 		text_policy_missing(vty, &pv->af[af]);
-		if (pv->af[af].negotiated)
-			vty_out(vty, "  %u accepted, %u sent prefixes\n", pv->af[af].accepted,
-				pv->af[af].sent);
-		else
-			vty_out(vty, "  %u accepted prefixes\n", pv->af[af].accepted);
+		vty_out(vty, "  %u accepted prefixes\n", pv->af[af].accepted);
 		text_maxpfx(vty, &pv->peer->conf.maxpfx[af]);
 		vty_out(vty, "\n");
 	}
@@ -449,6 +469,8 @@ static void text_neighbor(struct bgp_show_ctx *ctx, const struct bgp_peer_view *
 		vty_out(vty, "Nexthop: %s\n", pv->nexthop);
 		vty_out(vty, "Nexthop global: %s\n", pv->nexthop_global);
 		vty_out(vty, "Nexthop local: %s\n", pv->nexthop_local);
+		vty_out(vty, "BGP connection: %s\n",
+			pv->shared_network ? "shared network" : "non shared network");
 	}
 	vty_out(vty, "BGP Connect Retry Timer in Seconds: %u\n", pv->connect_retry);
 	if (pv->next_start_ms >= 0)

@@ -123,6 +123,7 @@ struct bgp_attr_extra {
 	 * bytes; link-local when mp_nh_len == 32. */
 	struct in6_addr mp_nh_global;
 	struct in6_addr mp_nh_local;
+	uint32_t tag; /* local, never sent: a route-map's `set tag` (FRR's attr->tag) */
 };
 
 /*

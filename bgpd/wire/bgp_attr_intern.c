@@ -359,14 +359,14 @@ static bool extra_eq(const void *pa, const void *pb)
 	       a->cluster_list == b->cluster_list && a->lcommunities == b->lcommunities &&
 	       a->ecommunities == b->ecommunities && a->transit == b->transit &&
 	       memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
-	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0;
+	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0 && a->tag == b->tag;
 }
 
 static uint32_t extra_hash(const struct bgp_attr_extra *e)
 {
 	struct {
 		uintptr_t cluster_list, lcommunities, ecommunities, transit;
-		uint32_t aggregator_as, aggregator_addr, originator_id, pad;
+		uint32_t aggregator_as, aggregator_addr, originator_id, tag;
 		struct in6_addr mp_nh_global, mp_nh_local;
 	} k;
 
@@ -378,6 +378,7 @@ static uint32_t extra_hash(const struct bgp_attr_extra *e)
 	k.aggregator_as = e->aggregator_as;
 	k.aggregator_addr = e->aggregator_addr.s_addr;
 	k.originator_id = e->originator_id.s_addr;
+	k.tag = e->tag;
 	k.mp_nh_global = e->mp_nh_global;
 	k.mp_nh_local = e->mp_nh_local;
 	return hash_bytes(&k, sizeof(k), 0x65787472u);

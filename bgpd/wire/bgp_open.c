@@ -163,6 +163,14 @@ static int parse_caps(struct bgp_caps *caps, struct stream *p, struct bgp_error 
 		case BGP_CAP_LLGR:
 			bgp_cap_llgr_parse(caps, &v);
 			break;
+		case BGP_CAP_ROLE:
+			if (len == 1 && stream_get_u8(&v, &b) == 0 && b <= 4) {
+				caps->role = true;
+				caps->role_value = b;
+			} else {
+				caps->unknown++;
+			}
+			break;
 		default:
 			/* RFC 5492 4: capabilities we do not know are ignored. */
 			caps->unknown++;
@@ -352,6 +360,8 @@ const char *bgp_cap_name(uint8_t code)
 		return "Route Refresh";
 	case BGP_CAP_EXT_MESSAGE:
 		return "Extended Message";
+	case BGP_CAP_ROLE:
+		return "Role";
 	case BGP_CAP_GRACEFUL_RESTART:
 		return "Graceful Restart";
 	case BGP_CAP_AS4:

@@ -33,6 +33,7 @@ enum bgp_cap_code {
 	BGP_CAP_MP = 1,
 	BGP_CAP_ROUTE_REFRESH = 2,
 	BGP_CAP_EXT_MESSAGE = 6,
+	BGP_CAP_ROLE = 9, /* BGP Role (RFC 9234 4.1) */
 	BGP_CAP_GRACEFUL_RESTART = 64,
 	BGP_CAP_AS4 = 65,
 	BGP_CAP_ADDPATH = 69,
@@ -65,6 +66,11 @@ struct bgp_caps {
 	bool llgr_af[BGP_AF_MAX];
 	bool llgr_fwd[BGP_AF_MAX];
 	uint32_t llgr_time[BGP_AF_MAX]; /* seconds (24 bits) */
+	/* BGP Role (RFC 9234 4.1): the sender's role, 0 provider, 1 route server, 2 route server
+	 * client, 3 customer, 4 peer. Shown only ("Remote Role", as FRR): skua sends none and
+	 * checks none. A length other than 1 or an unknown value is ignored (unknown). */
+	bool role;
+	uint8_t role_value;
 	uint16_t unknown; /* capabilities ignored (unknown code, or MP for another family) */
 };
 

@@ -201,6 +201,27 @@ START_TEST(test_ipv6)
 }
 END_TEST
 
+/* A network statement failing its import check is in the table but not valid: it does not
+ * make the aggregate (FRR skips paths that are not valid); passing, it does, at once. */
+START_TEST(test_import_failed_contributes_nothing)
+{
+	struct prefix more = tpfx("2001:db8:1::/48");
+
+	aggregate(V6, "2001:db8::/32", true);
+	rib_network_set(bgp, V6, &more, false);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "2001:db8::/32"));
+	rib_network_set(bgp, V6, &more, true);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(e2, "2001:db8::/32"));
+	rib_network_set(bgp, V6, &more, false);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(fake_adj(e2, "2001:db8::/32"));
+	ck_assert_ptr_null(fake_adj(e2, "2001:db8:1::/48"));
+	rib_network_del(bgp, V6, &more);
+}
+END_TEST
+
 START_TEST(test_summary_only)
 {
 	const struct bgp_dest *d;
@@ -550,6 +571,7 @@ static Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_configured_after_routes_and_removed);
 	tcase_add_test(tc, test_equal_or_outside_prefix_does_not_count);
 	tcase_add_test(tc, test_ipv6);
+	tcase_add_test(tc, test_import_failed_contributes_nothing);
 	tcase_add_test(tc, test_summary_only);
 	tcase_add_test(tc, test_summary_only_follows_last_contributor);
 	tcase_add_test(tc, test_as_set);

@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include "bgpd/fib/bgp_fib.h"
+#include "bgpd/rib/bgp_decision.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -109,13 +110,24 @@ END_TEST
 
 /*
  * bgp network import-check (bgpd/fib/bgp_network_check.c) without the kernel's routes (the
- * fib is not started here): under the check no statement is announced, as FRR without zebra;
- * without it every one is; turning it back on withdraws them, and a statement removed is
- * withdrawn. The kernel routes that let a statement pass are the lab's (network_import_check).
+ * fib is not started here): under the check no statement is announced, as FRR without zebra,
+ * but it is in the table, not valid and not best (FRR shows it so); without the check every
+ * one is announced; turning it back on withdraws them, and a statement removed leaves the
+ * table. The kernel routes that let a statement pass are the lab's (network_import_check).
  */
+static const struct bgp_path *network_path(const struct prefix *p, bool *best)
+{
+	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, p);
+
+	*best = d && dest_best(d);
+	return d ? d->paths : NULL;
+}
+
 START_TEST(test_network_import_check_without_kernel_view)
 {
 	struct bgp_network n = { .prefix = tpfx("198.51.100.128/25") };
+	const struct bgp_path *path;
+	bool best;
 
 	TAILQ_INSERT_TAIL(&bgp->networks[V4], &n, entry);
 	bgp->network_import_check = true;
@@ -123,12 +135,18 @@ START_TEST(test_network_import_check_without_kernel_view)
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_null(fake_adj(e1, "198.51.100.128/25"));
 	ck_assert(!bgp_network_check_announced(V4, &n.prefix));
+	path = network_path(&n.prefix, &best);
+	ck_assert_ptr_nonnull(path);
+	ck_assert(path->flags & PATH_F_IMPORT_FAILED);
+	ck_assert(!bgp_path_valid(bgp->rib, path) && !best);
 
 	bgp->network_import_check = false;
 	bgp_network_check_sync(bgp);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_nonnull(fake_adj(e1, "198.51.100.128/25"));
 	ck_assert(bgp_network_check_announced(V4, &n.prefix));
+	path = network_path(&n.prefix, &best);
+	ck_assert(path && !(path->flags & PATH_F_IMPORT_FAILED) && best);
 
 	bgp->network_import_check = true;
 	bgp_network_check_sync(bgp);
@@ -143,6 +161,7 @@ START_TEST(test_network_import_check_without_kernel_view)
 	bgp_network_check_sync(bgp);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_null(fake_adj(e1, "198.51.100.128/25"));
+	ck_assert_ptr_null(network_path(&n.prefix, &best));
 	bgp_network_check_reset();
 }
 END_TEST

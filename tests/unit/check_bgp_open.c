@@ -614,11 +614,35 @@ START_TEST(test_negotiation_gr)
 }
 END_TEST
 
+/* BGP Role (RFC 9234 4.1, code 9): the value kept for show; a bad length or an unknown value
+ * is ignored (counted unknown), the OPEN still good. */
+START_TEST(test_decode_role)
+{
+	struct bgp_open o;
+	struct bgp_error e;
+
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 05 | 02 03 | 09 01 03", &o, &e),
+			 0);
+	ck_assert(o.caps.role);
+	ck_assert_uint_eq(o.caps.role_value, 3); /* customer */
+	ck_assert_uint_eq(o.caps.unknown, 0);
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 06 | 02 04 | 09 02 0300", &o, &e),
+			 0);
+	ck_assert(!o.caps.role);
+	ck_assert_uint_eq(o.caps.unknown, 1);
+	ck_assert_int_eq(open_dec_exact("04 fdea 00b4 0a000002 | 05 | 02 03 | 09 01 05", &o, &e),
+			 0);
+	ck_assert(!o.caps.role);
+	ck_assert_uint_eq(o.caps.unknown, 1);
+}
+END_TEST
+
 START_TEST(test_cap_names)
 {
 	ck_assert_str_eq(bgp_cap_name(BGP_CAP_AS4), "4 Byte AS");
 	ck_assert_str_eq(bgp_cap_name(BGP_CAP_MP), "Multiprotocol Extensions");
 	ck_assert_str_eq(bgp_cap_name(BGP_CAP_LLGR), "Long-lived Graceful Restart");
+	ck_assert_str_eq(bgp_cap_name(BGP_CAP_ROLE), "Role");
 	ck_assert_str_eq(bgp_cap_name(200), "Unknown");
 }
 END_TEST
@@ -646,6 +670,7 @@ int main(void)
 	tcase_add_test(enc, test_encode_gr);
 	tcase_add_test(dec, test_decode_gr);
 	tcase_add_test(dec, test_decode_llgr);
+	tcase_add_test(dec, test_decode_role);
 	tcase_add_test(chk, test_negotiation_gr);
 	tcase_add_test(chk, test_cap_names);
 	suite_add_tcase(s, enc);

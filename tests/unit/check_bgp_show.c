@@ -329,13 +329,16 @@ START_TEST(test_neighbors_text)
 	out = run("show ip bgp neighbors 127.0.0.1");
 	st_text_has(out,
 		    "BGP neighbor is 127.0.0.1, remote AS 65002, local AS 65001, external link\n"
+		    "  Local Role: undefined\n"
+		    "  Remote Role: undefined\n"
 		    "  BGP version 4, remote router ID 192.0.2.1, local router ID 192.0.2.9\n"
 		    "  BGP state = Established, up for 00:00:00\n");
 	st_text_has(out, "  Hold time is 180 seconds, keepalive interval is 60 seconds\n"
 			 "  Configured hold time is 180 seconds, keepalive interval is 60 seconds\n"
 			 "  Neighbor capabilities:\n"
 			 "    4 Byte AS: advertised and received\n");
-	st_text_has(out, "    Route refresh: advertised and received\n");
+	/* The scripted peer sends code 2 only: FRR names it "new". */
+	st_text_has(out, "    Route refresh: advertised and received(new)\n");
 	st_text_has(out, "    Address Family IPv4 Unicast: advertised and received\n");
 	st_text_has(out, "    Graceful Restart Capability: advertised\n"
 			 "  Graceful restart information:\n"
@@ -392,6 +395,14 @@ START_TEST(test_neighbors_text)
 	st_text_has(out, ", TCPMD5Failure ");
 	st_text_has(out, "\nLocal host: 127.0.0.1, Local port: ");
 	st_text_has(out, "Foreign host: 127.0.0.1, Foreign port: ");
+	/* The IPv6 next hops are lo's (::1, or :: without IPv6): the lab checks a real link's. */
+	st_text_has(out, "\nNexthop: 127.0.0.1\nNexthop global: ");
+	st_text_has(out, "\nBGP connection: shared network\nBGP Connect Retry Timer");
+	/* FRR 8.4: the message counters, then the advertisement interval, no blank line. */
+	st_text_has(out, "\n  Minimum time between advertisement runs is ");
+	ck_assert_msg(!strstr(out, "\n\n  Minimum time between"), "%s", out);
+	st_text_has(out,
+		    "  Community attribute sent to this neighbor(all)\n  0 accepted prefixes\n");
 	st_text_has(out, "BGP Connect Retry Timer in Seconds: 120\n");
 	out = run("show bgp neighbors");
 	st_text_has(out, "BGP neighbor is 127.0.0.2, remote AS 65003");
@@ -457,18 +468,20 @@ START_TEST(test_neighbors_json)
 	three_peers();
 	out = run("show bgp neighbors 127.0.0.1 json");
 	ck_assert_msg(st_json_valid(out), "%s", out);
-	st_json_has(out,
-		    "{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
-		    "\"nbrExternalLink\":true,\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
-		    "\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
-		    "\"bgpTimerUpMsec\":");
+	st_json_has(
+		out,
+		"{\"127.0.0.1\":{\"remoteAs\":65002,\"localAs\":65001,"
+		"\"nbrExternalLink\":true,\"localRole\":\"undefined\","
+		"\"remoteRole\":\"undefined\",\"bgpVersion\":4,\"remoteRouterId\":\"192.0.2.1\","
+		"\"localRouterId\":\"192.0.2.9\",\"bgpState\":\"Established\","
+		"\"bgpTimerUpMsec\":");
 	st_json_has(out, "\"bgpTimerUpString\":\"00:00:00\",\"bgpTimerUpEstablishedEpoch\":");
 	st_json_has(out,
 		    "\"bgpTimerConfiguredHoldTimeMsecs\":180000,"
 		    "\"bgpTimerConfiguredKeepAliveIntervalMsecs\":60000,"
 		    "\"bgpTimerHoldTimeMsecs\":180000,\"bgpTimerKeepAliveIntervalMsecs\":60000,"
 		    "\"neighborCapabilities\":{\"4byteAs\":\"advertisedAndReceived\"");
-	st_json_has(out, "\"routeRefresh\":\"advertisedAndReceived\"");
+	st_json_has(out, "\"routeRefresh\":\"advertisedAndReceivedNew\"");
 	/* The scripted peer sends no Graceful Restart capability: FRR's "Disable". */
 	st_json_has(out, "\"multiprotocolExtensions\":{\"ipv4Unicast\":{\"advertisedAndReceived\":"
 			 "true}},\"gracefulRestart\":\"advertised\"}");

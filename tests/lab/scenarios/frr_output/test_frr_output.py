@@ -10,7 +10,9 @@ memory, times and the peer's table version.
 
 What drifted before: the summary's title and router-identifier line, the route table's
 legend ("u unsorted"), column header and five-character status prefix, "Displayed  N routes"
-and the detail view's "Advertised to non peer-group peers:".
+and the detail view's "Advertised to non peer-group peers:"; in `show bgp neighbors X`, the
+IPv6 next hops of an IPv4 session (`::` where FRR shows the interface's), "BGP connection:",
+route refresh's codes, "N accepted, M sent prefixes" and a blank line after the counters.
 """
 
 import difflib
@@ -225,6 +227,12 @@ def test_table_spellings(dut):
     assert dut.vtysh("show bgp") == "No BGP prefixes displayed, 0 exist\n"
     assert dut.vtysh_json("show bgp json")["routes"] == {}
     assert dut.vtysh_json("show ip bgp ipv4 unicast json")["routes"].keys() == ROWS.keys()
+    # FRR 8.4's keys in its order; skua adds only newer FRR's totalRoutes and totalPaths.
+    for cmd in ("show bgp json", "show ip bgp ipv4 unicast json"):
+        got = dut.vtysh_json(cmd)
+        assert [k for k in got if k not in ("totalRoutes", "totalPaths")] == TABLE_KEYS, got
+    assert dut.vtysh_json("show ip bgp ipv4 unicast json")["routes"] == \
+        dut.vtysh_json("show ip bgp json")["routes"]
 
 
 @pytest.mark.timeout(60)
@@ -409,3 +417,164 @@ def test_statistics_json(dut):
     assert list(got["ipv4Unicast"][0]) == list(STATISTICS_JSON["ipv4Unicast"][0]), got
     for k, v in STATISTICS_JSON["ipv4Unicast"][0].items():
         assert got["ipv4Unicast"][0][k] == (pytest.approx(v) if isinstance(v, float) else v), k
+
+
+# ---- show bgp neighbors X (issue 14, item 4) ----
+
+# FRR 8.4's `show bgp neighbors 192.0.2.2` on this state, line by line. {ll} is dut's link-local
+# address on the link (random: read from the namespace); # marks what changes from run to run
+# (times, message counters, ports, descriptors).
+NEIGHBOR = """\
+BGP neighbor is 192.0.2.2, remote AS 65001, local AS 65000, external link
+  Local Role: undefined
+  Remote Role: customer
+  BGP version 4, remote router ID 192.0.2.2, local router ID 192.0.2.1
+  BGP state = Established, up for #
+  Last read #, Last write #
+  Hold time is 180 seconds, keepalive interval is 60 seconds
+  Configured hold time is 180 seconds, keepalive interval is 60 seconds
+  Neighbor capabilities:
+    4 Byte AS: advertised and received
+    Extended Message: advertised and received
+    Role: received
+    Route refresh: advertised and received(old & new)
+    Enhanced Route Refresh: advertised and received
+    Address Family IPv4 Unicast: advertised and received
+    Graceful Restart Capability: advertised and received
+      Remote Restart timer is 120 seconds
+      Address families by peer:
+        none
+  Graceful restart information:
+    End-of-RIB send: IPv4 Unicast
+    End-of-RIB received: IPv4 Unicast
+    Local GR Mode: Helper*
+    Remote GR Mode: Helper
+    R bit: True
+    N bit: True
+    Timers:
+      Configured Restart Time(sec): 120
+      Received Restart Time(sec): 120
+    IPv4 Unicast:
+      F bit: False
+      End-of-RIB sent: Yes
+      End-of-RIB sent after update: #
+      End-of-RIB received: Yes
+      Timers:
+        Configured Stale Path Time(sec): 360
+  Message statistics:
+    Inq depth is 0
+    Outq depth is 0
+                         Sent       Rcvd
+    Opens:                  1          1
+    Notifications:          0          0
+    Updates:       #
+    Keepalives:    #
+    Route Refresh:          0          0
+    Capability:             0          0
+    Total:         #
+  Minimum time between advertisement runs is 0 seconds
+
+ For address family: IPv4 Unicast
+  Community attribute sent to this neighbor(all)
+  2 accepted prefixes
+
+  Connections established 1; dropped 0
+  Last reset #
+  External BGP neighbor may be up to 1 hops away.
+Local host: 192.0.2.1, Local port: #
+Foreign host: 192.0.2.2, Foreign port: 179
+Nexthop: 192.0.2.1
+Nexthop global: 2001:db8:1::1
+Nexthop local: {ll}
+BGP connection: shared network
+BGP Connect Retry Timer in Seconds: 5
+Read thread: on  Write thread: #
+
+
+"""
+
+# Lines one side prints and the other does not, left out of the comparison:
+# - FRR's, for features skua does not have: the hostname capability, AddPath and long-lived
+#   graceful restart capabilities, conditional advertisement, update groups.
+# - skua's: its GTSM state and the kernel's counters.
+NEIGHBOR_ONE_SIDED = re.compile(
+    r"^(Hostname: |  Configured conditional advertisements "
+    r"|    AddPath:$|      IPv4 Unicast: RX |    Long-lived Graceful Restart: "
+    r"|    Hostname Capability: "
+    r"|  Update group |  Packet Queue length "
+    r"|  TTL security \(GTSM\): |  Kernel counters \(this namespace\): )")
+NEIGHBOR_MASKS = [
+    (re.compile(r"^(  BGP state = Established, up for ).*$"), r"\1#"),
+    (re.compile(r"^(  Last read ).*(, Last write ).*$"), r"\1#\2#"),
+    (re.compile(r"^(      End-of-RIB sent after update: ).*$"), r"\1#"),
+    (re.compile(r"^(    (?:Updates|Keepalives|Total): +).*$"), lambda m: m.group(1)[:19] + "#"),
+    # FRR records a reset ("Waiting for peer OPEN") when its two connections collide at start.
+    (re.compile(r"^(  Last reset ).*$"), r"\1#"),
+    (re.compile(r"^(Local host: 192\.0\.2\.1, Local port: )\d+$"), r"\1#"),
+    (re.compile(r"^(Read thread: on  Write thread: ).*$"), r"\1#"),
+]
+
+
+def neighbor_lines(text):
+    out = []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        # "Address families by peer:" belongs to LLGR when no "none" follows (GR's has it).
+        if line == "      Address families by peer:" and nxt != "        none":
+            continue
+        if NEIGHBOR_ONE_SIDED.match(line):
+            continue
+        for rx, rep in NEIGHBOR_MASKS:
+            line = rx.sub(rep, line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def link_local(node):
+    out = node.netns.exec(["ip", "-6", "-o", "addr", "show", "dev", "to-p", "scope", "link"])
+    return re.search(r"inet6 (fe80::[0-9a-f:]+)/64", out).group(1)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("cmd", ["show bgp neighbors 192.0.2.2", "show ip bgp neighbors 192.0.2.2"])
+def test_neighbor(dut, cmd):
+    """Every line FRR 8.4 prints for the IPv4 session, in its order. The IPv6 next hops are
+    those of the link's interface, global and link-local, as FRR takes them (skua printed
+    `::` for both), and the network is shared; route refresh names the codes p sent; the roles
+    (RFC 9234) are ours (none) and p's from its Role capability."""
+    want = NEIGHBOR.replace("{ll}", link_local(dut))
+    same(cmd, neighbor_lines(dut.vtysh(cmd)), want)
+
+
+# FRR 8.4's keys that skua has no counterpart for (see NEIGHBOR_ONE_SIDED), and skua's own.
+NEIGHBOR_JSON_FRR_ONLY = {"hostname", "bgpInUpdateElapsedTimeMsecs",
+                          "extendedOptionalParametersLength",
+                          "bgpTimerConfiguredConditionalAdvertisementsSec",
+                          "lastResetTimerMsecs", "lastResetDueTo", "lastResetCode"}
+NEIGHBOR_JSON_SKUA_ONLY = {"lastReset", "gtsm", "kernelCounters"}
+# The rest: FRR 8.4's keys in its order.
+NEIGHBOR_JSON_KEYS = [
+    "remoteAs", "localAs", "nbrExternalLink", "localRole", "remoteRole", "bgpVersion", "remoteRouterId", "localRouterId",
+    "bgpState", "bgpTimerUpMsec", "bgpTimerUpString", "bgpTimerUpEstablishedEpoch",
+    "bgpTimerLastRead", "bgpTimerLastWrite", "bgpTimerConfiguredHoldTimeMsecs",
+    "bgpTimerConfiguredKeepAliveIntervalMsecs", "bgpTimerHoldTimeMsecs",
+    "bgpTimerKeepAliveIntervalMsecs", "neighborCapabilities", "gracefulRestartInfo",
+    "messageStats", "minBtwnAdvertisementRunsTimerMsecs", "addressFamilyInfo",
+    "connectionsEstablished", "connectionsDropped", "externalBgpNbrMaxHopsAway", "hostLocal",
+    "portLocal", "hostForeign", "portForeign", "nexthop", "nexthopGlobal", "nexthopLocal",
+    "bgpConnection", "connectRetryTimer", "readThread", "writeThread"]
+
+
+@pytest.mark.timeout(60)
+def test_neighbor_json(dut):
+    """FRR's keys in FRR's order; the connection's next hops and route refresh as FRR says."""
+    got = dut.vtysh_json("show bgp neighbors 192.0.2.2 json")[P]
+    keys = [k for k in got if k not in NEIGHBOR_JSON_FRR_ONLY | NEIGHBOR_JSON_SKUA_ONLY]
+    assert keys == NEIGHBOR_JSON_KEYS, keys
+    assert {k: got[k] for k in ("nexthop", "nexthopGlobal", "nexthopLocal", "bgpConnection")} == {
+        "nexthop": "192.0.2.1", "nexthopGlobal": "2001:db8:1::1", "nexthopLocal": link_local(dut),
+        "bgpConnection": "sharedNetwork"}, got
+    assert got["neighborCapabilities"]["routeRefresh"] == "advertisedAndReceivedOldNew", got
+    assert (got["localRole"], got["remoteRole"]) == ("undefined", "customer"), got
+    assert got["neighborCapabilities"]["role"] == "received", got

@@ -61,6 +61,8 @@ ip prefix-list PL-A-COMM-NONE seq 5 permit 198.51.100.56/29
 ip prefix-list PL-A-NOCOMM seq 5 permit 198.51.100.176/28 le 29
 ip prefix-list PL-A-ORIGIN seq 5 permit 198.51.100.240/28 le 29
 ip prefix-list PL-A-EXCLUDE seq 5 permit 198.51.100.192/29 le 30
+ip prefix-list PL-A-PEER seq 5 permit 203.0.113.208/28 le 29
+ip prefix-list PL-A-TAG seq 5 permit 203.0.113.224/28 le 29
 ipv6 prefix-list PL6-A-LP seq 5 permit 2001:db8:101::/48
 ipv6 prefix-list PL6-A-COMM seq 5 permit 2001:db8:102::/48
 ip prefix-list PL-B-NEXT seq 5 permit 203.0.113.0/28
@@ -183,6 +185,26 @@ route-map RM-A permit 72
  match ip address prefix-list PL-A-EXCLUDE
  set as-path exclude 65010 65015
  set as-path prepend 65010
+route-map RM-A permit 74
+ description match peer: another neighbor's address
+ match ip address prefix-list PL-A-PEER
+ match peer 192.0.2.14
+ set local-preference 74
+route-map RM-A permit 75
+ match ip address prefix-list PL-A-PEER
+ match peer 192.0.2.11
+ set local-preference 75
+route-map RM-A permit 76
+ description never in a neighbor's map: local, an interface name
+ match peer local
+ set local-preference 76
+route-map RM-A permit 77
+ match peer lo
+ set local-preference 77
+route-map RM-A permit 78
+ description a tag the outbound maps match
+ match ip address prefix-list PL-A-TAG
+ set tag 78
 !
 route-map RM-B permit 10
  description lp 150, then the entries below still apply
@@ -308,6 +330,9 @@ route-map OUT-E permit 40
 route-map OUT-E permit 50
  match as-path AS-PREPENDED
  set community none
+route-map OUT-E permit 55
+ match tag 78
+ set metric 55
 route-map OUT-E permit 60
  set community 65000:500 additive
 !
@@ -329,6 +354,15 @@ route-map OUT-I permit 45
 route-map OUT-I permit 50
  match ip address prefix-list PL-OUT-DEFLP
  set local-preference +7
+route-map OUT-I permit 55
+ description match peer in an outbound map: neither the sender (FRR 8.4) ...
+ match peer 192.0.2.11
+ set metric 55
+route-map OUT-I permit 56
+ description ... nor the receiver matches
+ match peer 192.0.2.74
+ match tag 78
+ set metric 56
 route-map OUT-I permit 60
 """.splitlines()
 
@@ -382,6 +416,10 @@ ROUTES = [
     r("set-origin", "a", "198.51.100.248/29"),
     r("set-as-path-exclude", "a", "198.51.100.192/30", path="65010 65015 65016 65015"),
     r("set-as-path-exclude", "a", "198.51.100.196/30", path="65010 {65015,65017}"),
+    r("match-peer", "a", "203.0.113.208/29"),
+    r("match-peer", "a", "203.0.113.216/29", comms="65010:999"),
+    r("set-tag", "a", "203.0.113.224/29"),
+    r("set-tag", "a", "203.0.113.232/29", med=5),
     r("v6-match-set", "a", "2001:db8:101::/48"),
     r("v6-match-set", "a", "2001:db8:102::/48", comms="65010:101 65010:100"),
     r("v6-match-set", "a", "2001:db8:103::/48", path="65010 65012 65011"),
@@ -536,7 +574,8 @@ class State:
             if flist and not self.policy.as_list_permits(flist, a.path):
                 continue
             if "route-map in" in b:
-                ok, a = self.policy.route_map(b["route-map in"], prefix, a)
+                ok, a = self.policy.route_map(b["route-map in"], prefix, a,
+                                              peer=SESSIONS[rt["session"]][1])
                 if not ok:
                     continue
             out.setdefault(rt["prefix"], []).append((rt["session"], a))
@@ -581,7 +620,9 @@ class State:
         if not ebgp and rm.IBGP_DEFAULT_LP_BEFORE_OUT_MAP and t.lp is None:
             t.lp = rm.DEFAULT_LP
         if "route-map out" in b:
-            ok, t = self.policy.route_map(b["route-map out"], ipaddress.ip_network(prefix), t)
+            receiver = neighbor_addr(sink, afi_of(prefix)) if rm.OUT_MAP_PEER_MATCHES else ""
+            ok, t = self.policy.route_map(b["route-map out"], ipaddress.ip_network(prefix), t,
+                                          peer=receiver)
             if not ok:
                 return None
         if ebgp:

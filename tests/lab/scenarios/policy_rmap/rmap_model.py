@@ -37,6 +37,11 @@ EBGP_MED_FLAG_DROPPED_BEFORE_OUT_MAP = True
 # (on by default), which finds the candidate entries through the lists' prefixes: with `no
 # route-map NAME optimization` the same entry matches every route, IPv4 and IPv6.
 EMPTY_PREFIX_LIST_MATCHES = False
+# `match peer A.B.C.D` in an outbound route-map matches no neighbor, neither the one the route
+# goes to nor the one it came from: FRR 8.4 runs outbound maps for an update group, with the
+# group's stand-in peer, which has no address (observed; bgp_updgrp.c read to learn).
+# `match peer local` and `match peer IFNAME` never match in a numbered neighbor's maps.
+OUT_MAP_PEER_MATCHES = False
 # Not modelled: FRR 8.4 refuses `match metric 0` (its YANG range starts at 1), so the
 # scenario's policy has none.
 
@@ -144,11 +149,12 @@ class Attrs:
         self.path, self.origin, self.med, self.lp = path, origin, med, lp
         self.weight, self.nexthop, self.comms = weight, nexthop, tuple(comms)
         self.med_value = med or 0  # what `match metric` compares (see above)
+        self.tag = 0  # set tag: local, never sent, kept from the inbound to the outbound map
 
     def copy(self):
         a = Attrs(self.path, self.origin, self.med, self.lp, self.weight, self.nexthop,
                   self.comms)
-        a.med_value = self.med_value
+        a.med_value, a.tag = self.med_value, self.tag
         return a
 
     def drop_med(self):
@@ -243,7 +249,7 @@ class Policy:
              "ip next-hop prefix-list", "ipv6 next-hop address",
              "as-path exclude",
              "ip next-hop", "local-preference", "as-path", "metric", "community", "weight",
-             "origin")
+             "origin", "peer", "tag")
 
     def _split_kind(self, words):
         text = " ".join(words)
@@ -350,7 +356,9 @@ class Policy:
                 return action == "permit"
         return False
 
-    def entry_matches(self, e, prefix, a):
+    def entry_matches(self, e, prefix, a, peer=None):
+        """peer: the neighbor whose map runs (its address; "" for a neighbor's map that is
+        given none, see OUT_MAP_PEER_MATCHES), None in a map of our own routes."""
         for kind, args in e.matches.items():
             if kind == "ip address prefix-list":
                 ok = self.prefix_list_matches("ipv4", args[0], prefix)
@@ -367,6 +375,17 @@ class Policy:
                 ok = a.med_value == int(args[0])
             elif kind == "community":
                 ok = self.community_list_matches(args[0], a.comms, args[1:] == ["exact-match"])
+            elif kind == "peer":
+                if args[0] == "local":
+                    ok = peer is None
+                else:
+                    try:
+                        ok = bool(peer) and \
+                            ipaddress.ip_address(args[0]) == ipaddress.ip_address(peer)
+                    except ValueError:  # an interface name: no numbered neighbor is one
+                        ok = False
+            elif kind == "tag":
+                ok = a.tag == int(args[0])
             else:
                 raise ValueError(kind)
             if not ok:
@@ -388,6 +407,8 @@ class Policy:
                 a.weight = int(args[0])
             elif kind == "origin":
                 a.origin = args[0]
+            elif kind == "tag":
+                a.tag = int(args[0])
             elif kind == "as-path prepend":
                 a.path = " ".join(args + [a.path])
             elif kind == "ip next-hop":
@@ -402,8 +423,9 @@ class Policy:
                 else:
                     a.comms = stored_communities(community(w) for w in args)
 
-    def route_map(self, name, prefix, attrs, depth=0):
-        """(permitted, attributes after the set clauses) for the map `name`."""
+    def route_map(self, name, prefix, attrs, depth=0, peer=None):
+        """(permitted, attributes after the set clauses) for the map `name`; peer: the
+        neighbor whose map it is (`match peer`)."""
         entries = self.maps.get(name)
         a = attrs.copy()
         if not entries or depth > 10:
@@ -412,7 +434,7 @@ class Policy:
         result, i = False, 0  # falling off the end: permit only after a permit entry
         while i < len(seqs):
             e = entries[seqs[i]]
-            if not self.entry_matches(e, prefix, a):
+            if not self.entry_matches(e, prefix, a, peer):
                 if NOMATCH_AFTER_CONTINUE_DENIES:
                     result = False
                 i += 1
@@ -423,7 +445,7 @@ class Policy:
             self.apply_sets(e, prefix, a)
             if e.call:
                 if e.call in self.maps:
-                    ok, a = self.route_map(e.call, prefix, a, depth + 1)
+                    ok, a = self.route_map(e.call, prefix, a, depth + 1, peer)
                     if not ok:
                         return False, a
                 elif MISSING_CALL_DENIES:

@@ -18,7 +18,7 @@ What is checked:
 - FRR (ref and its sinks) against the designed outcome: every case decides what it claims;
 - per case, dut's table equals ref's (accepted paths, next hop, AS path, origin, MED,
   LOCAL_PREF, weight, best, communities) and dut's sinks received what ref's sinks received;
-  then the whole tables;
+  then the whole tables; the tag `set tag` gives, in the detail view (text and JSON);
 - `show route-map NAME`, `show bgp community-list`, `show bgp as-path-access-list [json]` and
   the policy names in `show bgp neighbors X json` of dut against ref, on what both say
   (rmap_show.py); the rest of the texts' differences (format, counters, order) is written to
@@ -138,6 +138,23 @@ def test_whole_tables_equal(lab):
     """Nothing outside the cases differs either (paths, attributes, sinks)."""
     diff = differences(settled(lab), PAIRS)
     assert not diff, describe(diff)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("prefix,tag", [("203.0.113.224/29", 78), ("203.0.113.208/29", None)])
+def test_tag_in_detail(lab, prefix, tag):
+    """set tag: a's route carries the tag RM-A set (it is not sent: the sinks only see what
+    match tag did), printed as FRR prints it, ", tag N" after the weight, and "tag" in JSON;
+    an untagged route shows none."""
+    settled(lab)
+    cmd = "show bgp ipv4 unicast %s" % prefix
+    lines = {r: [ln.strip() for ln in bgpd_vtysh(lab[r], cmd).splitlines()
+                 if ln.strip().startswith("Origin ")] for r in ("dut", "ref")}
+    assert lines["dut"] == lines["ref"] and len(lines["ref"]) == 1, lines
+    assert (", tag %d," % tag in lines["ref"][0]) if tag else ", tag " not in lines["ref"][0]
+    docs = {r: json.loads(bgpd_vtysh(lab[r], cmd + " json")) for r in ("dut", "ref")}
+    assert [p.get("tag") for p in docs["dut"]["paths"]] == [tag], docs["dut"]
+    assert [p.get("tag") for p in docs["ref"]["paths"]] == [tag], docs["ref"]
 
 
 # --- show commands ------------------------------------------------------------------------
