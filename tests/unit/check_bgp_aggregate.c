@@ -208,13 +208,13 @@ START_TEST(test_import_failed_contributes_nothing)
 	struct prefix more = tpfx("2001:db8:1::/48");
 
 	aggregate(V6, "2001:db8::/32", true);
-	rib_network_set(bgp, V6, &more, false);
+	rib_network_set(bgp, V6, &more, NULL, false);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_null(fake_adj(e2, "2001:db8::/32"));
-	rib_network_set(bgp, V6, &more, true);
+	rib_network_set(bgp, V6, &more, NULL, true);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_nonnull(fake_adj(e2, "2001:db8::/32"));
-	rib_network_set(bgp, V6, &more, false);
+	rib_network_set(bgp, V6, &more, NULL, false);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_ptr_null(fake_adj(e2, "2001:db8::/32"));
 	ck_assert_ptr_null(fake_adj(e2, "2001:db8:1::/48"));
