@@ -67,7 +67,8 @@ static const struct cl_ops {
 	int (*canonical)(const char *text, char *out, size_t size); /* standard entries */
 } cl_ops[] = {
 	[CL_COMM] = { "", "community list", community_list_entry_check, community_list_entry_set,
-		      community_list_entry_delete, community_list_delete, NULL },
+		      community_list_entry_delete, community_list_delete,
+		      community_list_canonical },
 	[CL_LCOMM] = { "large-", "large community list", lcommunity_list_entry_check,
 		       lcommunity_list_entry_set, lcommunity_list_entry_delete,
 		       lcommunity_list_delete, lcommunity_list_canonical },

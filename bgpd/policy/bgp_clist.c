@@ -554,6 +554,27 @@ struct bgp_lcommlist *lcommunity_list_strip(struct community_list *l,
 	return r;
 }
 
+int community_list_canonical(const char *text, char *out, size_t size)
+{
+	struct clist_entry e;
+	size_t o = 0;
+	char one[32];
+
+	memset(&e, 0, sizeof(e));
+	if (!size || parse_standard(&e, CLIST_COMM, text, NULL, 0) < 0)
+		return -1;
+	if (e.any || !e.nval) {
+		entry_free(&e, false);
+		return -1; /* `internet` and the like: as written */
+	}
+	out[0] = '\0';
+	for (uint32_t i = 0; i < e.nval && o < size; i++)
+		o += (size_t)snprintf(out + o, size - o, "%s%s", i ? " " : "",
+				      bgp_community_str(e.val[i], one, sizeof(one)));
+	entry_free(&e, false);
+	return o < size ? 0 : -1;
+}
+
 int lcommunity_list_canonical(const char *text, char *out, size_t size)
 {
 	struct clist_entry e;

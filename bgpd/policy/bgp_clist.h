@@ -78,6 +78,10 @@ void lcommunity_list_entry_delete(const char *name, uint32_t seq);
 void lcommunity_list_delete(const char *name);
 bool lcommunity_list_permits(struct community_list *l, const struct bgp_lcommlist *lc, bool exact);
 void lcommunity_list_walk(const char *only, community_list_entry_cb cb, void *arg);
+/* The text FRR keeps of a standard community entry: its values sorted, without repeats, by
+ * their well-known names ("65535:666" -> "blackhole"); -1 (out untouched) when a word is not
+ * a community or the entry matches any. */
+int community_list_canonical(const char *text, char *out, size_t size);
 /* The text FRR keeps of a standard large community entry: its values sorted and without
  * repeats ("2:2:2 1:1:1 2:2:2" -> "1:1:1 2:2:2"). -1 when a word is not a large community
  * (out is then untouched). */
