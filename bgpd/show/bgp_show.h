@@ -25,6 +25,16 @@ void bgp_show_policy_init(void);
 /* show bgp extcommunity-list; installed by bgp_show_policy_init(). The extended community
  * lines of a route-map entry, for show route-map. */
 void bgp_show_eclist_init(void);
+/* show bgp [large-|ext]community-list: a list walk's callback printing one entry in FRR
+ * 8.4's layout, the list's title line before its first (bgp_show_policy.c). */
+enum bgp_show_clist_kind { BGP_SHOW_CLIST_COMM, BGP_SHOW_CLIST_LARGE, BGP_SHOW_CLIST_EXT };
+struct bgp_show_clist_ctx {
+	struct vty *vty;
+	const char *open; /* the list whose title is printed */
+	enum bgp_show_clist_kind kind;
+};
+void bgp_show_clist_entry(const char *list, bool expanded, uint32_t seq, bool permit,
+			  const char *text, uint64_t hits, void *arg);
 struct rmap_entry;
 struct vty;
 void bgp_show_eclist_match(struct vty *vty, const struct rmap_entry *e);

@@ -14,49 +14,20 @@
 #include "lib/command.h"
 #include "lib/vty.h"
 
-struct ecl_show_ctx {
-	struct vty *vty;
-	const char *open; /* the list being printed */
-};
-
-static void ecl_show_entry(const char *list, bool expanded, uint32_t seq, bool permit,
-			   const char *text, uint64_t hits, void *arg)
-{
-	struct ecl_show_ctx *c = arg;
-
-	/* FRR 8.4's form: no sequence numbers, no hit counts. */
-	(void)seq;
-	(void)hits;
-	if (!c->open || strcmp(c->open, list) != 0) {
-		bool num = community_list_name_numbered(list);
-
-		/* "Extended community standard list 7", "Extended community (expanded) access
-		 * list 150", "Named extended community standard list S1". */
-		vty_out(c->vty, "%s %s list %s\n",
-			num ? "Extended community" : "Named extended community",
-			!expanded ? "standard"
-			: num	  ? "(expanded) access"
-				  : "expanded",
-			list);
-		c->open = list;
-	}
-	vty_out(c->vty, "    %s %s\n", permit ? "permit" : "deny", text);
-}
-
 /* FRR 8.4 wants `detail` after a name; skua takes the name alone too. */
 DEFCMD(show_bgp_ecommunity_list, "show bgp extcommunity-list [WORD$name [detail]]",
        SHOW_STR BGP_STR "List extended-community list\n"
 			"Extcommunity-list name\n"
 			"Detailed information on extcommunity-list\n")
 {
-	struct ecl_show_ctx c = { .vty = vty };
+	struct bgp_show_clist_ctx c = { .vty = vty, .kind = BGP_SHOW_CLIST_EXT };
 	const char *name = cmd_arg(args, "name");
 
 	if (name && !ecommunity_list_lookup(name)) {
 		vty_out(vty, "%% Can't find extcommunity-list\n");
 		return CMD_WARNING;
 	}
-	ecommunity_list_walk(name, ecl_show_entry, &c);
+	ecommunity_list_walk(name, bgp_show_clist_entry, &c);
 	return CMD_SUCCESS;
 }
 

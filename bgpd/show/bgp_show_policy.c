@@ -87,16 +87,24 @@ DEFCMD(show_bgp_as_path_access_list, "show bgp as-path-access-list [WORD$name] [
 
 /* ---- show bgp [large-]community-list ------------------------------------------------------ */
 
-struct cl_show_ctx {
-	struct vty *vty;
-	const char *open;
-	bool large;
-};
+/* FRR 8.4's titles: "Named Community standard list N", "Large community (expanded) access list
+ * 100", "Named extended community standard list S1"... */
+static const char *clist_title(enum bgp_show_clist_kind kind, bool numbered)
+{
+	static const char *const titles[][2] = {
+		/* [kind][numbered] */
+		[BGP_SHOW_CLIST_COMM] = { "Named Community", "Community" },
+		[BGP_SHOW_CLIST_LARGE] = { "Named large community", "Large community" },
+		[BGP_SHOW_CLIST_EXT] = { "Named extended community", "Extended community" },
+	};
 
-static void cl_show_entry(const char *list, bool expanded, uint32_t seq, bool permit,
+	return titles[kind][numbered];
+}
+
+void bgp_show_clist_entry(const char *list, bool expanded, uint32_t seq, bool permit,
 			  const char *text, uint64_t hits, void *arg)
 {
-	struct cl_show_ctx *c = arg;
+	struct bgp_show_clist_ctx *c = arg;
 
 	/* FRR 8.4's form: no sequence numbers, no hit counts. */
 	(void)seq;
@@ -104,10 +112,7 @@ static void cl_show_entry(const char *list, bool expanded, uint32_t seq, bool pe
 	if (!c->open || strcmp(c->open, list) != 0) {
 		bool num = community_list_name_numbered(list);
 
-		/* FRR: "Named Community standard list N", "Large community (expanded) access
-		 * list 100", ... */
-		vty_out(c->vty, "%s%s %s list %s\n", num ? "" : "Named ",
-			c->large ? (num ? "Large community" : "large community") : "Community",
+		vty_out(c->vty, "%s %s list %s\n", clist_title(c->kind, num),
 			!expanded ? "standard"
 			: num	  ? "(expanded) access"
 				  : "expanded",
@@ -123,14 +128,14 @@ DEFCMD(show_bgp_community_list, "show bgp community-list [WORD$name [detail]]",
 			"Community list name\n"
 			"Detailed information on community-list\n")
 {
-	struct cl_show_ctx c = { .vty = vty };
+	struct bgp_show_clist_ctx c = { .vty = vty, .kind = BGP_SHOW_CLIST_COMM };
 	const char *name = cmd_arg(args, "name");
 
 	if (name && !community_list_lookup(name)) {
 		vty_out(vty, "%% Can't find community-list\n");
 		return CMD_WARNING;
 	}
-	community_list_walk(name, cl_show_entry, &c);
+	community_list_walk(name, bgp_show_clist_entry, &c);
 	return CMD_SUCCESS;
 }
 
@@ -140,14 +145,14 @@ DEFCMD(show_bgp_lcommunity_list, "show bgp large-community-list [WORD$name [deta
 			"Large community list name\n"
 			"Detailed information on large-community-list\n")
 {
-	struct cl_show_ctx c = { .vty = vty, .large = true };
+	struct bgp_show_clist_ctx c = { .vty = vty, .kind = BGP_SHOW_CLIST_LARGE };
 	const char *name = cmd_arg(args, "name");
 
 	if (name && !lcommunity_list_lookup(name)) {
 		vty_out(vty, "%% Can't find large-community-list\n");
 		return CMD_WARNING;
 	}
-	lcommunity_list_walk(name, cl_show_entry, &c);
+	lcommunity_list_walk(name, bgp_show_clist_entry, &c);
 	return CMD_SUCCESS;
 }
 

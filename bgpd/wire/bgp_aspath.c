@@ -459,7 +459,10 @@ int bgp_aspath_encode_as4(struct stream *s, const struct bgp_aspath *p)
 
 /* ---- operations ---- */
 
-struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)
+/* asn in front of p, into the leading segment of type seg when there is one with room (RFC
+ * 4271 5.1.2; RFC 5065 6.1 b for AS_CONFED_SEQUENCE), else in a new one. what: for the log. */
+static struct bgp_aspath *prepend_into(struct bgp_aspath *p, uint32_t asn, uint8_t seg,
+				       const char *what)
 {
 	uint8_t *out = key_path()->data, tmp[4];
 	size_t o;
@@ -468,51 +471,33 @@ struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)
 		return NULL;
 	if ((size_t)p->len + 6 > BGP_ASPATH_MAX_DATA) {
 		/* Cannot happen with real paths (16,000 ASes); keep the path rather than fail. */
-		log_warn_limited("AS path too long to prepend AS %u; sent unchanged", asn);
+		log_warn_limited("AS path too long to prepend %s %u; sent unchanged", what, asn);
 		return bgp_aspath_ref(p);
 	}
 	bgp_put_u32(tmp, asn);
-	if (p->len >= 2 && p->data[0] == AS_SEG_SEQUENCE && p->data[1] < SEG_MAX) {
-		/* Into the leading SEQUENCE. */
-		out[0] = AS_SEG_SEQUENCE;
+	if (p->len >= 2 && p->data[0] == seg && p->data[1] < SEG_MAX) {
+		out[0] = seg;
 		out[1] = (uint8_t)(p->data[1] + 1);
 		memcpy(out + 2, tmp, 4);
 		memcpy(out + 6, p->data + 2, p->len - 2);
 		o = (size_t)p->len + 4;
 	} else {
-		/* Empty path, a leading SET or confed segment, or a full SEQUENCE: new segment. */
-		o = put_seg(out, 0, AS_SEG_SEQUENCE, tmp, 1);
+		/* Empty path, a leading segment of another type, or a full one: new segment. */
+		o = put_seg(out, 0, seg, tmp, 1);
 		memcpy(out + o, p->data, p->len);
 		o += p->len;
 	}
 	return bgp_aspath_intern_data(out, o);
 }
 
+struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)
+{
+	return prepend_into(p, asn, AS_SEG_SEQUENCE, "AS");
+}
+
 struct bgp_aspath *bgp_aspath_prepend_confed(struct bgp_aspath *p, uint32_t asn)
 {
-	uint8_t *out = key_path()->data, tmp[4];
-	size_t o;
-
-	if (!p)
-		return NULL;
-	if ((size_t)p->len + 6 > BGP_ASPATH_MAX_DATA) {
-		log_warn_limited("AS path too long to prepend member AS %u; sent unchanged", asn);
-		return bgp_aspath_ref(p);
-	}
-	bgp_put_u32(tmp, asn);
-	if (p->len >= 2 && p->data[0] == AS_SEG_CONFED_SEQUENCE && p->data[1] < SEG_MAX) {
-		/* RFC 5065 6.1 b: into the leading AS_CONFED_SEQUENCE. */
-		out[0] = AS_SEG_CONFED_SEQUENCE;
-		out[1] = (uint8_t)(p->data[1] + 1);
-		memcpy(out + 2, tmp, 4);
-		memcpy(out + 6, p->data + 2, p->len - 2);
-		o = (size_t)p->len + 4;
-	} else {
-		o = put_seg(out, 0, AS_SEG_CONFED_SEQUENCE, tmp, 1);
-		memcpy(out + o, p->data, p->len);
-		o += p->len;
-	}
-	return bgp_aspath_intern_data(out, o);
+	return prepend_into(p, asn, AS_SEG_CONFED_SEQUENCE, "member AS");
 }
 
 struct bgp_aspath *bgp_aspath_strip_confed(const struct bgp_aspath *p)
