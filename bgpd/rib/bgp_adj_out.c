@@ -823,7 +823,8 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	 * graceful restart (or LLGR) keeps is still advertised (RFC 4724 4.2). */
 	if (!from || !rib_src_usable(from) || !export_permitted(to, from, af, best->attr))
 		return NULL;
-	if (to->peer && bgp_peer_policy_missing(to->peer, to->ebgp, af, BGP_DIR_OUT)) {
+	if (to->peer &&
+	    bgp_peer_policy_missing(to->peer, to->ebgp || to->confed, af, BGP_DIR_OUT)) {
 		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
 		return NULL;
 	}

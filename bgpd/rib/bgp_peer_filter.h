@@ -42,9 +42,10 @@ static inline bool bgp_peer_aspath_permits(const struct bgp_peer *peer, enum bgp
 
 /*
  * RFC 8212 (`bgp ebgp-requires-policy`, on by default as in FRR 8.4): is this eBGP neighbor
- * (ebgp: as its session runs) without any policy for af in direction dir, so that no route
- * flows that way? A route-map, prefix-list or filter-list statement counts as a policy
- * whatever it names, as FRR's bgp_{in,out}bound_policy_exists() (FRR's distribute-list,
+ * (ebgp: as its session runs; a confederation boundary counts, RFC 8212 2 names it and FRR
+ * 8.4 sends a member AS nothing without a policy) without any policy for af in direction dir,
+ * so that no route flows that way? A route-map, prefix-list or filter-list statement counts as a
+ * policy whatever it names, as FRR's bgp_{in,out}bound_policy_exists() (FRR's distribute-list,
  * which skua lacks, would count too). iBGP needs none.
  */
 static inline bool bgp_peer_policy_missing(const struct bgp_peer *peer, bool ebgp, enum bgp_af af,

@@ -752,7 +752,8 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 	struct bgp_peer *peer = src->peer;
 	const char *rmap = peer ? peer->conf.rmap[af][BGP_DIR_IN] : NULL;
 
-	if (stored && peer && bgp_peer_policy_missing(peer, src->ebgp, af, BGP_DIR_IN)) {
+	if (stored && peer &&
+	    bgp_peer_policy_missing(peer, src->ebgp || src->confed, af, BGP_DIR_IN)) {
 		/* RFC 8212: discarded, not counted as filtered (FRR); withdrawn in case it came
 		 * in before the rule applied. */
 		rib_policy_missing_warn(rib, src, af, BGP_DIR_IN);

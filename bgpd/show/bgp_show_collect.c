@@ -331,7 +331,8 @@ void bgp_peer_view_fill(struct bgp_peer_view *v, const struct bgp_peer *peer)
 		v->af[af].activated = bgp_peer_af_activated(peer, af);
 		for (i = 0; i < BGP_DIR_MAX; i++)
 			v->af[af].policy_missing[i] = bgp_peer_policy_missing(
-				peer, bgp_peer_is_ebgp(peer), af, (enum bgp_dir)i);
+				peer, bgp_peer_is_ebgp(peer) || bgp_peer_is_confed(peer), af,
+				(enum bgp_dir)i);
 	}
 	fill_security(v, peer);
 	bgp_gr_view_fill(&v->gr, peer, v->established);

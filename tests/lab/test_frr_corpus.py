@@ -80,8 +80,9 @@ PRINT_DRIFTS = {}
 # Where the routes differ today: expected to fail, strictly.
 ROUTE_DRIFTS = {
     "12-confederation-member": ["FRR 8.4 as dut sends the GoBGP collector (a member AS of the "
-                                "confederation) nothing within the settle time, where skua "
-                                "sends it the table; not understood yet"],
+                                "confederation) nothing within the settle time, even with "
+                                "policies both ways, where skua sends it the table; not "
+                                "understood yet"],
     "07-route-reflector": ["FRR reflects an iBGP route without MED with MED 0; skua without "
                            "MED"],
 }

@@ -127,6 +127,19 @@ START_TEST(test_internal_route_reaches_member)
 }
 END_TEST
 
+/* RFC 8212 2 names confederation boundaries: without policies a member AS is sent nothing,
+ * like an outside neighbor, and an internal one everything. */
+START_TEST(test_rfc8212_at_the_boundary)
+{
+	bgp->ebgp_requires_policy = true;
+	announce(internal, "198.51.100.128/25", "", "192.0.2.10", 100, 0);
+	ck_assert_str_eq(path_of(member, "198.51.100.128/25"), "(not sent)");
+	ck_assert_str_eq(path_of(outside, "198.51.100.128/25"), "(not sent)");
+	announce(member, "198.51.100.0/24", "(65002) 65200", "192.0.2.2", 200, 9);
+	ck_assert_str_eq(path_of(internal, "198.51.100.0/24"), "(not sent)");
+}
+END_TEST
+
 START_TEST(test_loops)
 {
 	/* The identifier from outside, our member AS from inside: both loops. */
@@ -168,6 +181,7 @@ static Suite *confed_suite(void)
 	tcase_add_test(tc, test_internal_route_reaches_member);
 	tcase_add_test(tc, test_loops);
 	tcase_add_test(tc, test_confed_peer_type);
+	tcase_add_test(tc, test_rfc8212_at_the_boundary);
 	suite_add_tcase(s, tc);
 	return s;
 }
