@@ -575,49 +575,10 @@ bool bgp_aspath_all_private(const struct bgp_aspath *p)
 	return n > 0;
 }
 
-struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t keep,
-					    uint32_t replace)
-{
-	uint8_t *out = key_path()->data;
-	size_t i, k, o = 0;
-
-	if (!p)
-		return NULL;
-	for (i = 0; i + 2 <= p->len; i += 2 + (size_t)p->data[i + 1] * 4) {
-		size_t seg = o;
-		unsigned n = 0;
-
-		out[o] = p->data[i];
-		o += 2;
-		for (k = 0; k < p->data[i + 1]; k++) {
-			uint32_t as = bgp_get_u32(p->data + i + 2 + k * 4);
-
-			if (bgp_as_is_private(as) && as != keep) {
-				if (!replace)
-					continue;
-				as = replace;
-			}
-			bgp_put_u32(out + o, as);
-			o += 4;
-			n++;
-		}
-		if (n)
-			out[seg + 1] = (uint8_t)n;
-		else
-			o = seg; /* nothing left of this segment */
-	}
-	return bgp_aspath_intern_data(out, o);
-}
-
-static bool asn_listed(uint32_t as, const uint32_t *asns, uint32_t n)
-{
-	for (uint32_t k = 0; k < n; k++)
-		if (asns[k] == as)
-			return true;
-	return false;
-}
-
-struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t *asns, uint32_t n)
+/* p with every AS number passed through map (0: dropped; AS 0 is never in a path); a segment
+ * left empty goes. */
+static struct bgp_aspath *map_asns(const struct bgp_aspath *p,
+				   uint32_t (*map)(uint32_t as, const void *arg), const void *arg)
 {
 	uint8_t *out = key_path()->data;
 	size_t i, k, o = 0;
@@ -631,9 +592,9 @@ struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t
 		out[o] = p->data[i];
 		o += 2;
 		for (k = 0; k < p->data[i + 1]; k++) {
-			uint32_t as = bgp_get_u32(p->data + i + 2 + k * 4);
+			uint32_t as = map(bgp_get_u32(p->data + i + 2 + k * 4), arg);
 
-			if (asn_listed(as, asns, n))
+			if (!as)
 				continue;
 			bgp_put_u32(out + o, as);
 			o += 4;
@@ -645,6 +606,47 @@ struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t
 			o = seg; /* nothing left of this segment */
 	}
 	return bgp_aspath_intern_data(out, o);
+}
+
+struct strip_private_arg {
+	uint32_t keep, replace;
+};
+
+static uint32_t strip_private_map(uint32_t as, const void *arg)
+{
+	const struct strip_private_arg *a = arg;
+
+	return bgp_as_is_private(as) && as != a->keep ? a->replace : as;
+}
+
+struct bgp_aspath *bgp_aspath_strip_private(const struct bgp_aspath *p, uint32_t keep,
+					    uint32_t replace)
+{
+	struct strip_private_arg a = { .keep = keep, .replace = replace };
+
+	return map_asns(p, strip_private_map, &a);
+}
+
+struct exclude_arg {
+	const uint32_t *asns;
+	uint32_t n;
+};
+
+static uint32_t exclude_map(uint32_t as, const void *arg)
+{
+	const struct exclude_arg *a = arg;
+
+	for (uint32_t k = 0; k < a->n; k++)
+		if (a->asns[k] == as)
+			return 0;
+	return as;
+}
+
+struct bgp_aspath *bgp_aspath_exclude(const struct bgp_aspath *p, const uint32_t *asns, uint32_t n)
+{
+	struct exclude_arg a = { .asns = asns, .n = n };
+
+	return map_asns(p, exclude_map, &a);
 }
 
 int bgp_aspath_to_str(const struct bgp_aspath *p, char *buf, size_t size)
