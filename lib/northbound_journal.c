@@ -126,6 +126,20 @@ static void tree_unlink_free(struct nb_candidate *c, struct lyd_node *n)
 		c->tree = lyd_first_sibling(c->tree);
 }
 
+/*
+ * Put a saved subtree back. Only a user-ordered list or leaf-list keeps the place it had
+ * (libyang refuses lyd_insert_before() for any other node, and sorts those itself).
+ */
+static LY_ERR reinsert(struct nb_candidate *c, struct lyd_node *parent, struct lyd_node *next,
+		       struct lyd_node *copy)
+{
+	if (next && lysc_is_userordered(copy->schema))
+		return lyd_insert_before(next, copy);
+	if (parent)
+		return lyd_insert_child(parent, copy);
+	return lyd_insert_sibling(c->tree, copy, NULL);
+}
+
 static void undo_one(struct nb_candidate *c, struct nb_journal_entry *e)
 {
 	struct lyd_node *n, *parent, *next;
@@ -146,12 +160,8 @@ static void undo_one(struct nb_candidate *c, struct nb_journal_entry *e)
 		parent = e->path ? find(c, e->path) : NULL;
 		if (e->path && !parent)
 			break; /* its parent went too and was not restored: nothing to attach to */
-		if (next)
-			lyd_insert_before(next, e->copy);
-		else if (parent)
-			lyd_insert_child(parent, e->copy);
-		else
-			lyd_insert_sibling(c->tree, e->copy, NULL);
+		if (reinsert(c, parent, next, e->copy) != LY_SUCCESS)
+			break; /* not attached: entry_free() frees the copy */
 		if (!e->path)
 			c->tree = lyd_first_sibling(e->copy);
 		e->copy = NULL; /* the tree owns it now */

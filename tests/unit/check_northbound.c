@@ -16,6 +16,7 @@
 #define NBR "/skua-bgp:bgp/neighbors/neighbor"
 #define NBR1 NBR "[remote-address='10.0.0.1']"
 #define NBR2 NBR "[remote-address='10.0.0.2']"
+#define NBR3 NBR "[remote-address='10.0.0.3']"
 
 /* ---- a recording callback table ------------------------------------------------------- */
 
@@ -923,6 +924,21 @@ START_TEST(t_refused_command_leaves_nothing)
 
 		ck_assert_int_ne(command_failing_last(vty, leaf, 1), CMD_SUCCESS);
 		ck_assert_str_eq(leaf_value(c, NBR1 "/description"), "kept");
+	}
+	/* An entry removed while another stands after it: libyang refuses to be told a place
+	 * for entries of a list it orders itself, so the undo must not ask; NBR1 comes back whole
+	 * and the saved copy is not leaked (the ASan build checks that). */
+	{
+		const char *const gone[][3] = { { NBR1, "destroy", NULL } };
+
+		nb_cli_enqueue_change(vty, NBR3 "/neighbor-remote-as/remote-as-type", NB_OP_MODIFY,
+				      "external");
+		ck_assert_int_eq(nb_cli_apply_changes(vty, NULL), CMD_SUCCESS);
+		ck_assert_int_ne(command_failing_last(vty, gone, 1), CMD_SUCCESS);
+		ck_assert_ptr_nonnull(leaf_value(c, NBR1 "/description"));
+		ck_assert_str_eq(leaf_value(c, NBR1 "/description"), "kept");
+		ck_assert(exists(c, NBR3));
+		ck_assert_int_eq(nb_candidate_validate(c, &(struct nb_error){ 0 }), 0);
 	}
 	vty->candidate = NULL;
 	vty_free(vty);
