@@ -78,7 +78,17 @@ def expect_same(lab, what, neighbor, want):
         return f
     lab.expect("%s: ref (FRR)" % what, lambda: 0, check("ref"), timeout=45)
     lab.expect("%s: dut" % what, lambda: 0, check("dut"), timeout=45)
-    assert view(lab["dut"], neighbor) == view(lab["ref"], neighbor)
+    # The last error is compared only where the step is about one: an FRR feeder that
+    # connects before its zebra has told it about the interface resets that first session
+    # ("nexthop_set failed", a 5/0 NOTIFICATION) and retries a second later, at dut or at ref
+    # as the race falls, leaving that start-up error in one of the two.
+    def compared(router):
+        got = view(lab[router], neighbor)
+        if "lastNotificationReason" not in want:
+            for k in ("lastErrorCodeSubcode", "lastNotificationReason"):
+                got.pop(k)
+        return got
+    assert compared("dut") == compared("ref")
 
 
 OVER = {"state": "Idle (PfxCt)", "peerState": "PfxCt", "prefixAllowedMax": 5,
