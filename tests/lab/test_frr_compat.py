@@ -42,6 +42,7 @@ import time
 import pytest
 
 from skualab import Lab
+from skualab.jsoncmp import side_by_side
 from skualab.daemons import FRR_DIR, FrrBgpd, SkuaBgpd, StandinBgpd, daemon_class, tail
 from skualab.topology import Topology
 
@@ -443,24 +444,6 @@ def text_diff(want, got, a="FRR", b="skua"):
     return "\n".join(difflib.unified_diff(want, got, a, b, lineterm=""))
 
 
-def flat(doc, path=""):
-    out = {}
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out.update(flat(v, "%s.%s" % (path, k) if path else str(k)))
-    else:
-        out[path] = doc
-    return out
-
-
-def json_diff(want, got):
-    fw, fg = flat(want), flat(got)
-    lines = []
-    for k in sorted(set(fw) | set(fg)):
-        if fw.get(k, "<absent>") != fg.get(k, "<absent>"):
-            lines.append("  %s: FRR %s, skua %s" % (k, json.dumps(fw.get(k, "<absent>")),
-                                                   json.dumps(fg.get(k, "<absent>"))))
-    return "\n".join(lines)
 
 
 def check_config(kind, path):
@@ -550,7 +533,7 @@ def test_skua_same_sessions(lab, case, source):
         except AssertionError as e:
             raise AssertionError("%s\n%s" % (e, run.logs()))
         printout = run["a"].vtysh("show running-config")
-        diff = json_diff(ref["snapshot"], snap)
+        diff = side_by_side(ref["snapshot"], snap)
         assert not diff, ("%s (%s): the routers' views differ between FRR and skua on a:\n%s"
                           % (case.name, source, diff))
         want = without_standin_lines(bgp_block(ref["printout"]))

@@ -43,6 +43,7 @@ import tomllib
 import pytest
 
 from skualab import Lab
+from skualab.jsoncmp import side_by_side
 from skualab.daemons import FRR_DIR, FrrBgpd, GoBgp, SkuaBgpd, daemon_class
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -396,22 +397,6 @@ def printed_config(text):
     return out
 
 
-def flat(doc, path=""):
-    out = {}
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out.update(flat(v, "%s.%s" % (path, k) if path else str(k)))
-    else:
-        out[path] = doc
-    return out
-
-
-def json_diff(want, got):
-    fw, fg = flat(want), flat(got)
-    return "\n".join("  %s: FRR %s, skua %s" % (k, json.dumps(fw.get(k, "<absent>")),
-                                                json.dumps(fg.get(k, "<absent>")))
-                     for k in sorted(set(fw) | set(fg))
-                     if fw.get(k, "<absent>") != fg.get(k, "<absent>"))
 
 
 RESULTS = {}  # (name, kind) -> {"view": ..., "printout": ...}
@@ -473,7 +458,7 @@ def test_same_routes(lab, name):
     skua = result(lab, name, "skua")
     assert frr["view"]["collector"] or frr["view"]["dut"]["ipv4"] or \
         frr["view"]["dut"]["ipv6"], "%s under FRR: no route anywhere, nothing compared" % name
-    diff = json_diff(frr["view"], skua["view"])
+    diff = side_by_side(frr["view"], skua["view"])
     assert not diff, "%s: the routes differ between FRR and skua:\n%s" % (name, diff)
 
 

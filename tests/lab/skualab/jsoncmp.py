@@ -10,6 +10,7 @@ JsonDiff listing every mismatch with its path:
   - anything else: equality (1 and 1.0 are equal, True and 1 are not).
 """
 
+import json
 import time
 
 
@@ -113,3 +114,23 @@ def run_and_expect(func, expected, count=20, wait=1.0, check=None):
         if attempt + 1 < count:
             time.sleep(wait)
     return False, result, diff
+
+
+def flat(doc, path=""):
+    """A JSON document as {dotted path: leaf value} (lists are leaves)."""
+    out = {}
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out.update(flat(v, "%s.%s" % (path, k) if path else str(k)))
+    else:
+        out[path] = doc
+    return out
+
+
+def side_by_side(want, got, a="FRR", b="skua"):
+    """Every path whose leaf differs between two documents, one line each, both values."""
+    fw, fg = flat(want), flat(got)
+    return "\n".join("  %s: %s %s, %s %s" % (k, a, json.dumps(fw.get(k, "<absent>")), b,
+                                             json.dumps(fg.get(k, "<absent>")))
+                     for k in sorted(set(fw) | set(fg))
+                     if fw.get(k, "<absent>") != fg.get(k, "<absent>"))
