@@ -16,7 +16,7 @@ set -euo pipefail
 BUILD_DEPS=(build-essential autoconf automake libtool pkg-config libevent-dev libssl-dev
 	libyang2-dev libyang2-tools check libedit-dev libmnl-dev libcap-dev)
 TEST_DEPS=(frr bird2 gobgpd exabgp python3-scapy python3-pytest python3-pytest-timeout
-	tcpdump iproute2 nftables strace clang libclang-rt-14-dev clang-format stayrtr rtr-tools frr-rpki-rtrlib
+	python3-pytest-xdist tcpdump iproute2 nftables strace clang libclang-rt-14-dev clang-format stayrtr rtr-tools frr-rpki-rtrlib
 	debhelper lintian mandoc logrotate)
 SERVICES=(frr bird gobgpd exabgp stayrtr)
 

@@ -156,11 +156,20 @@ lab_suite() {
 	t0=$(date +%s)
 	mkdir -p "$dir"
 	rm -f "$junit"
-	note "lab: pytest tests/lab (skua from $dir)"
+	# Scenarios run side by side, one test file per worker (pytest-xdist's loadfile: a
+	# module's tests share one lab and run in order). Each lab has its own namespaces named
+	# after its worker's pid, so workers never meet; LAB_JOBS=1 runs them one by one.
+	local jobs=${LAB_JOBS:-$(nproc)} par=()
+	[ "$jobs" -gt 4 ] && jobs=4
+	if [ "$jobs" -gt 1 ] && "$PY" -c "import xdist" 2>/dev/null; then
+		par=(-n "$jobs" --dist loadfile)
+	fi
+	note "lab: pytest tests/lab (skua from $dir, ${par[1]:-1} worker(s))"
 	# SIGINT first so the lab tears its namespaces down, SIGKILL a minute later.
 	# shellcheck disable=SC2086
 	SKUA_BUILDDIR=$dir SKUALAB_STRICT=1 timeout -s INT -k 60 "${LAB_TIMEOUT:-1200}" \
-		"$PY" -m pytest tests/lab -v -p no:cacheprovider --junitxml="$junit" ${PYTEST_ARGS:-}
+		"$PY" -m pytest tests/lab -v -p no:cacheprovider "${par[@]}" --junitxml="$junit" \
+		${PYTEST_ARGS:-}
 	rc=$?
 	counts=$("$PY" - "$junit" <<-'EOF' 2>/dev/null
 		import sys, xml.etree.ElementTree as ET

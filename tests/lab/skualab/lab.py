@@ -19,7 +19,12 @@ SOCKET_PATH_MAX = 100  # sun_path is 108 bytes; keep a margin for the longest so
 
 def base_logdir():
     """Where every lab of this process keeps its configs, sockets and logs."""
-    return os.environ.get("SKUALAB_LOGDIR") or "/tmp/skualab-%d" % os.getpid()
+    given = os.environ.get("SKUALAB_LOGDIR")
+    if not given:
+        return "/tmp/skualab-%d" % os.getpid()
+    # Under pytest-xdist each worker numbers its labs from 1: keep them apart.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return os.path.join(given, worker) if worker else given
 
 
 def _stderr(msg):
