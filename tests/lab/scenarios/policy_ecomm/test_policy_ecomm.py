@@ -23,27 +23,15 @@ What is checked:
 import pytest
 
 import ecomm_cases as ec
-from skualab import rendered
-from skualab import tables as bgp_tables
-from skualab.tables import bgpd_vtysh, describe, steady
-
-CONVERGE = 45
-SINK_ADDRS = [addr for _, addr in ec.SINKS.values()]
-SPEAKERS = ("dut", "ref")
-SINK_ROUTERS = {side: [ec.sink_router(s, side) for s in ec.SINKS] for side in SPEAKERS}
-ALL_ROUTERS = SPEAKERS + tuple(SINK_ROUTERS["dut"]) + tuple(SINK_ROUTERS["ref"])
+from skualab.tables import bgpd_vtysh
+from skualab.twin import Twin, TwinTests
 
 
-def table(daemon):
-    """{prefix: sorted rows (AS path, LOCAL_PREF, best, extended communities)}."""
-    return bgp_tables.detail_table(daemon, lambda p: (
-        p.get("aspath", {}).get("string", ""), str(p.get("locPrf", "-")),
-        bool(p.get("bestpath", {}).get("overall")),
-        p.get("extendedCommunity", {}).get("string", "")))
-
-
-def tables(lab):
-    return {name: table(lab[name]) for name in ALL_ROUTERS}
+def row(path):
+    """What is compared of a path: AS path, LOCAL_PREF, best, extended communities."""
+    return (path.get("aspath", {}).get("string", ""), str(path.get("locPrf", "-")),
+            bool(path.get("bestpath", {}).get("overall")),
+            path.get("extendedCommunity", {}).get("string", ""))
 
 
 def design_mismatch(tabs):
@@ -57,80 +45,21 @@ def design_mismatch(tabs):
                 if rows:
                     bad.append("%s holds %s, designed to be denied" % (router, prefix))
                 continue
-            got = [row[3] for row in rows or []]
+            got = [r[3] for r in rows or []]
             if got != [want[k]]:
                 bad.append("%s %s: extended communities %s, designed %r"
                            % (router, prefix, got, want[k]))
-            if k != 2 and [row[1] for row in rows or []] != [str(want[0])]:
+            if k != 2 and [r[1] for r in rows or []] != [str(want[0])]:
                 bad.append("%s %s: LOCAL_PREF %s, designed %s"
-                           % (router, prefix, [row[1] for row in rows or []], want[0]))
+                           % (router, prefix, [r[1] for r in rows or []], want[0]))
     return "\n".join(bad) or None
 
 
-_settled = {}
+TWIN = Twin(ec, row, design_mismatch)
 
 
-def pairs():
-    return [("dut", "ref")] + list(zip(SINK_ROUTERS["dut"], SINK_ROUTERS["ref"]))
-
-
-def differences(tabs, prefixes=None, which=None):
-    return bgp_tables.differences(tabs, which or pairs(), prefixes)
-
-
-def settled(lab):
-    if "tabs" in _settled:
-        return _settled["tabs"]
-    lab.expect("ref and its sinks hold the designed tables", lambda: tables(lab),
-               design_mismatch, timeout=lab.budget("converge", CONVERGE), interval=2,
-               needs={"ref": [ec.INJ_ADDR]})
-    # dut got everything at the same time: taken once it equals ref or stops changing.
-    tabs = steady(lambda: tables(lab), differences, lab.budget("dut-settle", 20))
-    _settled["tabs"] = tabs
-    return tabs
-
-
-@pytest.mark.timeout(10)
-def test_generated_configs_in_sync():
-    stale = rendered.stale(ec.HERE, ec.RENDERED)
-    assert not stale, "stale: %s; run tests/lab/scenarios/policy_ecomm/ecomm_cases.py" % (
-        ", ".join(stale))
-
-
-@pytest.mark.timeout(150)
-def test_sessions_established(lab):
-    sessions = {"dut": [ec.INJ_ADDR] + SINK_ADDRS, "ref": [ec.INJ_ADDR] + SINK_ADDRS}
-    for side in SPEAKERS:
-        for r in SINK_ROUTERS[side]:
-            sessions[r] = [ec.UPLINK]
-    lab.wait_all_established(sessions, timeout=60)
-
-
-@pytest.mark.timeout(120)
-def test_reference_gives_the_designed_outcome(lab):
-    bad = design_mismatch(settled(lab))
-    assert bad is None, bad
-
-
-@pytest.mark.timeout(120)
-@pytest.mark.parametrize("case", ec.CASES)
-def test_dut_table_equals_frr(lab, case):
-    diff = differences(settled(lab), ec.case_prefixes(case), [("dut", "ref")])
-    assert not diff, "%s: skua's table differs from FRR's:\n%s" % (case, describe(diff))
-
-
-@pytest.mark.timeout(120)
-@pytest.mark.parametrize("case", ec.CASES)
-def test_dut_sinks_receive_what_frr_sinks_receive(lab, case):
-    diff = differences(settled(lab), ec.case_prefixes(case), pairs()[1:])
-    assert not diff, "%s: skua's sinks got other routes than FRR's:\n%s" % (case,
-                                                                            describe(diff))
-
-
-@pytest.mark.timeout(120)
-def test_whole_tables_equal(lab):
-    diff = differences(settled(lab))
-    assert not diff, describe(diff)
+class TestTwin(TwinTests):
+    twin = TWIN
 
 
 def feature_lines(daemon):
@@ -142,7 +71,7 @@ def feature_lines(daemon):
 def test_running_config_lines_equal(lab):
     """The lines of the feature as FRR writes them back: standard entries sorted, kinds in
     lower case, numbered lists first; the route-maps' set values as typed."""
-    settled(lab)
+    TWIN.settled(lab)
     dut, ref = feature_lines(lab["dut"]), feature_lines(lab["ref"])
     assert len(ref) > 10, ref
     assert dut == ref, "skua:\n%s\nFRR:\n%s" % ("\n".join(dut), "\n".join(ref))
@@ -161,7 +90,7 @@ def show_lines(daemon, cmd):
                                  "show bgp extcommunity-list ECL-UNK detail",
                                  "show bgp extcommunity-list NO-SUCH-LIST detail"])
 def test_show_extcommunity_list_equal(lab, cmd):
-    settled(lab)
+    TWIN.settled(lab)
     dut, ref = show_lines(lab["dut"], cmd), show_lines(lab["ref"], cmd)
     assert ref, "FRR's bgpd said nothing to %r" % cmd
     assert dut == ref, "%s:\nskua:\n%s\nFRR:\n%s" % (cmd, "\n".join(dut), "\n".join(ref))
@@ -171,7 +100,7 @@ def test_show_extcommunity_list_equal(lab, cmd):
 def test_show_route_map_clauses_equal(lab):
     """The extended community clauses of `show route-map RM-IN` (FRR lists them in the order
     they were configured, which is the printed order here)."""
-    settled(lab)
+    TWIN.settled(lab)
 
     def clauses(daemon):
         return [line.strip() for line in show_lines(daemon, "show route-map RM-IN")

@@ -28,33 +28,23 @@ What is checked:
 import pytest
 
 import lcomm_cases as lc
-from skualab import rendered
-from skualab import tables as bgp_tables
-from skualab.tables import bgpd_configure, bgpd_vtysh, describe, steady
+from skualab.tables import bgpd_configure, bgpd_vtysh
+from skualab.twin import SIDES, Twin, TwinTests
 
 CONVERGE = 45
 SKUA_ON_ITS_OWN = 10
 FRR_ON_ITS_OWN = 4
-SINK_ADDRS = [addr for _, addr, _ in lc.SINKS.values()]
-SPEAKERS = ("dut", "ref")
-SINK_ROUTERS = {side: [lc.sink_router(s, side) for s in lc.SINKS] for side in SPEAKERS}
-ALL_ROUTERS = ("dut", "ref") + tuple(SINK_ROUTERS["dut"]) + tuple(SINK_ROUTERS["ref"])
 PREFIXES = sorted({rt["prefix"] for rt in lc.ROUTES})
 
 
-def table(daemon):
-    """{prefix: sorted rows (peer, AS path, LOCAL_PREF, best, communities, large communities,
-    extended communities)} from the per-prefix detail."""
-    return bgp_tables.detail_table(daemon, lambda p: (
-        p.get("peer", {}).get("peerId", ""), p.get("aspath", {}).get("string", ""),
-        str(p.get("locPrf", "-")), bool(p.get("bestpath", {}).get("overall")),
-        p.get("community", {}).get("string", ""),
-        p.get("largeCommunity", {}).get("string", ""),
-        p.get("extendedCommunity", {}).get("string", "")))
-
-
-def tables(lab):
-    return {name: table(lab[name]) for name in ALL_ROUTERS}
+def row(path):
+    """What is compared of a path: peer, AS path, LOCAL_PREF, best, communities, large
+    communities, extended communities."""
+    return (path.get("peer", {}).get("peerId", ""), path.get("aspath", {}).get("string", ""),
+            str(path.get("locPrf", "-")), bool(path.get("bestpath", {}).get("overall")),
+            path.get("community", {}).get("string", ""),
+            path.get("largeCommunity", {}).get("string", ""),
+            path.get("extendedCommunity", {}).get("string", ""))
 
 
 def sink_name(router):
@@ -80,7 +70,7 @@ def design_mismatch(tabs):
         if got != [want]:
             bad.append("ref %s: communities %s, designed %r" % (prefix, got, want))
     for prefix, want in lc.DESIGNED_RECEIVERS.items():
-        got = {sink_name(r) for r in SINK_ROUTERS["ref"] if prefix in tabs[r]}
+        got = {sink_name(r) for r in TWIN.sink_routers["ref"] if prefix in tabs[r]}
         if got != want:
             bad.append("%s reached %s, designed %s" % (prefix, sorted(got), sorted(want)))
     # send-community: what each eBGP sink got of 203.0.113.0/29 (comms, large, extended)
@@ -96,69 +86,11 @@ def design_mismatch(tabs):
     return "\n".join(bad) or None
 
 
-_settled = {}
+TWIN = Twin(lc, row, design_mismatch, CONVERGE)
 
 
-def settled(lab):
-    if "tabs" in _settled:
-        return _settled["tabs"]
-    lab.expect("ref and its sinks hold the designed tables", lambda: tables(lab),
-               design_mismatch, timeout=lab.budget("converge", CONVERGE), interval=2,
-               needs={"ref": [lc.INJ_ADDR]})
-    # dut got everything at the same time: taken once it equals ref or stops changing.
-    tabs = steady(lambda: tables(lab), differences, lab.budget("dut-settle", 20))
-    _settled["tabs"] = tabs
-    return tabs
-
-
-def pairs():
-    return [("dut", "ref")] + list(zip(SINK_ROUTERS["dut"], SINK_ROUTERS["ref"]))
-
-
-def differences(tabs, prefixes=None, which=None):
-    return bgp_tables.differences(tabs, which or pairs(), prefixes)
-
-
-@pytest.mark.timeout(10)
-def test_generated_configs_in_sync():
-    stale = rendered.stale(lc.HERE, lc.RENDERED)
-    assert not stale, "stale: %s; run tests/lab/scenarios/policy_lcomm/lcomm_cases.py" % ", ".join(stale)
-
-
-@pytest.mark.timeout(150)
-def test_sessions_established(lab):
-    sessions = {"dut": [lc.INJ_ADDR] + SINK_ADDRS, "ref": [lc.INJ_ADDR] + SINK_ADDRS}
-    for side in SPEAKERS:
-        for r in SINK_ROUTERS[side]:
-            sessions[r] = [lc.UPLINK]
-    lab.wait_all_established(sessions, timeout=60)
-
-
-@pytest.mark.timeout(120)
-def test_reference_gives_the_designed_outcome(lab):
-    bad = design_mismatch(settled(lab))
-    assert bad is None, bad
-
-
-@pytest.mark.timeout(120)
-@pytest.mark.parametrize("case", lc.CASES)
-def test_dut_table_equals_frr(lab, case):
-    diff = differences(settled(lab), lc.case_prefixes(case), [("dut", "ref")])
-    assert not diff, "%s: skua's table differs from FRR's:\n%s" % (case, describe(diff))
-
-
-@pytest.mark.timeout(120)
-@pytest.mark.parametrize("case", lc.CASES)
-def test_dut_sinks_receive_what_frr_sinks_receive(lab, case):
-    diff = differences(settled(lab), lc.case_prefixes(case), pairs()[1:])
-    assert not diff, "%s: skua's sinks got other routes than FRR's:\n%s" % (case,
-                                                                            describe(diff))
-
-
-@pytest.mark.timeout(120)
-def test_whole_tables_equal(lab):
-    diff = differences(settled(lab))
-    assert not diff, describe(diff)
+class TestTwin(TwinTests):
+    twin = TWIN
 
 
 # --- show and running-config ----------------------------------------------------------------
@@ -178,7 +110,7 @@ def show_lines(daemon, cmd):
                                  "show bgp large-community-list LC-EXP detail",
                                  "show bgp large-community-list NO-SUCH-LIST detail"])
 def test_show_large_community_list_equal(lab, cmd):
-    settled(lab)
+    TWIN.settled(lab)
     dut, ref = show_lines(lab["dut"], cmd), show_lines(lab["ref"], cmd)
     assert ref, "FRR's bgpd said nothing to %r" % cmd
     assert dut == ref, "%s:\nskua:\n%s\nFRR:\n%s" % (cmd, "\n".join(dut), "\n".join(ref))
@@ -193,7 +125,7 @@ SENT_KINDS = {"e1": "extendedAndStandard", "e2": "extended", "e3": "standard", "
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("sink", list(lc.SINKS))
 def test_show_neighbor_send_community_equal(lab, sink):
-    settled(lab)
+    TWIN.settled(lab)
     addr = lc.SINKS[sink][1]
 
     def kind(daemon):
@@ -225,7 +157,7 @@ def test_running_config_lines_equal(lab):
     """The lines of these features as FRR writes them back (send-community: only the `no`
     forms, FRR's defaults being all three kinds; standard large community entries sorted;
     numbered lists first, without their type)."""
-    settled(lab)
+    TWIN.settled(lab)
     dut, ref = feature_lines(lab["dut"]), feature_lines(lab["ref"])
     assert any("send-community" in line for line in ref), ref
     # In FRR's order, but for the route-maps' own order (FRR: as created; skua: by name).
@@ -239,15 +171,15 @@ def test_running_config_lines_equal(lab):
 # --- a live change ----------------------------------------------------------------------------
 
 def sink_rows(lab, side, prefix="203.0.113.0/29"):
-    return table(lab[lc.sink_router("e1", side)]).get(prefix)
+    return TWIN.table(lab[lc.sink_router("e1", side)]).get(prefix)
 
 
 def live_change(lab, lines, check, what):
     """Apply the lines on dut and ref; dut must get there by itself, ref may get a soft
     clear towards e1."""
-    settled(lab)
+    TWIN.settled(lab)
     e1 = lc.SINKS["e1"][1]
-    bgpd_configure(lab, SPEAKERS, *lines)
+    bgpd_configure(lab, SIDES, *lines)
     lab.expect("skua applied %s by itself" % what, lambda: sink_rows(lab, "dut"), check,
                timeout=SKUA_ON_ITS_OWN, interval=1)
     try:
