@@ -21,17 +21,10 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from skualab import twin  # noqa: E402  (tests/lab, also when this file is run by hand)
-
-LOCAL_AS = 65000
-INJ_AS, INJ_ADDR, INJ_RID = 65010, "192.0.2.11", "203.0.113.11"
-SPEAKERS = {"dut": "192.0.2.1", "ref": "192.0.2.2"}  # address on the LAN = router ID
-UPLINK = "192.0.2.65"  # dut's and ref's address on their sink LAN
+# tests/lab, also when this file is run by hand; the twins' addressing is skualab.twin's.
+from skualab import twin  # noqa: E402
+from skualab.twin import INJ_ADDR, INJ_AS, LOCAL_AS, SPEAKERS  # noqa: E402
 SINKS = {"eb": (65101, "192.0.2.66"), "ib": (65000, "192.0.2.70")}
-
-
-def sink_router(sink, side):
-    return sink + ("d" if side == "dut" else "r")
 
 
 # --- extended communities as raw octets (ExaBGP's 0x form) -------------------------------
@@ -243,20 +236,17 @@ def render_speaker(name):
     return "\n".join(out)
 
 
-def render_exabgp():
-    routes = []
+def injector_routes():
+    """(case, ExaBGP route) for each route of ROUTES."""
     for r in ROUTES:
         line = "route %s next-hop %s as-path [ %d ] origin igp" % (r["prefix"], INJ_ADDR, INJ_AS)
         if r["ext"]:
             line += " extended-community [ %s ]" % " ".join(r["ext"])
-        routes.append((r["case"], line))
-    return twin.exabgp_conf(sys.modules[__name__], "ecomm_cases.py", routes)
+        yield r["case"], line
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RENDERED = twin.rendered_files(sys.modules[__name__], render_speaker, render_exabgp)
-
+RENDERED = twin.rendered_files(sys.modules[__name__], render_speaker, injector_routes)
 
 if __name__ == "__main__":
-    from skualab import rendered
-    rendered.write_all(HERE, RENDERED)
+    twin.write_rendered(sys.modules[__name__])

@@ -24,7 +24,7 @@ import pytest
 
 import ecomm_cases as ec
 from skualab.tables import bgpd_vtysh
-from skualab.twin import Twin, TwinTests
+from skualab.twin import Twin, TwinTests, sink_router
 
 
 def row(path):
@@ -37,7 +37,7 @@ def row(path):
 def design_mismatch(tabs):
     """Where ref's side differs from the designed outcome (None: nowhere)."""
     bad = []
-    where = {"ref": 1, ec.sink_router("eb", "ref"): 2, ec.sink_router("ib", "ref"): 3}
+    where = {"ref": 1, sink_router("eb", "ref"): 2, sink_router("ib", "ref"): 3}
     for prefix, want in ec.DESIGNED.items():
         for router, k in where.items():
             rows = tabs[router].get(prefix)

@@ -27,12 +27,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from skualab import twin  # noqa: E402  (tests/lab, also when this file is run by hand)
-
-LOCAL_AS = 65000
-INJ_AS, INJ_ADDR, INJ_RID = 65010, "192.0.2.11", "203.0.113.11"
-SPEAKERS = {"dut": "192.0.2.1", "ref": "192.0.2.2"}  # address on the LAN = router ID
-UPLINK = "192.0.2.65"  # dut's and ref's address on their sink LAN
+# tests/lab, also when this file is run by hand; the twins' addressing is skualab.twin's.
+from skualab import twin  # noqa: E402
+from skualab.twin import INJ_ADDR, INJ_AS, LOCAL_AS, SPEAKERS  # noqa: E402
 # sink: (AS, address, send-community lines for the speaker's address family block)
 SINKS = {
     "e1": (65101, "192.0.2.66", []),
@@ -42,10 +39,6 @@ SINKS = {
     "e4": (65104, "192.0.2.69", ["no neighbor %s send-community all"]),
     "ib": (65000, "192.0.2.70", []),
 }
-
-
-def sink_router(sink, side):
-    return sink + ("d" if side == "dut" else "r")
 
 
 POLICY = """\
@@ -325,8 +318,8 @@ WELL_KNOWN = {"no-export": "65535:65281", "no-advertise": "65535:65282",
               "local-AS": "65535:65283", "no-peer": "65535:65284", "blackhole": "65535:666"}
 
 
-def render_exabgp():
-    routes = []
+def injector_routes():
+    """(case, ExaBGP route) for each route of ROUTES."""
     for rt in ROUTES:
         line = "route %s next-hop %s as-path [ %d ] origin igp" % (rt["prefix"], INJ_ADDR,
                                                                    INJ_AS)
@@ -336,14 +329,11 @@ def render_exabgp():
             line += " large-community [ %s ]" % " ".join(rt["lc"])
         if rt["ext"]:
             line += " extended-community [ %s ]" % " ".join(rt["ext"])
-        routes.append((rt["case"], line))
-    return twin.exabgp_conf(sys.modules[__name__], "lcomm_cases.py", routes)
+        yield rt["case"], line
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RENDERED = twin.rendered_files(sys.modules[__name__], render_speaker, render_exabgp)
-
+RENDERED = twin.rendered_files(sys.modules[__name__], render_speaker, injector_routes)
 
 if __name__ == "__main__":
-    from skualab import rendered
-    rendered.write_all(HERE, RENDERED)
+    twin.write_rendered(sys.modules[__name__])

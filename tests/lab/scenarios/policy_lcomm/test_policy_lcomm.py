@@ -29,7 +29,7 @@ import pytest
 
 import lcomm_cases as lc
 from skualab.tables import bgpd_configure, bgpd_vtysh
-from skualab.twin import SIDES, Twin, TwinTests
+from skualab.twin import SIDES, Twin, TwinTests, sink_router
 
 CONVERGE = 45
 SKUA_ON_ITS_OWN = 10
@@ -78,11 +78,11 @@ def design_mismatch(tabs):
              "e3": (True, False, False), "e4": (False, False, False),
              "ib": (True, True, True)}
     for sink, want in kinds.items():
-        rows = tabs[lc.sink_router(sink, "ref")].get("203.0.113.0/29", [])
+        rows = tabs[sink_router(sink, "ref")].get("203.0.113.0/29", [])
         got = tuple(bool(rows and rows[0][k]) for k in (4, 5, 6))
         if got != want:
             bad.append("%s: 203.0.113.0/29 carries (comm, large, ext) %s, designed %s"
-                       % (lc.sink_router(sink, "ref"), got, want))
+                       % (sink_router(sink, "ref"), got, want))
     return "\n".join(bad) or None
 
 
@@ -171,7 +171,7 @@ def test_running_config_lines_equal(lab):
 # --- a live change ----------------------------------------------------------------------------
 
 def sink_rows(lab, side, prefix="203.0.113.0/29"):
-    return TWIN.table(lab[lc.sink_router("e1", side)]).get(prefix)
+    return TWIN.table(lab[sink_router("e1", side)]).get(prefix)
 
 
 def live_change(lab, lines, check, what):
