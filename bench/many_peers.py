@@ -127,10 +127,12 @@ def expect_opts(args, count):
 
 
 def fanout_case(args, collectors):
-    """The feeder injects the table and stays; each collector expects all of it."""
+    """The feeder injects the table and stays; each collector expects all of it, and stays
+    too: one that left early would have the DUT clean up after it while the others are still
+    being served."""
     cols = peers(collectors)
     roles = [(feeder(), inject_opts(args, args.prefixes, TABLE_START) + ["--linger", "-1"])]
-    roles += [(n, expect_opts(args, args.prefixes) + ["--linger", "0"]) for n in cols]
+    roles += [(n, expect_opts(args, args.prefixes) + ["--linger", "-1"]) for n in cols]
     return Case("fanout-%d" % collectors, "fanout", [feeder()] + cols, roles)
 
 
@@ -249,7 +251,7 @@ def measure(args, dut, case, nss, workdir, run_no):
         reached = wait_tables(args, sinks, inj)
         if d.poll() is not None:
             raise BenchError("the DUT exited (status %d) during the run" % d.returncode)
-        res["cpu_s"] = round(benchlib.proc_cpu(d.pid) - cpu0, 2)
+        res["cpu_s"] = round(benchlib.proc_cpu(d.pid) - cpu0, 2)  # before anyone leaves
         first = min(benchlib.first_update_time(r) for r in inj)
         last_prefix = [ev["t_last_prefix"] for ev in reached]
         res["time_s"] = round(max(last_prefix) - first, 4)
