@@ -193,10 +193,11 @@ def wait_tables(args, sinks, injectors):
         done = [last_event(r, ("reached",)) for r in sinks]
         if all(done):
             return done
-        ended = [r.name for r, d in zip(sinks, done) if not d and last_event(r, ("result",
-                                                                                  "eof"))]
+        ended = [r for r, d in zip(sinks, done) if not d and last_event(r, ("result", "eof"))]
         if ended:
-            raise BenchError("%s ended without the table" % ", ".join(ended[:5]))
+            why = (last_event(ended[0], ("result",)) or {}).get("why", "no result line")
+            raise BenchError("%s ended without the table (%s: %s)" % (
+                ", ".join(r.name for r in ended[:5]), ended[0].name, why))
         now = time.monotonic()
         now_counts = [(last_event(r, ("progress",)) or {}).get("count") for r in sinks]
         if now_counts != counts:
