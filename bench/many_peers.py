@@ -87,8 +87,15 @@ class Skua(benchlib.SkuaBinary):
 
 class Frr(benchlib.FrrBinary):
     def start(self, ns, neighbors):
-        conf = self.write("bgpd.conf", frr_style(neighbors, " no bgp ebgp-requires-policy\n"
-                                                            " no bgp network import-check\n"))
+        # Passive: the peers always connect. FRR 8.4 connecting out to 50 peers while they
+        # connect in dropped some sessions after they came up ("Neighbor failed in
+        # xfer_conn"), and the mesh run failed.
+        text = frr_style(neighbors, " no bgp ebgp-requires-policy\n"
+                                    " no bgp network import-check\n")
+        text = text.replace(" address-family ipv4 unicast\n", "".join(
+            " neighbor %s passive\n" % n.addr for n in neighbors)
+            + " address-family ipv4 unicast\n", 1)
+        conf = self.write("bgpd.conf", text)
         return self.spawn([self.binaries()[0], "-f", conf, "-Z", "-S", "-i",
                            os.path.join(self.rundir, "bgpd.pid"), "--vty_socket", self.rundir,
                            "-P", "0", "--log", "stdout", "--log-level", "warnings"], ns, "dut")
