@@ -16,7 +16,8 @@ What it offers:
     bird_config); each script adds how it starts them;
   - bgp_blaster: blaster_argv(), JsonReader (its JSON lines) and first_update_time();
     wait_listening() for a DUT's port 179;
-  - /proc accounting: proc_status() (VmRSS, VmHWM), proc_cpu() and cpu_of() (CPU time);
+  - /proc accounting: proc_status() (VmRSS, VmHWM), proc_cpu() and cpu_of() (CPU time),
+    RssSampler (VmRSS over a run), mib();
   - options: add_table_args(), add_output_args(), check_table_args();
   - driving and results: drive() with a Report, a benchmark's whole course, built on
     preflight() (root, bgp_blaster), pick_duts(), run_guarded() (work directory, signals,
@@ -420,6 +421,29 @@ def cpu_of(pids):
         user += t[0] / tick
         system += t[1] / tick
     return user, system
+
+
+class RssSampler(threading.Thread):
+    """VmRSS of pid every `interval` s as (seconds since t0, KiB) in .samples, until .halt is
+    set or the process is gone."""
+
+    def __init__(self, pid, t0, interval):
+        super().__init__(daemon=True)
+        self.pid, self.t0, self.interval = pid, t0, interval
+        self.samples = []
+        self.halt = threading.Event()
+
+    def run(self):
+        while not self.halt.is_set():
+            st = proc_status(self.pid)
+            if st is None:
+                break
+            self.samples.append((round(time.monotonic() - self.t0, 3), st.get("VmRSS", 0)))
+            self.halt.wait(self.interval)
+
+
+def mib(kib):
+    return None if kib is None else kib / 1024.0
 
 
 # ---------------------------------------------------------------------------------------------

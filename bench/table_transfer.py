@@ -26,7 +26,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 import benchlib
@@ -122,22 +121,6 @@ DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "
 # One measurement
 # ---------------------------------------------------------------------------------------------
 
-class Sampler(threading.Thread):
-    def __init__(self, pid, t0, interval):
-        super().__init__(daemon=True)
-        self.pid, self.t0, self.interval = pid, t0, interval
-        self.samples = []
-        self.halt = threading.Event()
-
-    def run(self):
-        while not self.halt.is_set():
-            st = benchlib.proc_status(self.pid)
-            if st is None:
-                break
-            self.samples.append((round(time.monotonic() - self.t0, 3), st.get("VmRSS", 0)))
-            self.halt.wait(self.interval)
-
-
 def wait_table(args, sink_rd, inj_rd):
     """The sink's "reached" (or "result") event; None on a stall or the timeout. A stall:
     the injector has sent everything and the sink's count has not moved for --stall s."""
@@ -195,7 +178,7 @@ def measure(args, dut, nss, workdir, run_no):
         if not ev or ev["event"] != "established":
             raise BenchError("the sink session did not come up: %s" % (ev,))
 
-        sampler = Sampler(d.pid, time.monotonic(), args.sample_interval)
+        sampler = benchlib.RssSampler(d.pid, time.monotonic(), args.sample_interval)
         sampler.start()
         inj = benchlib.spawn(blaster_argv(args, "injector"), inj_ns,
                              os.path.join(rundir, "inj.log"), stdout=subprocess.PIPE)
@@ -247,10 +230,6 @@ def measure(args, dut, nss, workdir, run_no):
 # Report
 # ---------------------------------------------------------------------------------------------
 
-def mib(kib):
-    return None if kib is None else kib / 1024.0
-
-
 def summarise(results, order):
     summary = {}
     for name in order:
@@ -259,7 +238,8 @@ def summarise(results, order):
         if runs:
             s["transfer_s"] = round(statistics.median(r["transfer_s"] for r in runs), 3)
             s["transfer_all_s"] = [r["transfer_s"] for r in runs]
-            s["vmhwm_mib"] = round(statistics.median(mib(r["vmhwm_kib"]) for r in runs), 1)
+            s["vmhwm_mib"] = round(statistics.median(benchlib.mib(r["vmhwm_kib"])
+                                                     for r in runs), 1)
             cpus = [r["cpu_s"] for r in runs if r.get("cpu_s") is not None]
             s["cpu_s"] = round(statistics.median(cpus), 2) if cpus else None
         if failed:
@@ -346,7 +326,7 @@ def main(argv):
                 results.append(res)
                 if res["ok"]:
                     log("  %.2f s, VmHWM %.0f MiB, CPU %.1f s" % (
-                        res["transfer_s"], mib(res["vmhwm_kib"]), res["cpu_s"] or 0))
+                        res["transfer_s"], benchlib.mib(res["vmhwm_kib"]), res["cpu_s"] or 0))
                 else:
                     code = 1
         return code

@@ -40,6 +40,9 @@
  *     last message stays open for the next batch while the walk or the journal goes on (so a
  *     table with one attribute set goes out in ceil(N / per-message) UPDATEs); it is finished
  *     before any message with other attributes, and when the session has caught up.
+ *   - Update groups: sessions that would be sent the same bytes and stand at the same journal
+ *     position share a batch: one decision and one encoding, copies of the messages for the
+ *     others (share_begin() below, bgp_update_group.c).
  *   - Backpressure: a batch stops growing once its estimated size reaches the room
  *     the session's send_space() reported; messages are handed over while there is room (see
  *     hand_over()), the rest waits in a per-session pending buffer, and nothing more is
@@ -64,6 +67,7 @@
 #include "bgpd/rib/bgp_rib_deforig.h"
 #include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_peer_filter.h"
+#include "bgpd/rib/bgp_update_group.h"
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_ecommunity.h"
@@ -880,12 +884,29 @@ struct adj_out_group {
 	uint32_t slot; /* in hslot[] */
 };
 
+/* A dest the leader of a shared batch decided on (update groups, see share_begin()). */
+struct adj_out_visit {
+	struct bgp_dest *dest;
+	const struct rib_src *from; /* source of its best path, NULL = none */
+	bool adv_before;	    /* the leader's advertised-to bit before the decision */
+};
+
 struct adj_out_batch {
 	uint32_t nitem;
 	uint32_t ngroup;
 	struct adj_out_item item[RIB_BATCH];
 	struct adj_out_group group[RIB_BATCH];
 	uint32_t hslot[ADJ_HASH_SIZE]; /* group index + 1, 0 = free */
+	/* Sharing the batch with sessions of the leader's update group: the dests decided, the
+	 * sessions that follow, the leader's messages as sent. */
+	uint32_t nvisit;
+	struct adj_out_visit visit[RIB_BATCH];
+	uint32_t nfol;
+	uint32_t fol_cap;
+	struct rib_src **fol;
+	uint8_t *tee;
+	size_t tee_len;
+	size_t tee_cap;
 };
 
 void adj_out_init(struct bgp_rib *rib)
@@ -895,6 +916,10 @@ void adj_out_init(struct bgp_rib *rib)
 
 void adj_out_fini(struct bgp_rib *rib)
 {
+	if (rib->batch) {
+		XFREE(MTYPE_BGP_ADJ_OUT, rib->batch->fol);
+		XFREE(MTYPE_BGP_ADJ_OUT, rib->batch->tee);
+	}
 	XFREE(MTYPE_BGP_ADJ_OUT, rib->batch);
 }
 
@@ -1010,8 +1035,23 @@ static bool pend_flush(struct rib_src *to, size_t *space)
 	return true;
 }
 
+/* A copy of a shared batch's message, for the sessions that follow its leader. */
+static void tee_add(struct adj_out_batch *b, const uint8_t *msg, size_t len)
+{
+	if (b->tee_len + len > b->tee_cap) {
+		size_t ncap = MAX(b->tee_cap * 2, b->tee_len + len);
+
+		b->tee = XREALLOC(MTYPE_BGP_ADJ_OUT, b->tee, ncap);
+		b->tee_cap = ncap;
+	}
+	memcpy(b->tee + b->tee_len, msg, len);
+	b->tee_len += len;
+}
+
 static void emit(struct rib_src *to, const uint8_t *msg, size_t len, size_t *space)
 {
+	if (to->tee)
+		tee_add(to->tee, msg, len);
 	if (pend_empty(to) && *space > 0) {
 		hand_over(to, msg, len, space);
 		return;
@@ -1261,6 +1301,142 @@ bool adj_out_has_work(const struct bgp_rib *rib)
 	return false;
 }
 
+/*
+ * Update groups: one decision and one encoding for every session of a group.
+ *
+ * A session about to read the journal (the leader) looks for the sessions that would be sent
+ * the same bytes (bgp_update_group.c) and stand where it stands: the same journal position,
+ * their initial table and any refresh done, no message open, nothing pending, room to write.
+ * Those follow it through the batch: the leader records each dest it decides on, with its
+ * advertised-to bit before, and sends its messages as usual, finishing the last one so that
+ * the batch's output is whole messages; a copy goes to every follower, whose bits and journal
+ * position are set to the leader's. A follower is dropped from the batch, and reads it itself
+ * later, when the batch holds a route from it or from the leader (never sent back to its
+ * source) or when its bit for a dest the leader withdraws or skips differs from the leader's
+ * (one would withdraw, the other not). A follower that cannot take the bytes keeps them
+ * pending as after any batch and stops following until it has caught up; a leader or follower
+ * that refreshes, walks, changes policy or goes down no longer matches. Nothing is kept
+ * between batches.
+ */
+static void share_reset(struct adj_out_batch *b)
+{
+	b->nvisit = 0;
+	b->nfol = 0;
+	b->tee_len = 0;
+}
+
+static void fol_add(struct adj_out_batch *b, struct rib_src *s)
+{
+	if (b->nfol == b->fol_cap) {
+		b->fol_cap = b->fol_cap ? b->fol_cap * 2 : 16;
+		b->fol = XREALLOC(MTYPE_BGP_ADJ_OUT, b->fol, b->fol_cap * sizeof(*b->fol));
+	}
+	b->fol[b->nfol++] = s;
+}
+
+/* Where a session must stand to lead or follow a shared batch of af read from pos. */
+static bool share_ready(const struct rib_src *s, enum bgp_af af, uint64_t pos)
+{
+	const struct rib_out_af *out = &s->out[af];
+
+	return s->cache && out->mode == RIB_OUT_JOURNAL && out->cursor == pos && out->eor_sent &&
+	       !out->eorr_wait && !s->open && pend_empty(s) && !s->tee;
+}
+
+/* The followers of `to` for a batch of af from its cursor; the number found. */
+static uint32_t share_begin(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af)
+{
+	struct adj_out_batch *b = rib->batch;
+	uint64_t pos = to->out[af].cursor;
+
+	share_reset(b);
+	if (!share_ready(to, af, pos))
+		return 0;
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		struct rib_src *s = rib->src[id];
+
+		if (s && !s->blocked && share_ready(s, af, pos) &&
+		    update_group_same_output(to, s, af) && rib->sops->send_space(s->peer) > 0)
+			fol_add(b, s);
+	}
+	return b->nfol;
+}
+
+/* Before the leader decides on d: what the followers need to check and copy. */
+static void share_note(struct bgp_rib *rib, const struct rib_src *to, struct adj_out_batch *b,
+		       struct bgp_dest *d)
+{
+	const struct bgp_path *best = dest_best(d);
+	struct adj_out_visit *v = &b->visit[b->nvisit++];
+
+	v->dest = d;
+	v->from = best ? rib_src_get(rib, best->src) : NULL;
+	v->adv_before = bgp_dest_adv_test(d, to->id);
+}
+
+/* Would f make exactly the leader's decisions on this batch? (After the leader's.) */
+static bool share_follows(const struct rib_src *to, const struct rib_src *f,
+			  const struct adj_out_batch *b)
+{
+	for (uint32_t i = 0; i < b->nvisit; i++) {
+		const struct adj_out_visit *v = &b->visit[i];
+
+		if (!update_group_route_shareable(v->from, to, f))
+			return false;
+		/* Nothing announced: the leader withdrew iff its bit was set; so must f's be. */
+		if (!bgp_dest_adv_test(v->dest, to->id) &&
+		    bgp_dest_adv_test(v->dest, f->id) != v->adv_before)
+			return false;
+	}
+	return true;
+}
+
+/* Keep the followers that make the leader's decisions; the number kept. */
+static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < b->nfol; i++)
+		if (share_follows(to, b->fol[i], b))
+			b->fol[n++] = b->fol[i];
+	b->nfol = n;
+	return n;
+}
+
+/* The leader has sent the batch (into b->tee as well): each follower gets the same bits, the
+ * same journal position and a copy of the messages. */
+static void share_apply(struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
+			struct adj_out_batch *b)
+{
+	for (uint32_t k = 0; k < b->nfol; k++) {
+		struct rib_src *f = b->fol[k];
+		size_t space = rib->sops->send_space(f->peer);
+
+		for (uint32_t i = 0; i < b->nvisit; i++) {
+			struct bgp_dest *d = b->visit[i].dest;
+			bool want = bgp_dest_adv_test(d, to->id);
+
+			if (want && !bgp_dest_adv_test(d, f->id)) {
+				adv_set(d, f->id);
+				f->sent[af]++;
+			} else if (!want && bgp_dest_adv_clear(d, f->id)) {
+				f->sent[af]--;
+			}
+		}
+		f->out[af].cursor = to->out[af].cursor;
+		for (size_t off = 0; off < b->tee_len;) {
+			size_t len = msg_len(b->tee + off);
+
+			emit(f, b->tee + off, len, &space);
+			off += len;
+		}
+		if (!pend_empty(f))
+			f->blocked = true;
+	}
+	if (b->nfol)
+		rib->out_shared++;
+}
+
 /* One batch for one AF of one session: visits at most limit dests. Always makes progress
  * (visits a dest, ends the walk or sends End-of-RIB). Returns the dests visited. */
 static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af, size_t limit,
@@ -1270,6 +1446,7 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 	struct rib_out_af *out = &to->out[af];
 	struct rib_journal *j = &rib->af[af].journal;
 	size_t visited = 0, est = 0;
+	bool sharing = false;
 
 	if (out->mode == RIB_OUT_WALK) {
 		struct ptree *tree = rib->af[af].tree;
@@ -1296,6 +1473,7 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 				out->eorr_pos = j->head;
 		}
 	} else {
+		sharing = share_begin(rib, to, af) > 0;
 		while (out->cursor < j->head && visited < limit && est < *space) {
 			uint64_t pos = out->cursor++;
 			struct bgp_dest *d = *jslot(j, pos);
@@ -1303,14 +1481,27 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 			visited++;
 			if (d->version != (uint32_t)pos)
 				continue; /* it has a later entry */
+			if (sharing)
+				share_note(rib, to, b, d);
 			est += collect(rib, to, af, d, b);
 		}
 		if (out->cursor > j->passed)
 			j->passed = out->cursor;
+		sharing = sharing && share_check(to, b) > 0;
 	}
 	if (b->nitem && to->peer && to->peer->conf.adv_interval)
 		to->mrai_last_ms = monotime_ms(); /* an UPDATE goes out now (MRAI) */
-	batch_emit(to, af, b, space);
+	if (sharing) {
+		/* Whole messages only: the followers get them as they are. */
+		to->tee = b;
+		batch_emit(to, af, b, space);
+		open_flush(to, space);
+		to->tee = NULL;
+		share_apply(rib, to, af, b);
+	} else {
+		batch_emit(to, af, b, space);
+	}
+	share_reset(b);
 	batch_reset(rib, af, b);
 	if (out->mode == RIB_OUT_JOURNAL && out->cursor >= j->head) {
 		/* Caught up: nothing more to pack with, send what is there. */

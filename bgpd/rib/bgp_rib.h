@@ -247,6 +247,8 @@ struct rib_src {
 	size_t pend_len;
 	size_t pend_off;
 	size_t pend_cap;
+	/* While a batch of its is shared with its update group: every message is copied there. */
+	struct adj_out_batch *tee;
 
 	/* Removal of a down session's paths and bits (bgp_rib_work.c) */
 	TAILQ_ENTRY(rib_src) clean_entry;
@@ -354,6 +356,7 @@ struct bgp_rib {
 	struct prefix clean_last;
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
+	uint64_t out_shared;	     /* batches also sent to sessions of the same update group */
 	struct rib_rpki rpki;
 	/* The restarting speaker's deferred selection (bgp_rib_gr_defer.c). */
 	bool gr_deferring;

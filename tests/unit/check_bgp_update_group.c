@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Update groups (bgpd/rib/bgp_update_group.c, the sharing in bgp_adj_out.c): collectors with
+ * the same output are served from one decision and one encoding per batch, and get exactly
+ * what they would get alone: the whole table, nothing sent back to its source, withdrawals
+ * only where they had the prefix. A collector with another policy gets its own output; one
+ * that is blocked, refreshes or leaves neither stalls nor disturbs the others.
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "bgpd/rib/bgp_adj_out.h"
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_update_group.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "lib/table.h"
+#include "tests/unit/rib_test.h"
+
+#define V4 BGP_AF_IPV4_UNICAST
+#define RUN_ALL 1000000
+#define NCOL 4
+#define NPFX 10000
+
+static struct bgp *bgp;
+static struct fake_peer *feeder, *col[NCOL];
+static struct prefix pfx[NPFX];
+
+/* Collectors on one LAN with the DUT at 10.0.9.1: same next hop self, same output. */
+static struct fake_peer *collector(int i)
+{
+	char addr[32];
+
+	snprintf(addr, sizeof(addr), "10.0.9.%d", i + 10);
+	return fake_peer_new(bgp, addr, 65100 + (uint32_t)i, "10.0.9.1", "9.9.9.9");
+}
+
+static void setup(void)
+{
+	bgp = fake_bgp_new(65001, "10.0.0.1");
+	feeder = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+	fake_peer_up(feeder);
+	for (int i = 0; i < NCOL; i++) {
+		col[i] = collector(i);
+		fake_peer_up(col[i]);
+	}
+	fake_run(bgp, RUN_ALL);
+	tpfx_range(pfx, NPFX, "20.0.0.0/24", 24);
+}
+
+static void teardown(void)
+{
+	fake_peer_free(feeder);
+	for (int i = 0; i < NCOL; i++)
+		if (col[i])
+			fake_peer_free(col[i]);
+	fake_bgp_free(bgp);
+	ck_assert_uint_eq(rib_mem_allocs(), 0);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+}
+
+static void feed(struct fake_peer *from, const struct prefix *p, size_t n, const char *path)
+{
+	struct bgp_attr t;
+
+	tmpl_init(&t, path, "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, p, n);
+	tmpl_release(&t);
+}
+
+/* fp holds exactly the n prefixes from p, each with the same set as col[0] holds, its
+ * counters agree and it was never sent a withdrawal for something it did not have. */
+static void holds_table(struct fake_peer *fp, const struct prefix *p, size_t n)
+{
+	char buf[PREFIX_STRLEN];
+
+	ck_assert_uint_eq(fake_adj_count(fp, V4), n);
+	for (size_t i = 0; i < n; i += 97) {
+		const struct bgp_attr *a = fake_adj(fp, prefix_to_str(&p[i], buf, sizeof(buf)));
+
+		ck_assert_ptr_nonnull(a);
+		ck_assert_ptr_eq(a, fake_adj(col[0], buf));
+	}
+	ck_assert_uint_eq(rib_peer_sent(&fp->peer, V4), n);
+	ck_assert_uint_eq(fp->spurious_withdraw, 0);
+	ck_assert_uint_eq(fp->decode_errors, 0);
+}
+
+START_TEST(test_same_output_rules)
+{
+	struct rib_src *a = col[0]->peer.rib->cur, *b = col[1]->peer.rib->cur;
+
+	ck_assert(update_group_same_output(a, b, V4));
+	ck_assert(!update_group_same_output(a, a, V4));
+	/* The feeder has another local address: another next hop self. */
+	ck_assert(!update_group_same_output(a, feeder->peer.rib->cur, V4));
+	col[1]->peer.conf.local_as = 64999;
+	ck_assert(!update_group_same_output(a, b, V4));
+	col[1]->peer.conf.local_as = 0;
+	col[1]->peer.conf.send_comm_off[V4] = BGP_SEND_COMM_ALL;
+	ck_assert(!update_group_same_output(a, b, V4));
+	col[1]->peer.conf.send_comm_off[V4] = 0;
+	col[1]->peer.conf.adv_interval = 5;
+	ck_assert(!update_group_same_output(a, b, V4));
+	col[1]->peer.conf.adv_interval = 0;
+	b->max_msg = 65535;
+	ck_assert(!update_group_same_output(a, b, V4));
+	b->max_msg = a->max_msg;
+	ck_assert(update_group_same_output(b, a, V4));
+}
+END_TEST
+
+START_TEST(test_fanout_shared)
+{
+	feed(feeder, pfx, NPFX, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	/* Batches were shared, and everyone got the same, whole table, in the same bytes. */
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		holds_table(col[i], pfx, NPFX);
+		ck_assert_uint_eq(col[i]->bytes, col[0]->bytes);
+		ck_assert_uint_eq(col[i]->msgs, col[0]->msgs);
+	}
+	ck_assert_uint_eq(fake_adj_count(feeder, V4), 0);
+
+	fake_withdraw(feeder, V4, pfx, NPFX / 2);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++) {
+		holds_table(col[i], pfx + NPFX / 2, NPFX / 2);
+		ck_assert_uint_eq(col[i]->pfx_withdrawn, NPFX / 2);
+	}
+	/* The withdrawn prefixes are freed once every collector was told. */
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), NPFX / 2);
+}
+END_TEST
+
+START_TEST(test_mesh_not_sent_back)
+{
+	/* Every collector announces 1,000 prefixes of its own: each must get the others', never
+	 * its own, though the four share batches where they can. */
+	for (int i = 0; i < NCOL; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%u", 65100 + i);
+		feed(col[i], pfx + i * 1000, 1000, path);
+		fake_run(bgp, RUN_ALL);
+	}
+	feed(feeder, pfx + NCOL * 1000, 3000, "65002");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		char buf[PREFIX_STRLEN];
+
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), (NCOL - 1) * 1000 + 3000);
+		for (int k = 0; k < 1000; k += 50)
+			ck_assert_ptr_null(fake_adj(
+				col[i], prefix_to_str(&pfx[i * 1000 + k], buf, sizeof(buf))));
+		ck_assert_ptr_nonnull(fake_adj(
+			col[i], prefix_to_str(&pfx[((i + 1) % NCOL) * 1000], buf, sizeof(buf))));
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	/* col[1] withdraws its routes: the others, which had them, are told; col[1], which
+	 * never had them, is not (its bit differs from theirs: it cannot follow them there). */
+	fake_withdraw(col[1], V4, pfx + 1000, 1000);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4),
+				  (NCOL - 2) * 1000 + 3000 + (i == 1 ? 1000 : 0));
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	/* One leaves: its routes are withdrawn from the others, only from them. */
+	fake_peer_down(col[0]);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 1; i < NCOL; i++) {
+		size_t n = (NCOL - 3) * 1000 + 3000 + (i == 1 ? 1000 : 0);
+
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), n);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), n);
+	}
+}
+END_TEST
+
+START_TEST(test_other_policy_own_output)
+{
+	char buf[PREFIX_STRLEN];
+	const struct bgp_attr *a;
+
+	/* col[3] prepends a local-as: its AS paths differ, it cannot share. */
+	fake_peer_down(col[3]);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_clear(col[3]);
+	col[3]->peer.conf.local_as = 64999;
+	fake_peer_up(col[3]);
+	fake_run(bgp, RUN_ALL);
+	feed(feeder, pfx, NPFX, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL - 1; i++)
+		holds_table(col[i], pfx, NPFX);
+	ck_assert_uint_eq(fake_adj_count(col[3], V4), NPFX);
+	a = fake_adj(col[3], prefix_to_str(&pfx[0], buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(bgp_aspath_leftmost(a->aspath), 64999);
+	ck_assert_uint_eq(bgp_aspath_leftmost(fake_adj(col[0], buf)->aspath), 65001);
+}
+END_TEST
+
+START_TEST(test_blocked_member)
+{
+	unsigned rounds = 0;
+
+	/* col[1] takes 3,000 bytes at a time: the others get the table at once, it follows. */
+	col[1]->space = 3000;
+	feed(feeder, pfx, NPFX, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++)
+		if (i != 1)
+			holds_table(col[i], pfx, NPFX);
+	ck_assert_uint_lt(fake_adj_count(col[1], V4), NPFX);
+	while (fake_adj_count(col[1], V4) < NPFX) {
+		ck_assert_uint_eq(col[1]->sent_at_zero, 0);
+		ck_assert_msg(++rounds < 500, "no progress");
+		col[1]->space = 3000;
+		rib_peer_writable(&col[1]->peer);
+		fake_run(bgp, RUN_ALL);
+	}
+	holds_table(col[1], pfx, NPFX);
+	ck_assert_uint_lt(col[1]->overshoot, 4096);
+
+	/* Caught up, it shares again: a withdrawal of everything reaches all four alike. */
+	col[1]->space = SIZE_MAX;
+	bgp->rib->out_shared = 0;
+	fake_withdraw(feeder, V4, pfx, NPFX);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(col[i]->pfx_withdrawn, NPFX);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+}
+END_TEST
+
+START_TEST(test_refresh_member)
+{
+	feed(feeder, pfx, NPFX / 2, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	/* col[2] asks for the table again while more comes: it walks alone, the others go on. */
+	rib_route_refresh_received(&col[2]->peer, V4);
+	feed(feeder, pfx + NPFX / 2, NPFX / 2, "65002 65300");
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++)
+		holds_table(col[i], pfx, NPFX);
+	ck_assert_uint_eq(col[0]->pfx_announced, NPFX);
+	/* It was sent the first half again by its walk, the second half once. */
+	ck_assert_uint_eq(col[2]->pfx_announced, NPFX + NPFX / 2);
+}
+END_TEST
+
+static Suite *update_group_suite(void)
+{
+	Suite *s = suite_create("bgp_update_group");
+	TCase *tc = tcase_create("update_group");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_same_output_rules);
+	tcase_add_test(tc, test_fanout_shared);
+	tcase_add_test(tc, test_mesh_not_sent_back);
+	tcase_add_test(tc, test_other_policy_own_output);
+	tcase_add_test(tc, test_blocked_member);
+	tcase_add_test(tc, test_refresh_member);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(update_group_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
