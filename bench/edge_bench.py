@@ -214,8 +214,9 @@ class Blaster:
 
     def __init__(self, args, rundir, ns, peer, family, rest, label):
         # The process lives through every phase of the scenario, each bounded by --timeout.
-        argv = benchlib.blaster_argv(args.blaster, 4 * args.timeout + 60, label, dut_addr(peer, family),
-                                     peer_addr(peer, family), PEER_AS[peer], DUT_AS, rest)
+        argv = benchlib.blaster_argv(args.blaster, 4 * args.timeout + 60, label,
+                                     dut_addr(peer, family), peer_addr(peer, family),
+                                     PEER_AS[peer], DUT_AS, rest)
         if peer == "watch":
             argv[argv.index("--hold-time") + 1] = "3"
         if family == 6:
@@ -260,7 +261,7 @@ def rss_kib(pid):
     return st
 
 
-def feed(args, res, key, d, feeder, sink, n, t_first_key=None):
+def feed(args, res, key, d, feeder, sink, n):
     """Wait for the collector to hold the table the feeder sends; record its time and CPU."""
     c0 = cpu(d.pid)
     ev = sink.wait("reached", args.timeout, "the table (%d prefixes)" % n)
@@ -408,7 +409,10 @@ def summarise(results, scenarios, order):
             lat = [r["shell_max_ms"] for r in results if r["scenario"] == sc
                    and r["dut"] == name and r.get("shell_max_ms") is not None]
             s["shell_max_ms"] = max(lat) if lat else None
-            s["hold_ok"] = all(r.get("hold_ok") for r in runs + failed) if runs else None
+            s["shell_failed"] = sum(r.get("shell_failed", 0) for r in results
+                                    if r["scenario"] == sc and r["dut"] == name)
+            held = [r["hold_ok"] for r in runs + failed if "hold_ok" in r]
+            s["hold_ok"] = all(held) if held else None
             if failed:
                 s["errors"] = [r.get("error") for r in failed]
             rows[name] = s
@@ -440,7 +444,7 @@ def tables(summary, versions, skipped, args):
         head = ["DUT"]
         for key, title, ratio in FIGURES[sc]:
             head += [title] + (["vs BIRD"] if ratio else [])
-        head += ["hold-3s session", "shell max (ms)", "runs"]
+        head += ["hold-3s session", "shell max (ms; 10 s = no answer)", "runs"]
         out.append("| " + " | ".join(head) + " |")
         out.append("|---|" + "---:|" * (len(head) - 1))
         for name, s in rows.items():
@@ -449,9 +453,11 @@ def tables(summary, versions, skipped, args):
                 cells.append(fmt(s.get(key)))
                 if ratio:
                     cells.append(fmt(s.get(key + "_vs_bird")))
+            shell = fmt(s.get("shell_max_ms"))
+            if s["shell_failed"]:
+                shell += " (%d failed or timed out)" % s["shell_failed"]
             cells += ["-" if s["hold_ok"] is None else ("kept" if s["hold_ok"] else "LOST"),
-                      fmt(s.get("shell_max_ms")), "%d/%d" % (s["runs"],
-                                                            s["runs"] + s["failed"])]
+                      shell, "%d/%d" % (s["runs"], s["runs"] + s["failed"])]
             out.append("| " + " | ".join(cells) + " |")
         for name, why in skipped.items():
             out.append("| %s | skipped: %s |" % (name, why))
