@@ -19,8 +19,11 @@ Scenarios (--scenarios, default all):
               feeder closes its session: time from the close to the collector holding 0.
   v6          the same with an IPv6 table (200,000), sessions over IPv6.
   two-feeders the IPv4 table from the feeder, then the same prefixes from feeder 2 with one AS
-              fewer in every path (so it wins every prefix): the second feed's time and CPU
-              against the first's.
+              more in every path (so it loses every prefix: nothing to re-send): the second
+              feed's time (until the DUT reports them all received, polled through its shell)
+              and CPU against the first's, and what the collector received meanwhile (should
+              be nothing); then the first feeder closes its session and every prefix fails
+              over to feeder 2: the time until the collector has received every new path.
   route-map   the IPv4 transfer with an inbound route-map on the feeder (a prefix-list match
               and a community set; BIRD: the same as an import filter); its ratio to the
               unfiltered transfer of the v4 scenario when both ran.
@@ -34,7 +37,9 @@ script creates are touched; all of them are removed on exit, error or signal.
 """
 
 import argparse
+import json
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -56,8 +61,12 @@ ADDR = {  # peer: (IPv4, the DUT's IPv4 on its link, IPv6, the DUT's IPv6)
 PEER_AS = {"inj": INJ_AS, "sink": SINK_AS, "inj2": INJ2_AS, "watch": WATCH_AS}
 ROUTER_ID = "192.0.2.2"
 SCENARIOS = ("v4", "v6", "two-feeders", "route-map")
-# The first feeder's paths carry this AS in front of the shape's, so that the second feeder's
-# (same prefixes, same shape) are one AS shorter everywhere and win every best-path contest.
+# The DUT sends these peers nothing: the watcher tests liveness, not transfer; feeder 2's
+# phase measures the best-path competition, not a table sent to a new peer (the first feeder
+# is sent nothing either: it is the source of every route).
+SENT_NOTHING = ("watch", "inj2")
+# The second feeder's paths carry this AS in front of the shape's, so that they are one AS
+# longer than the first feeder's (same prefixes, same shape) and lose every best-path contest.
 LONGER_PATH_AS = "64999"
 
 
@@ -88,7 +97,7 @@ BIRD_RMAP_FILTER = {
 
 
 def frr_style_config(family, rmap, frr):
-    """skua's and FRR's bgpd.conf: the four peers over `family`, the watcher sent nothing,
+    """skua's and FRR's bgpd.conf: the four peers over `family`, SENT_NOTHING sent nothing,
     with rmap the inbound route-map on the feeder."""
     af = "ipv4" if family == 4 else "ipv6"
     ip = "ip" if family == 4 else "ipv6"
@@ -109,7 +118,8 @@ def frr_style_config(family, rmap, frr):
     text += " address-family %s unicast\n" % af
     for p in peers:
         text += "  neighbor %s activate\n" % peer_addr(p, family)
-    text += "  neighbor %s route-map NOTHING out\n" % peer_addr("watch", family)
+    for p in SENT_NOTHING:
+        text += "  neighbor %s route-map NOTHING out\n" % peer_addr(p, family)
     if rmap:
         text += "  neighbor %s route-map EDGE-IN in\n" % peer_addr("inj", family)
     return text + " exit-address-family\nexit\n"
@@ -124,7 +134,7 @@ def bird_config(family, rmap):
             BIRD_RMAP_FILTER[family])
     for p in ("inj", "inj2", "sink", "watch"):
         imp = "filter edge_in" if rmap and p == "inj" else "all"
-        exp = "none" if p == "watch" else "all"
+        exp = "none" if p in SENT_NOTHING else "all"
         text += ("protocol bgp %s {\n  local %s as %d;\n  neighbor %s as %d;\n"
                  "  %s { import %s; export %s; };\n}\n"
                  % (p, dut_addr(p, family), DUT_AS, peer_addr(p, family), PEER_AS[p], ch, imp,
@@ -141,9 +151,14 @@ class Skua(benchlib.SkuaBinary):
         return self.spawn([self.bgpd(), "-f", conf, "--vty-socket", self.sock, "-i",
                            os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
 
+    def vtysh(self):
+        return os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")
+
     def shell_argv(self):
-        vtysh = os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")
-        return [vtysh, "--vty-socket", self.sock, "-c", "show bgp summary"]
+        return [self.vtysh(), "--vty-socket", self.sock, "-c", "show bgp summary"]
+
+    def received(self, peer, family):
+        return summary_pfx_rcd([self.vtysh(), "--vty-socket", self.sock], peer, family)
 
 
 class Frr(benchlib.FrrBinary):
@@ -153,9 +168,15 @@ class Frr(benchlib.FrrBinary):
                            os.path.join(self.rundir, "bgpd.pid"), "--vty_socket", self.rundir,
                            "-P", "0", "--log", "stdout", "--log-level", "warnings"], ns, "dut")
 
-    def shell_argv(self):
+    def vtysh(self):
         return [shutil.which("vtysh") or "/usr/bin/vtysh", "--vty_socket", self.rundir, "-d",
-                "bgpd", "-c", "show bgp summary"]
+                "bgpd"]
+
+    def shell_argv(self):
+        return self.vtysh() + ["-c", "show bgp summary"]
+
+    def received(self, peer, family):
+        return summary_pfx_rcd(self.vtysh(), peer, family)
 
 
 class Bird(benchlib.BirdBinary):
@@ -165,9 +186,41 @@ class Bird(benchlib.BirdBinary):
         return self.spawn([self.binaries()[0], "-f", "-c", conf, "-s", self.sock, "-P",
                            os.path.join(self.rundir, "bird.pid")], ns, "dut")
 
+    def birdc(self):
+        return [shutil.which("birdc") or "/usr/sbin/birdc", "-s", self.sock]
+
     def shell_argv(self):
-        return [shutil.which("birdc") or "/usr/sbin/birdc", "-s", self.sock, "show",
-                "protocols"]
+        return self.birdc() + ["show", "protocols"]
+
+    def received(self, peer, family):
+        """Routes imported from the protocol of that peer ("Routes: N imported, ...")."""
+        name = [p for p in ADDR if peer_addr(p, family) == peer][0]
+        out = shell_output(self.birdc() + ["show", "protocols", "all", name])
+        m = re.search(r"Routes:\s+(\d+) imported", out or "")
+        return int(m.group(1)) if m else None
+
+
+def shell_output(argv):
+    """What a shell command prints, or None when it fails or takes more than 10 s."""
+    try:
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+def summary_pfx_rcd(shell, peer, family):
+    """pfxRcd of peer in `show bgp <family> unicast summary json` (skua and FRR), or None."""
+    out = shell_output(shell + ["-c", "show bgp %s unicast summary json"
+                                % ("ipv4" if family == 4 else "ipv6")])
+    try:
+        data = json.loads(out or "")
+    except ValueError:
+        return None
+    peers = data.get("peers") or next((v.get("peers") for v in data.values()
+                                       if isinstance(v, dict) and "peers" in v), {})
+    return (peers.get(peer) or {}).get("pfxRcd")
 
 
 DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr}
@@ -277,6 +330,55 @@ def drain(args, res, key, d, sink, t0, c0):
     res[key + "_cpu_s"] = round(cpu(d.pid) - c0, 2)
 
 
+def announced(sink):
+    return max([e.get("announced", 0) for e in sink.events.all] + [0])
+
+
+def wait_announced(args, sink, target, what):
+    """The collector's first progress line with at least `target` announcements."""
+    deadline = time.monotonic() + args.timeout
+    while True:
+        ev = sink.events.wait_for(("progress",), deadline)
+        if not ev or ev["event"] != "progress":
+            raise BenchError("the collector did not get %s: %s" % (what, ev))
+        if ev["announced"] >= target:
+            return ev
+
+
+def two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink):
+    """The losing second feed, then the failover to it (see the module's docstring)."""
+    before = announced(sink)
+    c0 = cpu(d.pid)
+    inj2 = Blaster(args, rundir, nss["inj2"], "inj2", family,
+                   feeder_args(args, family, n, ["--as-path", LONGER_PATH_AS]), "feeder2")
+    deadline = time.monotonic() + args.timeout
+    while True:
+        # Polled, not sampled: the answer's own latency counts, so the time is an upper bound.
+        got = dut.received(peer_addr("inj2", family), family)
+        now = time.monotonic()
+        if got is not None and got >= n:
+            break
+        if now > deadline or d.poll() is not None:
+            raise BenchError("the DUT did not report the second feed's %d prefixes (last "
+                             "answer %s)" % (n, got))
+        time.sleep(0.1)
+    first = benchlib.first_update_time(inj2.events)
+    res["second_feed_s"] = round(now - first, 3)
+    res["second_feed_cpu_s"] = round(cpu(d.pid) - c0, 2)
+    res["second_vs_first"] = round(res["second_feed_s"] / res["transfer_s"], 2)
+    res["second_vs_first_cpu"] = round(res["second_feed_cpu_s"]
+                                       / max(res["transfer_cpu_s"], 0.01), 2)
+    time.sleep(args.settle)
+    before_failover = announced(sink)
+    res["second_feed_resent"] = before_failover - before
+    c0, t0 = cpu(d.pid), time.monotonic()
+    inj.result()  # the first feeder closes its session: every prefix fails over
+    ev = wait_announced(args, sink, before_failover + n, "every failed-over path")
+    res["failover_s"] = round(ev["t"] - t0, 3)
+    res["failover_cpu_s"] = round(cpu(d.pid) - c0, 2)
+    inj2.result()
+
+
 def measure(args, scenario, dut, nss, workdir, run_no):
     family = 6 if scenario == "v6" else 4
     n = args.prefixes6 if family == 6 else args.prefixes
@@ -297,9 +399,8 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         watch.wait("established", 60, "the watcher's session")
         probe = ShellProbe(dut.shell_argv(), 0.5)
         probe.start()
-        longer = ["--as-path", LONGER_PATH_AS] if scenario == "two-feeders" else []
-        inj = Blaster(args, rundir, nss["inj"], "inj", family, feeder_args(args, family, n,
-                                                                           longer), "feeder")
+        inj = Blaster(args, rundir, nss["inj"], "inj", family, feeder_args(args, family, n),
+                      "feeder")
         feed(args, res, "transfer", d, inj, sink, n)
         res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
@@ -322,25 +423,7 @@ def measure(args, scenario, dut, nss, workdir, run_no):
             inj.result()  # SIGTERM: Cease, then the feeder closes the connection
             drain(args, res, "session_drop", d, sink, t0, c0)
         if scenario == "two-feeders":
-            announced = max(e.get("announced", 0) for e in sink.events.all)
-            c0 = cpu(d.pid)
-            inj2 = Blaster(args, rundir, nss["inj2"], "inj2", family,
-                           feeder_args(args, family, n), "feeder2")
-            deadline = time.monotonic() + args.timeout
-            while True:
-                ev = sink.events.wait_for(("progress",), deadline)
-                if not ev or ev["event"] != "progress":
-                    raise BenchError("the collector did not get the second feed's paths: %s"
-                                     % ev)
-                if ev["announced"] >= announced + n:
-                    break
-            first = benchlib.first_update_time(inj2.events)
-            res["second_feed_s"] = round(ev["t"] - first, 3)
-            res["second_feed_cpu_s"] = round(cpu(d.pid) - c0, 2)
-            res["second_vs_first"] = round(res["second_feed_s"] / res["transfer_s"], 2)
-            res["second_vs_first_cpu"] = round(res["second_feed_cpu_s"]
-                                               / max(res["transfer_cpu_s"], 0.01), 2)
-            inj2.result()
+            two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink)
         res["vmhwm_kib"] = max(res["vmhwm_kib"], rss_kib(d.pid)["VmHWM"])
         res["cpu_total_s"] = round(cpu(d.pid), 2)
         res["ok"] = True
@@ -380,10 +463,13 @@ FIGURES = {
            ("rss_after_vs_empty", "RSS after / empty", False)],
     "two-feeders": [("transfer_s", "first feed (s)", True),
                     ("transfer_cpu_s", "its CPU (s)", True),
-                    ("second_feed_s", "second feed (s)", True),
+                    ("second_feed_s", "second feed (s, polled)", True),
                     ("second_feed_cpu_s", "its CPU (s)", True),
                     ("second_vs_first", "second / first", False),
-                    ("second_vs_first_cpu", "CPU second / first", False)],
+                    ("second_vs_first_cpu", "CPU second / first", False),
+                    ("second_feed_resent", "re-sent meanwhile", False),
+                    ("failover_s", "failover (s)", True),
+                    ("failover_cpu_s", "its CPU (s)", True)],
     "route-map": [("transfer_s", "convergence (s)", True), ("transfer_cpu_s", "CPU (s)", True),
                   ("vmhwm_mib", "peak RSS (MiB)", True),
                   ("vs_unfiltered", "vs unfiltered v4", False)],
@@ -544,7 +630,8 @@ def main(argv):
                     else:
                         log("  " + ", ".join("%s %s" % (k, res[k]) for k in (
                             "transfer_s", "transfer_cpu_s", "withdraw_s", "session_drop_s",
-                            "second_feed_s", "shell_max_ms", "hold_ok") if k in res))
+                            "second_feed_s", "failover_s", "shell_max_ms", "hold_ok")
+                            if k in res))
         return code
 
     code = benchlib.run_guarded("skua-eb-", args.keep_logs, body)
