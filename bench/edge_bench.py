@@ -26,7 +26,7 @@ Scenarios (--scenarios, default all):
               over to feeder 2: the time until the collector has received every new path.
   route-map   the IPv4 transfer with an inbound route-map on the feeder (a prefix-list match
               and a community set; BIRD: the same as an import filter); its ratio to the
-              unfiltered transfer of the v4 scenario when both ran.
+              unfiltered transfer of the v4 scenario when both ran (time and CPU).
 Liveness, in every scenario: the watcher holds a session with hold time 3 s (the DUT sends it
 nothing) and reports at the end whether its hold timer expired or it received a NOTIFICATION;
 the DUT's shell (skua's vtysh "show bgp summary", FRR's vtysh, BIRD's birdc "show protocols")
@@ -472,7 +472,8 @@ FIGURES = {
                     ("failover_cpu_s", "its CPU (s)", True)],
     "route-map": [("transfer_s", "convergence (s)", True), ("transfer_cpu_s", "CPU (s)", True),
                   ("vmhwm_mib", "peak RSS (MiB)", True),
-                  ("vs_unfiltered", "vs unfiltered v4", False)],
+                  ("vs_unfiltered", "time vs unfiltered v4", False),
+                  ("cpu_vs_unfiltered", "CPU vs unfiltered v4", False)],
 }
 FIGURES["v6"] = FIGURES["v4"]
 
@@ -505,9 +506,11 @@ def summarise(results, scenarios, order):
         summary[sc] = rows
     if "route-map" in summary and "v4" in summary:
         for name, s in summary["route-map"].items():
-            base = summary["v4"].get(name, {}).get("transfer_s")
-            if base and s.get("transfer_s"):
-                s["vs_unfiltered"] = round(s["transfer_s"] / base, 2)
+            v4 = summary["v4"].get(name, {})
+            for key, ratio in (("transfer_s", "vs_unfiltered"),
+                               ("transfer_cpu_s", "cpu_vs_unfiltered")):
+                if v4.get(key) and s.get(key):
+                    s[ratio] = round(s[key] / v4[key], 2)
     for sc, rows in summary.items():
         bird = rows.get("bird", {})
         for s in rows.values():
