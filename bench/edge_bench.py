@@ -575,6 +575,9 @@ def parse_args(argv):
                    help="bound on each phase in seconds (default 300)")
     p.add_argument("--settle", type=float, default=1.0,
                    help="seconds between phases, and before each VmRSS reading (default 1)")
+    p.add_argument("--report", metavar="JSON",
+                   help="print the tables of an earlier run's results file and exit (no run, "
+                        "no root needed)")
     benchlib.add_output_args(p)
     a = p.parse_args(argv)
     given = {x.split("=")[0] for x in argv}
@@ -608,8 +611,26 @@ def setup(tag):
     return nss
 
 
+def report(path):
+    """The tables of a results file, with this version's summary (columns added since
+    included when the runs have their figures)."""
+    with open(path) as f:
+        data = json.load(f)
+    meta = data["meta"]
+    args = argparse.Namespace(prefixes=meta["prefixes"], prefixes6=meta["prefixes6"])
+    order = [n for n in dict.fromkeys(r["dut"] for r in data["runs"])]
+    summary = summarise(data["runs"], meta["scenarios"], order)
+    print(tables(summary, meta["versions"], meta["skipped"], args))
+    print("Command: `%s` (%s, load average at the end %s)" % (
+        meta["command"], meta["date"], ", ".join("%.1f" % x for x in meta.get("loadavg_end",
+                                                                               []))))
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.report:
+        return report(args.report)
     code = benchlib.preflight(args)
     if code:
         return code
