@@ -152,7 +152,12 @@ class Skua(benchlib.SkuaBinary):
                            os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
 
     def vtysh(self):
-        return os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")
+        """The vtysh built with this bgpd, or the build directory's (a --skua-baseline copied
+        out of its build has none beside it)."""
+        beside = os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")
+        if os.access(beside, os.X_OK):
+            return beside
+        return os.path.join(self.args.build_dir, "vtysh", "vtysh")
 
     def shell_argv(self):
         return [self.vtysh(), "--vty-socket", self.sock, "-c", "show bgp summary"]
