@@ -10,6 +10,8 @@
  *   few hundred per 100,000 shorter than /16, nothing longer than /24.
  *   IPv6 (about 200,000 prefixes): /48 47%, then /32, /44, /40, /36, /29, /46, /47, /33 ...,
  *   nothing longer than /48.
+ * Mean prefix length: 22.85 (IPv4) and 42.36 (IPv6); the same reports give 42.8 to 43.0 for
+ * IPv6 in 2023-2025 (bgp.potaroo.net/v6/as2.0): this shape has slightly fewer /48s.
  * Attribute sets: 2 or 3 prefixes each (mean 2.5; full tables have about 1 set per 2.5
  * prefixes); AS-path length 1 to 10, mean 4.5 (the published mean is 4.3 to 4.6).
  *
