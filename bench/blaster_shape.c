@@ -2,18 +2,20 @@
 /*
  * The "internet" table shape of bgp_blaster (see blaster_shape.h).
  *
- * Prefix lengths, in prefixes per 100,000. Approximate figures, rounded from the prefix-length
- * distributions of the global tables published by Geoff Huston's BGP reports
- * (https://bgp.potaroo.net, AS131072's view, 2024): the order of the lengths is the published
- * one, the shares vary by a point or two with the vantage point and the year.
+ * Prefix lengths, in prefixes per 100,000: estimates, not copied from a published table. The
+ * order of the most common lengths is the one issue 15 gives for today's full tables (IPv4
+ * /24, /22, /23, /20, /21, /19, /16; IPv6 /48, /32, /44, /40, /36, /29), the shares are
+ * rounded estimates in the spirit of the distributions in Geoff Huston's BGP reports
+ * (https://bgp.potaroo.net), which vary by a point or two with the vantage point and year.
  *   IPv4 (about 1,000,000 prefixes): /24 60%, then /22, /23, /20, /21, /19, /16, /18, /17, a
  *   few hundred per 100,000 shorter than /16, nothing longer than /24.
  *   IPv6 (about 200,000 prefixes): /48 47%, then /32, /44, /40, /36, /29, /46, /47, /33 ...,
  *   nothing longer than /48.
- * Mean prefix length: 22.85 (IPv4) and 42.36 (IPv6); the same reports give 42.8 to 43.0 for
- * IPv6 in 2023-2025 (bgp.potaroo.net/v6/as2.0): this shape has slightly fewer /48s.
- * Attribute sets: 2 or 3 prefixes each (mean 2.5; full tables have about 1 set per 2.5
- * prefixes); AS-path length 1 to 10, mean 4.5 (the published mean is 4.3 to 4.6).
+ * A check: the mean prefix length is 22.85 (IPv4) and 42.36 (IPv6); the AS131072 IPv6
+ * reports give 42.8 to 43.0 for 2023-2025 (bgp.potaroo.net/v6/as2.0): slightly fewer /48s
+ * here than there.
+ * Attribute sets: 2 or 3 prefixes each (mean 2.5) and AS paths of 1 to 10 ASes with a mean
+ * of 4.5, as issue 15 asks (2-3 prefixes per set, mean path length 4-5).
  *
  * Where the prefixes are: each length from its own count of consecutive prefixes, all from
  * the same base, so that shorter ones cover longer ones as aggregates do: IPv4 within
