@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: ISC
-"""Edge scenarios of issue 15: skua against BIRD 2 and FRR 8.4, one invocation, ratios to BIRD.
+"""Edge scenarios of issue 15: skua against BIRD 2 and FRR 8.4 (GoBGP on request), one
+invocation, ratios to BIRD.
 
 Every scenario feeds an internet-shaped table (bgp_blaster --shape internet: today's prefix
 lengths, 2-3 prefixes per attribute set, AS paths of mean 4.5, 0-10 communities) through the
@@ -205,6 +206,102 @@ class Bird(benchlib.BirdBinary):
         return int(m.group(1)) if m else None
 
 
+GOBGP_RMAP_PREFIXES = {4: [("0.0.0.0/0", "25..32"), ("127.0.0.0/8", "8..32"),
+                           ("224.0.0.0/3", "3..32")],
+                       6: [("::/0", "49..128"), ("::1/128", "128..128"),
+                           ("ff00::/8", "8..128")]}
+
+
+def gobgp_config(family, rmap):
+    """gobgpd.toml: the four peers over `family`; a global export policy that rejects what goes
+    to SENT_NOTHING (in an export policy a neighbor set matches the destination; its entries
+    are prefixes, so host lengths: a bare IPv6 address would cover the collector); with rmap a
+    global import policy (GoBGP has per-neighbour policies only in route-server mode, and only
+    the feeder sends routes in that scenario)."""
+    afi = "ipv4-unicast" if family == 4 else "ipv6-unicast"
+    text = ('[global.config]\n  as = %d\n  router-id = "%s"\n  port = 179\n\n'
+            '[global.apply-policy.config]\n  export-policy-list = ["send-nothing"]\n'
+            '  default-export-policy = "accept-route"\n  default-import-policy = "accept-route"\n'
+            % (DUT_AS, ROUTER_ID))
+    if rmap:
+        text += '  import-policy-list = ["edge-in"]\n'
+    for p in ("inj", "inj2", "sink", "watch"):
+        text += ('\n[[neighbors]]\n  [neighbors.config]\n    neighbor-address = "%s"\n'
+                 '    peer-as = %d\n  [[neighbors.afi-safis]]\n'
+                 '    [neighbors.afi-safis.config]\n      afi-safi-name = "%s"\n'
+                 % (peer_addr(p, family), PEER_AS[p], afi))
+    text += ('\n[[defined-sets.neighbor-sets]]\n  neighbor-set-name = "sent-nothing"\n'
+             '  neighbor-info-list = [%s]\n'
+             % ", ".join('"%s/%d"' % (peer_addr(p, family), 32 if family == 4 else 128)
+                         for p in SENT_NOTHING))
+    text += ('\n[[policy-definitions]]\n  name = "send-nothing"\n'
+             '  [[policy-definitions.statements]]\n    name = "to-sent-nothing"\n'
+             '    [policy-definitions.statements.conditions.match-neighbor-set]\n'
+             '      neighbor-set = "sent-nothing"\n'
+             '    [policy-definitions.statements.actions]\n'
+             '      route-disposition = "reject-route"\n')
+    if rmap:
+        text += '\n[[defined-sets.prefix-sets]]\n  prefix-set-name = "not-in-a-table"\n'
+        for prefix, lens in GOBGP_RMAP_PREFIXES[family]:
+            text += ('  [[defined-sets.prefix-sets.prefix-list]]\n    ip-prefix = "%s"\n'
+                     '    masklength-range = "%s"\n' % (prefix, lens))
+        text += ('\n[[policy-definitions]]\n  name = "edge-in"\n'
+                 '  [[policy-definitions.statements]]\n    name = "deny"\n'
+                 '    [policy-definitions.statements.conditions.match-prefix-set]\n'
+                 '      prefix-set = "not-in-a-table"\n      match-set-options = "any"\n'
+                 '    [policy-definitions.statements.actions]\n'
+                 '      route-disposition = "reject-route"\n'
+                 '  [[policy-definitions.statements]]\n    name = "tag"\n'
+                 '    [policy-definitions.statements.actions]\n'
+                 '      route-disposition = "accept-route"\n'
+                 '      [policy-definitions.statements.actions.bgp-actions.set-community]\n'
+                 '        options = "add"\n'
+                 '        [policy-definitions.statements.actions.bgp-actions.set-community'
+                 '.set-community-method]\n          communities-list = ["65000:100"]\n')
+    return text
+
+
+class GoBgp(benchlib.Dut):
+    """GoBGP, opt-in (not in the default --duts): it sends one prefix per UPDATE and needs
+    minutes per phase for a million prefixes here (table_transfer.py measures it)."""
+
+    name = "gobgp"
+
+    def binaries(self):
+        return [shutil.which("gobgpd") or "/usr/bin/gobgpd",
+                shutil.which("gobgp") or "/usr/bin/gobgp"]
+
+    def version(self):
+        return benchlib.first_line([self.binaries()[0], "--version"]).replace(
+            "gobgpd version", "GoBGP")
+
+    def start(self, ns, family, rmap):
+        conf = self.write("gobgpd.toml", gobgp_config(family, rmap))
+        self.ns = ns
+        return self.spawn([self.binaries()[0], "-f", conf, "-t", "toml", "--pprof-disable", "-l",
+                           "warn", "-p", "--api-hosts", "127.0.0.1:50051"], ns, "dut")
+
+    def cli(self):
+        # The API listens on the DUT namespace's loopback: the CLI runs in that namespace.
+        return ["ip", "netns", "exec", self.ns, self.binaries()[1], "-u", "127.0.0.1", "-p",
+                "50051"]
+
+    def shell_argv(self):
+        return self.cli() + ["neighbor"]
+
+    def received(self, peer, family):
+        out = shell_output(self.cli() + ["neighbor", peer, "-j"])
+        try:
+            data = json.loads(out or "")
+        except ValueError:
+            return None
+        for afs in data.get("afi_safis") or []:
+            st = (afs.get("state") or {})
+            if "accepted" in st or "received" in st:
+                return st.get("accepted", st.get("received"))
+        return None
+
+
 def shell_output(argv):
     """What a shell command prints, or None when it fails or takes more than 10 s."""
     try:
@@ -228,7 +325,8 @@ def summary_pfx_rcd(shell, peer, family):
     return (peers.get(peer) or {}).get("pfxRcd")
 
 
-DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr}
+DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr,
+        "gobgp": GoBgp}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,6 +375,10 @@ class Blaster:
                                      PEER_AS[peer], DUT_AS, rest)
         if peer == "watch":
             argv[argv.index("--hold-time") + 1] = "3"
+        # Each speaker its own BGP Identifier, also on IPv6 sessions (bgp_blaster's default
+        # there is one address for all, and GoBGP sends nothing to a peer whose Identifier is
+        # that of the route's source).
+        argv += ["--router-id", ADDR[peer][0]]
         if family == 6:
             argv += ["--family", "ipv6"]
         self.proc = benchlib.spawn(argv, ns, os.path.join(rundir, label + ".log"),
