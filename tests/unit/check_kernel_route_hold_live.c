@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * kernel/route_hold.c against the real kernel: deletions held back reach the kernel only when
+ * released, at most as many as asked, each once, drawn across the whole held set rather than
+ * in the order they came, and a held set of another table goes before a new one starts. Needs
+ * root (exit 77 = SKIP otherwise); each test runs in Check's forked child inside its own network
+ * namespace with a tun device "skua0" (198.51.100.1/24, 2001:db8::1/64).
+ */
+#include "lib/compat.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+
+#include "kernel/kernel.h"
+#include "tests/unit/kernel_test.h"
+
+#define HOSTS 256 /* 203.0.113.0/32 .. 203.0.113.255/32 */
+#define NETS 64	  /* 2001:db8:1:0::/64 .. 2001:db8:1:3f::/64 */
+
+static void lab(void)
+{
+	ktest_netns();
+	ktest_tun("skua0");
+	ktest_addr("skua0", "198.51.100.1", 24);
+	ktest_addr("skua0", "2001:db8::1", 64);
+}
+
+static struct prefix host(unsigned i)
+{
+	struct prefix p = { .family = AF_INET, .len = 32 };
+
+	p.u.v4.s_addr = htonl(0xcb007100u | i); /* 203.0.113.i */
+	return p;
+}
+
+static struct prefix net6(unsigned i)
+{
+	struct prefix p = { .family = AF_INET6, .len = 64 };
+
+	inet_pton(AF_INET6, "2001:db8:1::", &p.u.v6);
+	p.u.bytes[6] = (uint8_t)(i >> 8);
+	p.u.bytes[7] = (uint8_t)i;
+	return p;
+}
+
+static void install(struct kernel_fib *kf, const struct prefix *p, uint32_t table)
+{
+	struct kernel_route r = { .dst = *p, .table = table, .metric = 20, .nnh = 1 };
+
+	r.nh[0].gw = ktest_ip(p->family == AF_INET ? "198.51.100.2" : "2001:db8::2");
+	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
+}
+
+/* What the kernel holds of ours: counts per family, and which of the hosts are there. */
+static struct {
+	unsigned v4, v6;
+	bool host[HOSTS];
+} seen;
+
+static int seen_cb(const struct kernel_route *r, void *arg)
+{
+	(void)arg;
+	if (r->dst.family == AF_INET6) {
+		seen.v6++;
+		return 0;
+	}
+	seen.v4++;
+	if (r->dst.len == 32 && (ntohl(r->dst.u.v4.s_addr) & 0xffffff00u) == 0xcb007100u)
+		seen.host[ntohl(r->dst.u.v4.s_addr) & 0xff] = true;
+	return 0;
+}
+
+static void read_back(uint32_t table)
+{
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(kernel_fib_dump(table, AF_INET, seen_cb, NULL), 0);
+	ck_assert_int_eq(kernel_fib_dump(table, AF_INET6, seen_cb, NULL), 0);
+}
+
+START_TEST(test_release_bounded_once_each_spread)
+{
+	struct kernel_fib *kf;
+	struct kernel_fib_hold *h = kernel_fib_hold_new();
+	unsigned low_gone = 0, high_gone = 0;
+
+	lab();
+	ck_assert_int_eq(kernel_fib_open(&kf, NULL, NULL), 0);
+	for (unsigned i = 0; i < HOSTS; i++) {
+		struct prefix p = host(i);
+
+		install(kf, &p, KERNEL_TABLE_MAIN);
+	}
+	for (unsigned i = 0; i < NETS; i++) {
+		struct prefix p = net6(i);
+
+		install(kf, &p, KERNEL_TABLE_MAIN);
+	}
+	ck_assert_int_eq(kernel_fib_flush(kf), HOSTS + NETS);
+
+	/* Held in address order, as a session loss hands them over: nothing reaches the kernel. */
+	for (unsigned i = 0; i < HOSTS; i++) {
+		struct prefix p = host(i);
+
+		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
+	}
+	for (unsigned i = 0; i < NETS; i++) {
+		struct prefix p = net6(i);
+
+		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
+	}
+	ck_assert_uint_eq(kernel_fib_hold_count(h), HOSTS + NETS);
+	ck_assert_int_eq(kernel_fib_flush(kf), 0);
+	read_back(KERNEL_TABLE_MAIN);
+	ck_assert_uint_eq(seen.v4, HOSTS);
+	ck_assert_uint_eq(seen.v6, NETS);
+
+	/* A quarter of the hosts, no more, drawn from all of them: neither the first quarter that
+	 * came nor the last (both orders leave the kernel's trie a dense block, the slow case). */
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, HOSTS / 4), HOSTS / 4);
+	ck_assert_int_eq(kernel_fib_flush(kf), HOSTS / 4);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), HOSTS - HOSTS / 4 + NETS);
+	read_back(KERNEL_TABLE_MAIN);
+	ck_assert_uint_eq(seen.v4, HOSTS - HOSTS / 4);
+	ck_assert_uint_eq(seen.v6, NETS);
+	for (unsigned i = 0; i < HOSTS / 4; i++) {
+		low_gone += !seen.host[i];
+		high_gone += !seen.host[HOSTS - 1 - i];
+	}
+	ck_assert_msg(low_gone >= 4 && high_gone >= 4, /* random: 16 of each, on average */
+		      "the first release took %u of the first quarter and %u of the last", low_gone,
+		      high_gone);
+
+	/* The rest: every held deletion once (a second one would be refused: ESRCH). */
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), HOSTS - HOSTS / 4 + NETS);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), 0);
+	ck_assert_int_eq(kernel_fib_flush(kf), HOSTS - HOSTS / 4 + NETS);
+	{
+		uint64_t sent, refused, msgs;
+
+		kernel_fib_stats(kf, &sent, &refused, &msgs);
+		ck_assert_uint_eq(refused, 0);
+	}
+	read_back(KERNEL_TABLE_MAIN);
+	ck_assert_uint_eq(seen.v4, 0);
+	ck_assert_uint_eq(seen.v6, 0);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), 0);
+
+	kernel_fib_hold_free(h);
+	kernel_fib_close(kf);
+}
+END_TEST
+
+/* Deletions for another table (bgp fib table N changed) send the held ones first. */
+START_TEST(test_other_table_releases_held)
+{
+	struct kernel_fib *kf;
+	struct kernel_fib_hold *h = kernel_fib_hold_new();
+	struct prefix a = host(1), b = host(2);
+
+	lab();
+	ck_assert_int_eq(kernel_fib_open(&kf, NULL, NULL), 0);
+	install(kf, &a, KERNEL_TABLE_MAIN);
+	install(kf, &b, 100);
+	ck_assert_int_eq(kernel_fib_flush(kf), 2);
+
+	kernel_fib_hold_add(h, kf, &a, KERNEL_TABLE_MAIN, 20);
+	kernel_fib_hold_add(h, kf, &b, 100, 20);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), 1);
+	ck_assert_int_eq(kernel_fib_flush(kf), 1);
+	read_back(KERNEL_TABLE_MAIN);
+	ck_assert_uint_eq(seen.v4, 0);
+	read_back(100);
+	ck_assert_uint_eq(seen.v4, 1);
+
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), 1);
+	ck_assert_int_eq(kernel_fib_flush(kf), 1);
+	read_back(100);
+	ck_assert_uint_eq(seen.v4, 0);
+	kernel_fib_hold_free(h);
+	kernel_fib_close(kf);
+}
+END_TEST
+
+static Suite *route_hold_suite(void)
+{
+	Suite *s = suite_create("kernel_route_hold_live");
+	TCase *tc = tcase_create("rtnetlink");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_release_bounded_once_each_spread);
+	tcase_add_test(tc, test_other_table_releases_held);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	ktest_require_privileges("check_kernel_route_hold_live");
+	sr = srunner_create(route_hold_suite());
+	/* each test unshares its network namespace: it must run in its own child */
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
