@@ -181,6 +181,47 @@ START_TEST(test_other_table_releases_held)
 }
 END_TEST
 
+/* Many held, across the blocks the hold keeps them in: counts stay exact, each goes once. */
+START_TEST(test_many_across_blocks)
+{
+	struct kernel_fib *kf;
+	struct kernel_fib_hold *h = kernel_fib_hold_new();
+	const size_t many = 3 * 4096 + 5; /* IPv4 addresses: 4096 to a block */
+	uint64_t sent, refused, msgs;
+
+	lab();
+	ck_assert_int_eq(kernel_fib_open(&kf, NULL, NULL), 0);
+	for (size_t i = 0; i < many; i++) {
+		struct prefix p = host((unsigned)(i % HOSTS));
+
+		p.len = (uint8_t)(24 + i % 9); /* /24 to /32: one vector per length */
+		p.u.v4.s_addr &= htonl(0xffffffffu << (32 - p.len));
+		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
+	}
+	for (size_t i = 0; i < 1000; i++) {
+		struct prefix p = net6((unsigned)i);
+
+		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
+	}
+	ck_assert_uint_eq(kernel_fib_hold_count(h), many + 1000);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, 5000), 5000);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), many + 1000 - 5000);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), many + 1000 - 5000);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), 0);
+	kernel_fib_flush(kf);
+	/* None of them was installed: the kernel refused every one, so it saw every one. */
+	kernel_fib_stats(kf, &sent, &refused, &msgs);
+	ck_assert_uint_eq(sent, many + 1000);
+	ck_assert_uint_eq(refused, many + 1000);
+	/* Emptied, it holds again from nothing. */
+	kernel_fib_hold_add(h, kf, &(struct prefix){ .family = AF_INET, .len = 8 },
+			    KERNEL_TABLE_MAIN, 20);
+	ck_assert_uint_eq(kernel_fib_hold_count(h), 1);
+	kernel_fib_hold_free(h);
+	kernel_fib_close(kf);
+}
+END_TEST
+
 static Suite *route_hold_suite(void)
 {
 	Suite *s = suite_create("kernel_route_hold_live");
@@ -189,6 +230,7 @@ static Suite *route_hold_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_release_bounded_once_each_spread);
 	tcase_add_test(tc, test_other_table_releases_held);
+	tcase_add_test(tc, test_many_across_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }
