@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import struct
@@ -83,13 +84,13 @@ def ordered(keys, order, seed):
 
 def phase(sock, msgs, batch):
     """Send msgs in buffers of batch; the kernel's time for each buffer, CPU of this process."""
-    t0, c0 = time.monotonic(), os.times()
+    t0, r0 = time.monotonic(), resource.getrusage(resource.RUSAGE_SELF)
     calls, refused = [], 0
     for i in range(0, len(msgs), batch):
         buf = b"".join(msgs[i:i + batch])
-        t = time.monotonic()
+        s0, t = os.times().system, time.monotonic()
         sock.send(buf)
-        calls.append((i + len(msgs[i:i + batch]), time.monotonic() - t))
+        calls.append((i + len(msgs[i:i + batch]), time.monotonic() - t, os.times().system - s0))
         while True:  # refusals only (no acknowledgements asked)
             try:
                 data = sock.recv(1 << 20, socket.MSG_DONTWAIT)
@@ -102,19 +103,24 @@ def phase(sock, msgs, batch):
                     break
                 refused += kind == 2 and struct.unpack_from("=i", data, off + 16)[0] != 0
                 off += (size + 3) & ~3
-    c1 = os.times()
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
     total = time.monotonic() - t0
-    spent = sum(d for _, d in calls)
+    spent = sum(c[1] for c in calls)
     # Where the time went: the kernel's time to get through each tenth of the routes.
     tenths, acc, mark = [], 0.0, len(msgs) / 10
-    for done, d in calls:
+    for done, d, _ in calls:
         acc += d
         while len(tenths) < 10 and done >= mark * (len(tenths) + 1):
             tenths.append(round(acc, 3))
-    worst = max(calls, key=lambda c: c[1]) if calls else (0, 0.0)
+    worst = max(calls, key=lambda c: c[1]) if calls else (0, 0.0, 0.0)
+    # Voluntary context switches: the kernel slept inside the calls (fib_trie's
+    # synchronize_rcu() after freeing big nodes); involuntary: other work took the CPU.
     return {"seconds": round(total, 3), "kernel_s": round(spent, 3),
-            "sys_s": round(c1.system - c0.system, 2), "user_s": round(c1.user - c0.user, 2),
+            "sys_s": round(r1.ru_stime - r0.ru_stime, 2),
+            "user_s": round(r1.ru_utime - r0.ru_utime, 2),
+            "sleeps": r1.ru_nvcsw - r0.ru_nvcsw, "preempted": r1.ru_nivcsw - r0.ru_nivcsw,
             "tenths_s": tenths, "worst_call_s": round(worst[1], 3),
+            "worst_call_sys_s": round(worst[2], 2),
             "worst_call_after": worst[0], "left_at_worst": len(msgs) - worst[0],
             "refused": refused}
 
@@ -201,24 +207,31 @@ def main():
                 bl.log("%d routes, install %s, removal %s, run %d/%d, load average %.2f"
                        % (a.routes, a.install, order, i, a.repeat, os.getloadavg()[0]))
                 r = one_run(a, order, i)
-                bl.log("  install %.2f s (kernel %.2f, sys %.2f), removal %.2f s (kernel %.2f, "
-                       "sys %.2f), slowest call %.3f s with %d routes left"
+                bl.log("  install %.2f s (kernel %.2f, sys %.2f, %d sleeps), removal %.2f s "
+                       "(kernel %.2f, sys %.2f, %d sleeps), slowest call %.3f s (sys %.2f) "
+                       "with %d routes left"
                        % (r["install"]["seconds"], r["install"]["kernel_s"],
-                          r["install"]["sys_s"], r["removal"]["seconds"],
-                          r["removal"]["kernel_s"], r["removal"]["sys_s"],
-                          r["removal"]["worst_call_s"], r["removal"]["left_at_worst"]))
+                          r["install"]["sys_s"], r["install"]["sleeps"],
+                          r["removal"]["seconds"], r["removal"]["kernel_s"],
+                          r["removal"]["sys_s"], r["removal"]["sleeps"],
+                          r["removal"]["worst_call_s"], r["removal"]["worst_call_sys_s"],
+                          r["removal"]["left_at_worst"]))
                 runs.append(r)
             med = lambda ph, k: statistics.median(r[ph][k] for r in runs)  # noqa: E731
             mid = sorted(runs, key=lambda r: r["removal"]["kernel_s"])[len(runs) // 2]
-            rows.append((order, med("install", "kernel_s"), med("removal", "kernel_s"),
-                         med("removal", "sys_s"), mid["removal"]["tenths_s"],
-                         mid["removal"]["worst_call_s"], mid["removal"]["left_at_worst"]))
-        print("| removal order | install (kernel s) | removal (kernel s) | removal sys (s) | "
-              "removal: kernel s after each tenth | slowest call (s) | routes left then |")
+            rows.append((order, med("install", "kernel_s"), med("install", "sys_s"),
+                         med("removal", "kernel_s"), med("removal", "sys_s"),
+                         med("removal", "sleeps"), mid["removal"]["tenths_s"],
+                         mid["removal"]["worst_call_s"], mid["removal"]["worst_call_sys_s"],
+                         mid["removal"]["left_at_worst"]))
+        print("| removal order | install: kernel s (sys) | removal: kernel s (sys) | "
+              "removal sleeps | removal: kernel s after each tenth | slowest call s (sys) | "
+              "routes left then |")
         print("|---|---:|---:|---:|---|---:|---:|")
-        for order, ins, rem, sys_s, tenths, worst, left in rows:
-            print("| %s | %.2f | %.2f | %.2f | %s | %.3f | %d |"
-                  % (order, ins, rem, sys_s, " ".join("%.2f" % t for t in tenths), worst, left))
+        for order, ins, ins_sys, rem, rem_sys, sleeps, tenths, worst, wsys, left in rows:
+            print("| %s | %.2f (%.2f) | %.2f (%.2f) | %d | %s | %.3f (%.2f) | %d |"
+                  % (order, ins, ins_sys, rem, rem_sys, sleeps,
+                     " ".join("%.2f" % t for t in tenths), worst, wsys, left))
         return 0
 
     return bl.run_guarded("/tmp/skua-fib-order-", False, body)
