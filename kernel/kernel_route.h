@@ -87,9 +87,14 @@ void kernel_fib_hold_free(struct kernel_fib_hold *h);
 void kernel_fib_hold_add(struct kernel_fib_hold *h, struct kernel_fib *kf, const struct prefix *dst,
 			 uint32_t table, uint32_t metric);
 size_t kernel_fib_hold_count(const struct kernel_fib_hold *h);
-/* Queue up to max held deletions (SIZE_MAX: all) into kf with kernel_fib_delete(), each drawn
- * at random from those held; returns how many were queued. The caller flushes kf. */
-size_t kernel_fib_hold_release(struct kernel_fib_hold *h, struct kernel_fib *kf, size_t max);
+/* A held deletion whose route is wanted again (installed anew since it was held): true drops
+ * the deletion instead of sending it. */
+typedef bool (*kernel_fib_hold_keep_cb)(const struct prefix *dst, void *arg);
+/* Take up to max held deletions (SIZE_MAX: all), each drawn at random from those held, and
+ * queue into kf with kernel_fib_delete() those that keep (NULL: none) does not claim; returns
+ * how many were taken. The caller flushes kf. */
+size_t kernel_fib_hold_release(struct kernel_fib_hold *h, struct kernel_fib *kf, size_t max,
+			       kernel_fib_hold_keep_cb keep, void *arg);
 
 /* ---- watching (kernel/route_watch.c) ---- */
 

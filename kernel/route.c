@@ -307,7 +307,7 @@ int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family)
 
 		for (size_t i = 0; i < c.n; i++)
 			kernel_fib_hold_add(h, kf, &c.v[i], table, c.metric[i]);
-		kernel_fib_hold_release(h, kf, SIZE_MAX);
+		kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL);
 		kernel_fib_hold_free(h);
 		ret = kernel_fib_flush(kf);
 		if (ret >= 0)

@@ -18,8 +18,10 @@
  * loop turns) and released in random order: each release picks a held deletion uniformly at
  * random (an incremental Fisher-Yates draw), which keeps the routes still installed spread
  * over the whole node, whatever order the deletions arrived in and however they interleave
- * with releases. IPv4 addresses are kept by prefix length, 4 bytes each (a million held
- * deletions take 4 MiB for the moment they are held); IPv6 prefixes whole.
+ * with releases. A route installed again while its deletion is held is not deleted: the
+ * caller's keep callback says which (bgpd asks its RIB), so a new route never waits for, nor
+ * is overtaken by, the deletions held before it. IPv4 addresses are kept by prefix length, 4 bytes
+ * each (a million held deletions take 4 MiB for the moment they are held); IPv6 prefixes whole.
  */
 #include "lib/compat.h"
 
@@ -146,7 +148,7 @@ void kernel_fib_hold_add(struct kernel_fib_hold *h, struct kernel_fib *kf, const
 {
 	/* One table and metric per batch of held deletions: a change sends the batch first. */
 	if (kernel_fib_hold_count(h) && (h->table != table || h->metric != metric))
-		kernel_fib_hold_release(h, kf, SIZE_MAX);
+		kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL);
 	h->table = table;
 	h->metric = metric;
 	if (dst->family == AF_INET) {
@@ -176,18 +178,21 @@ static void take_v4(struct kernel_fib_hold *h, size_t i, struct prefix *p)
 	p->u.v4.s_addr = htonl(addr);
 }
 
-size_t kernel_fib_hold_release(struct kernel_fib_hold *h, struct kernel_fib *kf, size_t max)
+size_t kernel_fib_hold_release(struct kernel_fib_hold *h, struct kernel_fib *kf, size_t max,
+			       kernel_fib_hold_keep_cb keep, void *arg)
 {
-	size_t sent = 0;
+	size_t taken = 0;
 	struct prefix p;
 
-	for (; sent < max && h->n4_all; sent++) {
+	for (; taken < max && h->n4_all; taken++) {
 		take_v4(h, draw(h, h->n4_all), &p);
-		kernel_fib_delete(kf, &p, h->table, h->metric);
+		if (!keep || !keep(&p, arg))
+			kernel_fib_delete(kf, &p, h->table, h->metric);
 	}
-	for (; sent < max && h->v6.n; sent++) {
+	for (; taken < max && h->v6.n; taken++) {
 		bv_take(&h->v6, draw(h, h->v6.n), &p);
-		kernel_fib_delete(kf, &p, h->table, h->metric);
+		if (!keep || !keep(&p, arg))
+			kernel_fib_delete(kf, &p, h->table, h->metric);
 	}
-	return sent;
+	return taken;
 }

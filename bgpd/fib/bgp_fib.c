@@ -10,7 +10,8 @@
  * while the RIB's bounded work keeps the sessions served. Removals are the exception: they are
  * held while more keep coming and then sent in random order (kernel/route_hold.c), because the
  * kernel's IPv4 trie deletes a block of routes in address order, the order the RIB walks a lost
- * session's table in, about twice as slowly as the same routes spread.
+ * session's table in, about twice as slowly as the same routes spread. A route installed while
+ * its deletion is held goes at once, and the held deletion is dropped at release.
  *
  * Routes carry protocol bgp in the configured table (`bgp fib table N`, default main) and
  * metric 20, as FRR's. Routes of protocol bgp found in that table when bgpd starts using it
@@ -54,6 +55,7 @@ static struct {
 	struct kernel_fib_hold *hold; /* deletions not yet handed to kf */
 	uint64_t hold_since_ms;	      /* monotime_ms() when the oldest held one came */
 	bool held_new;		      /* deletions came since the last flush_cb() */
+	bool reinstalled;	      /* routes went in while deletions were held */
 	struct kernel_watch *kw;
 	struct ev *watch_ev;
 	struct ev *flush_ev;
@@ -110,11 +112,34 @@ static void send_queued(void)
 			 fib.refusals_logged - FIB_REFUSALS_LOGGED);
 }
 
+/*
+ * A held deletion of a prefix the RIB has installed again since: the new route went to the
+ * kernel at once, and the deletion must not remove it. Asked only when routes went in while
+ * deletions were held (a lost session whose prefixes have no other path asks nothing).
+ */
+static bool wanted_again(const struct prefix *p, void *arg)
+{
+	struct bgp_rib *rib = fib.bgp ? fib.bgp->rib : NULL;
+
+	(void)arg;
+	if (!fib.reinstalled || !fib.active || !rib)
+		return false;
+	return rib_fib_installed(
+		rib, p->family == AF_INET ? BGP_AF_IPV4_UNICAST : BGP_AF_IPV6_UNICAST, p);
+}
+
+static void release(size_t max)
+{
+	kernel_fib_hold_release(fib.hold, fib.kf, max, wanted_again, NULL);
+	if (!kernel_fib_hold_count(fib.hold))
+		fib.reinstalled = false;
+}
+
 /* Everything now, held deletions included (before a purge, a table change, a stop). */
 static void flush_now(void)
 {
 	if (fib.kf && kernel_fib_hold_count(fib.hold))
-		kernel_fib_hold_release(fib.hold, fib.kf, SIZE_MAX);
+		release(SIZE_MAX);
 	fib.held_new = false;
 	send_queued();
 }
@@ -135,7 +160,7 @@ static void flush_cb(int fd, short what, void *arg)
 
 		fib.held_new = false;
 		if (!coming)
-			kernel_fib_hold_release(fib.hold, fib.kf, FIB_RELEASE_PER_TURN);
+			release(FIB_RELEASE_PER_TURN);
 		if (kernel_fib_hold_count(fib.hold))
 			event_defer(fib.flush_ev);
 	}
@@ -215,14 +240,12 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 		for (unsigned j = 0; nh->valid && j < nh->res.nnh; j++)
 			nh_add(&r, &nh->res.nh[j]);
 	}
-	/* A held deletion of this prefix must not overtake its new route: release them all first
-	 * (a whole table lost with no other path holds no replace in between). */
-	if (r.nnh && kernel_fib_hold_count(fib.hold))
-		kernel_fib_hold_release(fib.hold, fib.kf, SIZE_MAX);
 	if (r.nnh && !installed) {
 		switch (fib_gr_take(&r)) {
 		case FIB_GR_SAME: /* the earlier run's route is what we want: leave it */
 			fib.routes[af]++;
+			if (kernel_fib_hold_count(fib.hold))
+				fib.reinstalled = true;
 			return true;
 		case FIB_GR_CHANGED:
 		case FIB_GR_NONE:
@@ -234,6 +257,9 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 		if (!installed)
 			fib.routes[af]++;
 		fib.installs++;
+		/* A deletion of p may be held: it will ask wanted_again() (the RIB) first. */
+		if (kernel_fib_hold_count(fib.hold))
+			fib.reinstalled = true;
 		flush_schedule();
 		return true;
 	}
@@ -432,6 +458,7 @@ static void detach(struct bgp_rib *rib, const char *why, bool keep)
 		event_del(fib.attach_ev);
 	if (!fib.active)
 		return;
+	flush_now(); /* held deletions, while the RIB can still say which are wanted again */
 	fib.active = false;
 	if (rib) {
 		rib_fib_detach(rib);

@@ -2,7 +2,8 @@
 /*
  * kernel/route_hold.c against the real kernel: deletions held back reach the kernel only when
  * released, at most as many as asked, each once, drawn across the whole held set rather than
- * in the order they came, and a held set of another table goes before a new one starts. Needs
+ * in the order they came, those of routes wanted again are dropped, and a held set of another
+ * table goes before a new one starts. Needs
  * root (exit 77 = SKIP otherwise); each test runs in Check's forked child inside its own network
  * namespace with a tun device "skua0" (198.51.100.1/24, 2001:db8::1/64).
  */
@@ -116,7 +117,7 @@ START_TEST(test_release_bounded_once_each_spread)
 
 	/* A quarter of the hosts, no more, drawn from all of them: neither the first quarter that
 	 * came nor the last (both orders leave the kernel's trie a dense block, the slow case). */
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, HOSTS / 4), HOSTS / 4);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, HOSTS / 4, NULL, NULL), HOSTS / 4);
 	ck_assert_int_eq(kernel_fib_flush(kf), HOSTS / 4);
 	ck_assert_uint_eq(kernel_fib_hold_count(h), HOSTS - HOSTS / 4 + NETS);
 	read_back(KERNEL_TABLE_MAIN);
@@ -131,7 +132,8 @@ START_TEST(test_release_bounded_once_each_spread)
 		      high_gone);
 
 	/* The rest: every held deletion once (a second one would be refused: ESRCH). */
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), HOSTS - HOSTS / 4 + NETS);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL),
+			  HOSTS - HOSTS / 4 + NETS);
 	ck_assert_uint_eq(kernel_fib_hold_count(h), 0);
 	ck_assert_int_eq(kernel_fib_flush(kf), HOSTS - HOSTS / 4 + NETS);
 	{
@@ -143,7 +145,7 @@ START_TEST(test_release_bounded_once_each_spread)
 	read_back(KERNEL_TABLE_MAIN);
 	ck_assert_uint_eq(seen.v4, 0);
 	ck_assert_uint_eq(seen.v6, 0);
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), 0);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL), 0);
 
 	kernel_fib_hold_free(h);
 	kernel_fib_close(kf);
@@ -172,10 +174,45 @@ START_TEST(test_other_table_releases_held)
 	read_back(100);
 	ck_assert_uint_eq(seen.v4, 1);
 
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), 1);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL), 1);
 	ck_assert_int_eq(kernel_fib_flush(kf), 1);
 	read_back(100);
 	ck_assert_uint_eq(seen.v4, 0);
+	kernel_fib_hold_free(h);
+	kernel_fib_close(kf);
+}
+END_TEST
+
+/* The deletion of a route installed again since it was held is dropped, not sent. */
+static bool keep_host2(const struct prefix *dst, void *arg)
+{
+	const struct prefix want = host(2);
+
+	(*(unsigned *)arg)++;
+	return prefix_cmp(dst, &want) == 0;
+}
+
+START_TEST(test_wanted_again_not_deleted)
+{
+	struct kernel_fib *kf;
+	struct kernel_fib_hold *h = kernel_fib_hold_new();
+	unsigned asked = 0;
+
+	lab();
+	ck_assert_int_eq(kernel_fib_open(&kf, NULL, NULL), 0);
+	for (unsigned i = 1; i <= 3; i++) {
+		struct prefix p = host(i);
+
+		install(kf, &p, KERNEL_TABLE_MAIN);
+		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
+	}
+	ck_assert_int_eq(kernel_fib_flush(kf), 3);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX, keep_host2, &asked), 3);
+	ck_assert_uint_eq(asked, 3);
+	ck_assert_int_eq(kernel_fib_flush(kf), 2);
+	read_back(KERNEL_TABLE_MAIN);
+	ck_assert_uint_eq(seen.v4, 1);
+	ck_assert(seen.host[2]);
 	kernel_fib_hold_free(h);
 	kernel_fib_close(kf);
 }
@@ -204,9 +241,9 @@ START_TEST(test_many_across_blocks)
 		kernel_fib_hold_add(h, kf, &p, KERNEL_TABLE_MAIN, 20);
 	}
 	ck_assert_uint_eq(kernel_fib_hold_count(h), many + 1000);
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, 5000), 5000);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, 5000, NULL, NULL), 5000);
 	ck_assert_uint_eq(kernel_fib_hold_count(h), many + 1000 - 5000);
-	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX), many + 1000 - 5000);
+	ck_assert_uint_eq(kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL), many + 1000 - 5000);
 	ck_assert_uint_eq(kernel_fib_hold_count(h), 0);
 	kernel_fib_flush(kf);
 	/* None of them was installed: the kernel refused every one, so it saw every one. */
@@ -231,6 +268,7 @@ static Suite *route_hold_suite(void)
 	tcase_add_test(tc, test_release_bounded_once_each_spread);
 	tcase_add_test(tc, test_other_table_releases_held);
 	tcase_add_test(tc, test_many_across_blocks);
+	tcase_add_test(tc, test_wanted_again_not_deleted);
 	suite_add_tcase(s, tc);
 	return s;
 }
