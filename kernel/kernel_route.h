@@ -73,6 +73,29 @@ int kernel_fib_dump(uint32_t table, int family, kernel_fib_dump_cb cb, void *arg
 void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *refused,
 		      uint64_t *messages);
 
+/* ---- deletions held back (kernel/route_hold.c) ---- */
+
+/* Deletions collected while a table goes (a session loss) and handed to an installer in random
+ * order: the kernel's IPv4 trie removes a block of routes deleted in address order several
+ * times slower than the same routes spread (kernel/route_hold.c says why). */
+struct kernel_fib_hold;
+
+struct kernel_fib_hold *kernel_fib_hold_new(void);
+void kernel_fib_hold_free(struct kernel_fib_hold *h);
+/* Hold "delete the BGP route for dst in table". A table or metric other than the held ones'
+ * releases those first, into kf. */
+void kernel_fib_hold_add(struct kernel_fib_hold *h, struct kernel_fib *kf, const struct prefix *dst,
+			 uint32_t table, uint32_t metric);
+size_t kernel_fib_hold_count(const struct kernel_fib_hold *h);
+/* A held deletion whose route is wanted again (installed anew since it was held): true drops
+ * the deletion instead of sending it. */
+typedef bool (*kernel_fib_hold_keep_cb)(const struct prefix *dst, void *arg);
+/* Take up to max held deletions (SIZE_MAX: all), each drawn at random from those held, and
+ * queue into kf with kernel_fib_delete() those that keep (NULL: none) does not claim; returns
+ * how many were taken. The caller flushes kf. */
+size_t kernel_fib_hold_release(struct kernel_fib_hold *h, struct kernel_fib *kf, size_t max,
+			       kernel_fib_hold_keep_cb keep, void *arg);
+
 /* ---- watching (kernel/route_watch.c) ---- */
 
 struct kernel_watch;

@@ -301,8 +301,14 @@ int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family)
 	ret = nl_dump(&dump, RTM_GETROUTE, (uint8_t)family, purge_collect, &c);
 	nl_close(&dump);
 	if (ret == 0) {
+		/* The dump comes in address order, the slowest for the kernel to delete in: the
+		 * deletions go in random order instead (kernel/route_hold.c). */
+		struct kernel_fib_hold *h = kernel_fib_hold_new();
+
 		for (size_t i = 0; i < c.n; i++)
-			kernel_fib_delete(kf, &c.v[i], table, c.metric[i]);
+			kernel_fib_hold_add(h, kf, &c.v[i], table, c.metric[i]);
+		kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL);
+		kernel_fib_hold_free(h);
 		ret = kernel_fib_flush(kf);
 		if (ret >= 0)
 			ret = (int)c.n;

@@ -7,7 +7,11 @@
  * gateways and interfaces, and the route is queued as one replace (or a delete) into the
  * installer's buffer (kernel/route.c). The buffer goes to the kernel when it is full or, at
  * the latest, on the next loop turn: a full table is written in about a thousand system calls
- * while the RIB's bounded work keeps the sessions served.
+ * while the RIB's bounded work keeps the sessions served. Removals are the exception: they are
+ * held while more keep coming and then sent in random order (kernel/route_hold.c), because the
+ * kernel's IPv4 trie deletes a block of routes in address order, the order the RIB walks a lost
+ * session's table in, about twice as slowly as the same routes spread. A route installed while
+ * its deletion is held goes at once, and the held deletion is dropped at release.
  *
  * Routes carry protocol bgp in the configured table (`bgp fib table N`, default main) and
  * metric 20, as FRR's. Routes of protocol bgp found in that table when bgpd starts using it
@@ -35,6 +39,12 @@
 
 #define FIB_REFUSALS_LOGGED 10	/* per flush; the rest are counted */
 #define FIB_RESYNC_LOG_MS 60000 /* lost kernel notifications: one message a minute at most */
+/* Deletions are held while more keep coming (a session loss removes its table over several
+ * loop turns) and then released in random order (kernel/route_hold.c says why), at most this
+ * long after the first was held, and this many per loop turn (about 60 ms of the kernel's
+ * time), so that sessions are served while a full table goes. */
+#define FIB_HOLD_MAX_MS 2000
+#define FIB_RELEASE_PER_TURN 32768
 
 static struct {
 	struct event_base *base;
@@ -42,6 +52,10 @@ static struct {
 	bool enabled;	 /* not --no-fib */
 	bool active;	 /* attached to the RIB, installing */
 	struct kernel_fib *kf;
+	struct kernel_fib_hold *hold; /* deletions not yet handed to kf */
+	uint64_t hold_since_ms;	      /* monotime_ms() when the oldest held one came */
+	bool held_new;		      /* deletions came since the last flush_cb() */
+	bool reinstalled;	      /* routes went in while deletions were held */
 	struct kernel_watch *kw;
 	struct ev *watch_ev;
 	struct ev *flush_ev;
@@ -77,7 +91,8 @@ static void refused_cb(const struct prefix *dst, bool del, int err, void *arg)
 		 err == EPERM ? " (bgpd needs CAP_NET_ADMIN, or run it with --no-fib)" : "");
 }
 
-static void flush_now(void)
+/* Hand what kf has queued to the kernel, and log what it refused. */
+static void send_queued(void)
 {
 	uint64_t before_refused, after_refused, sent, msgs;
 	int ret;
@@ -97,18 +112,75 @@ static void flush_now(void)
 			 fib.refusals_logged - FIB_REFUSALS_LOGGED);
 }
 
+/*
+ * A held deletion of a prefix the RIB has installed again since: the new route went to the
+ * kernel at once, and the deletion must not remove it. Asked only when routes went in while
+ * deletions were held (a lost session whose prefixes have no other path asks nothing).
+ */
+static bool wanted_again(const struct prefix *p, void *arg)
+{
+	struct bgp_rib *rib = fib.bgp ? fib.bgp->rib : NULL;
+
+	(void)arg;
+	if (!fib.reinstalled || !fib.active || !rib)
+		return false;
+	return rib_fib_installed(
+		rib, p->family == AF_INET ? BGP_AF_IPV4_UNICAST : BGP_AF_IPV6_UNICAST, p);
+}
+
+static void release(size_t max)
+{
+	kernel_fib_hold_release(fib.hold, fib.kf, max, wanted_again, NULL);
+	if (!kernel_fib_hold_count(fib.hold))
+		fib.reinstalled = false;
+}
+
+/* Everything now, held deletions included (before a purge, a table change, a stop). */
+static void flush_now(void)
+{
+	if (fib.kf && kernel_fib_hold_count(fib.hold))
+		release(SIZE_MAX);
+	fib.held_new = false;
+	send_queued();
+}
+
+/*
+ * Once per loop turn with changes. Held deletions wait while the turn before brought more (the
+ * RIB's bounded work alternates with this event) and for at most FIB_HOLD_MAX_MS; then they go
+ * FIB_RELEASE_PER_TURN a turn, drawn at random, the event coming back until none is left.
+ */
 static void flush_cb(int fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
 	(void)arg;
-	flush_now();
+	if (kernel_fib_hold_count(fib.hold)) {
+		bool coming = fib.held_new &&
+			      monotime_ms() - fib.hold_since_ms < (uint64_t)FIB_HOLD_MAX_MS;
+
+		fib.held_new = false;
+		if (!coming)
+			release(FIB_RELEASE_PER_TURN);
+		if (kernel_fib_hold_count(fib.hold))
+			event_defer(fib.flush_ev);
+	}
+	send_queued();
 }
 
 static void flush_schedule(void)
 {
 	if (fib.flush_ev && !event_pending(fib.flush_ev))
 		event_defer(fib.flush_ev);
+}
+
+/* Remove p from the kernel: held, sent later with the other deletions of the moment. */
+static void delete_later(const struct prefix *p)
+{
+	if (!kernel_fib_hold_count(fib.hold))
+		fib.hold_since_ms = monotime_ms();
+	kernel_fib_hold_add(fib.hold, fib.kf, p, fib.table, BGP_FIB_METRIC);
+	fib.held_new = true;
+	flush_schedule();
 }
 
 /* Remove our routes of both families from table; returns how many. */
@@ -172,6 +244,8 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 		switch (fib_gr_take(&r)) {
 		case FIB_GR_SAME: /* the earlier run's route is what we want: leave it */
 			fib.routes[af]++;
+			if (kernel_fib_hold_count(fib.hold))
+				fib.reinstalled = true;
 			return true;
 		case FIB_GR_CHANGED:
 		case FIB_GR_NONE:
@@ -183,6 +257,9 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 		if (!installed)
 			fib.routes[af]++;
 		fib.installs++;
+		/* A deletion of p may be held: it will ask wanted_again() (the RIB) first. */
+		if (kernel_fib_hold_count(fib.hold))
+			fib.reinstalled = true;
 		flush_schedule();
 		return true;
 	}
@@ -193,10 +270,9 @@ static bool fib_install(void *arg, enum bgp_af af, const struct prefix *p, bool 
 			 prefix_to_str(p, buf, sizeof(buf)), strerror(-ret));
 	}
 	if (installed) {
-		kernel_fib_delete(fib.kf, p, fib.table, BGP_FIB_METRIC);
+		delete_later(p);
 		fib.routes[af]--;
 		fib.removals++;
-		flush_schedule();
 	}
 	return false;
 }
@@ -382,6 +458,7 @@ static void detach(struct bgp_rib *rib, const char *why, bool keep)
 		event_del(fib.attach_ev);
 	if (!fib.active)
 		return;
+	flush_now(); /* held deletions, while the RIB can still say which are wanted again */
 	fib.active = false;
 	if (rib) {
 		rib_fib_detach(rib);
@@ -502,6 +579,7 @@ void bgp_fib_start(struct event_base *base, bool install)
 		fib.enabled = false;
 		return;
 	}
+	fib.hold = kernel_fib_hold_new();
 	fib.flush_ev = event_defer_new(base, flush_cb, NULL);
 	log_info("FIB: watching %zu IPv4 and %zu IPv6 kernel routes for next-hop resolution",
 		 kernel_watch_routes(fib.kw, AF_INET), kernel_watch_routes(fib.kw, AF_INET6));
@@ -517,14 +595,17 @@ void bgp_fib_stop(void)
 		log_notice("FIB: %s: bgpd's routes stay in table %u",
 			   fib.retain ? "bgp fib retain" : "graceful restart", fib.table);
 	detach(bgp ? bgp->rib : NULL, "bgpd stopped", keep);
+	flush_now(); /* held deletions of a detached RIB are still owed to the kernel */
 	fib_gr_reset();
 	event_free(fib.watch_ev);
 	event_free(fib.flush_ev);
 	event_free(fib.attach_ev);
 	fib.watch_ev = fib.flush_ev = fib.attach_ev = NULL;
 	kernel_fib_close(fib.kf);
+	kernel_fib_hold_free(fib.hold);
 	kernel_watch_close(fib.kw);
 	fib.kf = NULL;
+	fib.hold = NULL;
 	fib.kw = NULL;
 	bgp_nh_reset();
 	bgp_redist_stop();

@@ -528,6 +528,8 @@ bool rib_fib_set_same(const struct rib_fib_set *a, const struct rib_fib_set *b);
  * maximum-paths counted), whether or not routes are installed? */
 bool rib_path_multipath(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
 			const struct bgp_path *path);
+/* Is a route for p installed, as far as the RIB knows (the forwarding side's last answer)? */
+bool rib_fib_installed(const struct bgp_rib *rib, enum bgp_af af, const struct prefix *p);
 /* Hand dest's forwarding set to the forwarding side. */
 void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
 /* Re-run the decision of every prefix whose paths use a changed next hop (all = every prefix,

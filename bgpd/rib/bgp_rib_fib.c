@@ -136,6 +136,13 @@ static void sync_set(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 		dest->flags &= (uint8_t)~DEST_F_FIB;
 }
 
+bool rib_fib_installed(const struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
+{
+	const struct bgp_dest *dest = ptree_lookup(rib->af[af].tree, p);
+
+	return dest && (dest->flags & DEST_F_FIB);
+}
+
 void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest)
 {
 	struct rib_fib_set set;

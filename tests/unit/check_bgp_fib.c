@@ -145,12 +145,12 @@ static void withdraw(struct fake_peer *fp, const char *pfx)
 	fake_run(bgp, RUN_ALL);
 }
 
+/* What the forwarding side asks when it releases a held deletion (bgpd/fib/bgp_fib.c). */
 static bool installed(const char *pfx)
 {
 	struct prefix p = tpfx(pfx);
-	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 
-	return d && (d->flags & DEST_F_FIB);
+	return rib_fib_installed(bgp->rib, V4, &p);
 }
 
 /* Paths of pfx the show commands mark multipath. */
@@ -264,9 +264,15 @@ START_TEST(test_withdraw_removes)
 	announce(e2, "203.0.113.0/24", "65002", "192.0.2.6");
 	withdraw(e1, "203.0.113.0/24");
 	ck_assert_str_eq(fk.last, "203.0.113.0/24 192.0.2.6");
+	ck_assert(installed("203.0.113.0/24"));
 	withdraw(e2, "203.0.113.0/24");
 	ck_assert_str_eq(fk.last, "203.0.113.0/24 -");
 	ck_assert_uint_eq(fk.removals, 1);
+	ck_assert(!installed("203.0.113.0/24"));
+	/* Back before the removal reached the kernel: the RIB says it is wanted again. */
+	announce(e2, "203.0.113.0/24", "65002", "192.0.2.6");
+	ck_assert(installed("203.0.113.0/24"));
+	ck_assert(!installed("203.0.113.128/25")); /* never seen */
 }
 END_TEST
 

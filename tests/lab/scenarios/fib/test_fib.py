@@ -21,6 +21,10 @@ valid paths tied with it, their next hops resolved by this file's knowledge of t
 4. rt takes its end of the link down: the DUT's to-rt loses carrier, ib's next hops become
    unreachable: their routes leave the FIB and show invalid, the local-preference-200
    prefixes fall back to the e1/e2 multipath route.  The link comes back: they return.
+5. The sessions with e1 and e2 go (`neighbor ... shutdown` on the DUT), as a lost session:
+   their routes leave the kernel (removals are held while they come and then sent, in
+   random order: bgpd/fib/bgp_fib.c), `show bgp fib` counts what the kernel holds, ib's
+   routes stay.  The sessions come back: so do the routes.
 
 skua only: the FRR stand-in (SKUALAB_STANDIN=frr) runs bgpd with -n and installs nothing.
 """
@@ -58,6 +62,10 @@ NEXTHOP_LOST = {
         "198.51.100.64/28": {E2}},
     6: {"2001:db8:100::/48": {E2_6}, "2001:db8:101::/48": {E1_6, E2_6},
         "2001:db8:102::/48": {E1_6}},
+}
+SESSIONS_LOST = {  # e1 and e2 gone: ib's routes only
+    4: {"198.51.100.16/28": {RT}, "203.0.113.64/28": {RT}},
+    6: {"2001:db8:101::/48": {RT_6}, "2001:db8:200::/48": {RT_6}},
 }
 IB_NEXTHOP = {4: "203.0.113.1", 6: "2001:db8:ff::1"}
 AFI = {4: "ipv4", 6: "ipv6"}
@@ -225,3 +233,37 @@ def test_nexthop_failure(lab):
     for version in (4, 6):
         expect_fib(lab, version, AFTER_WITHDRAWALS[version], "after the link came back")
         assert nexthop_state(lab, version).get("valid"), nexthop_state(lab, version)
+
+
+E_PEERS = ["192.0.2.11", "192.0.2.12", "2001:db8:0:1::11", "2001:db8:0:1::12"]
+
+
+def fib_counts(lab):
+    """(routes the kernel holds, routes `show bgp fib json` counts) per family."""
+    st = lab["dut"].vtysh_json("show bgp fib json")
+    out = {}
+    for version in (4, 6):
+        kernel, _ = kit.kernel_routes(lab.namespaces["dut"], version, 254)
+        out[version] = (len(kernel), st.get("ipv%dRoutes" % version))
+    return out
+
+
+@pytest.mark.timeout(150)
+def test_session_loss(lab):
+    """e1's and e2's sessions go: their routes leave the kernel, none left behind."""
+    configure(lab["dut"], "router bgp 65000", *["neighbor %s shutdown" % a for a in E_PEERS])
+    try:
+        for version in (4, 6):
+            lab.expect("IPv%d FIB after e1 and e2 went" % version,
+                       fib_matches(lab, version, SESSIONS_LOST[version]), lambda r: r,
+                       timeout=40)
+        want = {v: (len(SESSIONS_LOST[v]), len(SESSIONS_LOST[v])) for v in (4, 6)}
+        lab.expect("show bgp fib counting what the kernel holds", lambda: fib_counts(lab),
+                   lambda r: None if r == want else "kernel, show bgp fib: %s, want %s"
+                   % (r, want), timeout=10)
+    finally:
+        configure(lab["dut"], "router bgp 65000",
+                  *["no neighbor %s shutdown" % a for a in E_PEERS])
+    lab.wait_established("dut", SESSIONS["dut"], timeout=60)
+    for version in (4, 6):
+        expect_fib(lab, version, AFTER_WITHDRAWALS[version], "after e1 and e2 came back")
