@@ -241,9 +241,11 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 #define BGP_OBUF_HIGH (256 * 1024)
 #define BGP_OBUF_LOW (64 * 1024)
 /* Bounded input work per read event (doc/architecture.md "Event loop": keepalives are never
- * starved). */
+ * starved, and the shell answers while a table moves). The RIB's work grows with the prefixes a
+ * message carries, and the densest message is a withdrawal: 4 bytes per IPv4 /24, so bytes
+ * bound it; 32 KiB is at most about 8,000 prefixes, a few milliseconds. */
 #define BGP_READ_MAX_MSGS 64
-#define BGP_READ_MAX_BYTES (256 * 1024)
+#define BGP_READ_MAX_BYTES (32 * 1024)
 
 /*
  * ---- Internal to the session side (bgp_fsm.c, bgp_packet.c, bgp_io.c, bgp_network.c) ----

@@ -1025,6 +1025,47 @@ START_TEST(test_bounded_reading)
 }
 END_TEST
 
+/* Dense withdrawals are bounded by bytes too: 64 full UPDATEs of /24 withdrawals would be
+ * 65,000 prefixes in one turn, hundreds of milliseconds with the shell waiting. */
+START_TEST(test_bounded_reading_by_bytes)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+	enum { N = 20, PFX = 1018, LEN = 19 + 2 + 4 * PFX + 2 };
+	static uint8_t flood[N * LEN];
+	uint32_t before = peer->session->rcvd.count[2], after;
+
+	for (int i = 0; i < N; i++) {
+		uint8_t *m = flood + i * LEN;
+
+		memset(m, 0xff, 16);
+		m[16] = LEN >> 8;
+		m[17] = LEN & 0xff;
+		m[18] = 2; /* UPDATE */
+		m[19] = (4 * PFX) >> 8;
+		m[20] = (4 * PFX) & 0xff;
+		for (int k = 0; k < PFX; k++) { /* 203.0.113.0/24, withdrawn PFX times over */
+			m[21 + 4 * k] = 24;
+			m[22 + 4 * k] = 203;
+			m[23 + 4 * k] = 0;
+			m[24 + 4 * k] = 113;
+		}
+		m[LEN - 2] = m[LEN - 1] = 0; /* no path attributes */
+	}
+	st_send(fd, flood, sizeof(flood));
+	usleep(20000);
+	event_loop_once(st_base, false);
+	after = peer->session->rcvd.count[2];
+	ck_assert_uint_gt(after, before);
+	/* About 8,000 prefixes (bgp_session.h), the last message taken whole. */
+	ck_assert_uint_le((after - before) * PFX, 10000);
+	st_pump(300);
+	ck_assert_uint_eq(peer->session->rcvd.count[2] - before, N);
+	ck_assert_uint_eq(bgp_session_state(peer), BGP_ST_ESTABLISHED);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_update_to_rib_and_malformed)
 {
 	/* ORIGIN IGP, AS_PATH 65002 (4-octet), NEXT_HOP 192.0.2.77, NLRI 198.51.100.0/24. */
@@ -1101,6 +1142,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_collision_established_keeps_session);
 	tcase_add_test(ts, test_idle_hold_backoff);
 	tcase_add_test(ts, test_bounded_reading);
+	tcase_add_test(ts, test_bounded_reading_by_bytes);
 	tcase_add_test(ts, test_send_hold_timer);
 	tcase_add_test(ts, test_send_hold_progress_keeps_session);
 	tcase_add_test(ts, test_update_to_rib_and_malformed);
