@@ -43,6 +43,13 @@ void *ptree_delete(struct ptree *t, const struct prefix *p);
  */
 void *ptree_first(const struct ptree *t, struct prefix *p);
 void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p);
+/* Up to max values of the stored prefixes strictly after *after (NULL: from the start), in
+ * order, into values[]; *last is set to the last one's prefix (the cursor for the next call).
+ * One descent for the whole batch instead of one per prefix: for walks that resume across
+ * loop turns and change the tree between batches (the values stay valid only until then).
+ * Returns how many (0 at the end). */
+size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void **values,
+			size_t max, struct prefix *last);
 
 typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
 /* Walk in order; a callback returning non-zero stops the walk and that value is returned.

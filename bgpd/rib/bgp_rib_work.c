@@ -226,14 +226,18 @@ static void clean_dest(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
 		rib_dest_maybe_free(rib, af, d);
 }
 
+/* Dests taken from the tree per descent: ptree_next() from the cursor for every prefix cost a
+ * descent with a key comparison per level each, 40% of a full table's removal. */
+#define CLEAN_STEP 256
+
 size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget)
 {
 	size_t visited = 0;
 
 	while (visited < budget && (rib->nclean || batch_begin(rib))) {
 		enum bgp_af af = rib->clean_af;
-		struct bgp_dest *d;
-		struct prefix p;
+		void *dests[CLEAN_STEP];
+		size_t got;
 
 		if (af >= BGP_AF_MAX) {
 			batch_end(rib);
@@ -245,17 +249,20 @@ size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget)
 			rib->clean_started = false;
 			continue;
 		}
-		d = rib->clean_started ? ptree_next(rib->af[af].tree, &rib->clean_last, &p)
-				       : ptree_first(rib->af[af].tree, &p);
+		got = ptree_next_batch(rib->af[af].tree,
+				       rib->clean_started ? &rib->clean_last : NULL, dests,
+				       MIN((size_t)CLEAN_STEP, budget - visited), &rib->clean_last);
 		rib->clean_started = true;
-		if (!d) {
+		if (!got) {
 			rib->clean_af++;
 			rib->clean_started = false;
 			continue;
 		}
-		rib->clean_last = p;
-		visited++;
-		clean_dest(rib, af, d);
+		/* Cleaning a dest frees at most that dest (rib_dest_maybe_free()), so the others
+		 * of the batch stay valid; the cursor is already past the last one. */
+		for (size_t i = 0; i < got; i++)
+			clean_dest(rib, af, dests[i]);
+		visited += got;
 	}
 	return visited;
 }
