@@ -246,7 +246,8 @@ static void memory_report(const char *when, const struct bgp *bgp, size_t heap0,
 	       when, ptree_count(bgp->rib->af[af].tree), rib_mem_bytes(), rib_mem_allocs(),
 	       ((double)heap - (double)heap0) / 1048576.0, rss,
 	       100.0 * (double)(rss - rss0) / (double)rss0, rss0);
-	printf("    types over 1 MiB:");
+	printf("    interned: %zu attribute sets, %zu AS paths, %zu lists; types over 1 MiB:",
+	       bgp_attr_count(), bgp_attr_aspath_count(), bgp_attr_list_count());
 	mem_walk(mt_big_cb, NULL);
 	printf("\n");
 }

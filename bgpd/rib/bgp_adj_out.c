@@ -398,6 +398,13 @@ static void cache_free(struct rib_src *src)
 	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
 }
 
+void adj_out_cache_clear_all(struct bgp_rib *rib)
+{
+	for (uint32_t id = 1; id < rib->src_cap; id++)
+		if (rib->src[id])
+			cache_clear(rib->src[id]);
+}
+
 /* RFC 1997 and the iBGP rules: may `to` be sent a path that came from `from`? */
 /* Is this iBGP session a route reflector client of ours in af? */
 static bool rr_client(const struct rib_src *s, enum bgp_af af)

@@ -352,6 +352,10 @@ struct bgp_rib {
 	enum bgp_af clean_af;
 	bool clean_started;
 	struct prefix clean_last;
+	/* Giving memory back after large releases (bgp_rib_release.c): the most dests and paths
+	 * held since the last time, and how many times it ran. */
+	size_t release_mark;
+	uint64_t release_count;
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	struct rib_rpki rpki;

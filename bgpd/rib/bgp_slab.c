@@ -62,6 +62,25 @@ void *bgp_slab_alloc(struct bgp_slab *s)
 	return obj;
 }
 
+/* The last object gone: every chunk but the newest goes back to malloc (and from there, after
+ * the RIB's malloc_trim(), to the system), so a table that was withdrawn whole leaves 64 KiB
+ * per slab, not its peak. The newest stays so that one prefix flapping alone does not take
+ * and give back a chunk each time. A slab that is never empty keeps its chunks: objects do
+ * not move, and a partial release would need a chunk lookup on every free. */
+static void slab_release_empty(struct bgp_slab *s)
+{
+	struct bgp_slab_chunk *c = s->chunks->next, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		XFREE(s->mt, c);
+	}
+	s->chunks->next = NULL;
+	s->chunk_count = 1;
+	s->free_list = NULL;
+	s->fresh = s->per_chunk;
+}
+
 void bgp_slab_free(struct bgp_slab *s, void *obj)
 {
 	if (!obj)
@@ -69,6 +88,8 @@ void bgp_slab_free(struct bgp_slab *s, void *obj)
 	*(void **)obj = s->free_list;
 	s->free_list = obj;
 	s->in_use--;
+	if (s->in_use == 0 && s->chunk_count > 1)
+		slab_release_empty(s);
 }
 
 size_t bgp_slab_memory(const struct bgp_slab *s)
