@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bench/blaster.h"
+#include "bench/blaster_shape.h"
 #include "bgpd/wire/bgp_attr.h"
 #include "bgpd/wire/bgp_header.h"
 #include "bgpd/wire/bgp_notify.h"
@@ -87,6 +88,7 @@ struct opts {
 	bool has_nh4, has_nh6;
 	uint64_t rate; /* prefixes per second, 0 = as fast as the socket takes them */
 	bool no_eor;
+	bool shape_internet; /* --shape internet: lengths, sets, paths as in full tables */
 	/* sink */
 	uint64_t expect;
 	bool raw_count;
@@ -125,7 +127,13 @@ struct blaster {
 	struct bgp_attr attr; /* its template (aspath referenced) */
 	bool attr_valid;
 	bool eor_queued;
-	bool sent_all; /* every prefix and the EoR written to the socket */
+	bool sent_all;	    /* every prefix and the EoR written to the socket */
+	struct shape shape; /* with --shape internet */
+	/* Explicit withdrawal of the whole table on SIGUSR1, once it has been sent. */
+	bool withdrawing, withdrawn_all;
+	uint64_t wd_sent;
+	uint64_t wd_first_pos, wd_end_pos; /* UINT64_MAX until queued */
+	double t_first_withdraw, t_last_withdraw;
 	/* Positions in the byte stream sent (bytes ever queued / written), so that the times
 	 * are those at which the socket took the bytes, not at which they were built. */
 	uint64_t queued_total, written_total;
@@ -141,6 +149,7 @@ struct blaster {
 	bool eor[BGP_AF_MAX];
 	double t_first_rx_update, t_last_prefix, t_eor, t_reached;
 	bool reached;
+	uint64_t emptied; /* times the count fell back to 0 after reaching --expect */
 	/* end */
 	bool goals_met;
 	double t_goals;
@@ -149,11 +158,18 @@ struct blaster {
 	bool done;
 };
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, got_withdraw;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+/* SIGUSR1: withdraw everything injected, explicitly, once the table has been sent. */
+static void on_withdraw_signal(int sig)
+{
+	(void)sig;
+	got_withdraw = 1;
 }
 
 static double now_mono(void)
@@ -362,6 +378,19 @@ static int flush_out(struct blaster *b)
 		b->written_total += (uint64_t)n;
 		if (b->t_first_update == 0 && b->written_total > b->first_update_pos)
 			b->t_first_update = t;
+		if (b->t_first_withdraw == 0 && b->written_total > b->wd_first_pos)
+			b->t_first_withdraw = t;
+	}
+	if (b->withdrawing && !b->withdrawn_all && b->written_total >= b->wd_end_pos) {
+		b->withdrawn_all = true;
+		b->t_last_withdraw = now_mono();
+		say(b, "withdrew %" PRIu64 " prefixes in %.3f s", b->wd_sent,
+		    b->t_last_withdraw - b->t_first_withdraw);
+		json_begin(b, "withdrawn");
+		printf(",\"withdrawn_sent\":%" PRIu64, b->wd_sent);
+		json_time("t_first_withdraw", b->t_first_withdraw);
+		json_time("t_last_withdraw", b->t_last_withdraw);
+		json_end();
 	}
 	if (!b->sent_all && b->written_total >= b->table_end_pos) {
 		b->sent_all = true;
@@ -424,6 +453,10 @@ static void nth_prefix(const struct blaster *b, uint64_t i, struct prefix *p)
 			: i;
 	unsigned plen = b->o.plen;
 
+	if (b->o.shape_internet) {
+		shape_prefix(&b->shape, idx, p);
+		return;
+	}
 	*p = b->o.start;
 	p->len = (uint8_t)plen;
 	if (p->family == AF_INET) {
@@ -516,7 +549,18 @@ static int make_attr(struct blaster *b, uint64_t set)
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%" PRIu32 " ", b->o.local_as);
 	if (b->o.as_path[0])
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s ", b->o.as_path);
-	if (b->o.per_set) {
+	if (b->o.shape_internet) {
+		/* The path's length counts our own AS on eBGP: 1 is ours alone. */
+		unsigned len = shape_path_len(b->o.seed, set), ours = b->ctx.ebgp ? 1 : 0;
+
+		for (uint32_t k = 0; k + ours + 1 < len && n < sizeof(path) - 16; k++)
+			n += (size_t)snprintf(path + n, sizeof(path) - n, "%" PRIu32 " ",
+					      64512u + set_hash(set, k + 1) % 400u);
+		if (len > ours)
+			n += (size_t)snprintf(path + n, sizeof(path) - n, "%" PRIu32,
+					      b->ctx.as4 ? 4200000000u + (uint32_t)(set % 90000000u)
+							 : 64512u + 1000u + (uint32_t)(set % 22u));
+	} else if (b->o.per_set) {
 		uint32_t hops = b->o.path_len ? set_hash(set, 0) % (b->o.path_len + 1) : 0;
 
 		for (uint32_t k = 0; k < hops && n < sizeof(path) - 16; k++)
@@ -564,6 +608,8 @@ static int make_attr(struct blaster *b, uint64_t set)
 
 static uint64_t set_of(const struct blaster *b, uint64_t i)
 {
+	if (b->o.shape_internet)
+		return shape_set_of(b->o.seed, i);
 	return b->o.per_set ? i / b->o.per_set : 0;
 }
 
@@ -631,6 +677,48 @@ static int generate(struct blaster *b, double now)
 	return 0;
 }
 
+/* Withdraw every prefix injected, in the order they were sent, as many per UPDATE as fit. */
+static int generate_withdraw(struct blaster *b)
+{
+	size_t max = b->ext_msg ? BGP_MAX_EXT_MSG_LEN : BGP_MAX_MSG_LEN;
+	struct bgp_update_builder ub;
+	struct prefix p;
+
+	while (b->wd_sent < b->o.inject) {
+		size_t len;
+
+		if (WBUF_SIZE - b->wlen < max + 64)
+			compact(b);
+		if (WBUF_SIZE - b->wlen < max + 64)
+			return 0;
+		if (bgp_ub_begin_withdraw(&ub, b->wbuf + b->wlen, max, &b->ctx, b->o.inject_af) <
+		    0) {
+			say(b, "cannot begin a withdrawal UPDATE");
+			return -1;
+		}
+		while (b->wd_sent < b->o.inject) {
+			nth_prefix(b, b->wd_sent, &p);
+			if (bgp_ub_add(&ub, &p) != 0)
+				break;
+			b->wd_sent++;
+		}
+		len = bgp_ub_finish(&ub);
+		if (!len) {
+			say(b, "internal error: a withdrawal UPDATE with no prefix");
+			return -1;
+		}
+		if (b->wd_first_pos == UINT64_MAX)
+			b->wd_first_pos = b->queued_total;
+		b->wlen += len;
+		b->queued_total += len;
+		b->out_updates++;
+		b->out_bytes += len;
+	}
+	if (b->wd_end_pos == UINT64_MAX)
+		b->wd_end_pos = b->queued_total;
+	return 0;
+}
+
 /* ======================================================================================
  * Receiving
  * ====================================================================================== */
@@ -676,6 +764,17 @@ static void count_update(struct blaster *b, struct bgp_update *u, double now)
 		if (b->t_first_rx_update == 0)
 			b->t_first_rx_update = now;
 		b->t_last_prefix = now;
+	}
+	if (b->reached && b->count == 0) {
+		/* The table went away (withdrawn, or its source lost): say when, and watch for
+		 * the next one, which reports "reached" again. */
+		b->emptied++;
+		b->reached = false;
+		say(b, "holding no prefix any more (time %" PRIu64 ")", b->emptied);
+		json_begin(b, "emptied");
+		report_counts(b);
+		json_time("t_last_prefix", b->t_last_prefix);
+		json_end();
 	}
 	if (b->o.expect && !b->reached && b->count >= b->o.expect) {
 		b->reached = true;
@@ -1120,6 +1219,15 @@ static void run(struct blaster *b)
 			finish(b, EXIT_SYSTEM, "cannot build UPDATEs");
 			break;
 		}
+		if (got_withdraw && b->o.inject && b->sent_all && !b->withdrawing) {
+			say(b, "SIGUSR1: withdrawing the %" PRIu64 " prefixes", b->o.inject);
+			b->withdrawing = true;
+		}
+		if (b->withdrawing && b->st == ST_ESTABLISHED && b->wd_end_pos == UINT64_MAX &&
+		    generate_withdraw(b) < 0) {
+			finish(b, EXIT_SYSTEM, "cannot build withdrawal UPDATEs");
+			break;
+		}
 		if (goals_update(b, now))
 			break;
 
@@ -1238,12 +1346,26 @@ static void usage(FILE *f)
 		"                        4200000000 and up (65512-65533 on 2-octet sessions): "
 		"peers\n"
 		"                        must use other ASes, or they see loops\n"
-		"  --communities N       with --per-set: 0..N communities per set, likewise (0)\n"
+		"  --communities N       with --per-set: 0..N communities per set, likewise (0; "
+		"10 with\n"
+		"                        --shape internet)\n"
 		"  --next-hop A.B.C.D    IPv4 next hop (default: our address on the session)\n"
 		"  --next-hop6 X::Y      IPv6 next hop (default: our address on an IPv6 session)\n"
 		"  --rate N              at most N prefixes per second (0 = as fast as the socket "
 		"takes)\n"
 		"  --no-eor              do not send End-of-RIB after the last prefix\n"
+		"  --shape S             uniform (the above) or internet: the prefix lengths of "
+		"today's\n"
+		"                        full tables (IPv4 in 1.0.0.0-126.255.255.255, IPv6 in "
+		"2400::/6),\n"
+		"                        2-3 prefixes per set, AS paths of 1-10 ASes (mean 4.5), "
+		"0..10\n"
+		"                        communities; --start, --plen, --per-set and --path-len "
+		"do not\n"
+		"                        apply; deterministic by --seed (uniform)\n"
+		"  SIGUSR1               once the table is sent: withdraw all of it (explicit "
+		"withdrawals;\n"
+		"                        a \"withdrawn\" line says when the socket took them)\n"
 		"\n"
 		"Sink (always counts what it receives):\n"
 		"  --expect N            goal: hold N prefixes (each counted once; withdrawals "
@@ -1271,6 +1393,9 @@ static void usage(FILE *f)
 		"\n"
 		"Output: JSON lines on stdout, events \"established\", \"sent\", \"reached\", "
 		"\"goals\",\n"
+		"\"withdrawn\", \"emptied\" (the sink's count fell to 0 after --expect; the next "
+		"table\n"
+		"reports \"reached\" again), "
 		"\"progress\" and a final \"result\" with counters and CLOCK_MONOTONIC timestamps\n"
 		"(t_first_update: the socket took the first UPDATE; t_last_prefix: the last change "
 		"of the\n"
@@ -1338,6 +1463,7 @@ enum {
 	OPT_COMMUNITIES,
 	OPT_RATE,
 	OPT_NO_EOR,
+	OPT_SHAPE,
 	OPT_EXPECT,
 	OPT_RAW,
 	OPT_UNTIL_EOR,
@@ -1375,6 +1501,7 @@ static const struct option long_opts[] = {
 	{ "next-hop6", required_argument, NULL, OPT_NH6 },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "no-eor", no_argument, NULL, OPT_NO_EOR },
+	{ "shape", required_argument, NULL, OPT_SHAPE },
 	{ "expect", required_argument, NULL, OPT_EXPECT },
 	{ "raw-count", no_argument, NULL, OPT_RAW },
 	{ "until-eor", no_argument, NULL, OPT_UNTIL_EOR },
@@ -1390,7 +1517,7 @@ static const struct option long_opts[] = {
 /* Returns 0, 1 for --help, -1 on a usage error (message printed). */
 static int parse_args(struct opts *o, int argc, char **argv)
 {
-	bool linger_set = false, plen_set = false;
+	bool linger_set = false, plen_set = false, communities_set = false;
 	uint64_t v;
 	int c;
 
@@ -1516,6 +1643,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			if (parse_u64(a, 64, &v) < 0)
 				return bad("--communities", a);
 			o->communities = (uint32_t)v;
+			communities_set = true;
 			break;
 		case OPT_NH:
 			if (inet_pton(AF_INET, a, &o->nh4) != 1)
@@ -1533,6 +1661,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_NO_EOR:
 			o->no_eor = true;
+			break;
+		case OPT_SHAPE:
+			if (!strcmp(a, "internet"))
+				o->shape_internet = true;
+			else if (strcmp(a, "uniform") != 0)
+				return bad("--shape", a);
 			break;
 		case OPT_EXPECT:
 			if (parse_u64(a, UINT32_MAX, &o->expect) < 0)
@@ -1600,10 +1734,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (!plen_set)
 		o->plen = o->inject_af == BGP_AF_IPV4_UNICAST ? 24 : 48;
+	if (o->shape_internet && !communities_set)
+		o->communities = 10;
 	if (o->inject) {
 		char why[200];
 
-		if (check_range(o, why, sizeof(why)) < 0) {
+		if (!o->shape_internet && check_range(o, why, sizeof(why)) < 0) {
 			fprintf(stderr, "bgp_blaster: %s\n", why);
 			return -1;
 		}
@@ -1631,6 +1767,8 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_withdraw_signal;
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	b->fd = b->lfd = -1;
@@ -1639,6 +1777,7 @@ int main(int argc, char **argv)
 	b->t_start = now_mono();
 	b->first_update_pos = UINT64_MAX;
 	b->table_end_pos = UINT64_MAX;
+	b->wd_first_pos = b->wd_end_pos = UINT64_MAX;
 	b->deadline = b->t_start + b->o.timeout;
 	b->next_progress = b->t_start + b->o.progress;
 	b->local.asn = b->o.local_as;
@@ -1651,8 +1790,17 @@ int main(int argc, char **argv)
 	if (!b->o.raw_count)
 		pset_init(&b->set, b->o.expect ? b->o.expect : 1024);
 	setup_order(b);
+	if (b->o.shape_internet && b->o.inject) {
+		char why[200];
 
-	if (b->o.passive && start_listen(b) < 0)
+		if (shape_init(&b->shape, bgp_af_family(b->o.inject_af), b->o.inject, b->o.seed,
+			       why, sizeof(why)) < 0) {
+			fprintf(stderr, "bgp_blaster: --shape internet: %s\n", why);
+			finish(b, EXIT_USAGE, "the shaped table does not fit");
+		}
+	}
+
+	if (!b->done && b->o.passive && start_listen(b) < 0)
 		finish(b, EXIT_SYSTEM, "cannot listen");
 	if (!b->done)
 		run(b);

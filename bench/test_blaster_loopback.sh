@@ -40,6 +40,41 @@ grep -q '"event":"result".*"sent":50000,"out_updates":5000,' "$dir/inj.json" ||
 	fail "injector result"
 grep -q '"why":"signal received"' "$dir/inj.json" || fail "injector not stopped by the signal"
 
+# --shape internet and SIGUSR1: the sink holds the 20,000 shaped prefixes, then, once the
+# injector withdraws them all explicitly, none ("emptied"); the injector says "withdrawn".
+"$B" --listen 127.0.0.1 --port $port --local-as 65002 --peer-as 65001 --expect 20000 \
+	--timeout 30 --linger -1 --name sink2 >"$dir/sink2.json" 2>"$dir/sink2.err" &
+sink=$!
+"$B" --connect 127.0.0.1 --port $port --local-as 65001 --peer-as 65002 --inject 20000 \
+	--shape internet --seed 3 --next-hop 192.0.2.1 --timeout 30 --name inj2 \
+	>"$dir/inj2.json" 2>"$dir/inj2.err" &
+inj=$!
+i=0
+until grep -q '"event":"reached"' "$dir/sink2.json"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { kill $inj $sink; fail "the sink never held the shaped table"; }
+	sleep 0.1
+done
+grep -q '"event":"reached".*"in_updates":8000,' "$dir/sink2.json" ||
+	{ kill $inj $sink; fail "not 2.5 prefixes per UPDATE"; }
+kill -USR1 $inj
+i=0
+until grep -q '"event":"emptied".*"count":0,"announced":20000,"withdrawn":20000' \
+	"$dir/sink2.json"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { kill $inj $sink; fail "the withdrawal did not empty the sink"; }
+	sleep 0.1
+done
+kill -TERM $inj
+wait $inj
+inj_rc=$?
+wait $sink
+sink_rc=$?
+[ $inj_rc -eq 0 ] || fail "shaped injector exit $inj_rc"
+[ $sink_rc -eq 0 ] || fail "shaped sink exit $sink_rc"
+grep -q '"event":"withdrawn".*"withdrawn_sent":20000,"t_first_withdraw":[0-9]' \
+	"$dir/inj2.json" || fail "injector withdrawn event"
+
 # Nobody listening: retried until the timeout, exit 3.
 "$B" --connect 127.0.0.1 --port $port --local-as 65001 --timeout 1 --quiet >"$dir/t.json"
 rc=$?

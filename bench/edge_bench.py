@@ -1,0 +1,568 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: ISC
+"""Edge scenarios of issue 15: skua against BIRD 2 and FRR 8.4, one invocation, ratios to BIRD.
+
+Every scenario feeds an internet-shaped table (bgp_blaster --shape internet: today's prefix
+lengths, 2-3 prefixes per attribute set, AS paths of mean 4.5, 0-10 communities) through the
+device under test (DUT) to a collector, over eBGP:
+
+    feeder   AS 65001  ns <tag>-inj   192.0.2.1     2001:db8:1::1 --+
+    feeder 2 AS 65003  ns <tag>-inj2  203.0.113.1   2001:db8:3::1 --+-- DUT AS 65000, ns <tag>-dut
+    collector AS 65002 ns <tag>-sink  198.51.100.1  2001:db8:2::1 --+   (.2 / ::2 on each link)
+    watcher  AS 65004  ns <tag>-sink  198.51.100.3  2001:db8:2::3 --+
+
+Scenarios (--scenarios, default all):
+  v4          IPv4 table (1,000,000): convergence, CPU, peak RSS; then the feeder withdraws
+              everything (explicit withdrawals, SIGUSR1): time from its first withdrawal to
+              the collector holding 0, the DUT's CPU meanwhile, its VmRSS afterwards against
+              the empty daemon's before the first session; then the table again and the
+              feeder closes its session: time from the close to the collector holding 0.
+  v6          the same with an IPv6 table (200,000), sessions over IPv6.
+  two-feeders the IPv4 table from the feeder, then the same prefixes from feeder 2 with one AS
+              fewer in every path (so it wins every prefix): the second feed's time and CPU
+              against the first's.
+  route-map   the IPv4 transfer with an inbound route-map on the feeder (a prefix-list match
+              and a community set; BIRD: the same as an import filter); its ratio to the
+              unfiltered transfer of the v4 scenario when both ran.
+Liveness, in every scenario: the watcher holds a session with hold time 3 s (the DUT sends it
+nothing) and reports at the end whether its hold timer expired or it received a NOTIFICATION;
+the DUT's shell (skua's vtysh "show bgp summary", FRR's vtysh, BIRD's birdc "show protocols")
+is run every 0.5 s and the longest answer is reported (process start-up included).
+
+Run as root with /usr/bin/python3; see bench/README.md. Only the namespaces and processes this
+script creates are touched; all of them are removed on exit, error or signal.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import benchlib
+from benchlib import BenchError, CLEAN, log
+
+DUT_AS, INJ_AS, SINK_AS, INJ2_AS, WATCH_AS = 65000, 65001, 65002, 65003, 65004
+ADDR = {  # peer: (IPv4, the DUT's IPv4 on its link, IPv6, the DUT's IPv6)
+    "inj": ("192.0.2.1", "192.0.2.2", "2001:db8:1::1", "2001:db8:1::2"),
+    "sink": ("198.51.100.1", "198.51.100.2", "2001:db8:2::1", "2001:db8:2::2"),
+    "inj2": ("203.0.113.1", "203.0.113.2", "2001:db8:3::1", "2001:db8:3::2"),
+    "watch": ("198.51.100.3", "198.51.100.2", "2001:db8:2::3", "2001:db8:2::2"),
+}
+PEER_AS = {"inj": INJ_AS, "sink": SINK_AS, "inj2": INJ2_AS, "watch": WATCH_AS}
+ROUTER_ID = "192.0.2.2"
+SCENARIOS = ("v4", "v6", "two-feeders", "route-map")
+# The first feeder's paths carry this AS in front of the shape's, so that the second feeder's
+# (same prefixes, same shape) are one AS shorter everywhere and win every best-path contest.
+LONGER_PATH_AS = "64999"
+
+
+def peer_addr(peer, family):
+    a = ADDR[peer]
+    return a[0] if family == 4 else a[2]
+
+
+def dut_addr(peer, family):
+    a = ADDR[peer]
+    return a[1] if family == 4 else a[3]
+
+
+# ---------------------------------------------------------------------------------------------
+# DUT configurations: the same policy in each daemon's language.
+# ---------------------------------------------------------------------------------------------
+
+# The inbound route-map: a prefix-list that denies what a full table must not hold (longer
+# than /24 or /48, loopback, multicast and reserved) and permits the rest, then a community.
+# Nothing of the shaped table is denied: the filtered run delivers the same table.
+RMAP_PLIST = {4: ["deny 0.0.0.0/0 ge 25", "deny 127.0.0.0/8 le 32", "deny 224.0.0.0/3 le 32",
+                  "permit 0.0.0.0/0 le 24"],
+              6: ["deny ::/0 ge 49", "deny ::1/128", "deny ff00::/8 le 128",
+                  "permit ::/0 le 48"]}
+BIRD_RMAP_FILTER = {
+    4: "if net ~ [ 0.0.0.0/0{25,32}, 127.0.0.0/8+, 224.0.0.0/3+ ] then reject;",
+    6: "if net ~ [ ::/0{49,128}, ::1/128, ff00::/8+ ] then reject;"}
+
+
+def frr_style_config(family, rmap, frr):
+    """skua's and FRR's bgpd.conf: the four peers over `family`, the watcher sent nothing,
+    with rmap the inbound route-map on the feeder."""
+    af = "ipv4" if family == 4 else "ipv6"
+    ip = "ip" if family == 4 else "ipv6"
+    text = "hostname dut\n"
+    if rmap:
+        text += "".join("%s prefix-list EDGE-IN seq %d %s\n" % (ip, 5 * (k + 1), e)
+                        for k, e in enumerate(RMAP_PLIST[family]))
+        text += ("route-map EDGE-IN permit 10\n match %s address prefix-list EDGE-IN\n"
+                 " set community 65000:100 additive\nexit\n" % ip)
+    text += "route-map NOTHING deny 10\nexit\n"
+    text += "router bgp %d\n bgp router-id %s\n no bgp ebgp-requires-policy\n" % (
+        DUT_AS, ROUTER_ID)
+    if frr:
+        text += " no bgp network import-check\n"
+    peers = ("inj", "inj2", "sink", "watch")
+    text += "".join(" neighbor %s remote-as %d\n" % (peer_addr(p, family), PEER_AS[p])
+                    for p in peers)
+    text += " address-family %s unicast\n" % af
+    for p in peers:
+        text += "  neighbor %s activate\n" % peer_addr(p, family)
+    text += "  neighbor %s route-map NOTHING out\n" % peer_addr("watch", family)
+    if rmap:
+        text += "  neighbor %s route-map EDGE-IN in\n" % peer_addr("inj", family)
+    return text + " exit-address-family\nexit\n"
+
+
+def bird_config(family, rmap):
+    ch = "ipv4" if family == 4 else "ipv6"
+    text = "router id %s;\nlog stderr { warning, error, fatal, bug };\nprotocol device { }\n" % (
+        ROUTER_ID)
+    if rmap:
+        text += "filter edge_in {\n  %s\n  bgp_community.add((65000,100));\n  accept;\n}\n" % (
+            BIRD_RMAP_FILTER[family])
+    for p in ("inj", "inj2", "sink", "watch"):
+        imp = "filter edge_in" if rmap and p == "inj" else "all"
+        exp = "none" if p == "watch" else "all"
+        text += ("protocol bgp %s {\n  local %s as %d;\n  neighbor %s as %d;\n"
+                 "  %s { import %s; export %s; };\n}\n"
+                 % (p, dut_addr(p, family), DUT_AS, peer_addr(p, family), PEER_AS[p], ch, imp,
+                    exp))
+    return text
+
+
+class Skua(benchlib.SkuaBinary):
+    def start(self, ns, family, rmap):
+        # --no-fib: BGP work only, as FRR without zebra and BIRD without a kernel protocol.
+        conf = self.write("bgpd.conf", frr_style_config(family, rmap, False))
+        self.sock = os.path.join(self.rundir, "bgpd.vty")
+        # Its own pid file: another bgpd may run on the machine with the default one.
+        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket", self.sock, "-i",
+                           os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
+
+    def shell_argv(self):
+        vtysh = os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")
+        return [vtysh, "--vty-socket", self.sock, "-c", "show bgp summary"]
+
+
+class Frr(benchlib.FrrBinary):
+    def start(self, ns, family, rmap):
+        conf = self.write("bgpd.conf", frr_style_config(family, rmap, True))
+        return self.spawn([self.binaries()[0], "-f", conf, "-Z", "-S", "-i",
+                           os.path.join(self.rundir, "bgpd.pid"), "--vty_socket", self.rundir,
+                           "-P", "0", "--log", "stdout", "--log-level", "warnings"], ns, "dut")
+
+    def shell_argv(self):
+        return [shutil.which("vtysh") or "/usr/bin/vtysh", "--vty_socket", self.rundir, "-d",
+                "bgpd", "-c", "show bgp summary"]
+
+
+class Bird(benchlib.BirdBinary):
+    def start(self, ns, family, rmap):
+        conf = self.write("bird.conf", bird_config(family, rmap))
+        self.sock = os.path.join(self.rundir, "bird.ctl")
+        return self.spawn([self.binaries()[0], "-f", "-c", conf, "-s", self.sock, "-P",
+                           os.path.join(self.rundir, "bird.pid")], ns, "dut")
+
+    def shell_argv(self):
+        return [shutil.which("birdc") or "/usr/sbin/birdc", "-s", self.sock, "show",
+                "protocols"]
+
+
+DUTS = {"skua": Skua, "skua-base": benchlib.skua_baseline(Skua), "bird": Bird, "frr": Frr}
+
+
+# ---------------------------------------------------------------------------------------------
+# Liveness: the DUT's shell, sampled
+# ---------------------------------------------------------------------------------------------
+
+class ShellProbe(threading.Thread):
+    """The DUT's shell command every `interval` s: each answer's latency, and the failures."""
+
+    def __init__(self, argv, interval):
+        super().__init__(daemon=True)
+        self.argv, self.interval = argv, interval
+        self.latencies, self.failures = [], []
+        self.halt = threading.Event()
+
+    def run(self):
+        while not self.halt.is_set():
+            t0 = time.monotonic()
+            try:
+                r = subprocess.run(self.argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   text=True, timeout=10)
+                if r.returncode != 0:
+                    self.failures.append("exit %d: %s" % (r.returncode, r.stderr.strip()[:200]))
+            except (OSError, subprocess.TimeoutExpired) as e:
+                self.failures.append(str(e)[:200])
+            dt = time.monotonic() - t0
+            self.latencies.append(dt)
+            self.halt.wait(max(0.0, self.interval - dt))
+
+    def stop(self):
+        self.halt.set()
+        self.join(15)
+
+
+# ---------------------------------------------------------------------------------------------
+# One scenario through one DUT
+# ---------------------------------------------------------------------------------------------
+
+class Blaster:
+    """A bgp_blaster in a namespace with its JSON events."""
+
+    def __init__(self, args, rundir, ns, peer, family, rest, label):
+        # The process lives through every phase of the scenario, each bounded by --timeout.
+        argv = benchlib.blaster_argv(args.blaster, 4 * args.timeout + 60, label,
+                                     dut_addr(peer, family), peer_addr(peer, family),
+                                     PEER_AS[peer], DUT_AS, rest)
+        if peer == "watch":
+            argv[argv.index("--hold-time") + 1] = "3"
+        if family == 6:
+            argv += ["--family", "ipv6"]
+        self.proc = benchlib.spawn(argv, ns, os.path.join(rundir, label + ".log"),
+                                   stdout=subprocess.PIPE)
+        self.events = benchlib.JsonReader(benchlib.text_stdout(self.proc), label)
+        self.events.start()
+        self.label = label
+
+    def wait(self, kind, timeout, what):
+        ev = self.events.wait_for((kind, "result"), time.monotonic() + timeout)
+        if not ev or ev["event"] != kind:
+            raise BenchError("%s: %s did not come (%s)" % (self.label, what, ev))
+        return ev
+
+    def result(self, grace=10):
+        """Stop it (SIGTERM) and return its final "result" event."""
+        CLEAN.release(self.proc, grace)
+        self.events.join(5)
+        res = [e for e in self.events.all if e.get("event") == "result"]
+        return res[-1] if res else {}
+
+
+def feeder_args(args, family, n, extra=()):
+    return (["--inject", str(n), "--shape", "internet", "--seed", str(args.seed),
+             "--inject-family", "ipv4" if family == 4 else "ipv6", "--linger", "-1"]
+            + list(extra))
+
+
+def cpu(pid):
+    c = benchlib.cpu_of([pid])
+    if c is None:
+        raise BenchError("the DUT exited")
+    return c[0] + c[1]
+
+
+def rss_kib(pid):
+    st = benchlib.proc_status(pid)
+    if st is None:
+        raise BenchError("the DUT exited")
+    return st
+
+
+def feed(args, res, key, d, feeder, sink, n):
+    """Wait for the collector to hold the table the feeder sends; record its time and CPU."""
+    c0 = cpu(d.pid)
+    ev = sink.wait("reached", args.timeout, "the table (%d prefixes)" % n)
+    first = benchlib.first_update_time(feeder.events)
+    res[key + "_s"] = round(ev["t_last_prefix"] - first, 3)
+    res[key + "_cpu_s"] = round(cpu(d.pid) - c0, 2)
+
+
+def drain(args, res, key, d, sink, t0, c0):
+    """Wait for the collector to hold nothing; the time from t0, the DUT's CPU from c0."""
+    ev = sink.wait("emptied", args.timeout, "an empty collector")
+    res[key + "_s"] = round(ev["t_last_prefix"] - t0, 3)
+    res[key + "_cpu_s"] = round(cpu(d.pid) - c0, 2)
+
+
+def measure(args, scenario, dut, nss, workdir, run_no):
+    family = 6 if scenario == "v6" else 4
+    n = args.prefixes6 if family == 6 else args.prefixes
+    rundir = dut.new_run(os.path.join(workdir, scenario), run_no)
+    res = {"scenario": scenario, "dut": dut.name, "run": run_no, "prefixes": n,
+           "family": family, "ok": False, "loadavg_before": os.getloadavg()[0]}
+    probe = watch = None
+    try:
+        d = dut.start(nss["dut"], family, scenario == "route-map")
+        benchlib.wait_listening(nss["dut"], 179, time.monotonic() + 30, d)
+        time.sleep(0.5)
+        res["rss_empty_kib"] = rss_kib(d.pid)["VmRSS"]
+        sink = Blaster(args, rundir, nss["sink"], "sink", family,
+                       ["--expect", str(n), "--linger", "-1", "--progress", "0.05"], "sink")
+        watch = Blaster(args, rundir, nss["sink"], "watch", family, ["--linger", "-1"],
+                        "watch")
+        sink.wait("established", 60, "the collector's session")
+        watch.wait("established", 60, "the watcher's session")
+        probe = ShellProbe(dut.shell_argv(), 0.5)
+        probe.start()
+        longer = ["--as-path", LONGER_PATH_AS] if scenario == "two-feeders" else []
+        inj = Blaster(args, rundir, nss["inj"], "inj", family, feeder_args(args, family, n,
+                                                                           longer), "feeder")
+        feed(args, res, "transfer", d, inj, sink, n)
+        res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
+        time.sleep(args.settle)
+        res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
+        if scenario in ("v4", "v6"):
+            c0 = cpu(d.pid)
+            os.kill(inj.proc.pid, signal.SIGUSR1)
+            ev = inj.wait("withdrawn", args.timeout, "the explicit withdrawal")
+            drain(args, res, "withdraw", d, sink, ev["t_first_withdraw"], c0)
+            time.sleep(args.settle)
+            res["rss_after_withdraw_kib"] = rss_kib(d.pid)["VmRSS"]
+            res["rss_after_vs_empty"] = round(res["rss_after_withdraw_kib"]
+                                              / float(res["rss_empty_kib"]), 3)
+            inj.result()
+            inj = Blaster(args, rundir, nss["inj"], "inj", family,
+                          feeder_args(args, family, n), "feeder-again")
+            feed(args, res, "transfer_again", d, inj, sink, n)
+            time.sleep(args.settle)
+            c0, t0 = cpu(d.pid), time.monotonic()
+            inj.result()  # SIGTERM: Cease, then the feeder closes the connection
+            drain(args, res, "session_drop", d, sink, t0, c0)
+        if scenario == "two-feeders":
+            announced = max(e.get("announced", 0) for e in sink.events.all)
+            c0 = cpu(d.pid)
+            inj2 = Blaster(args, rundir, nss["inj2"], "inj2", family,
+                           feeder_args(args, family, n), "feeder2")
+            deadline = time.monotonic() + args.timeout
+            while True:
+                ev = sink.events.wait_for(("progress",), deadline)
+                if not ev or ev["event"] != "progress":
+                    raise BenchError("the collector did not get the second feed's paths: %s"
+                                     % ev)
+                if ev["announced"] >= announced + n:
+                    break
+            first = benchlib.first_update_time(inj2.events)
+            res["second_feed_s"] = round(ev["t"] - first, 3)
+            res["second_feed_cpu_s"] = round(cpu(d.pid) - c0, 2)
+            res["second_vs_first"] = round(res["second_feed_s"] / res["transfer_s"], 2)
+            res["second_vs_first_cpu"] = round(res["second_feed_cpu_s"]
+                                               / max(res["transfer_cpu_s"], 0.01), 2)
+            inj2.result()
+        res["vmhwm_kib"] = max(res["vmhwm_kib"], rss_kib(d.pid)["VmHWM"])
+        res["cpu_total_s"] = round(cpu(d.pid), 2)
+        res["ok"] = True
+    except BenchError as e:
+        res["error"] = str(e)
+        log("%s %s run %d: %s (logs in %s)" % (scenario, dut.name, run_no, e, rundir))
+    finally:
+        if probe:
+            probe.stop()
+            res["shell_max_ms"] = round(1000 * max(probe.latencies), 1) \
+                if probe.latencies else None
+            res["shell_samples"] = len(probe.latencies)
+            res["shell_failures"] = probe.failures[:5]
+            res["shell_failed"] = len(probe.failures)
+        if watch:
+            r = watch.result()
+            res["hold_ok"] = r.get("exit") == 0
+            res["watch_why"] = r.get("why")
+            if not res["hold_ok"] and res["ok"]:
+                log("%s %s: the hold-time-3 session failed: %s" % (scenario, dut.name,
+                                                                    res["watch_why"]))
+        for p in reversed(list(CLEAN.procs)):
+            CLEAN.release(p)
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+
+# Per scenario: the figures summarised (medians), each with its column title and whether it
+# gets a ratio to BIRD.
+FIGURES = {
+    "v4": [("transfer_s", "convergence (s)", True), ("transfer_cpu_s", "CPU (s)", True),
+           ("vmhwm_mib", "peak RSS (MiB)", True), ("withdraw_s", "full withdrawal (s)", True),
+           ("withdraw_cpu_s", "its CPU (s)", True), ("session_drop_s", "session drop (s)", True),
+           ("rss_after_vs_empty", "RSS after / empty", False)],
+    "two-feeders": [("transfer_s", "first feed (s)", True),
+                    ("transfer_cpu_s", "its CPU (s)", True),
+                    ("second_feed_s", "second feed (s)", True),
+                    ("second_feed_cpu_s", "its CPU (s)", True),
+                    ("second_vs_first", "second / first", False),
+                    ("second_vs_first_cpu", "CPU second / first", False)],
+    "route-map": [("transfer_s", "convergence (s)", True), ("transfer_cpu_s", "CPU (s)", True),
+                  ("vmhwm_mib", "peak RSS (MiB)", True),
+                  ("vs_unfiltered", "vs unfiltered v4", False)],
+}
+FIGURES["v6"] = FIGURES["v4"]
+
+
+def summarise(results, scenarios, order):
+    summary = {}
+    for sc in scenarios:
+        rows = {}
+        for name in order:
+            runs = [r for r in results if r["scenario"] == sc and r["dut"] == name and r["ok"]]
+            failed = [r for r in results if r["scenario"] == sc and r["dut"] == name
+                      and not r["ok"]]
+            s = {"runs": len(runs), "failed": len(failed)}
+            for r in runs:
+                r["vmhwm_mib"] = round(r["vmhwm_kib"] / 1024.0, 1)
+            for key, _, _ in FIGURES[sc]:
+                vals = [r[key] for r in runs if r.get(key) is not None]
+                if vals:
+                    s[key] = round(statistics.median(vals), 3)
+            lat = [r["shell_max_ms"] for r in results if r["scenario"] == sc
+                   and r["dut"] == name and r.get("shell_max_ms") is not None]
+            s["shell_max_ms"] = max(lat) if lat else None
+            s["shell_failed"] = sum(r.get("shell_failed", 0) for r in results
+                                    if r["scenario"] == sc and r["dut"] == name)
+            held = [r["hold_ok"] for r in runs + failed if "hold_ok" in r]
+            s["hold_ok"] = all(held) if held else None
+            if failed:
+                s["errors"] = [r.get("error") for r in failed]
+            rows[name] = s
+        summary[sc] = rows
+    if "route-map" in summary and "v4" in summary:
+        for name, s in summary["route-map"].items():
+            base = summary["v4"].get(name, {}).get("transfer_s")
+            if base and s.get("transfer_s"):
+                s["vs_unfiltered"] = round(s["transfer_s"] / base, 2)
+    for sc, rows in summary.items():
+        bird = rows.get("bird", {})
+        for s in rows.values():
+            for key, _, ratio in FIGURES[sc]:
+                if ratio and bird.get(key) and s.get(key) is not None:
+                    s[key + "_vs_bird"] = round(s[key] / bird[key], 2)
+    return summary
+
+
+def fmt(v):
+    return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
+
+
+def tables(summary, versions, skipped, args):
+    out = []
+    for sc, rows in summary.items():
+        n = args.prefixes6 if sc == "v6" else args.prefixes
+        out.append("### %s (%d %s prefixes, internet-shaped)\n" % (
+            sc, n, "IPv6" if sc == "v6" else "IPv4"))
+        head = ["DUT"]
+        for key, title, ratio in FIGURES[sc]:
+            head += [title] + (["vs BIRD"] if ratio else [])
+        head += ["hold-3s session", "shell max (ms; 10 s = no answer)", "runs"]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|---|" + "---:|" * (len(head) - 1))
+        for name, s in rows.items():
+            cells = ["%s (%s)" % (name, versions.get(name, "?"))]
+            for key, _, ratio in FIGURES[sc]:
+                cells.append(fmt(s.get(key)))
+                if ratio:
+                    cells.append(fmt(s.get(key + "_vs_bird")))
+            shell = fmt(s.get("shell_max_ms"))
+            if s["shell_failed"]:
+                shell += " (%d failed or timed out)" % s["shell_failed"]
+            cells += ["-" if s["hold_ok"] is None else ("kept" if s["hold_ok"] else "LOST"),
+                      shell, "%d/%d" % (s["runs"], s["runs"] + s["failed"])]
+            out.append("| " + " | ".join(cells) + " |")
+        for name, why in skipped.items():
+            out.append("| %s | skipped: %s |" % (name, why))
+        out.append("")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="Issue 15's edge scenarios (full withdrawal, IPv6, two feeders, inbound "
+                    "route-map, liveness) for skua, BIRD and FRR in one invocation. Root; "
+                    "creates and removes its own namespaces.")
+    benchlib.add_table_args(p, "skua,bird,frr", "IPv4 prefixes (default 1000000)",
+                            "20,000 IPv4 and 5,000 IPv6 prefixes (a smoke run)",
+                            "unused: the shaped table has 2-3 prefixes per set")
+    p.add_argument("--prefixes6", type=int, default=200000,
+                   help="IPv6 prefixes of the v6 scenario (default 200000)")
+    p.add_argument("--scenarios", default=",".join(SCENARIOS),
+                   help="comma-separated, among %s (default all)" % ", ".join(SCENARIOS))
+    p.add_argument("--seed", type=int, default=1, help="the shaped table's seed (default 1)")
+    p.add_argument("--timeout", type=float, default=300,
+                   help="bound on each phase in seconds (default 300)")
+    p.add_argument("--settle", type=float, default=1.0,
+                   help="seconds between phases, and before each VmRSS reading (default 1)")
+    benchlib.add_output_args(p)
+    a = p.parse_args(argv)
+    given = {x.split("=")[0] for x in argv}
+    benchlib.check_table_args(p, a, DUTS)
+    if a.quick:
+        a.prefixes = a.prefixes if "--prefixes" in given else 20000
+        a.prefixes6 = a.prefixes6 if "--prefixes6" in given else 5000
+    a.scenarios = [s.strip() for s in a.scenarios.split(",") if s.strip()]
+    for s in a.scenarios:
+        if s not in SCENARIOS:
+            p.error("unknown scenario %s (known: %s)" % (s, ", ".join(SCENARIOS)))
+    if a.repeat < 1 or a.timeout <= 0 or a.prefixes6 < 1:
+        p.error("--repeat, --timeout and --prefixes6 must be positive")
+    return a
+
+
+def setup(tag):
+    peers = [(p, ADDR[p][0], ADDR[p][1]) for p in ("inj", "sink", "inj2")]
+    dut_ns, names = benchlib.setup_netns(tag, peers)
+    nss = dict(zip(("inj", "sink", "inj2"), names), dut=dut_ns)
+    # The watcher shares the collector's link; IPv6 on every link, without duplicate address
+    # detection so that the addresses are usable at once.
+    benchlib.run(["ip", "addr", "add", ADDR["watch"][0] + "/24", "dev", "eth0"], ns=nss["sink"])
+    for p in ("inj", "sink", "inj2"):
+        benchlib.run(["ip", "-6", "addr", "add", ADDR[p][2] + "/64", "dev", "eth0", "nodad"],
+                     ns=nss[p])
+        benchlib.run(["ip", "-6", "addr", "add", ADDR[p][3] + "/64", "dev", "to-" + p,
+                      "nodad"], ns=dut_ns)
+    benchlib.run(["ip", "-6", "addr", "add", ADDR["watch"][2] + "/64", "dev", "eth0", "nodad"],
+                 ns=nss["sink"])
+    return nss
+
+
+def main(argv):
+    args = parse_args(argv)
+    code = benchlib.preflight(args)
+    if code:
+        return code
+    duts, versions, skipped = benchlib.pick_duts(args, DUTS)
+    results = []
+
+    def body(workdir):
+        nss = setup("eb%d" % os.getpid())
+        log("scenarios %s; %d IPv4 / %d IPv6 prefixes; logs in %s" % (
+            ",".join(args.scenarios), args.prefixes, args.prefixes6, workdir))
+        code = 0
+        for sc in args.scenarios:
+            for r in range(1, args.repeat + 1):
+                for d in duts:
+                    log("%s: %s (%s), run %d/%d ..." % (sc, d.name, versions[d.name], r,
+                                                         args.repeat))
+                    res = measure(args, sc, d, nss, workdir, r)
+                    results.append(res)
+                    if not res["ok"]:
+                        code = 1
+                    else:
+                        log("  " + ", ".join("%s %s" % (k, res[k]) for k in (
+                            "transfer_s", "transfer_cpu_s", "withdraw_s", "session_drop_s",
+                            "second_feed_s", "shell_max_ms", "hold_ok") if k in res))
+        return code
+
+    code = benchlib.run_guarded("skua-eb-", args.keep_logs, body)
+    if not results:
+        return code or 1
+    summary = summarise(results, args.scenarios, [d for d in args.duts if d not in skipped])
+    md = tables(summary, versions, skipped, args)
+    print(md)
+    meta = benchlib.run_meta(argv, {"prefixes": args.prefixes, "prefixes6": args.prefixes6,
+                                    "scenarios": args.scenarios, "seed": args.seed,
+                                    "repeat": args.repeat, "shape": "internet"},
+                             versions, skipped)
+    meta["loadavg_end"] = os.getloadavg()
+    benchlib.write_results(args.out_dir, "edge_bench", args.prefixes, meta, summary, results,
+                           "Edge scenarios (issue 15), %s (%s)" % (meta["date"],
+                                                                   meta["kernel"]), md)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
