@@ -10,8 +10,9 @@
  *   - glibc returns freed heap memory to the system only from the top of the heap, and only
  *     when the top is free: a million freed 64 KiB chunks below one live allocation stay
  *     resident. malloc_trim(0) gives back every free page in the heap (madvise). It walks the
- *     heap's free chunks, a few milliseconds after a full table, so it runs once per large
- *     release, when the work that released goes idle, not per freed object.
+ *     heap's free chunks (tens of milliseconds after a full table, 15 madvise calls), so it
+ *     runs when the work that released goes idle, not per freed object: once when the table
+ *     is gone, and while it shrinks, each time half of it went (RIB_RELEASE_OBJECTS at least).
  */
 #include "lib/compat.h"
 
@@ -19,7 +20,6 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib_release.h"
-#include "lib/table.h"
 
 static size_t rib_objects(const struct bgp_rib *rib)
 {
@@ -30,35 +30,41 @@ static size_t rib_objects(const struct bgp_rib *rib)
 	return n;
 }
 
-static bool rib_table_empty(const struct bgp_rib *rib)
-{
-	for (int af = 0; af < BGP_AF_MAX; af++)
-		if (ptree_count(rib->af[af].tree))
-			return false;
-	return true;
-}
-
 void rib_release_note(struct bgp_rib *rib)
 {
 	size_t n = rib_objects(rib);
 
-	if (n > rib->release_mark)
-		rib->release_mark = n;
+	rib->release_mark = MAX(rib->release_mark, n);
+	rib->release_peak = MAX(rib->release_peak, n);
+}
+
+static void release(struct bgp_rib *rib)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+	rib->release_count++;
 }
 
 void rib_release_idle(struct bgp_rib *rib)
 {
 	size_t n = rib_objects(rib);
 
-	if (rib->release_mark < n + RIB_RELEASE_OBJECTS) {
-		rib->release_mark = MAX(rib->release_mark, n);
+	if (n == 0) {
+		/* No dest and no path left in any family: the table is gone: once, however slowly
+		 * it went (withdrawals arriving over seconds make the work go idle many times on
+		 * the way). */
+		if (rib->release_peak >= RIB_RELEASE_OBJECTS) {
+			adj_out_cache_clear_all(rib);
+			release(rib);
+		}
+		rib->release_peak = rib->release_mark = 0;
 		return;
 	}
-	if (rib_table_empty(rib))
-		adj_out_cache_clear_all(rib);
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
-	rib->release_mark = n;
-	rib->release_count++;
+	/* Part of it went: when half of what was held at the last release went, so a table
+	 * shrinking in many steps costs a few trims (log2 of its size), not one per step. */
+	if (rib->release_mark >= n + RIB_RELEASE_OBJECTS && n <= rib->release_mark / 2) {
+		release(rib);
+		rib->release_mark = n;
+	}
 }

@@ -14,8 +14,9 @@
 
 /* After every turn of the RIB's work: remember the high-water mark of its objects. */
 void rib_release_note(struct bgp_rib *rib);
-/* The RIB's work has gone idle: when RIB_RELEASE_OBJECTS or more went since the mark, give
- * the memory back (see the .c file); the mark starts again from what is left. */
+/* The RIB's work has gone idle: give memory back (see the .c file) when the table is gone
+ * after holding RIB_RELEASE_OBJECTS or more, or when half of what it held at the last time
+ * went (RIB_RELEASE_OBJECTS at least). */
 void rib_release_idle(struct bgp_rib *rib);
 
 #endif /* SKUA_BGP_RIB_RELEASE_H */

@@ -217,6 +217,24 @@ START_TEST(test_full_withdrawal_empties_the_pools)
 }
 END_TEST
 
+/* The same table withdrawn a little at a time, the work going idle after each step (as
+ * withdrawals arriving over seconds do): a few trims on the way, not one per step, and the
+ * pools still empty at the end. */
+START_TEST(test_gradual_withdrawal_empties_the_pools)
+{
+	load_table();
+	for (size_t i = 0; i < TABLE; i += 500) {
+		fake_withdraw(e1, V4, table + i, 500);
+		fake_run(bgp, RUN_ALL);
+	}
+	check_released(0);
+	ck_assert_uint_ge(bgp->rib->release_count, 1);
+	ck_assert_uint_le(bgp->rib->release_count, 3);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), 0);
+}
+END_TEST
+
 static Suite *withdraw_suite(void)
 {
 	Suite *s = suite_create("bgp_withdraw");
@@ -232,6 +250,7 @@ static Suite *withdraw_suite(void)
 	tcase_add_test(tr, test_session_drop_releases);
 	tcase_add_test(tr, test_other_source_keeps_its_paths);
 	tcase_add_test(tr, test_full_withdrawal_empties_the_pools);
+	tcase_add_test(tr, test_gradual_withdrawal_empties_the_pools);
 	suite_add_tcase(s, tr);
 	return s;
 }
