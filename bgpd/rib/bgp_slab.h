@@ -5,8 +5,8 @@
  * round each one up, which alone is a third of the per-prefix budget. Objects are carved from
  * 64 KiB chunks (accounted under the slab's MTYPE) and recycled through a free list. A table
  * that shrinks keeps its chunks for the next feed, as BIRD's and OpenBGPD's pools do, until the
- * slab is empty: then all chunks but one are returned (a full table withdrawn gives its memory
- * back, issue 15), and the rest when the slab is finalised.
+ * slab is empty: then they are all returned (a full table withdrawn gives its memory back,
+ * issue 15).
  */
 #ifndef SKUA_BGP_SLAB_H
 #define SKUA_BGP_SLAB_H
