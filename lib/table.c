@@ -674,6 +674,43 @@ int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
 	return 0;
 }
 
+void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
+{
+	uint32_t ref[PTREE_PREFETCH_MAX];
+	uint8_t key[PTREE_PREFETCH_MAX][16];
+	unsigned len[PTREE_PREFETCH_MAX];
+	size_t active;
+
+	if (!t || !t->root)
+		return;
+	n = MIN(n, (size_t)PTREE_PREFETCH_MAX);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = pt_key(t, &p[i], key[i], &len[i]) ? t->root : PT_NIL;
+	/* One level of every descent per round: the nodes asked for in a round are loaded while
+	 * the other descents step, instead of one cache miss after the other. */
+	do {
+		active = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_node *node;
+
+			if (!ref[i])
+				continue;
+			node = pt_node(t, ref[i]);
+			if (node->len >= len[i] || !key_match(node->key, key[i], node->len)) {
+				if (node->len == len[i] && !pt_is_glue(ref[i]))
+					__builtin_prefetch(*pt_value(t, (struct pt_node *)node));
+				ref[i] = PT_NIL;
+				continue;
+			}
+			ref[i] = node->child[pt_bit(key[i], node->len)];
+			if (ref[i]) {
+				__builtin_prefetch(pt_node(t, ref[i]));
+				active++;
+			}
+		}
+	} while (active);
+}
+
 int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_walk_cb cb, void *arg)
 {
 	uint8_t key[16];

@@ -51,6 +51,13 @@ void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefi
 size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void **values,
 			size_t max, struct prefix *last);
 
+/* A hint, which changes nothing: bring into the cache the nodes on the way to each of the
+ * first PTREE_PREFETCH_MAX of the n prefixes, and their values, with the descents interleaved
+ * so that their cache misses overlap. For a run of lookups or deletes of prefixes far apart in
+ * the tree (a received UPDATE's withdrawals): each descent is then cache misses only. */
+#define PTREE_PREFETCH_MAX 32
+void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n);
+
 typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
 /* Walk in order; a callback returning non-zero stops the walk and that value is returned.
  * The callback must not change the tree (use ptree_next() for that). */

@@ -217,6 +217,25 @@ static void check_batches(struct ptree *t, struct ref *refs, size_t n)
 	while (i < n && !refs[i].present)
 		i++;
 	FAST_EQ(i, n);
+	/* ptree_prefetch() is a hint: whatever it is given, the tree stays the same. */
+	for (size_t k = 0; n && k < 200; k++) {
+		struct prefix probes[PTREE_PREFETCH_MAX + 8];
+		size_t np = (size_t)rnd() % (PTREE_PREFETCH_MAX + 8);
+
+		for (size_t m = 0; m < np; m++) {
+			if (rnd() % 2)
+				probes[m] = refs[(size_t)rnd() % n].p;
+			else
+				random_prefix(refs[0].p.family, &probes[m], 0,
+					      prefix_maxlen(refs[0].p.family));
+		}
+		got = ptree_count(t);
+		ptree_prefetch(t, probes, np);
+		FAST_EQ(ptree_count(t), got);
+		for (size_t m = 0; m < np; m++)
+			FAST_EQ(ptree_lookup(t, &probes[m]), ref_find(refs, n, &probes[m]));
+	}
+	ptree_prefetch(NULL, NULL, 0);
 	for (size_t k = 0; n && k < 2000; k++) {
 		struct ref *r;
 
