@@ -9,7 +9,11 @@
  *     whose chunks they pin. When no prefix is left in any family, the caches are emptied.
  *   - glibc returns freed heap memory to the system only from the top of the heap, and only
  *     when the top is free: a million freed 64 KiB chunks below one live allocation stay
- *     resident. malloc_trim(0) gives back every free page in the heap (madvise). It walks the
+ *     resident. malloc_trim(0) gives back every free page in the heap (madvise). The daemon's
+ *     5 s timer (lib/mem_trim.c) does it too, but only when a quarter of the heap is free and
+ *     more than at its last trim as it last saw it: the RIB knows when a large release has
+ *     ended and trims at once (not mem_trim_check(), whose mark would be stale when the heap
+ *     was reused between its ticks, as in bench_withdraw). It walks the
  *     heap's free chunks (tens of milliseconds after a full table, 15 madvise calls), so it
  *     runs when the work that released goes idle, not per freed object: once when the table
  *     is gone, and while it shrinks, each time half of it went (RIB_RELEASE_OBJECTS at least).
