@@ -681,11 +681,22 @@ void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
 	unsigned len[PTREE_PREFETCH_MAX];
 	size_t active;
 
-	if (!t || !t->root)
+	unsigned common, shortest;
+
+	if (!t || !t->root || n < 2)
 		return;
 	n = MIN(n, (size_t)PTREE_PREFETCH_MAX);
 	for (size_t i = 0; i < n; i++)
 		ref[i] = pt_key(t, &p[i], key[i], &len[i]) ? t->root : PT_NIL;
+	/* Neighbours (a table in prefix order: all within a block of 256 of the shortest's
+	 * length) share their descents, which the first brings into the cache: nothing to gain. */
+	common = shortest = len[0];
+	for (size_t i = 1; i < n; i++) {
+		shortest = MIN(shortest, len[i]);
+		common = MIN(common, key_common(key[0], key[i], t->maxlen));
+	}
+	if (common + 8 >= shortest)
+		return;
 	/* One level of every descent per round: the nodes asked for in a round are loaded while
 	 * the other descents step, instead of one cache miss after the other. */
 	do {

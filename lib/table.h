@@ -54,7 +54,8 @@ size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void 
 /* A hint, which changes nothing: bring into the cache the nodes on the way to each of the
  * first PTREE_PREFETCH_MAX of the n prefixes, and their values, with the descents interleaved
  * so that their cache misses overlap. For a run of lookups or deletes of prefixes far apart in
- * the tree (a received UPDATE's withdrawals): each descent is then cache misses only. */
+ * the tree (a received UPDATE's withdrawals in a shuffled order); prefixes that are neighbours
+ * (in prefix order, all within 256 of each other) share their descents and are skipped. */
 #define PTREE_PREFETCH_MAX 32
 void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n);
 
