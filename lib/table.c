@@ -528,34 +528,77 @@ static uint32_t pt_first_from(const struct ptree *t, uint32_t ref)
 	return PT_NIL;
 }
 
-static int pt_cmp(const struct ptree *t, const struct pt_node *n, const uint8_t *key, unsigned len)
+/* Does node n sort after (key, len)? Word compares: this runs at every level of a descent. */
+static bool pt_after(const struct ptree *t, const struct pt_node *n, const uint8_t *key,
+		     unsigned len)
 {
-	int c = memcmp(n->key, key, t->keylen);
+	for (unsigned i = 0; i < t->keylen; i += 4) {
+		uint32_t a = load_be32(n->key + i), b = load_be32(key + i);
 
-	if (c)
-		return c;
-	return n->len < len ? -1 : n->len > len;
+		if (a != b)
+			return a > b;
+	}
+	return n->len > len;
 }
 
-/* First stored node with a value in the subtree at ref that sorts strictly after (key, len). */
-static uint32_t pt_next_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
+/*
+ * The subtrees that hold the stored prefixes strictly after (key, len), pushed on stack so
+ * that popping them and walking each in pre-order (child 1 pushed before child 0) gives
+ * prefix_cmp order. One descent along the key: at each node whose block holds the key, the
+ * child block after the key's is wholly after it and waits on the stack; a node that sorts
+ * after the key is pushed whole; one before it whose block does not hold the key ends the
+ * descent. At most one entry per level, plus two at the end: within PT_STACK + 1.
+ */
+static unsigned pt_seek_after(const struct ptree *t, const uint8_t *key, unsigned len,
+			      uint32_t *stack)
 {
-	struct pt_node *n;
-	uint32_t r;
+	unsigned sp = 0;
 
-	if (!ref)
-		return PT_NIL;
-	n = pt_node(t, ref);
-	/* The subtree's smallest prefix is n itself: all of it comes after the key. */
-	if (pt_cmp(t, n, key, len) > 0)
-		return pt_first_from(t, ref);
-	/* n sorts before the key and the key lies outside n's block: so does all of the block. */
-	if (!key_match(n->key, key, n->len))
-		return PT_NIL;
-	/* The key is inside n's block: at most one child's block holds it (recursion depth
-	 * is bounded by the key length); the other is either wholly before or wholly after. */
-	r = pt_next_from(t, n->child[0], key, len);
-	return r ? r : pt_next_from(t, n->child[1], key, len);
+	for (uint32_t ref = t->root; ref;) {
+		const struct pt_node *n = pt_node(t, ref);
+
+		if (pt_after(t, n, key, len)) {
+			stack[sp++] = ref;
+			break;
+		}
+		if (!key_match(n->key, key, n->len))
+			break; /* n's whole block sorts before the key */
+		if (n->len == len) {
+			/* n is the key itself: everything below it comes after. */
+			if (n->child[1])
+				stack[sp++] = n->child[1];
+			if (n->child[0])
+				stack[sp++] = n->child[0];
+			break;
+		}
+		/* n->len < len here (a longer n holding the key would sort after it). */
+		if (pt_bit(key, n->len) == 0) {
+			if (n->child[1])
+				stack[sp++] = n->child[1];
+			ref = n->child[0];
+		} else {
+			ref = n->child[1];
+		}
+	}
+	return sp;
+}
+
+/* Pop subtrees off stack in pre-order until a stored node with a value: its handle, or PT_NIL
+ * when the stack runs out. */
+static uint32_t pt_pop_next(const struct ptree *t, uint32_t *stack, unsigned *sp)
+{
+	while (*sp) {
+		uint32_t ref = stack[--*sp];
+		const struct pt_node *n = pt_node(t, ref);
+
+		if (n->child[1])
+			stack[(*sp)++] = n->child[1];
+		if (n->child[0])
+			stack[(*sp)++] = n->child[0];
+		if (!pt_is_glue(ref) && *pt_value(t, (struct pt_node *)n))
+			return ref;
+	}
+	return PT_NIL;
 }
 
 void *ptree_first(const struct ptree *t, struct prefix *p)
@@ -572,25 +615,36 @@ void *ptree_first(const struct ptree *t, struct prefix *p)
 
 void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p)
 {
-	uint8_t key[16];
-	unsigned len;
-	uint32_t ref;
-	struct pt_node *n;
+	void *v;
 
-	if (!t || !after)
-		return NULL;
-	if (after->family != t->family) {
+	return ptree_next_batch(t, after, &v, 1, p) ? v : NULL;
+}
+
+size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void **values,
+			size_t max, struct prefix *last)
+{
+	uint32_t stack[PT_STACK + 2], ref, last_ref = PT_NIL;
+	uint8_t key[16];
+	unsigned len, sp = 0;
+	size_t n = 0;
+
+	if (!t || !t->root || max == 0)
+		return 0;
+	if (!after || after->family < t->family) {
 		/* prefix_cmp orders by family first: a smaller family means "from the start". */
-		return after->family < t->family ? ptree_first(t, p) : NULL;
+		stack[sp++] = t->root;
+	} else {
+		if (after->family != t->family || !pt_key(t, after, key, &len))
+			return 0;
+		sp = pt_seek_after(t, key, len, stack);
 	}
-	if (!pt_key(t, after, key, &len))
-		return NULL;
-	ref = pt_next_from(t, t->root, key, len);
-	if (!ref)
-		return NULL;
-	n = pt_node(t, ref);
-	pt_to_prefix(t, n, p);
-	return *pt_value(t, n);
+	while (n < max && (ref = pt_pop_next(t, stack, &sp)) != PT_NIL) {
+		values[n++] = *pt_value(t, pt_node(t, ref));
+		last_ref = ref;
+	}
+	if (last_ref)
+		pt_to_prefix(t, pt_node(t, last_ref), last);
+	return n;
 }
 
 int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
@@ -618,6 +672,54 @@ int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
 			stack[sp++] = n->child[0];
 	}
 	return 0;
+}
+
+void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
+{
+	uint32_t ref[PTREE_PREFETCH_MAX];
+	uint8_t key[PTREE_PREFETCH_MAX][16];
+	unsigned len[PTREE_PREFETCH_MAX];
+	size_t active;
+
+	unsigned common, shortest;
+
+	if (!t || !t->root || n < 2)
+		return;
+	n = MIN(n, (size_t)PTREE_PREFETCH_MAX);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = pt_key(t, &p[i], key[i], &len[i]) ? t->root : PT_NIL;
+	/* Neighbours (a table in prefix order: all within a block of 256 of the shortest's
+	 * length) share their descents, which the first brings into the cache: nothing to gain. */
+	common = shortest = len[0];
+	for (size_t i = 1; i < n; i++) {
+		shortest = MIN(shortest, len[i]);
+		common = MIN(common, key_common(key[0], key[i], t->maxlen));
+	}
+	if (common + 8 >= shortest)
+		return;
+	/* One level of every descent per round: the nodes asked for in a round are loaded while
+	 * the other descents step, instead of one cache miss after the other. */
+	do {
+		active = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct pt_node *node;
+
+			if (!ref[i])
+				continue;
+			node = pt_node(t, ref[i]);
+			if (node->len >= len[i] || !key_match(node->key, key[i], node->len)) {
+				if (node->len == len[i] && !pt_is_glue(ref[i]))
+					__builtin_prefetch(*pt_value(t, (struct pt_node *)node));
+				ref[i] = PT_NIL;
+				continue;
+			}
+			ref[i] = node->child[pt_bit(key[i], node->len)];
+			if (ref[i]) {
+				__builtin_prefetch(pt_node(t, ref[i]));
+				active++;
+			}
+		}
+	} while (active);
 }
 
 int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_walk_cb cb, void *arg)

@@ -43,6 +43,21 @@ void *ptree_delete(struct ptree *t, const struct prefix *p);
  */
 void *ptree_first(const struct ptree *t, struct prefix *p);
 void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p);
+/* Up to max values of the stored prefixes strictly after *after (NULL: from the start), in
+ * order, into values[]; *last is set to the last one's prefix (the cursor for the next call).
+ * One descent for the whole batch instead of one per prefix: for walks that resume across
+ * loop turns and change the tree between batches (the values stay valid only until then).
+ * Returns how many (0 at the end). */
+size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void **values,
+			size_t max, struct prefix *last);
+
+/* A hint, which changes nothing: bring into the cache the nodes on the way to each of the
+ * first PTREE_PREFETCH_MAX of the n prefixes, and their values, with the descents interleaved
+ * so that their cache misses overlap. For a run of lookups or deletes of prefixes far apart in
+ * the tree (a received UPDATE's withdrawals in a shuffled order); prefixes that are neighbours
+ * (in prefix order, all within 256 of each other) share their descents and are skipped. */
+#define PTREE_PREFETCH_MAX 32
+void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n);
 
 typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
 /* Walk in order; a callback returning non-zero stops the walk and that value is returned.

@@ -312,6 +312,29 @@ static void journal_check_lag(struct bgp_rib *rib, enum bgp_af af)
 	}
 }
 
+/* Trimming frees the dests the journal was the last to need, in journal order: after a
+ * table's withdrawal, prefixes far apart in the tree, each delete a descent of cache misses.
+ * Ahead of the trim, in steps of TRIM_AHEAD entries: the dests two steps ahead are fetched,
+ * and the tree descents of the path-less ones of the next step (ptree_prefetch()). */
+#define TRIM_AHEAD 16
+
+static void trim_prefetch(struct bgp_rib *rib, enum bgp_af af, uint64_t pos, uint64_t limit)
+{
+	const struct rib_journal *j = &rib->af[af].journal;
+	struct prefix p[TRIM_AHEAD];
+	size_t n = 0;
+
+	for (uint64_t k = pos + TRIM_AHEAD; k < MIN(limit, pos + 2 * TRIM_AHEAD); k++)
+		__builtin_prefetch(*jslot(j, k));
+	for (uint64_t k = pos; k < MIN(limit, pos + TRIM_AHEAD); k++) {
+		const struct bgp_dest *d = *jslot(j, k);
+
+		if (d->version == (uint32_t)k && !d->paths)
+			bgp_dest_prefix(d, af, &p[n++]);
+	}
+	ptree_prefetch(rib->af[af].tree, p, n);
+}
+
 size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 {
 	struct rib_journal *j = &rib->af[af].journal;
@@ -322,7 +345,11 @@ size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 	limit = adj_out_min_cursor(rib, af);
 	while (j->tail < limit && n < max) {
 		uint64_t pos = j->tail++;
-		struct bgp_dest *d = *jslot(j, pos);
+		struct bgp_dest *d;
+
+		if (n % TRIM_AHEAD == 0)
+			trim_prefetch(rib, af, pos, limit);
+		d = *jslot(j, pos);
 
 		/* Its latest entry, every reader past it: free it if it has no paths. */
 		if (d->version == (uint32_t)pos)
@@ -400,6 +427,13 @@ static void cache_free(struct rib_src *src)
 {
 	cache_clear(src);
 	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
+}
+
+void adj_out_cache_clear_all(struct bgp_rib *rib)
+{
+	for (uint32_t id = 1; id < rib->src_cap; id++)
+		if (rib->src[id])
+			cache_clear(rib->src[id]);
 }
 
 /* RFC 1997 and the iBGP rules: may `to` be sent a path that came from `from`? */

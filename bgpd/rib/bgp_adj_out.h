@@ -34,6 +34,8 @@ void adj_out_refresh(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, b
  * exports to it): the exported set (a new reference), else NULL. */
 struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 				    const struct bgp_dest *dest);
+/* Empty every session's export cache (its attribute references go): the table is gone. */
+void adj_out_cache_clear_all(struct bgp_rib *rib);
 /* Serve the sessions round robin, visiting at most budget dests; returns the number visited. */
 size_t adj_out_run(struct bgp_rib *rib, size_t budget);
 /* Some session can make progress now (not counting those waiting for room to write). */

@@ -944,6 +944,29 @@ void rib_max_prefix_check(struct bgp_peer *peer, enum bgp_af af)
 	}
 }
 
+/* A received UPDATE's withdrawn prefixes, in order, taken WITHDRAW_GROUP at a time so that
+ * the tree descents of a group are fetched together (ptree_prefetch()): withdrawals of a
+ * table come far apart in the tree, and each descent was a cache miss per level, the
+ * largest part of a withdrawal's cost. */
+#define WITHDRAW_GROUP 16
+
+static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+				   struct stream *it)
+{
+	struct prefix group[WITHDRAW_GROUP];
+	size_t n;
+
+	do {
+		for (n = 0; n < WITHDRAW_GROUP && bgp_nlri_next(it, af, &group[n]); n++)
+			;
+		ptree_prefetch(rib->af[af].tree, group, n);
+		for (size_t i = 0; i < n; i++) {
+			adj_in_set(src, af, &group[i], NULL);
+			rib_path_withdraw(rib, af, src, &group[i]);
+		}
+	} while (n == WITHDRAW_GROUP);
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
@@ -974,10 +997,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 			rib_gr_eor(rib, src, af);
 		}
 		if (upd->has_withdrawn[af])
-			while (bgp_nlri_next(&upd->withdrawn[af], af, &p)) {
-				adj_in_set(src, af, &p, NULL);
-				rib_path_withdraw(rib, af, src, &p);
-			}
+			rib_withdrawn_received(rib, src, af, &upd->withdrawn[af]);
 		if (!upd->has_announced[af])
 			continue;
 		if (!stored_done) {

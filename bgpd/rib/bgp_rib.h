@@ -354,6 +354,12 @@ struct bgp_rib {
 	enum bgp_af clean_af;
 	bool clean_started;
 	struct prefix clean_last;
+	/* Giving memory back after large releases (bgp_rib_release.c): the most dests and paths
+	 * held since the last time and since the table was last empty, and how many times it
+	 * ran. */
+	size_t release_mark;
+	size_t release_peak;
+	uint64_t release_count;
 	uint32_t nsessions;	     /* Established sessions (journal readers) */
 	struct adj_out_batch *batch; /* scratch for one output batch */
 	uint64_t out_shared;	     /* batches also sent to sessions of the same update group */

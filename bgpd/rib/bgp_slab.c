@@ -62,6 +62,25 @@ void *bgp_slab_alloc(struct bgp_slab *s)
 	return obj;
 }
 
+/* The last object gone: every chunk goes back to malloc (and from there, after the RIB's
+ * malloc_trim(), to the system), so a table that was withdrawn whole leaves nothing behind
+ * (issue 15). One prefix flapping alone then takes and gives back a chunk each time, which
+ * malloc serves from its free lists. A slab that is never empty keeps its chunks: objects do
+ * not move, and a partial release would need a chunk lookup on every free. */
+static void slab_release_empty(struct bgp_slab *s)
+{
+	struct bgp_slab_chunk *c, *next;
+
+	for (c = s->chunks; c; c = next) {
+		next = c->next;
+		XFREE(s->mt, c);
+	}
+	s->chunks = NULL;
+	s->chunk_count = 0;
+	s->free_list = NULL;
+	s->fresh = 0;
+}
+
 void bgp_slab_free(struct bgp_slab *s, void *obj)
 {
 	if (!obj)
@@ -69,6 +88,8 @@ void bgp_slab_free(struct bgp_slab *s, void *obj)
 	*(void **)obj = s->free_list;
 	s->free_list = obj;
 	s->in_use--;
+	if (s->in_use == 0)
+		slab_release_empty(s);
 }
 
 size_t bgp_slab_memory(const struct bgp_slab *s)

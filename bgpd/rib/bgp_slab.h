@@ -3,9 +3,10 @@
  * A fixed-size object allocator for the RIB's per-prefix objects (struct bgp_dest,
  * struct bgp_path). A full table holds millions of them: malloc would add a 16-byte header and
  * round each one up, which alone is a third of the per-prefix budget. Objects are carved from
- * 64 KiB chunks (accounted under the slab's MTYPE) and recycled through a free list; chunks are
- * returned only when the slab is finalised (a table that shrinks keeps its chunks for the next
- * feed, as BIRD's and OpenBGPD's pools do).
+ * 64 KiB chunks (accounted under the slab's MTYPE) and recycled through a free list. A table
+ * that shrinks keeps its chunks for the next feed, as BIRD's and OpenBGPD's pools do, until the
+ * slab is empty: then they are all returned (a full table withdrawn gives its memory back,
+ * issue 15).
  */
 #ifndef SKUA_BGP_SLAB_H
 #define SKUA_BGP_SLAB_H

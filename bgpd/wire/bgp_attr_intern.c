@@ -106,6 +106,20 @@ void *bgp_ipool_alloc(struct bgp_ipool *p, uint32_t *id)
 	return obj;
 }
 
+/* The last object gone (a withdrawn table's sets and paths): every chunk goes back to malloc
+ * and ids start again from 0, so a table that went leaves nothing behind (issue 15; the AS
+ * path pools are one per length class, thirty of them). Nothing holds an id of a free object
+ * (the index has none). */
+static void ipool_release_empty(struct bgp_ipool *p)
+{
+	while (p->nchunk > 0) {
+		p->nchunk--;
+		XFREE(p->mt, p->chunk[p->nchunk]);
+	}
+	p->used = 0;
+	p->free_list = NULL;
+}
+
 void bgp_ipool_free(struct bgp_ipool *p, void *obj, uint32_t id)
 {
 	struct ipool_free *f = obj;
@@ -118,6 +132,8 @@ void bgp_ipool_free(struct bgp_ipool *p, void *obj, uint32_t id)
 	/* A use after free of an interned object is then an error under ASan; the header
 	 * stays readable for the slab scan and the free list. */
 	POOL_POISON((uint8_t *)obj + sizeof(*f), p->size - sizeof(*f));
+	if (p->live == 0)
+		ipool_release_empty(p);
 }
 
 size_t bgp_ipool_memory(const struct bgp_ipool *p)

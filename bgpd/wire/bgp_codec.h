@@ -56,7 +56,8 @@ enum bgp_attr_action {
  * sets stores ids, not pointers). Against malloc, an object saves the 16-byte header and the
  * rounding up to 16. Freed objects are reused (their first 16 bytes hold: a zero refcount
  * where interned objects keep theirs, the id, the free-list link); chunks go back to the
- * system only with bgp_ipool_fini(). Objects are 16 bytes or more, a multiple of 8.
+ * system when the pool empties and with bgp_ipool_fini(). Objects are 16 bytes
+ * or more, a multiple of 8.
  */
 struct bgp_ipool {
 	struct mtype *mt;

@@ -187,6 +187,67 @@ static void check_covering(struct ptree *t, struct ref *refs, size_t n, const st
 	}
 }
 
+/* ptree_next_batch(): the whole tree in batches of varying size, each resumed from the last
+ * one's cursor, gives every present reference once and in order; a batch after a random
+ * probe starts where ref_next() says. */
+static void check_batches(struct ptree *t, struct ref *refs, size_t n)
+{
+	void *vals[64];
+	struct prefix cur, probe;
+	size_t i = 0, got;
+	bool started = false;
+
+	for (;;) {
+		size_t max = 1 + (size_t)rnd() % 64;
+
+		got = ptree_next_batch(t, started ? &cur : NULL, vals, max, &cur);
+		FAST_EQ(got <= max, true);
+		if (!got)
+			break;
+		started = true;
+		for (size_t k = 0; k < got; k++) {
+			while (i < n && !refs[i].present)
+				i++;
+			FAST_EQ(i < n, true);
+			FAST_EQ(vals[k], &refs[i]);
+			i++;
+		}
+		FAST_EQ(prefix_cmp(&cur, &refs[i - 1].p), 0);
+	}
+	while (i < n && !refs[i].present)
+		i++;
+	FAST_EQ(i, n);
+	/* ptree_prefetch() is a hint: whatever it is given, the tree stays the same. */
+	for (size_t k = 0; n && k < 200; k++) {
+		struct prefix probes[PTREE_PREFETCH_MAX + 8];
+		size_t np = (size_t)rnd() % (PTREE_PREFETCH_MAX + 8);
+
+		for (size_t m = 0; m < np; m++) {
+			if (rnd() % 2)
+				probes[m] = refs[(size_t)rnd() % n].p;
+			else
+				random_prefix(refs[0].p.family, &probes[m], 0,
+					      prefix_maxlen(refs[0].p.family));
+		}
+		got = ptree_count(t);
+		ptree_prefetch(t, probes, np);
+		FAST_EQ(ptree_count(t), got);
+		for (size_t m = 0; m < np; m++)
+			FAST_EQ(ptree_lookup(t, &probes[m]), ref_find(refs, n, &probes[m]));
+	}
+	ptree_prefetch(NULL, NULL, 0);
+	for (size_t k = 0; n && k < 2000; k++) {
+		struct ref *r;
+
+		random_prefix(refs[0].p.family, &probe, 0, prefix_maxlen(refs[0].p.family));
+		r = ref_next(refs, n, &probe);
+		got = ptree_next_batch(t, &probe, vals, 3, &cur);
+		FAST_EQ(got > 0, r != NULL);
+		if (r)
+			FAST_EQ(vals[0], r);
+	}
+}
+
 static void check_against_reference(struct ptree *t, int family, struct ref *refs, size_t n)
 {
 	struct walk_check wc = { refs, n, 0 };
@@ -246,6 +307,7 @@ static void check_against_reference(struct ptree *t, int family, struct ref *ref
 		FAST_EQ(ptree_next(t, &refs[i].p, &q), r);
 		check_covering(t, refs, n, &refs[i].p);
 	}
+	check_batches(t, refs, n);
 }
 
 static void run_random(int family, size_t nrand)

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The withdrawal side's memory (issue 15: "memory back to within 5% of the empty daemon's
+ * after the withdrawal"): the RIB's slabs give their chunks back once empty, whether the
+ * table went by explicit withdrawals or with the session, and what the other peer is sent
+ * stays right.
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+
+#include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_release.h"
+#include "bgpd/rib/bgp_slab.h"
+#include "bgpd/wire/bgp_codec.h"
+#include "lib/table.h"
+#include "tests/unit/rib_test.h"
+
+#define V4 BGP_AF_IPV4_UNICAST
+#define RUN_ALL 100000
+#define TABLE 40000 /* several slab chunks; dests and paths over RIB_RELEASE_OBJECTS */
+
+DEFINE_MTYPE(TEST_SLAB, "test slab");
+
+/* ---- the slab alone ---- */
+
+START_TEST(test_slab_empty_releases_its_chunks)
+{
+	struct bgp_slab s;
+	size_t n = 10000;
+	void **obj = malloc(n * sizeof(*obj));
+
+	bgp_slab_init(&s, MTYPE_TEST_SLAB, 40);
+	for (size_t i = 0; i < n; i++)
+		obj[i] = bgp_slab_alloc(&s);
+	ck_assert_uint_gt(s.chunk_count, 5);
+	/* Half gone: the chunks stay (objects do not move). */
+	for (size_t i = 0; i < n; i += 2)
+		bgp_slab_free(&s, obj[i]);
+	ck_assert_uint_gt(s.chunk_count, 5);
+	/* All gone: the chunks are back with malloc. */
+	for (size_t i = 1; i < n; i += 2)
+		bgp_slab_free(&s, obj[i]);
+	ck_assert_uint_eq(s.in_use, 0);
+	ck_assert_uint_eq(s.chunk_count, 0);
+	ck_assert_uint_eq(bgp_slab_memory(&s), 0);
+	ck_assert_uint_eq(MTYPE_TEST_SLAB->allocated, 0);
+	ck_assert_uint_eq(MTYPE_TEST_SLAB->bytes, 0);
+
+	/* And the slab works again from there: zeroed, distinct objects, new chunks as needed. */
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *o = obj[i] = bgp_slab_alloc(&s);
+
+		for (size_t b = 0; b < 40; b++)
+			ck_assert_uint_eq(o[b], 0);
+		memset(o, 0xa5, 40);
+	}
+	ck_assert_uint_eq(s.in_use, n);
+	for (size_t i = 1; i < n; i++)
+		ck_assert_ptr_ne(obj[i], obj[i - 1]);
+	for (size_t i = 0; i < n; i++)
+		bgp_slab_free(&s, obj[i]);
+	ck_assert_uint_eq(s.chunk_count, 0);
+	bgp_slab_fini(&s);
+	ck_assert_uint_eq(MTYPE_TEST_SLAB->allocated, 0);
+	free(obj);
+}
+END_TEST
+
+/* One object coming and going alone: a fresh zeroed object each time, nothing left after. */
+START_TEST(test_slab_single_object_flap)
+{
+	struct bgp_slab s;
+
+	bgp_slab_init(&s, MTYPE_TEST_SLAB, 24);
+	for (int i = 0; i < 1000; i++) {
+		uint8_t *o = bgp_slab_alloc(&s);
+
+		for (size_t b = 0; b < 24; b++)
+			ck_assert_uint_eq(o[b], 0);
+		memset(o, 0x5a, 24);
+		ck_assert_uint_eq(s.chunk_count, 1);
+		bgp_slab_free(&s, o);
+		ck_assert_uint_eq(s.chunk_count, 0);
+	}
+	ck_assert_uint_eq(MTYPE_TEST_SLAB->allocated, 0);
+	bgp_slab_fini(&s);
+}
+END_TEST
+
+/* ---- the RIB ---- */
+
+static struct bgp *bgp;
+static struct fake_peer *e1, *e2;
+static struct prefix table[TABLE];
+
+static void setup(void)
+{
+	bgp = fake_bgp_new(65001, "10.0.0.1");
+	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+	e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
+	fake_peer_up(e1);
+	fake_peer_up(e2);
+	fake_run(bgp, RUN_ALL);
+	tpfx_range(table, TABLE, "20.0.0.0/24", 24);
+}
+
+static void teardown(void)
+{
+	fake_peer_free(e1);
+	fake_peer_free(e2);
+	fake_bgp_free(bgp);
+	ck_assert_uint_eq(rib_mem_allocs(), 0);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+}
+
+/* e1 sends the table, one attribute set per 10 prefixes; e2 gets it all. */
+static void load_table(void)
+{
+	for (size_t i = 0; i < TABLE; i += 10) {
+		struct bgp_attr t;
+		char path[32];
+
+		snprintf(path, sizeof(path), "65002 %zu", 100 + i / 10);
+		tmpl_init(&t, path, "10.0.0.2", BGP_ORIGIN_IGP);
+		fake_announce(e1, V4, &t, table + i, 10);
+		tmpl_release(&t);
+	}
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE);
+	ck_assert_uint_gt(bgp->rib->path_slab.chunk_count, 1);
+	ck_assert_uint_gt(bgp->rib->af[V4].dest_slab.chunk_count, 1);
+}
+
+/* Nothing left in the table, e2 was withdrawn everything, and the slabs hold no chunk. */
+static void check_released(uint64_t withdrawn_before)
+{
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 0);
+	ck_assert_uint_eq(e2->pfx_withdrawn - withdrawn_before, TABLE);
+	ck_assert_uint_eq(e2->spurious_withdraw, 0);
+	ck_assert_uint_eq(bgp->rib->path_slab.in_use, 0);
+	ck_assert_uint_eq(bgp->rib->af[V4].dest_slab.in_use, 0);
+	ck_assert_uint_eq(bgp->rib->path_slab.chunk_count, 0);
+	ck_assert_uint_eq(bgp->rib->af[V4].dest_slab.chunk_count, 0);
+	ck_assert_uint_eq(MTYPE_BGP_PATH_SLAB->allocated, 0);
+}
+
+START_TEST(test_explicit_withdrawal_releases)
+{
+	load_table();
+	fake_withdraw(e1, V4, table, TABLE);
+	fake_run(bgp, RUN_ALL);
+	check_released(0);
+
+	/* The table comes back whole from the kept chunk and new ones. */
+	load_table();
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), TABLE);
+}
+END_TEST
+
+START_TEST(test_session_drop_releases)
+{
+	load_table();
+	fake_peer_down(e1);
+	fake_run(bgp, RUN_ALL);
+	check_released(0);
+	fake_peer_up(e1);
+	load_table();
+}
+END_TEST
+
+/* A second peer's copy of part of the table keeps the slabs in use: nothing is released
+ * under it, and its routes are what e2 is sent after e1 goes. */
+START_TEST(test_other_source_keeps_its_paths)
+{
+	struct fake_peer *e3 = fake_peer_new(bgp, "10.0.2.2", 65004, "10.0.2.1", "4.4.4.4");
+	struct bgp_attr t;
+
+	fake_peer_up(e3);
+	load_table();
+	tmpl_init(&t, "65004 65100 65101", "10.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(e3, V4, &t, table, 100);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_down(e1);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 100);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 100);
+	ck_assert_uint_eq(bgp->rib->path_slab.in_use, 100);
+	ck_assert_ptr_nonnull(fake_adj(e2, "20.0.0.0/24"));
+	ck_assert_ptr_null(fake_adj(e2, "20.0.100.0/24"));
+	fake_peer_down(e3);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(bgp->rib->path_slab.chunk_count, 0);
+	fake_peer_free(e3);
+}
+END_TEST
+
+/* A full table withdrawn: the work gives memory back once, when it goes idle, and the export
+ * caches no longer pin attribute sets, so the interning pools empty too. */
+START_TEST(test_full_withdrawal_empties_the_pools)
+{
+	ck_assert_uint_ge(2 * TABLE, RIB_RELEASE_OBJECTS);
+	load_table();
+	ck_assert_uint_eq(bgp->rib->release_count, 0);
+	fake_withdraw(e1, V4, table, TABLE);
+	fake_run(bgp, RUN_ALL);
+	check_released(0);
+	ck_assert_uint_eq(bgp->rib->release_count, 1);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), 0);
+	ck_assert_uint_lt(MTYPE_BGP_ATTR->bytes, 4096); /* the chunk table only */
+	ck_assert_uint_lt(MTYPE_BGP_ASPATH->bytes, 4096);
+
+	/* A few routes coming and going afterwards do not trim again. */
+	load_table();
+	fake_withdraw(e1, V4, table, 100);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(bgp->rib->release_count, 1);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE - 100);
+}
+END_TEST
+
+/* The same table withdrawn a little at a time, the work going idle after each step (as
+ * withdrawals arriving over seconds do): a few trims on the way, not one per step, and the
+ * pools still empty at the end. */
+START_TEST(test_gradual_withdrawal_empties_the_pools)
+{
+	load_table();
+	for (size_t i = 0; i < TABLE; i += 500) {
+		fake_withdraw(e1, V4, table + i, 500);
+		fake_run(bgp, RUN_ALL);
+	}
+	check_released(0);
+	ck_assert_uint_ge(bgp->rib->release_count, 1);
+	ck_assert_uint_le(bgp->rib->release_count, 3);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), 0);
+}
+END_TEST
+
+static Suite *withdraw_suite(void)
+{
+	Suite *s = suite_create("bgp_withdraw");
+	TCase *ts = tcase_create("slab");
+	TCase *tr = tcase_create("rib");
+
+	tcase_add_test(ts, test_slab_empty_releases_its_chunks);
+	tcase_add_test(ts, test_slab_single_object_flap);
+	suite_add_tcase(s, ts);
+	tcase_add_checked_fixture(tr, setup, teardown);
+	tcase_set_timeout(tr, 60);
+	tcase_add_test(tr, test_explicit_withdrawal_releases);
+	tcase_add_test(tr, test_session_drop_releases);
+	tcase_add_test(tr, test_other_source_keeps_its_paths);
+	tcase_add_test(tr, test_full_withdrawal_empties_the_pools);
+	tcase_add_test(tr, test_gradual_withdrawal_empties_the_pools);
+	suite_add_tcase(s, tr);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(withdraw_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
