@@ -186,7 +186,6 @@ START_TEST(bench)
 	long rss0, rss1;
 	struct prefix *p;
 	struct mt_sum sums[] = {
-		{ "BGP route nodes" },
 		{ "BGP paths" },
 		{ "BGP change journal" },
 		{ "Prefix tree nodes" },
@@ -298,10 +297,12 @@ START_TEST(bench)
 	       ptree_count(bgp->rib->af[BGP_AF_IPV4_UNICAST].tree),
 	       bgp->rib->af[BGP_AF_IPV4_UNICAST].journal.head -
 		       bgp->rib->af[BGP_AF_IPV4_UNICAST].journal.tail);
-	printf("  sizes: struct bgp_dest %zu (+4 address = %u in the slab), struct bgp_path %zu, "
+	printf("  sizes: struct bgp_dest %zu (inline in its %zu-byte tree node), struct bgp_path "
+	       "%zu, "
 	       "struct bgp_attr %zu, struct bgp_attr_extra %zu (%zu interned)\n",
-	       sizeof(struct bgp_dest), bgp->rib->af[0].dest_slab.obj_size, sizeof(struct bgp_path),
-	       sizeof(struct bgp_attr), sizeof(struct bgp_attr_extra), bgp_attr_extra_count());
+	       sizeof(struct bgp_dest), ptree_entry_size(bgp->rib->af[0].tree),
+	       sizeof(struct bgp_path), sizeof(struct bgp_attr), sizeof(struct bgp_attr_extra),
+	       bgp_attr_extra_count());
 	printf("  heap: %.1f bytes/prefix (mallinfo2 in use: %zu -> %zu bytes)\n",
 	       (double)(heap1 - heap0) / (double)n, heap0, heap1);
 	printf("  RSS:  %.1f bytes/prefix (VmRSS %ld -> %ld kB, peak VmHWM %ld kB)\n",
