@@ -227,6 +227,7 @@ START_TEST(bench)
 		{ "BGP AS path" },
 		{ "BGP community/cluster list" },
 		{ "Hash table index" },
+		{ "BGP AS path/community index" },
 		{ "BGP Adj-RIB-Out" },
 		{ "BGP RIB" },
 		{ "BGP advertised-to bitmaps" },
