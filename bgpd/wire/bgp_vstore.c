@@ -12,6 +12,8 @@
  *     (the full hash is in the object, for the rare probe that does).
  * A fixed number of objects per chunk (rather than a fixed chunk size) is what lets one id
  * space cover every size class: the id finds the chunk, the chunk's class gives the stride.
+ * Each chunk keeps its own free objects, so that a chunk whose objects are all freed (a
+ * withdrawn table) can go back to malloc, and from there to the system (lib/mem_trim.c).
  */
 #include "lib/compat.h"
 
@@ -37,6 +39,7 @@ DEFINE_MTYPE(BGP_VSTORE_INDEX, "BGP AS path/community index");
 #define SLOT_TAG(hv) ((hv) >> SLOT_ID_BITS)
 #define MAX_CHUNKS ((SLOT_ID_MASK - 1) >> CHUNK_SHIFT) /* id + 1 must fit in 26 bits */
 #define INDEX_MIN_BITS 6
+#define NONE UINT32_MAX
 
 /* What every stored object starts with. */
 struct vs_hdr {
@@ -48,7 +51,7 @@ struct vs_hdr {
  * that it is not live. */
 struct vs_free {
 	uint32_t refcnt; /* 0 */
-	uint32_t id;	 /* given back on reuse */
+	uint32_t place;	 /* in its chunk: the id's low bits */
 	void *next;
 };
 
@@ -59,10 +62,9 @@ static size_t class_size(unsigned cls)
 
 static inline struct vs_hdr *obj_of_id(const struct bgp_vstore *s, uint32_t id)
 {
-	uint32_t c = id >> CHUNK_SHIFT;
+	const struct bgp_vstore_chunk *ch = &s->chunk[id >> CHUNK_SHIFT];
 
-	return (struct vs_hdr *)(s->chunk[c] +
-				 (size_t)(id & (CHUNK_OBJS - 1)) * class_size(s->chunk_class[c]));
+	return (struct vs_hdr *)(ch->mem + (size_t)(id & (CHUNK_OBJS - 1)) * class_size(ch->cls));
 }
 
 static inline struct vs_hdr *obj_of_slot(const struct bgp_vstore *s, uint32_t slotval)
@@ -76,8 +78,9 @@ void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt,
 	memset(s, 0, sizeof(*s));
 	s->mt = mt;
 	s->eq = eq;
+	s->unused_chunk = NONE;
 	for (unsigned c = 0; c < BGP_VSTORE_CLASSES; c++)
-		s->fresh_used[c] = CHUNK_OBJS; /* no chunk being carved yet */
+		s->with_room[c] = NONE;
 }
 
 static void index_place(struct bgp_vstore *s, uint32_t hv, uint32_t id)
@@ -98,10 +101,10 @@ static void index_resize(struct bgp_vstore *s, unsigned bits)
 	s->bits = bits;
 	s->slot = XCALLOC(MTYPE_BGP_VSTORE_INDEX, sizeof(*s->slot) << bits);
 	for (uint32_t c = 0; c < s->nchunk; c++) {
-		size_t size = class_size(s->chunk_class[c]);
+		size_t size = class_size(s->chunk[c].cls);
 
-		for (uint32_t k = 0; k < CHUNK_OBJS; k++) {
-			const struct vs_hdr *h = (const void *)(s->chunk[c] + k * size);
+		for (uint32_t k = 0; s->chunk[c].mem && k < s->chunk[c].fresh; k++) {
+			const struct vs_hdr *h = (const void *)(s->chunk[c].mem + k * size);
 
 			if (h->refcnt)
 				index_place(s, h->hash, c << CHUNK_SHIFT | k);
@@ -128,30 +131,78 @@ void *bgp_vstore_lookup(const struct bgp_vstore *s, const void *key, uint32_t hv
 	return NULL;
 }
 
+/* The class's list of chunks that have room. */
+static void room_push(struct bgp_vstore *s, uint32_t c)
+{
+	struct bgp_vstore_chunk *ch = &s->chunk[c];
+
+	ch->prev = NONE;
+	ch->next = s->with_room[ch->cls];
+	if (ch->next != NONE)
+		s->chunk[ch->next].prev = c;
+	s->with_room[ch->cls] = c;
+	ch->has_room = true;
+}
+
+static void room_remove(struct bgp_vstore *s, uint32_t c)
+{
+	struct bgp_vstore_chunk *ch = &s->chunk[c];
+
+	if (ch->prev != NONE)
+		s->chunk[ch->prev].next = ch->next;
+	else
+		s->with_room[ch->cls] = ch->next;
+	if (ch->next != NONE)
+		s->chunk[ch->next].prev = ch->prev;
+	ch->has_room = false;
+}
+
 static uint32_t chunk_new(struct bgp_vstore *s, unsigned cls)
 {
-	if (s->nchunk >= MAX_CHUNKS) {
-		/* 64M interned objects of one store: gigabytes. Treated like an allocation
-		 * failure (lib/memory.h). */
-		log_err("out of ids for interned %s (%u in use); cannot continue", s->mt->name,
-			s->live);
-		abort();
+	uint32_t c = s->unused_chunk;
+
+	if (c != NONE) {
+		s->unused_chunk = s->chunk[c].next;
+	} else {
+		if (s->nchunk >= MAX_CHUNKS) {
+			/* 64M interned objects of one store: gigabytes. Treated like an
+			 * allocation failure (lib/memory.h). */
+			log_err("out of ids for interned %s (%u in use); cannot continue",
+				s->mt->name, s->live);
+			abort();
+		}
+		if (s->nchunk == s->chunk_cap) {
+			s->chunk_cap = s->chunk_cap ? 2 * s->chunk_cap : 16;
+			s->chunk = XREALLOC(s->mt, s->chunk, s->chunk_cap * sizeof(*s->chunk));
+		}
+		c = s->nchunk++;
 	}
-	if (s->nchunk == s->chunk_cap) {
-		s->chunk_cap = s->chunk_cap ? 2 * s->chunk_cap : 16;
-		s->chunk = XREALLOC(s->mt, s->chunk, s->chunk_cap * sizeof(*s->chunk));
-		s->chunk_class = XREALLOC(s->mt, s->chunk_class, s->chunk_cap);
-	}
-	s->chunk[s->nchunk] = XCALLOC(s->mt, class_size(cls) << CHUNK_SHIFT);
-	s->chunk_class[s->nchunk] = (uint8_t)cls;
-	return s->nchunk++;
+	memset(&s->chunk[c], 0, sizeof(s->chunk[c]));
+	/* Zeroed: the places not handed out yet read as free to a scan (refcount 0). */
+	s->chunk[c].mem = XCALLOC(s->mt, class_size(cls) << CHUNK_SHIFT);
+	s->chunk[c].cls = (uint8_t)cls;
+	room_push(s, c);
+	return c;
+}
+
+static void chunk_release(struct bgp_vstore *s, uint32_t c)
+{
+	struct bgp_vstore_chunk *ch = &s->chunk[c];
+
+	room_remove(s, c);
+	VS_UNPOISON(ch->mem, class_size(ch->cls) << CHUNK_SHIFT);
+	XFREE(s->mt, ch->mem);
+	ch->free = NULL;
+	ch->next = s->unused_chunk;
+	s->unused_chunk = c;
 }
 
 void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 {
 	unsigned cls = size <= 16 ? 0 : (unsigned)((size - 16 + 7) / 8);
+	struct bgp_vstore_chunk *ch;
 	struct vs_free *f;
-	uint32_t id;
+	uint32_t c, k;
 	void *obj;
 
 	if (cls >= BGP_VSTORE_CLASSES) {
@@ -164,21 +215,23 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 		index_resize(s, INDEX_MIN_BITS);
 	else if (((size_t)s->live + 1) * 4 > ((size_t)3 << s->bits))
 		index_resize(s, s->bits + 1);
-	if (s->free_list[cls]) {
-		f = s->free_list[cls];
+	c = s->with_room[cls];
+	if (c == NONE)
+		c = chunk_new(s, cls);
+	ch = &s->chunk[c];
+	if (ch->free) {
+		f = ch->free;
 		VS_UNPOISON(f, class_size(cls));
-		s->free_list[cls] = f->next;
-		id = f->id;
+		ch->free = f->next;
+		k = f->place;
 		obj = f;
 	} else {
-		if (s->fresh_used[cls] == CHUNK_OBJS) {
-			s->fresh_chunk[cls] = chunk_new(s, cls);
-			s->fresh_used[cls] = 0;
-		}
-		id = s->fresh_chunk[cls] << CHUNK_SHIFT | s->fresh_used[cls]++;
-		obj = obj_of_id(s, id);
+		k = ch->fresh++;
+		obj = ch->mem + (size_t)k * class_size(cls);
 	}
-	index_place(s, hv, id);
+	if (++ch->live == CHUNK_OBJS)
+		room_remove(s, c);
+	index_place(s, hv, c << CHUNK_SHIFT | k);
 	s->live++;
 	return obj;
 }
@@ -187,8 +240,9 @@ void bgp_vstore_del(struct bgp_vstore *s, void *obj)
 {
 	struct vs_hdr *h = obj;
 	uint32_t mask = (1u << s->bits) - 1, i, j, home, id;
+	struct bgp_vstore_chunk *ch;
 	struct vs_free *f = obj;
-	unsigned cls;
+	uint32_t c;
 
 	if (!s->bits)
 		return;
@@ -210,15 +264,20 @@ void bgp_vstore_del(struct bgp_vstore *s, void *obj)
 		}
 	}
 	s->slot[i] = 0;
-	cls = s->chunk_class[id >> CHUNK_SHIFT];
-	f->refcnt = 0;
-	f->id = id;
-	f->next = s->free_list[cls];
-	s->free_list[cls] = f;
 	s->live--;
+	c = id >> CHUNK_SHIFT;
+	ch = &s->chunk[c];
+	f->refcnt = 0;
+	f->place = id & (CHUNK_OBJS - 1);
+	f->next = ch->free;
+	ch->free = f;
 	/* A use after free is then an error under ASan; the header stays readable for the
 	 * chunk scan and the free list. */
-	VS_POISON((uint8_t *)obj + sizeof(*f), class_size(cls) - sizeof(*f));
+	VS_POISON((uint8_t *)obj + sizeof(*f), class_size(ch->cls) - sizeof(*f));
+	if (!ch->has_room)
+		room_push(s, c);
+	if (--ch->live == 0 && (s->with_room[ch->cls] != c || ch->next != NONE))
+		chunk_release(s, c);
 	/* Shrink at 1/8 load, so that the index of a table that went away is given back. */
 	if (s->bits > INDEX_MIN_BITS && (size_t)s->live * 8 < ((size_t)1 << s->bits))
 		index_resize(s, s->bits - 1);
@@ -231,20 +290,22 @@ void bgp_vstore_fini(struct bgp_vstore *s)
 	if (s->live)
 		return;
 	for (uint32_t c = 0; c < s->nchunk; c++) {
-		VS_UNPOISON(s->chunk[c], class_size(s->chunk_class[c]) << CHUNK_SHIFT);
-		XFREE(s->mt, s->chunk[c]);
+		if (!s->chunk[c].mem)
+			continue;
+		VS_UNPOISON(s->chunk[c].mem, class_size(s->chunk[c].cls) << CHUNK_SHIFT);
+		XFREE(s->mt, s->chunk[c].mem);
 	}
 	XFREE(s->mt, s->chunk);
-	XFREE(s->mt, s->chunk_class);
 	bgp_vstore_init(s, s->mt, s->eq);
 }
 
 size_t bgp_vstore_memory(const struct bgp_vstore *s)
 {
-	size_t bytes = (s->bits ? sizeof(*s->slot) << s->bits : 0) +
-		       s->chunk_cap * (sizeof(*s->chunk) + sizeof(*s->chunk_class));
+	size_t bytes =
+		(s->bits ? sizeof(*s->slot) << s->bits : 0) + s->chunk_cap * sizeof(*s->chunk);
 
 	for (uint32_t c = 0; c < s->nchunk; c++)
-		bytes += class_size(s->chunk_class[c]) << CHUNK_SHIFT;
+		if (s->chunk[c].mem)
+			bytes += class_size(s->chunk[c].cls) << CHUNK_SHIFT;
 	return bytes;
 }

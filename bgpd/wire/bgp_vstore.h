@@ -16,6 +16,18 @@ struct mtype;
 #define BGP_VSTORE_MAX_SIZE 256
 #define BGP_VSTORE_CLASSES (BGP_VSTORE_MAX_SIZE / 8 - 1) /* 16, 24, ... 256 bytes */
 
+/* One chunk: 256 objects of one size class. */
+struct bgp_vstore_chunk {
+	uint8_t *mem;	/* NULL once given back; its number is then reused */
+	void *free;	/* freed objects of this chunk */
+	uint32_t prev;	/* neighbours on the class's list of chunks with room */
+	uint32_t next;	/* (or, for a chunk given back, the next unused number) */
+	uint16_t live;	/* objects allocated */
+	uint16_t fresh; /* objects ever handed out: the rest are still zero */
+	uint8_t cls;	/* size class: 16 + 8 * cls bytes */
+	bool has_room;	/* on its class's list */
+};
+
 /*
  * Every object starts with a uint32_t refcount (never 0 while stored) and the uint32_t hash
  * it was added with. eq(stored, key) compares the rest.
@@ -23,15 +35,13 @@ struct mtype;
 struct bgp_vstore {
 	struct mtype *mt;
 	bool (*eq)(const void *stored, const void *key);
-	uint8_t **chunk;      /* chunk[id / 256]: 256 objects of one class */
-	uint8_t *chunk_class; /* its size class */
+	struct bgp_vstore_chunk *chunk; /* chunk[id / 256] */
 	uint32_t nchunk;
 	uint32_t chunk_cap;
-	uint32_t fresh_chunk[BGP_VSTORE_CLASSES]; /* chunk being carved, per class */
-	uint32_t fresh_used[BGP_VSTORE_CLASSES];  /* objects taken from it (0 = none yet) */
-	void *free_list[BGP_VSTORE_CLASSES];
-	uint32_t *slot; /* 0 = empty, else tag << 26 | (id + 1) */
-	unsigned bits;	/* 0 before the first insert */
+	uint32_t unused_chunk;			/* first number given back, or UINT32_MAX */
+	uint32_t with_room[BGP_VSTORE_CLASSES]; /* first chunk with room, or UINT32_MAX */
+	uint32_t *slot;				/* 0 = empty, else tag << 26 | (id + 1) */
+	unsigned bits;				/* 0 before the first insert */
 	uint32_t live;
 };
 
@@ -44,7 +54,9 @@ void *bgp_vstore_lookup(const struct bgp_vstore *s, const void *key, uint32_t hv
 /* A new object of size bytes (16 .. BGP_VSTORE_MAX_SIZE), indexed under hv. The caller sets its
  * refcount (non-zero) and hash (hv) before anything else touches the store. */
 void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size);
-/* Remove obj (its refcount already 0) from the index and give it back to its slab. */
+/* Remove obj (its refcount already 0) from the index and give it back to its chunk. A chunk
+ * left empty goes back to malloc, unless it is the last with room in its class (so that one
+ * object coming and going does not allocate and free a chunk each time). */
 void bgp_vstore_del(struct bgp_vstore *s, void *obj);
 size_t bgp_vstore_memory(const struct bgp_vstore *s);
 

@@ -3,7 +3,8 @@
  * The interning store for variable-sized objects (bgpd/wire/bgp_vstore.c), checked against a
  * plain array of what should be in it: every size class, ids past one chunk, colliding hashes
  * (the tag and the equality function decide), deletion from the middle of probe runs
- * (backward shift), growth and shrinking of the index, and reuse of freed objects.
+ * (backward shift), growth and shrinking of the index, reuse of freed objects, and chunks
+ * given back when all their objects are freed.
  */
 #include "lib/compat.h"
 
@@ -141,38 +142,100 @@ START_TEST(test_churn_colliding_hashes)
 }
 END_TEST
 
+/* A 32-byte object numbered i (lengths 13 .. 20 after the 12-byte header: one class). */
+static struct tobj *add32(struct bgp_vstore *s, uint32_t i)
+{
+	struct tobj *k = (struct tobj *)key_buf, *o;
+	uint32_t hv;
+
+	k->len = 13 + i % 8;
+	memset(k->data, 0, k->len);
+	memcpy(k->data, &i, 4);
+	hv = hash_of(k, false);
+	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
+	o->refcnt = 1;
+	o->hash = hv;
+	o->len = k->len;
+	memcpy(o->data, k->data, k->len);
+	return o;
+}
+
+static void del(struct bgp_vstore *s, struct tobj **o)
+{
+	(*o)->refcnt = 0;
+	bgp_vstore_del(s, *o);
+	*o = NULL;
+}
+
+#define OBJS32 (16 * 256)
+
 /* Objects cost their size rounded up to 8 and a 4-byte slot: no per-object header. */
 START_TEST(test_memory_per_object)
 {
+	static struct tobj *o[OBJS32];
 	struct bgp_vstore s;
 	size_t mem;
 
 	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, tobj_eq);
-	/* Lengths 13 .. 20 after the 12-byte header: 32-byte objects, one class. */
-	for (uint32_t i = 0; i < 4096; i++) {
-		struct tobj *k = key_of(0), *o;
-
-		k->len = 13 + i % 8;
-		memcpy(k->data, &i, 4);
-		o = bgp_vstore_add(&s, hash_of(k, false), sizeof(*o) + k->len);
-		o->refcnt = 1;
-		o->hash = hash_of(k, false);
-		o->len = k->len;
-		memcpy(o->data, k->data, k->len);
-	}
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
 	mem = bgp_vstore_memory(&s);
 	/* 4096 x 32 bytes of objects, 8192 slots x 4 bytes, the chunk table. */
-	ck_assert_uint_ge(mem, 4096 * 32 + 8192 * 4);
-	ck_assert_uint_le(mem, 4096 * 32 + 8192 * 4 + 1024);
-	for (uint32_t c = 0; c < s.nchunk; c++)
-		for (uint32_t k = 0; k < 256; k++) {
-			struct tobj *o = (struct tobj *)(s.chunk[c] + k * 32);
-
-			o->refcnt = 0;
-			bgp_vstore_del(&s, o);
-		}
+	ck_assert_uint_ge(mem, OBJS32 * 32 + 8192 * 4);
+	ck_assert_uint_le(mem, OBJS32 * 32 + 8192 * 4 + 1024);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		del(&s, &o[i]);
 	ck_assert_uint_eq(s.live, 0);
 	bgp_vstore_fini(&s);
+}
+END_TEST
+
+/*
+ * Chunks whose objects are all freed go back to malloc (but the last one with room in its
+ * class), chunks with one object left stay, and the store works on after giving chunks back.
+ */
+START_TEST(test_chunks_given_back)
+{
+	static struct tobj *o[OBJS32];
+	const size_t one_chunk = 32 * 256;
+	struct bgp_vstore s;
+	size_t full, mem;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	full = bgp_vstore_memory(&s);
+	/* All but the first object of each chunk (they were handed out in order). */
+	for (uint32_t i = 0; i < OBJS32; i++)
+		if (i % 256)
+			del(&s, &o[i]);
+	ck_assert_uint_eq(s.live, 16);
+	mem = bgp_vstore_memory(&s);
+	ck_assert_uint_ge(mem, 16 * one_chunk);
+	ck_assert_uint_lt(mem, full);
+	/* The last object of each: all but one chunk go. */
+	for (uint32_t i = 0; i < OBJS32; i += 256)
+		del(&s, &o[i]);
+	ck_assert_uint_eq(s.live, 0);
+	mem = bgp_vstore_memory(&s);
+	ck_assert_uint_ge(mem, one_chunk);
+	ck_assert_uint_le(mem, one_chunk + (sizeof(uint32_t) << 6) + 16 * sizeof(*s.chunk));
+	/* And back: every object found again, the chunk numbers reused (no more than before). */
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), full);
+	for (uint32_t i = 0; i < OBJS32; i++) {
+		struct tobj *k = (struct tobj *)key_buf;
+
+		k->len = 13 + i % 8;
+		memset(k->data, 0, k->len);
+		memcpy(k->data, &i, 4);
+		ck_assert_ptr_eq(bgp_vstore_lookup(&s, k, hash_of(k, false)), o[i]);
+	}
+	for (uint32_t i = 0; i < OBJS32; i++)
+		del(&s, &o[i]);
+	bgp_vstore_fini(&s);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), 0);
 }
 END_TEST
 
@@ -188,6 +251,7 @@ int main(void)
 	tcase_add_test(tc, test_churn_good_hash);
 	tcase_add_test(tc, test_churn_colliding_hashes);
 	tcase_add_test(tc, test_memory_per_object);
+	tcase_add_test(tc, test_chunks_given_back);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
