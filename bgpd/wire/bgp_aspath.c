@@ -76,7 +76,7 @@ static bool aspath_eq(const void *a, const void *b)
 static void aspath_init(void)
 {
 	if (!aspath_store.mt)
-		bgp_vstore_init(&aspath_store, MTYPE_BGP_ASPATH, aspath_eq);
+		bgp_vstore_init(&aspath_store, MTYPE_BGP_ASPATH, MTYPE_BGP_VSTORE_INDEX, aspath_eq);
 }
 
 /* ---- walking the internal form ---- */

@@ -110,7 +110,7 @@ static struct bgp_u32list *list_intern(const struct list_kind *k, const uint32_t
 	if (count > U32LIST_MAX / k->words)
 		return NULL;
 	if (!t->store.mt)
-		bgp_vstore_init(&t->store, k->mtype, k->eq);
+		bgp_vstore_init(&t->store, k->mtype, MTYPE_BGP_VSTORE_INDEX, k->eq);
 	if (count && val != k->key->val)
 		memmove(k->key->val, val, bytes);
 	k->key->count = count;

@@ -72,11 +72,12 @@ static inline struct vs_hdr *obj_of_slot(const struct bgp_vstore *s, uint32_t sl
 	return obj_of_id(s, (slotval & SLOT_ID_MASK) - 1);
 }
 
-void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt,
+void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt, struct mtype *index_mt,
 		     bool (*eq)(const void *stored, const void *key))
 {
 	memset(s, 0, sizeof(*s));
 	s->mt = mt;
+	s->index_mt = index_mt;
 	s->eq = eq;
 	s->unused_chunk = NONE;
 	for (unsigned c = 0; c < BGP_VSTORE_CLASSES; c++)
@@ -97,9 +98,9 @@ static void index_place(struct bgp_vstore *s, uint32_t hv, uint32_t id)
  * zero (calloc), free ones have a zero refcount. */
 static void index_resize(struct bgp_vstore *s, unsigned bits)
 {
-	XFREE(MTYPE_BGP_VSTORE_INDEX, s->slot);
+	XFREE(s->index_mt, s->slot);
 	s->bits = bits;
-	s->slot = XCALLOC(MTYPE_BGP_VSTORE_INDEX, sizeof(*s->slot) << bits);
+	s->slot = XCALLOC(s->index_mt, sizeof(*s->slot) << bits);
 	for (uint32_t c = 0; c < s->nchunk; c++) {
 		size_t size = class_size(s->chunk[c].cls);
 
@@ -285,7 +286,7 @@ void bgp_vstore_del(struct bgp_vstore *s, void *obj)
 
 void bgp_vstore_fini(struct bgp_vstore *s)
 {
-	XFREE(MTYPE_BGP_VSTORE_INDEX, s->slot);
+	XFREE(s->index_mt, s->slot);
 	s->bits = 0;
 	if (s->live)
 		return;
@@ -296,7 +297,7 @@ void bgp_vstore_fini(struct bgp_vstore *s)
 		XFREE(s->mt, s->chunk[c].mem);
 	}
 	XFREE(s->mt, s->chunk);
-	bgp_vstore_init(s, s->mt, s->eq);
+	bgp_vstore_init(s, s->mt, s->index_mt, s->eq);
 }
 
 size_t bgp_vstore_memory(const struct bgp_vstore *s)

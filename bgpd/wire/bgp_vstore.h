@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct mtype;
+#include "lib/memory.h"
+
+/* The index of AS paths and community lists, for bgp_vstore_init(). */
+DECLARE_MTYPE(BGP_VSTORE_INDEX);
 
 /* Largest object a store keeps (header included); the callers keep larger ones elsewhere. */
 #define BGP_VSTORE_MAX_SIZE 256
@@ -33,7 +36,8 @@ struct bgp_vstore_chunk {
  * it was added with. eq(stored, key) compares the rest.
  */
 struct bgp_vstore {
-	struct mtype *mt;
+	struct mtype *mt;	/* chunks */
+	struct mtype *index_mt; /* the index */
 	bool (*eq)(const void *stored, const void *key);
 	struct bgp_vstore_chunk *chunk; /* chunk[id / 256] */
 	uint32_t nchunk;
@@ -45,7 +49,7 @@ struct bgp_vstore {
 	uint32_t live;
 };
 
-void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt,
+void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt, struct mtype *index_mt,
 		     bool (*eq)(const void *stored, const void *key));
 /* Frees the index; the slabs only when nothing is live (a leak stays a leak, not a UAF). */
 void bgp_vstore_fini(struct bgp_vstore *s);

@@ -96,7 +96,7 @@ static void churn(bool weak)
 	struct bgp_vstore s;
 	size_t full_mem, empty_mem;
 
-	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, tobj_eq);
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
 	for (uint32_t v = 0; v < N; v++)
 		obj[v] = add(&s, v, weak);
 	check_all(&s, obj, weak);
@@ -176,7 +176,7 @@ START_TEST(test_memory_per_object)
 	struct bgp_vstore s;
 	size_t mem;
 
-	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, tobj_eq);
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
 	for (uint32_t i = 0; i < OBJS32; i++)
 		o[i] = add32(&s, i);
 	mem = bgp_vstore_memory(&s);
@@ -201,7 +201,7 @@ START_TEST(test_chunks_given_back)
 	struct bgp_vstore s;
 	size_t full, mem;
 
-	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, tobj_eq);
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
 	for (uint32_t i = 0; i < OBJS32; i++)
 		o[i] = add32(&s, i);
 	full = bgp_vstore_memory(&s);
