@@ -9,6 +9,10 @@
  *   bench/bench_rib [prefixes] [prefixes per attribute set] uniform
  *     the first model (every set its own 3-AS path, no communities), for comparisons
  *
+ *   bench/bench_rib [prefixes] [prefixes per attribute set] [internet|uniform] ipv6
+ *     the same over IPv6 sessions: /64s from 2001:db8::/64 upwards, MP_REACH_NLRI with a
+ *     global next hop (issue 15 measures both families)
+ *
  * The attribute model (default, "internet"), after what a full IPv4 table from one transit
  * peer looks like (about 1M prefixes, 3 prefixes per distinct attribute set, 100k distinct
  * AS paths, communities on a fifth of the sets):
@@ -108,6 +112,7 @@ static void mt_cb(const struct mtype *mt, void *arg)
 static size_t n = 1000000;
 static size_t per_attr = 10;
 static bool uniform; /* the first model: see the top of the file */
+static enum bgp_af af = BGP_AF_IPV4_UNICAST;
 
 /* A fixed 32-bit mix (splitmix-style finaliser): the "random" choices of the model. */
 static uint32_t mix(uint32_t x, uint32_t salt)
@@ -146,6 +151,32 @@ static void model_aspath(uint32_t p, char *buf, size_t size)
 	}
 }
 
+/* The feeder's address, its next hop. */
+static const char *feeder_nh(void)
+{
+	return af == BGP_AF_IPV6_UNICAST ? "2001:db8::2" : "10.0.0.2";
+}
+
+/* Prefix i of the feed: /24s from 1.0.0.0, or /64s from 2001:db8::/64. */
+static void feed_prefix(struct prefix *p, size_t i)
+{
+	memset(p, 0, sizeof(*p));
+	if (af == BGP_AF_IPV6_UNICAST) {
+		p->family = AF_INET6;
+		p->len = 64;
+		p->u.bytes[0] = 0x20;
+		p->u.bytes[1] = 0x01;
+		p->u.bytes[2] = 0x0d;
+		p->u.bytes[3] = 0xb8;
+		for (int b = 0; b < 4; b++)
+			p->u.bytes[7 - b] = (uint8_t)(i >> (8 * b));
+		return;
+	}
+	p->family = AF_INET;
+	p->len = 24;
+	p->u.v4.s_addr = htonl((UINT32_C(1) << 24) + (uint32_t)i * 256);
+}
+
 /* Fill template t for attribute set g (of nsets) under the current model. */
 static void model_set(struct bgp_attr *t, uint32_t g, uint32_t nsets)
 {
@@ -154,13 +185,13 @@ static void model_set(struct bgp_attr *t, uint32_t g, uint32_t nsets)
 
 	if (uniform) {
 		snprintf(path, sizeof(path), "65002 %u %u", 1000 + g % 50000, 100000 + g / 50000);
-		tmpl_init(t, path, "10.0.0.2", BGP_ORIGIN_IGP);
+		tmpl_init(t, path, feeder_nh(), BGP_ORIGIN_IGP);
 		t->present |= ATTR_BIT(BGP_ATTR_MED);
 		t->med = g % 7;
 		return;
 	}
 	model_aspath(g % npaths, path, sizeof(path));
-	tmpl_init(t, path, "10.0.0.2",
+	tmpl_init(t, path, feeder_nh(),
 		  mix(g, 20) % 8 == 0 ? BGP_ORIGIN_INCOMPLETE : BGP_ORIGIN_IGP);
 	t->present |= ATTR_BIT(BGP_ATTR_MED);
 	t->med = g / npaths;
@@ -186,7 +217,6 @@ START_TEST(bench)
 	long rss0, rss1;
 	struct prefix *p;
 	struct mt_sum sums[] = {
-		{ "BGP route nodes" },
 		{ "BGP paths" },
 		{ "BGP change journal" },
 		{ "Prefix tree nodes" },
@@ -197,6 +227,7 @@ START_TEST(bench)
 		{ "BGP AS path" },
 		{ "BGP community/cluster list" },
 		{ "Hash table index" },
+		{ "BGP AS path/community index" },
 		{ "BGP Adj-RIB-Out" },
 		{ "BGP RIB" },
 		{ "BGP advertised-to bitmaps" },
@@ -206,14 +237,19 @@ START_TEST(bench)
 	rss0 = proc_status_kb("VmRSS:");
 	heap0 = heap_used();
 	bgp = fake_bgp_new(65001, "10.0.0.1");
-	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
-	e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
+	if (af == BGP_AF_IPV6_UNICAST) {
+		e1 = fake_peer_new(bgp, "2001:db8::2", 65002, "2001:db8::1", "2.2.2.2");
+		e2 = fake_peer_new(bgp, "2001:db8:1::2", 65003, "2001:db8:1::1", "3.3.3.3");
+	} else {
+		e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+		e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
+	}
 	e2->keep = false; /* decode and count, do not store */
 	fake_peer_up(e1);
 	fake_peer_up(e2);
 	fake_run(bgp, 1000);
 
-	/* The feed: one UPDATE per attribute set (see the model above), /24s from 1.0.0.0. */
+	/* The feed: one UPDATE per attribute set (see the model above), feed_prefix() order. */
 	p = calloc(per_attr, sizeof(*p));
 	in_cap = (n / per_attr + 1) * (96 + 4 * per_attr) + 4096;
 	in = malloc(in_cap);
@@ -224,13 +260,8 @@ START_TEST(bench)
 		struct bgp_attr t;
 
 		model_set(&t, (uint32_t)g, (uint32_t)((n + per_attr - 1) / per_attr));
-		for (size_t j = 0; j < k; j++) {
-			uint32_t a = (UINT32_C(1) << 24) + (uint32_t)(i + j) * 256;
-
-			p[j].family = AF_INET;
-			p[j].len = 24;
-			p[j].u.v4.s_addr = htonl(a);
-		}
+		for (size_t j = 0; j < k; j++)
+			feed_prefix(&p[j], i + j);
 		ctx.local_as = 65002;
 		ctx.peer_as = 65001;
 		while (done < k) {
@@ -240,8 +271,7 @@ START_TEST(bench)
 				in_cap *= 2;
 				in = realloc(in, in_cap);
 			}
-			bgp_ub_begin_announce(&ub, in + in_len + 2, 4096, &ctx, BGP_AF_IPV4_UNICAST,
-					      &t);
+			bgp_ub_begin_announce(&ub, in + in_len + 2, 4096, &ctx, af, &t);
 			while (done < k && bgp_ub_add(&ub, &p[done]) == 0)
 				done++;
 			len = bgp_ub_finish(&ub);
@@ -279,9 +309,10 @@ START_TEST(bench)
 	rss1 = proc_status_kb("VmRSS:");
 	mem_walk(mt_cb, sums);
 
-	printf("bench_rib: %zu IPv4 prefixes from one eBGP peer to another, %zu per attribute set "
+	printf("bench_rib: %zu %s prefixes from one eBGP peer to another, %zu per attribute set "
 	       "(%s model), %zu UPDATEs in\n",
-	       n, per_attr, uniform ? "uniform" : "internet", nmsgs);
+	       n, af == BGP_AF_IPV6_UNICAST ? "IPv6" : "IPv4", per_attr,
+	       uniform ? "uniform" : "internet", nmsgs);
 	printf("  interned: %zu attribute sets, %zu AS paths, %zu lists (the RIB's and the export "
 	       "cache's)\n",
 	       bgp_attr_count(), bgp_attr_aspath_count(), bgp_attr_list_count());
@@ -290,18 +321,18 @@ START_TEST(bench)
 	       t2 - t0, t1 - t0, t2 - t1, (double)n / (t2 - t0), c2 - c0);
 	printf("  sent to e2: %" PRIu64 " prefixes in %" PRIu64 " UPDATEs (%" PRIu64
 	       " bytes), End-of-RIB %" PRIu64 "\n",
-	       e2->pfx_announced, e2->msgs_announce, e2->bytes, e2->eor[BGP_AF_IPV4_UNICAST]);
+	       e2->pfx_announced, e2->msgs_announce, e2->bytes, e2->eor[af]);
 	printf("  RIB: accepted %u, sent %u, table version %" PRIu64 ", dests %zu, journal %" PRIu64
 	       " entries\n",
-	       rib_peer_accepted(&e1->peer, BGP_AF_IPV4_UNICAST),
-	       rib_peer_sent(&e2->peer, BGP_AF_IPV4_UNICAST), rib_table_version(bgp),
-	       ptree_count(bgp->rib->af[BGP_AF_IPV4_UNICAST].tree),
-	       bgp->rib->af[BGP_AF_IPV4_UNICAST].journal.head -
-		       bgp->rib->af[BGP_AF_IPV4_UNICAST].journal.tail);
-	printf("  sizes: struct bgp_dest %zu (+4 address = %u in the slab), struct bgp_path %zu, "
+	       rib_peer_accepted(&e1->peer, af), rib_peer_sent(&e2->peer, af),
+	       rib_table_version(bgp), ptree_count(bgp->rib->af[af].tree),
+	       bgp->rib->af[af].journal.head - bgp->rib->af[af].journal.tail);
+	printf("  sizes: struct bgp_dest %zu (inline in its %zu-byte tree node), struct bgp_path "
+	       "%zu, "
 	       "struct bgp_attr %zu, struct bgp_attr_extra %zu (%zu interned)\n",
-	       sizeof(struct bgp_dest), bgp->rib->af[0].dest_slab.obj_size, sizeof(struct bgp_path),
-	       sizeof(struct bgp_attr), sizeof(struct bgp_attr_extra), bgp_attr_extra_count());
+	       sizeof(struct bgp_dest), ptree_entry_size(bgp->rib->af[af].tree),
+	       sizeof(struct bgp_path), sizeof(struct bgp_attr), sizeof(struct bgp_attr_extra),
+	       bgp_attr_extra_count());
 	printf("  heap: %.1f bytes/prefix (mallinfo2 in use: %zu -> %zu bytes)\n",
 	       (double)(heap1 - heap0) / (double)n, heap0, heap1);
 	printf("  RSS:  %.1f bytes/prefix (VmRSS %ld -> %ld kB, peak VmHWM %ld kB)\n",
@@ -313,14 +344,20 @@ START_TEST(bench)
 	printf("\n  ptree_memory %.1f bytes/prefix; RIB (dests+paths+tree+journal) %.1f "
 	       "bytes/prefix;"
 	       " %zu attribute sets\n",
-	       (double)ptree_memory(bgp->rib->af[0].tree) / (double)n,
+	       (double)ptree_memory(bgp->rib->af[af].tree) / (double)n,
 	       (double)rib_memory(bgp->rib) / (double)n, bgp_attr_count());
 
+	c0 = cpu_s();
 	fake_peer_down(e1);
 	fake_run(bgp, 100000000);
+	c2 = cpu_s();
 	printf("  after e1 down: e2 withdrawn %" PRIu64 " in %" PRIu64 " UPDATEs, dests left %zu\n",
-	       e2->pfx_withdrawn, e2->msgs_withdraw,
-	       ptree_count(bgp->rib->af[BGP_AF_IPV4_UNICAST].tree));
+	       e2->pfx_withdrawn, e2->msgs_withdraw, ptree_count(bgp->rib->af[af].tree));
+	/* What the withdrawal gave back (the full table's heap above heap0 = 100 %). */
+	printf("  heap after e1 down: %.1f bytes/prefix, %.1f %% of the full table's (CPU of the "
+	       "withdrawal %.3f s)\n",
+	       ((double)heap_used() - (double)heap0) / (double)n,
+	       100.0 * ((double)heap_used() - (double)heap0) / (double)(heap1 - heap0), c2 - c0);
 	fake_peer_down(e2);
 	fake_peer_free(e1);
 	fake_peer_free(e2);
@@ -338,10 +375,13 @@ int main(int argc, char **argv)
 	n = argc > 1 ? strtoul(argv[1], NULL, 10) : n;
 	per_attr = argc > 2 ? strtoul(argv[2], NULL, 10) : per_attr;
 	uniform = argc > 3 && !strcmp(argv[3], "uniform");
+	if (argc > 4 && !strcmp(argv[4], "ipv6"))
+		af = BGP_AF_IPV6_UNICAST;
 	if (n == 0 || per_attr == 0 || n > (1u << 24) ||
-	    (argc > 3 && !uniform && strcmp(argv[3], "internet"))) {
+	    (argc > 3 && !uniform && strcmp(argv[3], "internet")) ||
+	    (argc > 4 && af != BGP_AF_IPV6_UNICAST && strcmp(argv[4], "ipv4"))) {
 		fprintf(stderr, "usage: bench_rib [prefixes (1..16777216)] [prefixes per attribute "
-				"set] [internet|uniform]\n");
+				"set] [internet|uniform] [ipv4|ipv6]\n");
 		return 2;
 	}
 	tcase_set_timeout(tc, 0);

@@ -22,6 +22,12 @@
  * up to 4096 objects; a chunk whose last node goes is freed, so an emptied tree gives its
  * memory back.
  *
+ * Inline values (ptree_new_inline()): the value is not a pointer in the node but an area of a
+ * fixed size in it, so a table whose value is a per-prefix record (the RIB's struct bgp_dest)
+ * stores the prefix once, and saves the pointer and the record's own allocation: 16 bytes per
+ * IPv4 prefix, 24 per IPv6 prefix. Such a value exists from ptree_get_inline() until
+ * ptree_delete(), zeroed when created; the walks visit every stored node.
+ *
  * Handles: bit 31 says glue or stored; the rest is (chunk << 12 | index in chunk) + 1, so 0 is
  * the null handle. A stored node never moves, which keeps the slot ptree_get() returns valid
  * until that prefix is deleted.
@@ -78,6 +84,7 @@ struct ptree {
 	unsigned keylen; /* 4 or 16 */
 	unsigned maxlen; /* 32 or 128 */
 	size_t value_off;
+	size_t inline_size; /* 0: the value slot is a pointer; else the value is inline */
 	uint32_t root;
 	size_t count;
 	struct pt_slab stored, glue;
@@ -210,6 +217,27 @@ static inline void **pt_value(const struct ptree *t, struct pt_node *n)
 	return (void **)((uint8_t *)n + t->value_off);
 }
 
+/* The value of stored node n: what its slot holds, or its inline area. NULL = none yet. */
+static inline void *pt_val(const struct ptree *t, struct pt_node *n)
+{
+	return t->inline_size ? (void *)pt_value(t, n) : *pt_value(t, n);
+}
+
+/* A new or converted stored node's value: NULL, or the inline area zeroed. */
+static inline void pt_val_clear(const struct ptree *t, struct pt_node *n)
+{
+	if (t->inline_size)
+		memset(pt_value(t, n), 0, t->inline_size);
+	else
+		*pt_value(t, n) = NULL;
+}
+
+/* Where the value starts in a stored node (8-aligned after the key): IPv4 16, IPv6 32. */
+static size_t pt_value_off(unsigned keylen)
+{
+	return (sizeof(struct pt_node) + keylen + 7) & ~(size_t)7;
+}
+
 static inline bool pt_is_glue(uint32_t ref)
 {
 	return (ref & PT_GLUE) != 0;
@@ -284,7 +312,7 @@ static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct 
 
 /* ---- the tree ---- */
 
-struct ptree *ptree_new(int family)
+static struct ptree *pt_new(int family, size_t inline_size)
 {
 	struct ptree *t;
 
@@ -294,13 +322,45 @@ struct ptree *ptree_new(int family)
 	t->family = family;
 	t->keylen = (unsigned)family_addr_bytes(family);
 	t->maxlen = prefix_maxlen(family);
-	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40. */
-	t->value_off = (sizeof(struct pt_node) + t->keylen + 7) & ~(size_t)7;
-	t->stored.obj_size = t->value_off + sizeof(void *);
+	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40; an
+	 * inline value of N bytes instead of the 8 (rounded up to 8 bytes, for the next node). */
+	t->value_off = pt_value_off(t->keylen);
+	t->inline_size = inline_size;
+	t->stored.obj_size =
+		t->value_off + (inline_size ? (inline_size + 7) & ~(size_t)7 : sizeof(void *));
 	t->stored.tag = 0;
 	t->glue.obj_size = (sizeof(struct pt_node) + t->keylen + 3) & ~(size_t)3;
 	t->glue.tag = PT_GLUE;
 	return t;
+}
+
+struct ptree *ptree_new(int family)
+{
+	return pt_new(family, 0);
+}
+
+struct ptree *ptree_new_inline(int family, size_t value_size)
+{
+	if (value_size == 0 || value_size > PT_INLINE_MAX)
+		return NULL;
+	return pt_new(family, value_size);
+}
+
+void ptree_inline_prefix(int family, const void *value, struct prefix *p)
+{
+	unsigned keylen = (unsigned)family_addr_bytes(family);
+	const struct pt_node *n =
+		(const struct pt_node *)((const uint8_t *)value - pt_value_off(keylen));
+
+	memset(p, 0, sizeof(*p));
+	p->family = (uint8_t)family;
+	p->len = n->len;
+	memcpy(p->u.bytes, n->key, keylen);
+}
+
+size_t ptree_entry_size(const struct ptree *t)
+{
+	return t ? t->stored.obj_size : 0;
 }
 
 void ptree_free(struct ptree *t, void (*free_value)(void *value))
@@ -315,8 +375,8 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value))
 		while (sp) {
 			struct pt_node *n = pt_node(t, ref = stack[--sp]);
 
-			if (!pt_is_glue(ref) && *pt_value(t, n))
-				free_value(*pt_value(t, n));
+			if (!pt_is_glue(ref) && pt_val(t, n))
+				free_value(pt_val(t, n));
 			if (n->child[1])
 				stack[sp++] = n->child[1];
 			if (n->child[0])
@@ -337,7 +397,7 @@ static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
 	n->len = (uint8_t)len;
 	memset(n->pad, 0, sizeof(n->pad));
 	memcpy(n->key, key, t->keylen);
-	*pt_value(t, n) = NULL;
+	pt_val_clear(t, n);
 	t->count++;
 	return ref;
 }
@@ -351,19 +411,21 @@ static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 
 	memcpy(n, o, sizeof(*n) + t->keylen);
 	if (!pt_is_glue(nref))
-		*pt_value(t, n) = NULL;
+		pt_val_clear(t, n);
 	*link = nref;
 	slab_free(pt_is_glue(ref) ? &t->glue : &t->stored, ref);
 	return nref;
 }
 
-void **ptree_get(struct ptree *t, const struct prefix *p)
+/* The stored node of p, made if absent (*created says so). NULL: p does not fit the tree. */
+static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *created)
 {
 	uint8_t key[16];
 	unsigned len, c;
 	uint32_t *link, ref, nref, gref;
 	struct pt_node *n, *nn, *g;
 
+	*created = false;
 	if (!pt_key(t, p, key, &len))
 		return NULL;
 	link = &t->root;
@@ -375,18 +437,20 @@ void **ptree_get(struct ptree *t, const struct prefix *p)
 			if (pt_is_glue(ref)) {
 				ref = pt_convert(t, link, ref);
 				t->count++;
+				*created = true;
 			}
-			return pt_value(t, pt_node(t, ref));
+			return pt_node(t, ref);
 		}
 		link = &n->child[pt_bit(key, n->len)];
 	}
+	*created = true;
 
 	/* link points into a live node (or the root), which no allocation below moves. */
 	nref = pt_new_stored(t, key, len);
 	nn = pt_node(t, nref);
 	if (!ref) {
 		*link = nref;
-		return pt_value(t, nn);
+		return nn;
 	}
 	n = pt_node(t, ref);
 	c = key_common(n->key, key, MIN((unsigned)n->len, len));
@@ -394,7 +458,7 @@ void **ptree_get(struct ptree *t, const struct prefix *p)
 		/* The new prefix covers n: it takes n's place, n hangs below it. */
 		nn->child[pt_bit(n->key, len)] = ref;
 		*link = nref;
-		return pt_value(t, nn);
+		return nn;
 	}
 	/* They diverge at bit c: a glue node there holds both. */
 	gref = slab_alloc(&t->glue);
@@ -406,7 +470,32 @@ void **ptree_get(struct ptree *t, const struct prefix *p)
 	g->child[pt_bit(key, c)] = nref;
 	g->child[pt_bit(n->key, c)] = ref;
 	*link = gref;
-	return pt_value(t, nn);
+	return nn;
+}
+
+void **ptree_get(struct ptree *t, const struct prefix *p)
+{
+	bool created;
+	struct pt_node *n;
+
+	if (!t || t->inline_size)
+		return NULL; /* an inline tree's values are not pointers: ptree_get_inline() */
+	n = pt_get(t, p, &created);
+	return n ? pt_value(t, n) : NULL;
+}
+
+void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created)
+{
+	struct pt_node *n;
+	bool dummy;
+
+	if (!created)
+		created = &dummy;
+	*created = false;
+	if (!t || !t->inline_size)
+		return NULL;
+	n = pt_get(t, p, created);
+	return n ? pt_val(t, n) : NULL;
 }
 
 void *ptree_lookup(const struct ptree *t, const struct prefix *p)
@@ -423,7 +512,7 @@ void *ptree_lookup(const struct ptree *t, const struct prefix *p)
 		if (n->len > len || !key_match(n->key, key, n->len))
 			return NULL;
 		if (n->len == len)
-			return pt_is_glue(ref) ? NULL : *pt_value(t, n);
+			return pt_is_glue(ref) ? NULL : pt_val(t, n);
 		ref = n->child[pt_bit(key, n->len)];
 	}
 	return NULL;
@@ -443,8 +532,8 @@ void *ptree_match_prefix(const struct ptree *t, const struct prefix *p)
 
 		if (n->len > len || !key_match(n->key, key, n->len))
 			break;
-		if (!pt_is_glue(ref) && *pt_value(t, n))
-			best = *pt_value(t, n);
+		if (!pt_is_glue(ref) && pt_val(t, n))
+			best = pt_val(t, n);
 		if (n->len == len)
 			break;
 		ref = n->child[pt_bit(key, n->len)];
@@ -486,7 +575,7 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 	if (!ref || pt_is_glue(ref))
 		return NULL;
 	n = pt_node(t, ref);
-	val = *pt_value(t, n);
+	val = pt_val(t, n); /* inline: the address only, the area goes with the node */
 	t->count--;
 	if (n->child[0] && n->child[1]) {
 		/* Still a branch point: it stays as glue. */
@@ -518,7 +607,7 @@ static uint32_t pt_first_from(const struct ptree *t, uint32_t ref)
 	while (sp) {
 		struct pt_node *n = pt_node(t, ref = stack[--sp]);
 
-		if (!pt_is_glue(ref) && *pt_value(t, n))
+		if (!pt_is_glue(ref) && pt_val(t, n))
 			return ref;
 		if (n->child[1])
 			stack[sp++] = n->child[1];
@@ -595,7 +684,7 @@ static uint32_t pt_pop_next(const struct ptree *t, uint32_t *stack, unsigned *sp
 			stack[(*sp)++] = n->child[1];
 		if (n->child[0])
 			stack[(*sp)++] = n->child[0];
-		if (!pt_is_glue(ref) && *pt_value(t, (struct pt_node *)n))
+		if (!pt_is_glue(ref) && pt_val(t, (struct pt_node *)n))
 			return ref;
 	}
 	return PT_NIL;
@@ -610,7 +699,7 @@ void *ptree_first(const struct ptree *t, struct prefix *p)
 		return NULL;
 	n = pt_node(t, ref);
 	pt_to_prefix(t, n, p);
-	return *pt_value(t, n);
+	return pt_val(t, n);
 }
 
 void *ptree_next(const struct ptree *t, const struct prefix *after, struct prefix *p)
@@ -639,7 +728,7 @@ size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void 
 		sp = pt_seek_after(t, key, len, stack);
 	}
 	while (n < max && (ref = pt_pop_next(t, stack, &sp)) != PT_NIL) {
-		values[n++] = *pt_value(t, pt_node(t, ref));
+		values[n++] = pt_val(t, pt_node(t, ref));
 		last_ref = ref;
 	}
 	if (last_ref)
@@ -660,9 +749,9 @@ int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
 	while (sp) {
 		struct pt_node *n = pt_node(t, ref = stack[--sp]);
 
-		if (!pt_is_glue(ref) && *pt_value(t, n)) {
+		if (!pt_is_glue(ref) && pt_val(t, n)) {
 			pt_to_prefix(t, n, &p);
-			ret = cb(&p, *pt_value(t, n), arg);
+			ret = cb(&p, pt_val(t, n), arg);
 			if (ret)
 				return ret;
 		}
@@ -709,7 +798,7 @@ void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
 			node = pt_node(t, ref[i]);
 			if (node->len >= len[i] || !key_match(node->key, key[i], node->len)) {
 				if (node->len == len[i] && !pt_is_glue(ref[i]))
-					__builtin_prefetch(*pt_value(t, (struct pt_node *)node));
+					__builtin_prefetch(pt_val(t, (struct pt_node *)node));
 				ref[i] = PT_NIL;
 				continue;
 			}
@@ -738,9 +827,9 @@ int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_wal
 
 		if (n->len > len || !key_match(n->key, key, n->len))
 			break;
-		if (!pt_is_glue(ref) && *pt_value(t, n)) {
+		if (!pt_is_glue(ref) && pt_val(t, n)) {
 			pt_to_prefix(t, n, &np);
-			ret = cb(&np, *pt_value(t, n), arg);
+			ret = cb(&np, pt_val(t, n), arg);
 			if (ret)
 				return ret;
 		}

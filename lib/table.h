@@ -29,6 +29,27 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value));
  * at the same address until that prefix is deleted; host bits in p are ignored (masked).
  */
 void **ptree_get(struct ptree *t, const struct prefix *p);
+
+/*
+ * A tree whose values live in its nodes: value_size bytes (at most PT_INLINE_MAX) after each
+ * stored prefix, instead of a pointer to a record allocated apart. For a record per prefix
+ * (the RIB's route nodes) this stores the prefix once and saves a pointer and an allocation.
+ * In such a tree:
+ *   - ptree_get_inline() finds or creates p's value, zeroed when created (*created, may be
+ *     NULL, says which); it stays at the same address until ptree_delete(p); ptree_get()
+ *     returns NULL;
+ *   - the value of a stored prefix is its area, never NULL: every stored prefix is visited;
+ *   - ptree_delete() frees the area with the node (its answer says whether p was there, and
+ *     must not be read through); ptree_free()'s free_value releases what the value holds,
+ *     not the value;
+ *   - ptree_inline_prefix() gives a value's prefix back from the value alone.
+ */
+#define PT_INLINE_MAX 256
+struct ptree *ptree_new_inline(int family, size_t value_size);
+void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created);
+void ptree_inline_prefix(int family, const void *value, struct prefix *p);
+/* Bytes of one stored prefix's node (with its value slot or inline value). */
+size_t ptree_entry_size(const struct ptree *t);
 void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */
 void *ptree_match(const struct ptree *t, const struct ipaddr *a);	 /* longest match */
 void *ptree_match_prefix(const struct ptree *t, const struct prefix *p); /* longest covering */

@@ -235,11 +235,11 @@ static void dest_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
 	void *v;
 
 	bgp_dest_prefix(d, af, &p);
+	/* d is its tree node's inline value: what it holds goes first, then the node. */
+	bgp_dest_adv_release(rib, af, d);
 	v = ptree_delete(rib->af[af].tree, &p);
 	if (v != d)
 		log_err("RIB: route node for a prefix was not in its table (internal error)");
-	bgp_dest_adv_release(rib, af, d);
-	bgp_slab_free(&rib->af[af].dest_slab, d);
 }
 
 /* Is d advertised to a session that is up (one that still has to be sent a withdrawal)? */

@@ -32,7 +32,6 @@
 DEFINE_MTYPE(BGP_RIB, "BGP RIB");
 DEFINE_MTYPE(BGP_RIB_PEER, "BGP RIB peer");
 DEFINE_MTYPE(BGP_RIB_SRC, "BGP RIB session");
-DEFINE_MTYPE(BGP_DEST_SLAB, "BGP route nodes");
 DEFINE_MTYPE(BGP_PATH_SLAB, "BGP paths");
 DEFINE_MTYPE(BGP_JOURNAL, "BGP change journal");
 DEFINE_MTYPE(BGP_ADV_BITMAP, "BGP advertised-to bitmaps");
@@ -44,24 +43,16 @@ DEFINE_MTYPE(BGP_ADJ_OUT, "BGP Adj-RIB-Out");
 
 void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->family = (uint8_t)bgp_af_family(af);
-	p->len = dest->plen;
-	memcpy(p->u.bytes, dest->addr, dest_addr_len(af));
+	ptree_inline_prefix(bgp_af_family(af), dest, p);
 }
 
 static struct bgp_dest *dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
 {
-	struct rib_af *raf = &rib->af[af];
-	void **slot = ptree_get(raf->tree, p);
-	struct bgp_dest *dest = *slot;
+	bool created;
+	struct bgp_dest *dest = ptree_get_inline(rib->af[af].tree, p, &created);
 
-	if (dest)
-		return dest;
-	dest = bgp_slab_alloc(&raf->dest_slab);
-	dest->plen = p->len;
-	memcpy(dest->addr, p->u.bytes, dest_addr_len(af));
-	*slot = dest;
+	if (dest && created)
+		dest->plen = p->len;
 	return dest;
 }
 
@@ -338,11 +329,9 @@ struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *raf = &rib->af[af];
 
-		raf->tree = ptree_new(bgp_af_family(af));
+		raf->tree = ptree_new_inline(bgp_af_family(af), sizeof(struct bgp_dest));
 		raf->journal.base = raf->journal.tail = raf->journal.head = 1;
 		raf->journal.passed = 1;
-		bgp_slab_init(&raf->dest_slab, MTYPE_BGP_DEST_SLAB,
-			      sizeof(struct bgp_dest) + dest_addr_len(af));
 	}
 	bgp_slab_init(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path));
 	rib->src_cap = SRC_TABLE_INITIAL;
@@ -406,7 +395,6 @@ void rib_free(struct bgp_rib *rib)
 		ptree_walk(raf->tree, dest_release_cb, rib);
 		ptree_free(raf->tree, NULL);
 		rib_journal_free(rib, af);
-		bgp_slab_fini(&raf->dest_slab);
 	}
 	bgp_slab_fini(&rib->path_slab);
 	adj_out_fini(rib);
@@ -1179,7 +1167,7 @@ size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af)
 {
 	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
 		return 0;
-	return rib_af_count(bgp, af) * bgp->rib->af[af].dest_slab.obj_size;
+	return rib_af_count(bgp, af) * ptree_entry_size(bgp->rib->af[af].tree);
 }
 
 uint64_t rib_table_version(const struct bgp *bgp)
@@ -1198,7 +1186,7 @@ size_t rib_memory(const struct bgp_rib *rib)
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		const struct rib_af *raf = &rib->af[af];
 
-		total += ptree_memory(raf->tree) + bgp_slab_memory(&raf->dest_slab);
+		total += ptree_memory(raf->tree);
 		total += (size_t)raf->journal.nchunk * RIB_JCHUNK * sizeof(struct bgp_dest *);
 	}
 	return total;

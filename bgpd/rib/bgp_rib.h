@@ -6,9 +6,11 @@
  *
  * Layout, chosen for full tables (budget: about 140 bytes per prefix learned from one peer and
  * advertised to another, everything included):
- *   - prefix tree (lib/table.h) per address family: prefix -> struct bgp_dest *
- *   - struct bgp_dest, slab-allocated: path list, peers advertised to (bitmap), version,
- *     and the prefix itself in 4 or 16 bytes (32 bytes for IPv4, 40 for IPv6)
+ *   - prefix tree (lib/table.h) per address family, whose stored nodes hold the struct
+ *     bgp_dest inline (ptree_new_inline()): the prefix is stored once, in the node's key,
+ *     and there is no pointer from the tree to the dest nor an allocation of its own
+ *   - struct bgp_dest: path list, peers advertised to (bitmap), version (24 bytes; its node
+ *     40 bytes for IPv4, 56 for IPv6, plus the tree's glue nodes, 16 or 28 bytes)
  *   - struct bgp_path, slab-allocated: next, interned attribute, source id, last update
  *     (24 bytes)
  *   - the journal: one pointer per change, trimmed as soon as every peer has read it
@@ -47,7 +49,6 @@ struct rmap_ctx;
 DECLARE_MTYPE(BGP_RIB);	       /* struct bgp_rib and its tables */
 DECLARE_MTYPE(BGP_RIB_PEER);   /* struct rib_peer */
 DECLARE_MTYPE(BGP_RIB_SRC);    /* struct rib_src */
-DECLARE_MTYPE(BGP_DEST_SLAB);  /* chunks of struct bgp_dest */
 DECLARE_MTYPE(BGP_PATH_SLAB);  /* chunks of struct bgp_path */
 DECLARE_MTYPE(BGP_JOURNAL);    /* change journal chunks */
 DECLARE_MTYPE(BGP_ADV_BITMAP); /* "advertised to" bitmaps of more than 63 sessions */
@@ -94,15 +95,16 @@ struct bgp_path {
 #define DEST_F_BEST 0x01 /* paths is the selected best path */
 #define DEST_F_FIB 0x02	 /* a route for it is installed in the kernel (bgpd/rib/bgp_rib_fib.c) */
 
-/* One prefix. Allocated from the AF's slab with room for the address (4 or 16 bytes). */
+/* One prefix: the inline value of its node in the AF's prefix tree, which holds the address
+ * (bgp_dest_prefix()). It lives from rib_dest_get() until the journal frees it (no paths left,
+ * every reader past it: rib_journal_trim()). */
 struct bgp_dest {
 	struct bgp_path *paths; /* best first when DEST_F_BEST */
 	uintptr_t adv;		/* sessions this prefix is advertised to (bgp_adj_out.c) */
 	uint32_t version;	/* journal position of the last change (low 32 bits) */
 	uint8_t flags;
-	uint8_t plen;
+	uint8_t plen;	/* the prefix length, also in the node: read here without a lookup */
 	uint8_t reason; /* enum bgp_sel_reason of the last decision (bgp_decision.c) */
-	uint8_t addr[]; /* 4 or 16 bytes */
 };
 
 /*
@@ -271,9 +273,8 @@ struct rib_peer {
 };
 
 struct rib_af {
-	struct ptree *tree;
+	struct ptree *tree; /* inline values: struct bgp_dest */
 	struct rib_journal journal;
-	struct bgp_slab dest_slab;
 	uint64_t paths; /* paths stored */
 };
 
@@ -399,11 +400,6 @@ const struct ptree *rib_adj_in(const struct rib_src *src, enum bgp_af af);
  * limited per instance, as FRR). */
 void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enum bgp_af af,
 			     enum bgp_dir dir);
-
-static inline size_t dest_addr_len(enum bgp_af af)
-{
-	return af == BGP_AF_IPV4_UNICAST ? 4 : 16;
-}
 
 void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix *p);
 /* The dest of p, made (without paths) if the table has none. */

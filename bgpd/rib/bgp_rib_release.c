@@ -2,7 +2,7 @@
 /*
  * Memory after a large release (issue 15: back within 5% of the empty daemon's once a full
  * table is withdrawn). The RIB's slabs and the interning pools return their chunks to malloc
- * when they empty (bgp_slab.c, bgp_ipool in bgp_attr_intern.c), but two things keep the
+ * when they empty (bgp_slab.c, bgp_vstore.c), but two things keep the
  * process's resident memory at its peak even then:
  *   - each session's export cache (bgp_adj_out.c) holds up to 1024 input and 1024 exported
  *     attribute sets: with the table gone they are the last users of the interning pools,

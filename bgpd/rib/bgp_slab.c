@@ -1,6 +1,18 @@
 /* SPDX-License-Identifier: ISC */
-/* Fixed-size object slabs for the RIB (see bgp_slab.h for why). */
+/*
+ * Fixed-size object slabs for the RIB (see bgp_slab.h for why).
+ *
+ * Giving chunks back: objects carry no header, so a free object does not say which chunk it
+ * is in, and the free list threads through every chunk. Rather than a per-object cost, a
+ * reclaim pass runs when the slab is under a quarter full: it counts the free objects of
+ * each chunk (a binary search among the chunks sorted by address), frees the chunks that are
+ * entirely free and rebuilds the free list from the rest. Its cost is linear in the free
+ * objects; it runs again only once in_use has fallen to a quarter of what it was at the last
+ * pass (a handful of passes for a whole table withdrawn), and at once when the slab empties.
+ */
 #include "lib/compat.h"
+
+#include <stdlib.h>
 
 #include "bgpd/rib/bgp_slab.h"
 
@@ -21,6 +33,7 @@ void bgp_slab_init(struct bgp_slab *s, struct mtype *mt, size_t obj_size)
 		obj_size = sizeof(void *);
 	s->obj_size = (uint32_t)((obj_size + 7) & ~(size_t)7);
 	s->per_chunk = (uint32_t)((SLAB_CHUNK_BYTES - sizeof(struct bgp_slab_chunk)) / s->obj_size);
+	s->reclaim_below = SIZE_MAX;
 }
 
 void bgp_slab_fini(struct bgp_slab *s)
@@ -36,6 +49,7 @@ void bgp_slab_fini(struct bgp_slab *s)
 	s->fresh = 0;
 	s->in_use = 0;
 	s->chunk_count = 0;
+	s->reclaim_below = SIZE_MAX;
 }
 
 void *bgp_slab_alloc(struct bgp_slab *s)
@@ -53,6 +67,8 @@ void *bgp_slab_alloc(struct bgp_slab *s)
 			s->chunks = c;
 			s->fresh = s->per_chunk;
 			s->chunk_count++;
+			s->reclaim_below =
+				SIZE_MAX; /* growing again: a pass when it next shrinks */
 		}
 		obj = s->chunks->data + (size_t)(s->per_chunk - s->fresh) * s->obj_size;
 		s->fresh--;
@@ -62,23 +78,81 @@ void *bgp_slab_alloc(struct bgp_slab *s)
 	return obj;
 }
 
-/* The last object gone: every chunk goes back to malloc (and from there, after the RIB's
- * malloc_trim(), to the system), so a table that was withdrawn whole leaves nothing behind
- * (issue 15). One prefix flapping alone then takes and gives back a chunk each time, which
- * malloc serves from its free lists. A slab that is never empty keeps its chunks: objects do
- * not move, and a partial release would need a chunk lookup on every free. */
-static void slab_release_empty(struct bgp_slab *s)
+static int chunk_addr_cmp(const void *a, const void *b)
 {
-	struct bgp_slab_chunk *c, *next;
+	uintptr_t x = (uintptr_t) * (struct bgp_slab_chunk *const *)a;
+	uintptr_t y = (uintptr_t) * (struct bgp_slab_chunk *const *)b;
 
-	for (c = s->chunks; c; c = next) {
-		next = c->next;
-		XFREE(s->mt, c);
+	return x < y ? -1 : x > y;
+}
+
+/* Index in sorted[] of the chunk holding obj (every free object is in one). */
+static size_t chunk_of(struct bgp_slab_chunk **sorted, size_t n, const void *obj)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)sorted[mid] <= (uintptr_t)obj)
+			lo = mid;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+/* Free the chunks whose objects are all free (see the top of the file). */
+static void slab_reclaim(struct bgp_slab *s)
+{
+	size_t n = s->chunk_count, i, kept = 0;
+	struct bgp_slab_chunk **sorted, *newest = s->chunks, *c;
+	uint32_t *nfree;
+	void *obj, *next, **tail;
+
+	sorted = XMALLOC(s->mt, n * sizeof(*sorted));
+	nfree = XCALLOC(s->mt, n * sizeof(*nfree));
+	for (i = 0, c = s->chunks; c; c = c->next)
+		sorted[i++] = c;
+	qsort(sorted, n, sizeof(*sorted), chunk_addr_cmp);
+	for (obj = s->free_list; obj; obj = *(void **)obj)
+		nfree[chunk_of(sorted, n, obj)]++;
+	/* The newest chunk's objects never handed out are free too. */
+	if (newest)
+		nfree[chunk_of(sorted, n, newest->data)] += s->fresh;
+	/* The free list without the objects of the chunks about to go. */
+	tail = &s->free_list;
+	for (obj = s->free_list; obj; obj = next) {
+		next = *(void **)obj;
+		if (nfree[chunk_of(sorted, n, obj)] < s->per_chunk) {
+			*tail = obj;
+			tail = (void **)obj;
+		}
+	}
+	*tail = NULL;
+	/* Relink the chunks that stay, the newest first (it is the one carved from). */
 	s->chunks = NULL;
-	s->chunk_count = 0;
-	s->free_list = NULL;
-	s->fresh = 0;
+	for (i = n; i-- > 0;) {
+		if (nfree[i] == s->per_chunk) {
+			if (sorted[i] == newest)
+				s->fresh = 0;
+			XFREE(s->mt, sorted[i]);
+			continue;
+		}
+		if (sorted[i] == newest && s->fresh)
+			continue; /* linked first, below */
+		sorted[i]->next = s->chunks;
+		s->chunks = sorted[i];
+		kept++;
+	}
+	if (s->fresh) {
+		newest->next = s->chunks;
+		s->chunks = newest;
+		kept++;
+	}
+	s->chunk_count = kept;
+	XFREE(s->mt, nfree);
+	XFREE(s->mt, sorted);
 }
 
 void bgp_slab_free(struct bgp_slab *s, void *obj)
@@ -88,8 +162,14 @@ void bgp_slab_free(struct bgp_slab *s, void *obj)
 	*(void **)obj = s->free_list;
 	s->free_list = obj;
 	s->in_use--;
-	if (s->in_use == 0)
-		slab_release_empty(s);
+	if (s->in_use == 0) {
+		bgp_slab_fini(s); /* nothing is referenced: no need to look */
+		return;
+	}
+	if (s->in_use * 4 < s->chunk_count * s->per_chunk && s->in_use <= s->reclaim_below) {
+		slab_reclaim(s);
+		s->reclaim_below = s->in_use / 4;
+	}
 }
 
 size_t bgp_slab_memory(const struct bgp_slab *s)

@@ -3,10 +3,10 @@
  * A fixed-size object allocator for the RIB's per-prefix objects (struct bgp_dest,
  * struct bgp_path). A full table holds millions of them: malloc would add a 16-byte header and
  * round each one up, which alone is a third of the per-prefix budget. Objects are carved from
- * 64 KiB chunks (accounted under the slab's MTYPE) and recycled through a free list. A table
- * that shrinks keeps its chunks for the next feed, as BIRD's and OpenBGPD's pools do, until the
- * slab is empty: then they are all returned (a full table withdrawn gives its memory back,
- * issue 15).
+ * 64 KiB chunks (accounted under the slab's MTYPE) and recycled through a free list. When a
+ * table shrinks to under a quarter of the slab (a session's routes withdrawn), the chunks whose
+ * objects are all free go back to malloc, so that memory returns to about that of the smaller
+ * table (bgp_slab.c says how, and what it costs).
  */
 #ifndef SKUA_BGP_SLAB_H
 #define SKUA_BGP_SLAB_H
@@ -27,6 +27,7 @@ struct bgp_slab {
 	uint32_t fresh; /* objects never handed out in the newest chunk */
 	size_t in_use;
 	size_t chunk_count;
+	size_t reclaim_below; /* in_use under which the next reclaim pass runs */
 };
 
 void bgp_slab_init(struct bgp_slab *s, struct mtype *mt, size_t obj_size);

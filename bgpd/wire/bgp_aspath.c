@@ -12,6 +12,7 @@
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_open.h"
+#include "bgpd/wire/bgp_vstore.h"
 #include "lib/hash.h"
 #include "lib/log.h"
 #include "lib/log_limit.h"
@@ -20,19 +21,16 @@ DEFINE_MTYPE(BGP_ASPATH, "BGP AS path");
 
 #define SEG_MAX 255 /* ASes per segment: the count is one octet */
 
-static struct hash *aspath_hash;
 static struct bgp_aspath *aspath_empty_path;
 
 /*
- * Paths up to ASPATH_SLAB_MAX bytes (header included: 60 ASes in one segment) come from slabs
- * of 8-byte size classes, larger ones from malloc. A full table has about 100k distinct
- * paths of 2 to 8 ASes (26 to 50 bytes): malloc would add a 16-byte header and round up to
- * 16, a third more.
+ * Paths up to BGP_VSTORE_MAX_SIZE bytes (header included: 60 ASes in one segment) live in a
+ * store of slabs with a 4-byte index slot each (bgp_vstore.c). A full table has about 100k
+ * distinct paths of 2 to 8 ASes (26 to 50 bytes): malloc would add a 16-byte header and round
+ * up to 16, and lib/hash.c a 12-byte slot. The rare longer paths go to malloc and lib/hash.c.
  */
-#define ASPATH_SLAB_MAX 256
-#define ASPATH_CLASSES ((ASPATH_SLAB_MAX - sizeof(struct bgp_aspath)) / 8 + 1)
-#define ASPATH_CHUNK_BYTES (16 * 1024)
-static struct bgp_ipool aspath_pool[ASPATH_CLASSES];
+static struct bgp_vstore aspath_store;
+static struct hash *aspath_large_hash;
 static size_t aspath_large_bytes;
 
 static size_t aspath_obj_size(size_t len)
@@ -40,32 +38,9 @@ static size_t aspath_obj_size(size_t len)
 	return (sizeof(struct bgp_aspath) + len + 7) & ~(size_t)7;
 }
 
-static struct bgp_aspath *aspath_alloc(size_t len)
+static bool aspath_is_large(size_t len)
 {
-	size_t size = aspath_obj_size(len);
-	struct bgp_ipool *pool;
-	uint32_t id;
-
-	if (size > ASPATH_SLAB_MAX) {
-		aspath_large_bytes += size;
-		return XMALLOC(MTYPE_BGP_ASPATH, size);
-	}
-	pool = &aspath_pool[(size - sizeof(struct bgp_aspath)) / 8];
-	if (!pool->size)
-		bgp_ipool_init(pool, MTYPE_BGP_ASPATH, size, ASPATH_CHUNK_BYTES);
-	return bgp_ipool_alloc(pool, &id);
-}
-
-static void aspath_free(struct bgp_aspath *p)
-{
-	size_t size = aspath_obj_size(p->len);
-
-	if (size > ASPATH_SLAB_MAX) {
-		aspath_large_bytes -= size;
-		XFREE(MTYPE_BGP_ASPATH, p);
-		return;
-	}
-	bgp_ipool_free(&aspath_pool[(size - sizeof(struct bgp_aspath)) / 8], p, UINT32_MAX);
+	return aspath_obj_size(len) > BGP_VSTORE_MAX_SIZE;
 }
 
 /*
@@ -91,7 +66,7 @@ static uint32_t aspath_hash_key(const void *item)
 	return ((const struct bgp_aspath *)item)->hash;
 }
 
-static bool aspath_hash_eq(const void *a, const void *b)
+static bool aspath_eq(const void *a, const void *b)
 {
 	const struct bgp_aspath *pa = a, *pb = b;
 
@@ -100,8 +75,8 @@ static bool aspath_hash_eq(const void *a, const void *b)
 
 static void aspath_init(void)
 {
-	if (!aspath_hash)
-		aspath_hash = hash_new(aspath_hash_key, aspath_hash_eq, "BGP AS paths");
+	if (!aspath_store.mt)
+		bgp_vstore_init(&aspath_store, MTYPE_BGP_ASPATH, MTYPE_BGP_VSTORE_INDEX, aspath_eq);
 }
 
 /* ---- walking the internal form ---- */
@@ -181,19 +156,31 @@ struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len)
 		memmove(key->data, data, len);
 	key->len = (uint16_t)len;
 	key->hash = hash_bytes(key->data, len, 0x61737061u);
-	p = hash_lookup(aspath_hash, key);
+	if (aspath_is_large(len))
+		p = aspath_large_hash ? hash_lookup(aspath_large_hash, key) : NULL;
+	else
+		p = bgp_vstore_lookup(&aspath_store, key, key->hash);
 	if (p) {
 		p->refcnt++;
 		return p;
 	}
-	p = aspath_alloc(len);
+	if (aspath_is_large(len)) {
+		if (!aspath_large_hash)
+			aspath_large_hash =
+				hash_new(aspath_hash_key, aspath_eq, "BGP AS paths (long)");
+		aspath_large_bytes += aspath_obj_size(len);
+		p = XMALLOC(MTYPE_BGP_ASPATH, aspath_obj_size(len));
+	} else {
+		p = bgp_vstore_add(&aspath_store, key->hash, aspath_obj_size(len));
+	}
 	p->refcnt = 1;
 	p->hash = key->hash;
 	p->len = (uint16_t)len;
 	p->path_len = (uint16_t)MIN(bgp_aspath_data_count(key->data, len), UINT16_MAX);
 	p->first_as = data_first_as(key->data, len);
 	memcpy(p->data, key->data, len);
-	hash_insert(aspath_hash, p);
+	if (aspath_is_large(len))
+		hash_insert(aspath_large_hash, p);
 	return p;
 }
 
@@ -231,41 +218,43 @@ void bgp_aspath_unref(struct bgp_aspath *p)
 	}
 	if (--p->refcnt)
 		return;
-	hash_remove(aspath_hash, p);
-	aspath_free(p);
+	if (aspath_is_large(p->len)) {
+		hash_remove(aspath_large_hash, p);
+		aspath_large_bytes -= aspath_obj_size(p->len);
+		XFREE(MTYPE_BGP_ASPATH, p);
+		return;
+	}
+	bgp_vstore_del(&aspath_store, p);
 }
 
 size_t bgp_aspath_count(void)
 {
-	return aspath_hash ? hash_count(aspath_hash) : 0;
+	return aspath_store.live + (aspath_large_hash ? hash_count(aspath_large_hash) : 0);
 }
 
 size_t bgp_aspath_memory(void)
 {
-	size_t bytes = aspath_large_bytes + (aspath_hash ? hash_memory(aspath_hash) : 0);
-
-	for (size_t i = 0; i < ASPATH_CLASSES; i++)
-		bytes += bgp_ipool_memory(&aspath_pool[i]);
-	return bytes;
+	return aspath_large_bytes + (aspath_large_hash ? hash_memory(aspath_large_hash) : 0) +
+	       bgp_vstore_memory(&aspath_store);
 }
 
 void bgp_aspath_finish(void)
 {
+	size_t left;
+
 	if (aspath_empty_path) {
 		struct bgp_aspath *p = aspath_empty_path;
 
 		aspath_empty_path = NULL;
 		bgp_aspath_unref(p);
 	}
-	if (aspath_hash && hash_count(aspath_hash))
-		log_warn("BGP AS paths: %zu still referenced at exit (a leak)",
-			 hash_count(aspath_hash));
-	hash_free(aspath_hash);
-	aspath_hash = NULL;
+	left = bgp_aspath_count();
+	if (left)
+		log_warn("BGP AS paths: %zu still referenced at exit (a leak)", left);
+	hash_free(aspath_large_hash);
+	aspath_large_hash = NULL;
 	/* Slabs of leaked paths stay: freeing them would turn the leak into a use after free. */
-	for (size_t i = 0; i < ASPATH_CLASSES; i++)
-		if (!aspath_pool[i].live)
-			bgp_ipool_fini(&aspath_pool[i]);
+	bgp_vstore_fini(&aspath_store);
 }
 
 /* ---- wire ---- */

@@ -49,43 +49,6 @@ enum bgp_attr_action {
 	BGP_ACT_RESET,	  /* session reset */
 };
 
-/* ---- slabs for interned objects (bgp_attr_intern.c) ---- */
-
-/*
- * Fixed-size objects carved from chunks, with a dense 32-bit id each (the index of interned
- * sets stores ids, not pointers). Against malloc, an object saves the 16-byte header and the
- * rounding up to 16. Freed objects are reused (their first 16 bytes hold: a zero refcount
- * where interned objects keep theirs, the id, the free-list link); chunks go back to the
- * system when the pool empties and with bgp_ipool_fini(). Objects are 16 bytes
- * or more, a multiple of 8.
- */
-struct bgp_ipool {
-	struct mtype *mt;
-	uint32_t size;	 /* object size */
-	uint32_t shift;	 /* log2(objects per chunk) */
-	uint8_t **chunk; /* chunk[id >> shift] */
-	uint32_t nchunk;
-	uint32_t chunk_cap;
-	uint32_t used; /* ids 0 .. used - 1 have been handed out */
-	uint32_t live; /* objects allocated now */
-	void *free_list;
-};
-
-/* Largest id + 1 (the index of interned sets packs an id in 26 bits). */
-#define BGP_IPOOL_MAX_IDS ((UINT32_C(1) << 26) - 1)
-
-void bgp_ipool_init(struct bgp_ipool *p, struct mtype *mt, size_t size, size_t chunk_bytes);
-void bgp_ipool_fini(struct bgp_ipool *p); /* every object must be free */
-void *bgp_ipool_alloc(struct bgp_ipool *p, uint32_t *id);
-/* id: the one bgp_ipool_alloc() gave (UINT32_MAX when the caller keeps no ids). */
-void bgp_ipool_free(struct bgp_ipool *p, void *obj, uint32_t id);
-size_t bgp_ipool_memory(const struct bgp_ipool *p);
-
-static inline void *bgp_ipool_ptr(const struct bgp_ipool *p, uint32_t id)
-{
-	return p->chunk[id >> p->shift] + (size_t)(id & ((1u << p->shift) - 1)) * p->size;
-}
-
 /* ---- AS paths (bgp_aspath.c) ---- */
 
 /* Largest internal path (bytes of segment data: uint16_t len). */

@@ -11,6 +11,7 @@
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_community.h"
+#include "bgpd/wire/bgp_vstore.h"
 #include "lib/hash.h"
 #include "lib/log.h"
 
@@ -21,9 +22,20 @@ DEFINE_MTYPE(BGP_ECOMMLIST, "BGP extended community list");
 /* Longest list a 65535-byte attribute can carry. */
 #define U32LIST_MAX (65535 / 4)
 
-static struct hash *u32list_hash;
-static struct hash *lcomm_hash;
-static struct hash *ecomm_hash;
+/*
+ * Each list type: a store of slabs with 4-byte index slots (bgp_vstore.c) for lists up to
+ * BGP_VSTORE_MAX_SIZE bytes, malloc and lib/hash.c for the rare longer ones. A full table has
+ * hundreds of thousands of distinct community lists of a few entries: one malloc each would
+ * add a 16-byte header, lib/hash.c a 12-byte slot.
+ */
+struct list_table {
+	struct bgp_vstore store;
+	struct hash *large;
+};
+
+static struct list_table u32list_table;
+static struct list_table lcomm_table;
+static struct list_table ecomm_table;
 
 /* Lookup keys, filled in place (see bgp_aspath.c for why). */
 static _Alignas(struct bgp_u32list) uint8_t
@@ -73,7 +85,7 @@ _Static_assert(offsetof(struct bgp_u32list, val) == offsetof(struct bgp_ecommlis
 	       "extended community list layout must match");
 
 struct list_kind {
-	struct hash **hash;
+	struct list_table *table;
 	hash_eq_fn eq;
 	const char *name;
 	struct mtype *mtype;
@@ -82,39 +94,56 @@ struct list_kind {
 	uint32_t seed;
 };
 
+static size_t list_obj_size(size_t bytes)
+{
+	return sizeof(struct bgp_u32list) + bytes;
+}
+
 static struct bgp_u32list *list_intern(const struct list_kind *k, const uint32_t *val,
 				       uint32_t count)
 {
 	size_t bytes = (size_t)count * 4 * k->words;
+	bool large = list_obj_size(bytes) > BGP_VSTORE_MAX_SIZE;
+	struct list_table *t = k->table;
 	struct bgp_u32list *l;
 
 	if (count > U32LIST_MAX / k->words)
 		return NULL;
-	if (!*k->hash)
-		*k->hash = hash_new(list_key, k->eq, k->name);
+	if (!t->store.mt)
+		bgp_vstore_init(&t->store, k->mtype, MTYPE_BGP_VSTORE_INDEX, k->eq);
 	if (count && val != k->key->val)
 		memmove(k->key->val, val, bytes);
 	k->key->count = count;
 	k->key->hash = hash_bytes(k->key->val, bytes, k->seed);
-	l = hash_lookup(*k->hash, k->key);
+	if (large)
+		l = t->large ? hash_lookup(t->large, k->key) : NULL;
+	else
+		l = bgp_vstore_lookup(&t->store, k->key, k->key->hash);
 	if (l) {
 		l->refcnt++;
 		return l;
 	}
-	l = XMALLOC(k->mtype, sizeof(*l) + bytes);
+	if (large) {
+		if (!t->large)
+			t->large = hash_new(list_key, k->eq, k->name);
+		l = XMALLOC(k->mtype, list_obj_size(bytes));
+	} else {
+		l = bgp_vstore_add(&t->store, k->key->hash, list_obj_size(bytes));
+	}
 	l->refcnt = 1;
 	l->hash = k->key->hash;
 	l->count = count;
 	if (count)
 		memcpy(l->val, k->key->val, bytes);
-	hash_insert(*k->hash, l);
+	if (large)
+		hash_insert(t->large, l);
 	return l;
 }
 
 struct bgp_u32list *bgp_u32list_intern(const uint32_t *val, uint32_t count)
 {
 	static const struct list_kind kind = {
-		.hash = &u32list_hash,
+		.table = &u32list_table,
 		.eq = u32list_eq,
 		.name = "BGP community lists",
 		.mtype = MTYPE_BGP_U32LIST,
@@ -149,7 +178,9 @@ struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l)
 	return l;
 }
 
-static void list_unref(struct hash *h, struct mtype *mt, const char *name, struct bgp_u32list *l)
+/* words: 32-bit values per entry, as in struct list_kind. */
+static void list_unref(struct list_table *t, unsigned words, const char *name,
+		       struct bgp_u32list *l)
 {
 	if (!l)
 		return;
@@ -159,19 +190,23 @@ static void list_unref(struct hash *h, struct mtype *mt, const char *name, struc
 	}
 	if (--l->refcnt)
 		return;
-	hash_remove(h, l);
-	XFREE(mt, l);
+	if (list_obj_size((size_t)l->count * 4 * words) > BGP_VSTORE_MAX_SIZE) {
+		hash_remove(t->large, l);
+		XFREE(t->store.mt, l);
+		return;
+	}
+	bgp_vstore_del(&t->store, l);
 }
 
 void bgp_u32list_unref(struct bgp_u32list *l)
 {
-	list_unref(u32list_hash, MTYPE_BGP_U32LIST, "community list", l);
+	list_unref(&u32list_table, 1, "community list", l);
 }
 
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
 {
 	static const struct list_kind kind = {
-		.hash = &lcomm_hash,
+		.table = &lcomm_table,
 		.eq = lcomm_eq,
 		.name = "BGP large community lists",
 		.mtype = MTYPE_BGP_LCOMMLIST,
@@ -185,14 +220,13 @@ struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
 
 void bgp_lcommlist_unref(struct bgp_lcommlist *l)
 {
-	list_unref(lcomm_hash, MTYPE_BGP_LCOMMLIST, "large community list",
-		   (struct bgp_u32list *)l);
+	list_unref(&lcomm_table, 3, "large community list", (struct bgp_u32list *)l);
 }
 
 struct bgp_ecommlist *bgp_ecommlist_intern(const uint32_t *val, uint32_t count)
 {
 	static const struct list_kind kind = {
-		.hash = &ecomm_hash,
+		.table = &ecomm_table,
 		.eq = ecomm_eq,
 		.name = "BGP extended community lists",
 		.mtype = MTYPE_BGP_ECOMMLIST,
@@ -213,42 +247,46 @@ struct bgp_ecommlist *bgp_ecommlist_ref(struct bgp_ecommlist *l)
 
 void bgp_ecommlist_unref(struct bgp_ecommlist *l)
 {
-	list_unref(ecomm_hash, MTYPE_BGP_ECOMMLIST, "extended community list",
-		   (struct bgp_u32list *)l);
+	list_unref(&ecomm_table, 2, "extended community list", (struct bgp_u32list *)l);
+}
+
+static size_t list_table_count(const struct list_table *t)
+{
+	return t->store.live + (t->large ? hash_count(t->large) : 0);
 }
 
 size_t bgp_ecommlist_count(void)
 {
-	return ecomm_hash ? hash_count(ecomm_hash) : 0;
+	return list_table_count(&ecomm_table);
 }
 
 size_t bgp_u32list_count(void)
 {
-	return u32list_hash ? hash_count(u32list_hash) : 0;
+	return list_table_count(&u32list_table);
 }
 
 size_t bgp_lcommlist_count(void)
 {
-	return lcomm_hash ? hash_count(lcomm_hash) : 0;
+	return list_table_count(&lcomm_table);
+}
+
+static void list_table_finish(struct list_table *t, const char *name)
+{
+	size_t left = list_table_count(t);
+
+	if (left)
+		log_warn("%s: %zu still referenced at exit (a leak)", name, left);
+	hash_free(t->large);
+	t->large = NULL;
+	/* Slabs of leaked lists stay: freeing them would turn the leak into a use after free. */
+	bgp_vstore_fini(&t->store);
 }
 
 void bgp_community_finish(void)
 {
-	if (u32list_hash && hash_count(u32list_hash))
-		log_warn("BGP community lists: %zu still referenced at exit (a leak)",
-			 hash_count(u32list_hash));
-	if (lcomm_hash && hash_count(lcomm_hash))
-		log_warn("BGP large community lists: %zu still referenced at exit (a leak)",
-			 hash_count(lcomm_hash));
-	if (ecomm_hash && hash_count(ecomm_hash))
-		log_warn("BGP extended community lists: %zu still referenced at exit (a leak)",
-			 hash_count(ecomm_hash));
-	hash_free(u32list_hash);
-	hash_free(lcomm_hash);
-	hash_free(ecomm_hash);
-	u32list_hash = NULL;
-	lcomm_hash = NULL;
-	ecomm_hash = NULL;
+	list_table_finish(&u32list_table, "BGP community lists");
+	list_table_finish(&lcomm_table, "BGP large community lists");
+	list_table_finish(&ecomm_table, "BGP extended community lists");
 }
 
 bool bgp_u32list_contains(const struct bgp_u32list *l, uint32_t v)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * lib/table.c: exact and longest match against a brute-force reference on random data, walk
- * order equal to prefix_cmp order, ptree_next() across deleted keys, glue reclaiming, and the
- * memory budget (<= 48 bytes per IPv4 prefix) measured on a million random prefixes.
+ * order equal to prefix_cmp order, ptree_next() across deleted keys, glue reclaiming, values
+ * held inline in the nodes, and the memory budget (<= 48 bytes per IPv4 prefix) measured on a
+ * million random prefixes.
  */
 #include "lib/compat.h"
 
@@ -545,6 +546,119 @@ START_TEST(test_free_values)
 }
 END_TEST
 
+/*
+ * Inline values (ptree_new_inline()): a value is created zeroed once, keeps its address while
+ * other prefixes come and go (glue made, converted and reclaimed around it), gives its prefix
+ * back by itself, and goes with its node; an emptied tree gives its node memory back.
+ */
+struct inline_val {
+	struct prefix p; /* what the test wrote on creation */
+	uint64_t tag;
+};
+
+static void check_inline(int family, unsigned maxlen)
+{
+	enum { N = 3000 };
+	struct ptree *t = ptree_new_inline(family, sizeof(struct inline_val));
+	static struct ref refs[N];
+	static struct inline_val *addr[N];
+	size_t initial = ptree_memory(t), live = 0;
+	struct prefix q;
+	bool created;
+
+	ck_assert_ptr_nonnull(t);
+	/* The pointer interface is refused on an inline tree. */
+	random_prefix(family, &q, 0, maxlen);
+	ck_assert_ptr_null(ptree_get(t, &q));
+	ck_assert_uint_eq(ptree_count(t), 0);
+	for (size_t i = 0; i < N; i++) {
+		struct inline_val *v;
+
+		random_prefix(family, &refs[i].p, 0, maxlen);
+		v = ptree_get_inline(t, &refs[i].p, &created);
+		FAST_ASSERT(v != NULL);
+		if (!created) {
+			/* A duplicate of an earlier draw: same value, already written. */
+			FAST_EQ(v->tag, 0x5eedu);
+			FAST_EQ(prefix_cmp(&v->p, &refs[i].p), 0);
+			refs[i].present = false;
+			continue;
+		}
+		FAST_EQ(v->tag, 0u);
+		FAST_EQ(v->p.len, 0);
+		v->p = refs[i].p;
+		v->tag = 0x5eedu;
+		addr[i] = v;
+		refs[i].present = true;
+		live++;
+	}
+	ck_assert_uint_eq(ptree_count(t), live);
+	/* Delete every other one, then check the rest did not move or change. */
+	for (size_t i = 0; i < N; i += 2)
+		if (refs[i].present) {
+			FAST_ASSERT(ptree_delete(t, &refs[i].p) != NULL);
+			FAST_ASSERT(ptree_lookup(t, &refs[i].p) == NULL);
+			refs[i].present = false;
+			live--;
+		}
+	ck_assert_uint_eq(ptree_count(t), live);
+	for (size_t i = 0; i < N; i++) {
+		struct prefix back;
+
+		if (!refs[i].present)
+			continue;
+		FAST_ASSERT(ptree_lookup(t, &refs[i].p) == addr[i]);
+		FAST_EQ(prefix_cmp(&addr[i]->p, &refs[i].p), 0);
+		FAST_EQ(addr[i]->tag, 0x5eedu);
+		ptree_inline_prefix(family, addr[i], &back);
+		FAST_EQ(prefix_cmp(&back, &refs[i].p), 0);
+		FAST_ASSERT(ptree_get_inline(t, &refs[i].p, &created) == addr[i] && !created);
+	}
+	/* A deleted prefix comes back as a new, zeroed value. */
+	for (size_t i = 0; i < N; i += 2)
+		if (!ptree_lookup(t, &refs[i].p)) {
+			struct inline_val *v = ptree_get_inline(t, &refs[i].p, &created);
+
+			ck_assert(created);
+			ck_assert_uint_eq(v->tag, 0);
+			ck_assert_ptr_nonnull(ptree_delete(t, &refs[i].p));
+			break;
+		}
+	/* Empty it: every node and chunk goes. */
+	for (size_t i = 0; i < N; i++)
+		if (refs[i].present)
+			FAST_ASSERT(ptree_delete(t, &refs[i].p) != NULL);
+	ck_assert_uint_eq(ptree_count(t), 0);
+	/* Only the chunk tables stay (a few hundred bytes; the nodes took over 100 KB). */
+	ck_assert_uint_lt(ptree_memory(t), initial + 1024);
+	ptree_free(t, NULL);
+}
+
+START_TEST(test_inline_values)
+{
+	struct ptree *t;
+	struct prefix p;
+
+	check_inline(AF_INET, 32);
+	check_inline(AF_INET6, 128);
+	/* The node sizes the RIB's budget counts on: a 24-byte value makes a 40-byte IPv4 node
+	 * and a 56-byte IPv6 node. */
+	t = ptree_new_inline(AF_INET, 24);
+	ck_assert_uint_eq(ptree_entry_size(t), 40);
+	ptree_free(t, NULL);
+	t = ptree_new_inline(AF_INET6, 24);
+	ck_assert_uint_eq(ptree_entry_size(t), 56);
+	ptree_free(t, NULL);
+	/* A pointer tree refuses the inline interface; sizes out of range are refused. */
+	t = ptree_new(AF_INET);
+	random_prefix(AF_INET, &p, 0, 32);
+	ck_assert_ptr_null(ptree_get_inline(t, &p, NULL));
+	ptree_free(t, NULL);
+	ck_assert_ptr_null(ptree_new_inline(AF_INET, 0));
+	ck_assert_ptr_null(ptree_new_inline(AF_INET, PT_INLINE_MAX + 1));
+}
+END_TEST
+
 /* The budget: a million random IPv4 prefixes of lengths 8..24. */
 START_TEST(test_memory_budget)
 {
@@ -599,6 +713,7 @@ int main(void)
 	tcase_add_test(tc, test_random_ipv4);
 	tcase_add_test(tc, test_random_ipv6);
 	tcase_add_test(tc, test_free_values);
+	tcase_add_test(tc, test_inline_values);
 	tcase_add_test(tc, test_memory_budget);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -8,6 +8,7 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/wire/bgp_update.h"
+#include "lib/core_mtypes.h"
 #include "lib/memory.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -394,7 +395,7 @@ uint64_t rib_mem_bytes(void)
 {
 	struct mtype *const types[] = {
 		MTYPE_BGP_RIB,	      MTYPE_BGP_RIB_PEER,  MTYPE_BGP_RIB_SRC,
-		MTYPE_BGP_DEST_SLAB,  MTYPE_BGP_PATH_SLAB, MTYPE_BGP_JOURNAL,
+		MTYPE_PTREE_SLAB,     MTYPE_BGP_PATH_SLAB, MTYPE_BGP_JOURNAL,
 		MTYPE_BGP_ADV_BITMAP, MTYPE_BGP_ADJ_OUT,   MTYPE_BGP_AGGREGATE,
 	};
 	uint64_t total = 0;
@@ -408,7 +409,7 @@ uint64_t rib_mem_allocs(void)
 {
 	struct mtype *const types[] = {
 		MTYPE_BGP_RIB,	      MTYPE_BGP_RIB_PEER,  MTYPE_BGP_RIB_SRC,
-		MTYPE_BGP_DEST_SLAB,  MTYPE_BGP_PATH_SLAB, MTYPE_BGP_JOURNAL,
+		MTYPE_PTREE_SLAB,     MTYPE_BGP_PATH_SLAB, MTYPE_BGP_JOURNAL,
 		MTYPE_BGP_ADV_BITMAP, MTYPE_BGP_ADJ_OUT,   MTYPE_BGP_AGGREGATE,
 	};
 	uint64_t total = 0;

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The interning store for variable-sized objects (bgpd/wire/bgp_vstore.c), checked against a
+ * plain array of what should be in it: every size class, ids past one chunk, colliding hashes
+ * (the tag and the equality function decide), deletion from the middle of probe runs
+ * (backward shift), growth and shrinking of the index, reuse of freed objects, and chunks
+ * given back when all their objects are freed.
+ */
+#include "lib/compat.h"
+
+#include <check.h>
+
+#include "bgpd/wire/bgp_vstore.h"
+#include "lib/hash.h"
+#include "lib/log.h"
+#include "lib/memory.h"
+
+static DEFINE_MTYPE(TEST_VSTORE, "test vstore objects");
+
+struct tobj {
+	uint32_t refcnt;
+	uint32_t hash;
+	uint32_t len;
+	uint8_t data[];
+};
+
+#define MAX_DATA (BGP_VSTORE_MAX_SIZE - sizeof(struct tobj))
+#define N 6000
+
+static bool tobj_eq(const void *stored, const void *key)
+{
+	const struct tobj *a = stored, *b = key;
+
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
+static _Alignas(struct tobj) uint8_t key_buf[BGP_VSTORE_MAX_SIZE];
+
+/* The value number v: its length walks every size class (16 to 256 bytes with the header),
+ * its first 4 bytes are v (distinct values, distinct contents). */
+static struct tobj *key_of(uint32_t v)
+{
+	struct tobj *k = (struct tobj *)key_buf;
+
+	k->len = 4 + (uint32_t)(v % (MAX_DATA - 3));
+	for (uint32_t i = 0; i < k->len; i++)
+		k->data[i] = (uint8_t)(v >> (8 * (i % 4)));
+	return k;
+}
+
+/* weak: few distinct hashes, so that runs are long and tags equal; else a good hash. */
+static uint32_t hash_of(const struct tobj *k, bool weak)
+{
+	uint32_t h = hash_bytes(k->data, k->len, 0x74657374u);
+
+	return weak ? h % 37 : h;
+}
+
+static struct tobj *add(struct bgp_vstore *s, uint32_t v, bool weak)
+{
+	struct tobj *k = key_of(v), *o;
+	uint32_t hv = hash_of(k, weak);
+
+	ck_assert_ptr_null(bgp_vstore_lookup(s, k, hv));
+	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq((uintptr_t)o % 8, 0);
+	o->refcnt = 1;
+	o->hash = hv;
+	o->len = k->len;
+	memcpy(o->data, k->data, k->len);
+	return o;
+}
+
+static void check_all(struct bgp_vstore *s, struct tobj **obj, bool weak)
+{
+	uint32_t live = 0;
+
+	for (uint32_t v = 0; v < N; v++) {
+		struct tobj *k = key_of(v);
+		void *found = bgp_vstore_lookup(s, k, hash_of(k, weak));
+
+		ck_assert_ptr_eq(found, obj[v]);
+		if (obj[v]) {
+			ck_assert_uint_eq(obj[v]->len, k->len);
+			ck_assert_mem_eq(obj[v]->data, k->data, k->len);
+			live++;
+		}
+	}
+	ck_assert_uint_eq(s->live, live);
+}
+
+static void churn(bool weak)
+{
+	static struct tobj *obj[N];
+	struct bgp_vstore s;
+	size_t full_mem, empty_mem;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t v = 0; v < N; v++)
+		obj[v] = add(&s, v, weak);
+	check_all(&s, obj, weak);
+	full_mem = bgp_vstore_memory(&s);
+	/* Every third one goes: holes in the middle of probe runs. */
+	for (uint32_t v = 0; v < N; v += 3) {
+		obj[v]->refcnt = 0;
+		bgp_vstore_del(&s, obj[v]);
+		obj[v] = NULL;
+	}
+	check_all(&s, obj, weak);
+	/* They come back into the freed places: no new chunk. */
+	for (uint32_t v = 0; v < N; v += 3)
+		obj[v] = add(&s, v, weak);
+	check_all(&s, obj, weak);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), full_mem);
+	/* All go, in an order unrelated to the index: the index shrinks back to its minimum. */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t v = (uint32_t)(((uint64_t)i * 2477) % N); /* 2477 is prime to N */
+
+		obj[v]->refcnt = 0;
+		bgp_vstore_del(&s, obj[v]);
+		obj[v] = NULL;
+		if (i % 1000 == 0)
+			check_all(&s, obj, weak);
+	}
+	check_all(&s, obj, weak);
+	empty_mem = bgp_vstore_memory(&s);
+	ck_assert_uint_lt(empty_mem + (N / 2) * sizeof(uint32_t), full_mem);
+	bgp_vstore_fini(&s);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), 0);
+}
+
+START_TEST(test_churn_good_hash)
+{
+	churn(false);
+}
+END_TEST
+
+START_TEST(test_churn_colliding_hashes)
+{
+	churn(true);
+}
+END_TEST
+
+/* A 32-byte object numbered i (lengths 13 .. 20 after the 12-byte header: one class). */
+static struct tobj *add32(struct bgp_vstore *s, uint32_t i)
+{
+	struct tobj *k = (struct tobj *)key_buf, *o;
+	uint32_t hv;
+
+	k->len = 13 + i % 8;
+	memset(k->data, 0, k->len);
+	memcpy(k->data, &i, 4);
+	hv = hash_of(k, false);
+	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
+	o->refcnt = 1;
+	o->hash = hv;
+	o->len = k->len;
+	memcpy(o->data, k->data, k->len);
+	return o;
+}
+
+static void del(struct bgp_vstore *s, struct tobj **o)
+{
+	(*o)->refcnt = 0;
+	bgp_vstore_del(s, *o);
+	*o = NULL;
+}
+
+#define OBJS32 (16 * 256)
+
+/* Objects cost their size rounded up to 8 and a 4-byte slot: no per-object header. */
+START_TEST(test_memory_per_object)
+{
+	static struct tobj *o[OBJS32];
+	struct bgp_vstore s;
+	size_t mem;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	mem = bgp_vstore_memory(&s);
+	/* 4096 x 32 bytes of objects, 8192 slots x 4 bytes, the chunk table. */
+	ck_assert_uint_ge(mem, OBJS32 * 32 + 8192 * 4);
+	ck_assert_uint_le(mem, OBJS32 * 32 + 8192 * 4 + 1024);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		del(&s, &o[i]);
+	ck_assert_uint_eq(s.live, 0);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
+/*
+ * Chunks whose objects are all freed go back to malloc (but the last one with room in its
+ * class), chunks with one object left stay, and the store works on after giving chunks back.
+ */
+START_TEST(test_chunks_given_back)
+{
+	static struct tobj *o[OBJS32];
+	const size_t one_chunk = 32 * 256;
+	struct bgp_vstore s;
+	size_t full, mem;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	full = bgp_vstore_memory(&s);
+	/* All but the first object of each chunk (they were handed out in order). */
+	for (uint32_t i = 0; i < OBJS32; i++)
+		if (i % 256)
+			del(&s, &o[i]);
+	ck_assert_uint_eq(s.live, 16);
+	mem = bgp_vstore_memory(&s);
+	ck_assert_uint_ge(mem, 16 * one_chunk);
+	ck_assert_uint_lt(mem, full);
+	/* The last object of each: all but one chunk go. */
+	for (uint32_t i = 0; i < OBJS32; i += 256)
+		del(&s, &o[i]);
+	ck_assert_uint_eq(s.live, 0);
+	mem = bgp_vstore_memory(&s);
+	ck_assert_uint_ge(mem, one_chunk);
+	ck_assert_uint_le(mem, one_chunk + (sizeof(uint32_t) << 6) + 16 * sizeof(*s.chunk));
+	/* And back: every object found again, the chunk numbers reused (no more than before). */
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), full);
+	for (uint32_t i = 0; i < OBJS32; i++) {
+		struct tobj *k = (struct tobj *)key_buf;
+
+		k->len = 13 + i % 8;
+		memset(k->data, 0, k->len);
+		memcpy(k->data, &i, 4);
+		ck_assert_ptr_eq(bgp_vstore_lookup(&s, k, hash_of(k, false)), o[i]);
+	}
+	for (uint32_t i = 0; i < OBJS32; i++)
+		del(&s, &o[i]);
+	bgp_vstore_fini(&s);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bgp_vstore");
+	TCase *tc = tcase_create("vstore");
+	SRunner *sr;
+	int failed;
+
+	log_init("check_bgp_vstore");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_churn_good_hash);
+	tcase_add_test(tc, test_churn_colliding_hashes);
+	tcase_add_test(tc, test_memory_per_object);
+	tcase_add_test(tc, test_chunks_given_back);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
