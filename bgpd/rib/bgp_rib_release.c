@@ -24,13 +24,14 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib_release.h"
+#include "lib/table.h"
 
 static size_t rib_objects(const struct bgp_rib *rib)
 {
 	size_t n = rib->path_slab.in_use;
 
 	for (int af = 0; af < BGP_AF_MAX; af++)
-		n += rib->af[af].dest_slab.in_use;
+		n += ptree_count(rib->af[af].tree); /* the dests live in the tree's nodes */
 	return n;
 }
 
