@@ -135,7 +135,7 @@ def main():
     args = ap.parse_args()
     cleanup.install_handlers()
     if args.cmd == "reap":
-        cleanup.reap_stale(lambda m: print("skualab: " + m))
+        cleanup.reap_stale(lambda m: print("skualab: " + m), min_age=0)  # by hand: all
         return 0
     return cmd_up(args)
 

@@ -127,14 +127,31 @@ def list_netns():
         return []
 
 
-def reap_stale(log=None):
-    """Delete namespaces left by earlier runs whose process is gone (e.g. SIGKILLed)."""
+# Runs side by side (pytest-xdist's workers, two checkouts) each reap when a lab starts. What a
+# run killed a moment ago left may be what another is looking at (the teardown scenario kills
+# its own child and checks what it left): leftovers younger than this are left alone.
+STALE_MIN_AGE = 60.0
+
+
+def netns_age(name):
+    """Seconds since the namespace was made (its /run/netns entry's time), 0 if unknown."""
+    try:
+        return time.time() - os.stat(os.path.join(NETNS_RUN_DIR, name)).st_mtime
+    except OSError:
+        return 0.0
+
+
+def reap_stale(log=None, min_age=STALE_MIN_AGE):
+    """Delete namespaces left by earlier runs whose process is gone (e.g. SIGKILLed), once
+    they are min_age seconds old."""
     for name in list_netns():
         m = _STALE_RE.match(name)
         if not m:
             continue
         pid = int(m.group(1))
         if pid == os.getpid() or os.path.exists("/proc/%d" % pid):
+            continue
+        if min_age and netns_age(name) < min_age:
             continue
         if log:
             log("removing stale namespace %s (run %d is gone)" % (name, pid))
