@@ -15,6 +15,8 @@ have), then sends, at TTL 255 (254 when it reaches a), COUNT "fragmentation need
 "packet too big") and COUNT "port unreachable" errors quoting a's segment with an inner TTL of
 255 and that in-window sequence number.  Printed: one JSON object per family with a's path MTU
 (ip route get, ss -ti) and TcpExt counters before and after, and the error the socket holds.
+Then the control: one such "fragmentation needed" from b itself, on the link at TTL 255, which
+both kernels must obey (the patch drops only what arrives below the minimum).
 
 The same file also runs the per-namespace roles (server, client, sniff, forge), started with
 `ip netns exec NS python3 icmp_minttl.py ROLE ...`.
@@ -41,7 +43,10 @@ IP_MINTTL = 21  # linux/in.h; Python's socket module does not name it
 IPV6_MINHOPCOUNT = 73  # linux/in6.h
 IP_RECVERR = 11  # linux/in.h
 IPV6_RECVERR = 25  # linux/in6.h
-FORGED_MTU = {4: 1000, 6: 1280}  # 1280: the smallest MTU an IPv6 link may have
+FORGED_MTU = {4: 1000, 6: 1400}
+# The control: one "fragmentation needed" / "packet too big" from b, on the link, at TTL 255.
+# Below the forged MTU (and at least 1280 for IPv6), so it shows whether it was accepted.
+CONTROL_MTU = {4: 900, 6: 1300}
 ROLE_TIMEOUT = 600  # no role process outlives this, whatever the parent does
 # Bound for one step (a role starting, a segment arriving): importing scapy takes tens of
 # seconds in a VM without KVM.
@@ -113,6 +118,15 @@ def path_mtu(fam):
             "ss_pmtu": int(p.group(1)) if p else None}
 
 
+def forge(ns, fam, seg, seq, count, mtu, kinds):
+    """Run the forge role in namespace ns, then give the kernel a moment to process."""
+    res = subprocess.run(role_cmd(ns, "forge", ns, fam, seg["sport"], seg["dport"], seq, count, mtu,
+                                  kinds), capture_output=True, text=True, timeout=SLOW)
+    if res.returncode != 0:
+        raise RuntimeError("forging from %s failed: %s" % (NS[ns], res.stderr.strip()))
+    time.sleep(1)
+
+
 def wait_acked(fam):
     """Until b has acknowledged a's data (ss prints unacked:N only while N > 0): then
     snd_una == snd_nxt and the attacker's sequence number is the one in-window value."""
@@ -158,22 +172,25 @@ def run_family(fam, count):
         wait_acked(fam)
         before = {"mtu": path_mtu(fam), "counters": counters()}
         seq = (seg["seq"] + seg["len"]) % 2**32  # a's snd_nxt, the one in-window value when idle
-        forge = subprocess.run(role_cmd("x", "forge", fam, seg["sport"], seg["dport"], seq, count),
-                               capture_output=True, text=True, timeout=SLOW)
-        if forge.returncode != 0:
-            raise RuntimeError("forging failed: %s" % forge.stderr.strip())
-        time.sleep(1)
+        forge("x", fam, seg, seq, count, FORGED_MTU[fam], "mtu,unreach")
         server.stdin.write("status\n")
         server.stdin.flush()
         status = json.loads(read_line(server, "the server's socket status"))
         after = {"mtu": path_mtu(fam), "counters": counters()}
+        # The control: the same error from the peer on the link must still be obeyed.
+        forge("b", fam, seg, seq, 1, CONTROL_MTU[fam], "mtu")
+        control = {"mtu": path_mtu(fam), "counters": counters()}
         return {"family": "IPv%d" % fam, "forged": {"mtu": count, "unreach": count},
                 "forged_mtu": FORGED_MTU[fam], "seq": seq, "before": before, "after": after,
                 "TCPMinTTLDrop": after["counters"]["TCPMinTTLDrop"] -
                 before["counters"]["TCPMinTTLDrop"],
                 "OutOfWindowIcmps": after["counters"]["OutOfWindowIcmps"] -
                 before["counters"]["OutOfWindowIcmps"],
-                "socket_error": status["so_error"], "tcpi_pmtu": status["pmtu"]}
+                "socket_error": status["so_error"], "tcpi_pmtu": status["pmtu"],
+                "control": {"from": ADDR[fam]["b"], "mtu_sent": CONTROL_MTU[fam],
+                            "ss_pmtu": control["mtu"]["ss_pmtu"],
+                            "TCPMinTTLDrop": control["counters"]["TCPMinTTLDrop"] -
+                            after["counters"]["TCPMinTTLDrop"]}}
     finally:
         for p in procs:  # only the processes this function started
             if p.poll() is None:
@@ -274,21 +291,22 @@ def role_sniff(fam):
                       "len": len(tcp.payload)}), flush=True)
 
 
-def role_forge(fam, sport, dport, seq, count):
-    """COUNT errors of each kind, each quoting a's segment with inner TTL 255."""
+def role_forge(src, fam, sport, dport, seq, count, mtu_value, kinds):
+    """COUNT errors of each kind in KINDS (mtu, unreach), from this namespace's address on
+    the path (x, or b for the control), each quoting a's segment with inner TTL 255."""
     from scapy.all import ICMP, IP, IPv6, ICMPv6PacketTooBig, ICMPv6DestUnreach, TCP, send
-    a, b, x = ADDR[fam]["a"], ADDR[fam]["b"], ADDR[fam]["x"]
+    a, b, x = ADDR[fam]["a"], ADDR[fam]["b"], ADDR[fam][src]
     quoted = TCP(sport=sport, dport=dport, seq=seq, flags="A")
     if fam == 4:
         inner = IP(src=a, dst=b, ttl=255) / quoted
-        mtu = IP(src=x, dst=a, ttl=255) / ICMP(type=3, code=4, nexthopmtu=FORGED_MTU[4]) / inner
+        mtu = IP(src=x, dst=a, ttl=255) / ICMP(type=3, code=4, nexthopmtu=mtu_value) / inner
         unreach = IP(src=x, dst=a, ttl=255) / ICMP(type=3, code=3) / inner
     else:
         inner = IPv6(src=a, dst=b, hlim=255) / quoted
-        mtu = IPv6(src=x, dst=a, hlim=255) / ICMPv6PacketTooBig(mtu=FORGED_MTU[6]) / inner
+        mtu = IPv6(src=x, dst=a, hlim=255) / ICMPv6PacketTooBig(mtu=mtu_value) / inner
         unreach = IPv6(src=x, dst=a, hlim=255) / ICMPv6DestUnreach(code=4) / inner
-    send(mtu, count=count, verbose=False)
-    send(unreach, count=count, verbose=False)
+    for kind in kinds.split(","):
+        send({"mtu": mtu, "unreach": unreach}[kind], count=count, verbose=False)
 
 
 def main():
@@ -300,15 +318,18 @@ def main():
     for name in ("server", "client", "sniff"):
         sub.add_parser(name).add_argument("fam", type=int, choices=(4, 6))
     fg = sub.add_parser("forge")
-    for arg in ("fam", "sport", "dport", "seq", "count"):
+    fg.add_argument("src", choices=("b", "x"))
+    for arg in ("fam", "sport", "dport", "seq", "count", "mtu"):
         fg.add_argument(arg, type=int)
+    fg.add_argument("kinds")
     args = p.parse_args()
     if args.role in (None, "scenario"):
         if args.role is None:
             args = sc.parse_args([])
         main_scenario(args)
     elif args.role == "forge":
-        role_forge(args.fam, args.sport, args.dport, args.seq, args.count)
+        role_forge(args.src, args.fam, args.sport, args.dport, args.seq, args.count, args.mtu,
+                   args.kinds)
     else:
         {"server": role_server, "client": role_client, "sniff": role_sniff}[args.role](args.fam)
 

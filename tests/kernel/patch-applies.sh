@@ -19,9 +19,11 @@ trap 'rm -rf "$tmp"' EXIT
 root=$(basename "$tarball" .tar.xz)
 status=0
 for p in "$top"/kernel/patches/*.patch; do
+	# The files the patch changes (it creates the others); tar extracts everything without any.
 	members=()
-	while IFS= read -r file; do members+=("$root/$file"); done < <(sed -n 's|^+++ b/||p' "$p")
-	tar -xJf "$tarball" -C "$tmp" "${members[@]}"
+	while IFS= read -r file; do members+=("$root/$file"); done < <(sed -n 's|^--- a/||p' "$p")
+	mkdir -p "$tmp/$root"
+	[ ${#members[@]} -eq 0 ] || tar -xJf "$tarball" -C "$tmp" "${members[@]}"
 	if patch -p1 --batch --dry-run -F0 -d "$tmp/$root" <"$p" >"$tmp/out" 2>&1; then
 		echo "patch-applies.sh: ${p#"$top"/} applies to $root"
 	else

@@ -4,8 +4,10 @@
    report.py UNPATCHED_RESULTS_DIR PATCHED_RESULTS_DIR
 Exit 1 when a kernel did not behave as the patch claims: IPv4 unpatched, the forged
 "fragmentation needed" lowers the path MTU and TCPMinTTLDrop does not move; IPv4 patched and
-IPv6 on both, the MTU stays and every forged error is counted.  The lab's outcome (when it ran)
-is printed and checked too."""
+IPv6 on both, the MTU stays and every forged error is counted.  On both kernels and families
+the control (the same error from the peer on the link, at TTL 255) must be obeyed.  The lab's
+outcome (when it ran) is printed and checked too, and so is the kernel selftest, which must
+fail on the unpatched kernel and pass on the patched one."""
 
 import json
 import os
@@ -28,7 +30,9 @@ def row(r):
             "ip route get mtu after": a["route_mtu"] or "-",
             "TCPMinTTLDrop +": r["TCPMinTTLDrop"],
             "OutOfWindowIcmps +": r["OutOfWindowIcmps"],
-            "socket error": r["socket_error"] or "-"}
+            "socket error": r["socket_error"] or "-",
+            "control from b: MTU %d ->" % r["control"]["mtu_sent"]:
+            "pmtu %s, TCPMinTTLDrop +%d" % (r["control"]["ss_pmtu"], r["control"]["TCPMinTTLDrop"])}
 
 
 def check(kind, r):
@@ -40,7 +44,9 @@ def check(kind, r):
     else:
         ok = after == before and r["TCPMinTTLDrop"] == forged and not r["socket_error"]
         want = "MTU unchanged, TCPMinTTLDrop +%d, no socket error" % forged
-    return ok, want
+    control = r["control"]
+    ok = ok and control["ss_pmtu"] == control["mtu_sent"] and control["TCPMinTTLDrop"] == 0
+    return ok, want + "; the on-link control obeyed"
 
 
 def main():
@@ -63,6 +69,20 @@ def main():
             ok, want = check(kind, runs[kind]["results"][i])
             print("  %-9s %s: expected %s" % (kind, "ok" if ok else "FAIL", want))
             failed += not ok
+    # The selftest (kernel/patches/0002) must fail without the fix and pass with it.
+    print()
+    for kind, path, want in (("unpatched", sys.argv[1], "1"), ("patched", sys.argv[2], "0")):
+        try:
+            with open(os.path.join(path, "selftest.rc")) as f:
+                rc = f.read().strip()
+            with open(os.path.join(path, "selftest.log")) as f:
+                first = [line.strip() for line in f if line.startswith(("ok", "not ok"))]
+        except OSError:
+            rc, first = "missing", []
+        ok = rc == want
+        print("selftest tcp_minttl_icmp, %-9s rc %s (%s): %s" % (kind, rc, "ok" if ok else "FAIL",
+                                                                  "; ".join(first)))
+        failed += not ok
     lab_rc = os.path.join(sys.argv[2], "lab.rc")
     if os.path.exists(lab_rc):
         with open(lab_rc) as f:

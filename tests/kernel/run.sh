@@ -6,7 +6,7 @@
 # builds the unpatched and the patched 6.1 kernel if missing (tests/kernel/build-kernels.sh,
 # into $KBUILD, default /var/tmp/skua-kernel), boots each under qemu with the host's / as a
 # read-only 9p root (tests/kernel/vm-init.sh), runs the forged-ICMP scenario
-# (tests/kernel/icmp_minttl.py) in both and, with --lab, skua's gtsm_attack lab on the patched
+# (tests/kernel/icmp_minttl.py) and the kernel selftest from kernel/patches/0002 in both and, with --lab, skua's gtsm_attack lab on the patched
 # one (SKUA_BUILDDIR, default ./build, must hold a build: scripts/build.sh). Prints both
 # kernels' results side by side; results stay in $KBUILD/results/KIND/.
 # --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG.
@@ -46,6 +46,16 @@ fi
 
 "$top/tests/kernel/build-kernels.sh" "$kbuild"
 
+# The kernel selftest of kernel/patches/0002 (a new file: its one hunk, without the "+"s),
+# built against the 6.1 source's kselftest.h; vm-init.sh runs it on both kernels.
+selftest=$kbuild/selftest/tcp_minttl_icmp
+mkdir -p "$kbuild/selftest"
+awk '/^\+\+\+ b\/tools\/testing\/selftests\/net\/tcp_minttl_icmp.c/ { file = 1; next }
+	file && /^@@/ { body = 1; next }
+	body && !/^\+/ { exit }
+	body { print substr($0, 2) }' "$top"/kernel/patches/0002-*.patch >"$selftest.c"
+gcc -Wall -O2 -I"$kbuild/linux-source-6.1/tools/testing/selftests/net" -o "$selftest" "$selftest.c"
+
 qemu_pid=
 cleanup() { [ -z "$qemu_pid" ] || kill "$qemu_pid" 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
@@ -59,7 +69,7 @@ boot() {
 	# shellcheck disable=SC2086 # accopt is two words for TCG
 	qemu-system-x86_64 $accopt -m 2G -smp 2 -nographic -no-reboot -nic none \
 		-kernel "$kbuild/bzImage-$kind" \
-		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir" \
+		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir skua.selftest=$selftest" \
 		-virtfs local,path=/,mount_tag=rootfs,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none \
 		</dev/null >"$out/console.log" 2>&1 &
@@ -89,8 +99,8 @@ if [ "$accel" = auto ]; then
 fi
 
 for kind in unpatched patched; do
-	tests=icmp
-	[ $kind = patched ] && [ $lab = yes ] && tests=icmp,lab
+	tests=icmp,selftest
+	[ $kind = patched ] && [ $lab = yes ] && tests=icmp,selftest,lab
 	echo "run.sh: booting the $kind kernel ($tests)"
 	boot $kind "$accel" $tests "$kbuild/results/$kind" "$vm_timeout" ||
 		echo "run.sh: the $kind VM never reached its init: see $kbuild/results/$kind/console.log" >&2

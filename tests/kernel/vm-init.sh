@@ -5,8 +5,9 @@
 # read-only; this makes what must be writable writable (tmpfs, overlays), mounts the results
 # share, runs the tests named on the kernel command line and powers off. Kernel parameters:
 #   skua.top=DIR       the skua tree (this script's, on the host)
-#   skua.tests=A,B     icmp (icmp_minttl.py), lab (tests/lab/scenarios/gtsm_attack)
+#   skua.tests=A,B     icmp (icmp_minttl.py), selftest, lab (tests/lab/scenarios/gtsm_attack)
 #   skua.builddir=DIR  SKUA_BUILDDIR for the lab
+#   skua.selftest=BIN  the built tcp_minttl_icmp selftest (kernel/patches/0002)
 # Every test runs under `timeout`; whatever happens, the VM powers off at the end.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
@@ -32,6 +33,7 @@ arg() { sed -n "s/.*\bskua\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 top=$(arg top)
 tests=$(arg tests)
 builddir=$(arg builddir)
+selftest=$(arg selftest)
 
 # Writable copies (in RAM) of the directories the tests write into.
 for dir in /etc /var /root /home "$top"; do
@@ -57,6 +59,10 @@ for test in ${tests//,/ }; do
 			--out "$results/icmp.json" >"$results/icmp.log" 2>&1
 		echo $? >"$results/icmp.rc"
 		;;
+	selftest)
+		timeout 120 "$selftest" >"$results/selftest.log" 2>&1
+		echo $? >"$results/selftest.rc"
+		;;
 	lab)
 		(cd "$top" && SKUA_BUILDDIR=$builddir SKUALAB_STRICT=1 timeout 1500 \
 			/usr/bin/python3 -m pytest -p no:cacheprovider \
@@ -64,6 +70,6 @@ for test in ${tests//,/ }; do
 		echo $? >"$results/lab.rc"
 		;;
 	none) ;; # a boot probe
-	*) echo "vm-init: unknown test '$test' (known: icmp, lab)" >"$results/$test.rc" ;;
+	*) echo "vm-init: unknown test '$test' (known: icmp, selftest, lab)" >"$results/$test.rc" ;;
 	esac
 done
