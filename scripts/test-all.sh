@@ -150,6 +150,22 @@ fuzz_suite() {
 	record fuzz "$p" "$f" $(($(date +%s) - t0)) "$remark"
 }
 
+# kernel_patch_suite: kernel/patches apply to Debian's linux-source-6.1 when it is installed
+# (tests/kernel/patch-applies.sh), one check. The patched kernel's proof under qemu
+# (tests/kernel/run.sh) takes tens of minutes and is not part of this suite.
+kernel_patch_suite() {
+	local t0 rc
+	t0=$(date +%s)
+	note "kernel-patch: tests/kernel/patch-applies.sh"
+	bash tests/kernel/patch-applies.sh
+	rc=$?
+	case $rc in
+	0) record kernel-patch 1 0 $(($(date +%s) - t0)) "applies to linux-source-6.1" ;;
+	77) record kernel-patch 0 0 $(($(date +%s) - t0)) "skipped: linux-source-6.1 not installed" ;;
+	*) record kernel-patch 0 1 $(($(date +%s) - t0)) "kernel/patches do not apply (see above)" ;;
+	esac
+}
+
 # lab_suite BUILDDIR: pytest tests/lab against the skua binaries in BUILDDIR.
 lab_suite() {
 	local dir=$1 t0 rc junit=$1/lab-junit.xml counts remark
@@ -211,6 +227,7 @@ if build_step build --builddir "$B"; then
 	static_suite "$B"
 fi
 fuzz_suite
+kernel_patch_suite
 
 lab_build=$B
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
