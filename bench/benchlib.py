@@ -247,6 +247,14 @@ class SkuaBinary(Dut):
     def version(self):
         return first_line([self.bgpd(), "--version"])
 
+    def bgpd_argv(self, conf, *extra):
+        """bgpd on conf with its vty socket (self.vty) and a pid file of its own in the run
+        directory: the default /run/skua/bgpd.pid is locked by any other bgpd on the machine,
+        a benchmark's or a test's, and bgpd would refuse to start."""
+        self.vty = os.path.join(self.rundir, "bgpd.vty")
+        return [self.bgpd(), "-f", conf, "--vty-socket", self.vty,
+                "-i", os.path.join(self.rundir, "bgpd.pid")] + list(extra)
+
 
 def skua_baseline(skua_class):
     """skua_class run from --skua-baseline as the DUT "skua-base": another build of skua (a

@@ -147,10 +147,9 @@ class Skua(benchlib.SkuaBinary):
     def start(self, ns, family, rmap):
         # --no-fib: BGP work only, as FRR without zebra and BIRD without a kernel protocol.
         conf = self.write("bgpd.conf", frr_style_config(family, rmap, False))
-        self.sock = os.path.join(self.rundir, "bgpd.vty")
-        # Its own pid file: another bgpd may run on the machine with the default one.
-        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket", self.sock, "-i",
-                           os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
+        argv = self.bgpd_argv(conf, "--no-fib")
+        self.sock = self.vty
+        return self.spawn(argv, ns, "dut")
 
     def vtysh(self):
         """The vtysh built with this bgpd, or the build directory's (a --skua-baseline copied

@@ -70,8 +70,7 @@ class Skua(benchlib.SkuaBinary):
     def start(self, ns):
         # RFC 8212: skua, like FRR, takes no eBGP routes without policy by default.
         conf = self.write("bgpd.conf", bgpd_config(" no bgp ebgp-requires-policy\n"))
-        self.spawn([self.bgpd(), "-f", conf, "--vty-socket",
-                    os.path.join(self.rundir, "bgpd.vty")], ns, "bgpd")
+        self.spawn(self.bgpd_argv(conf), ns, "bgpd")
 
 
 class Bird(benchlib.BirdBinary):

@@ -77,12 +77,9 @@ def frr_style(neighbors, extra):
 
 class Skua(benchlib.SkuaBinary):
     def start(self, ns, neighbors):
-        # As in table_transfer.py: no RFC 8212 default deny, no kernel FIB. A pid file of its
-        # own: the default one is locked by any other bgpd running on the machine.
+        # As in table_transfer.py: no RFC 8212 default deny, no kernel FIB.
         conf = self.write("bgpd.conf", frr_style(neighbors, " no bgp ebgp-requires-policy\n"))
-        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket",
-                           os.path.join(self.rundir, "bgpd.vty"), "-i",
-                           os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
+        return self.spawn(self.bgpd_argv(conf, "--no-fib"), ns, "dut")
 
 
 class Frr(benchlib.FrrBinary):

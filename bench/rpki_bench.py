@@ -134,10 +134,8 @@ def frr_style(validate, extra_router="", extra_af=""):
 
 class Skua(benchlib.SkuaBinary):
     def start(self, ns, validate):
-        self.vty = os.path.join(self.rundir, "bgpd.vty")
         conf = self.write("bgpd.conf", frr_style(validate))
-        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket", self.vty, "--no-fib"],
-                          ns, "dut")
+        return self.spawn(self.bgpd_argv(conf, "--no-fib"), ns, "dut")
 
     def vrps_held(self, ns):
         vtysh = os.path.join(os.path.dirname(os.path.dirname(self.bgpd())), "vtysh", "vtysh")

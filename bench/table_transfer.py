@@ -53,11 +53,7 @@ class Skua(benchlib.SkuaBinary):
         # FRR without zebra and BIRD without a kernel protocol, it does BGP work only
         # (bench/fib_install.py measures the FIB).
         conf = self.write("bgpd.conf", frr_style_config(" no bgp ebgp-requires-policy\n"))
-        # Its own pid file: the default one (/run/skua/bgpd.pid) is locked by any other bgpd
-        # running on the machine, a benchmark's or a test's, and this one would refuse to start.
-        return self.spawn([self.bgpd(), "-f", conf, "--vty-socket",
-                           os.path.join(self.rundir, "bgpd.vty"),
-                           "-i", os.path.join(self.rundir, "bgpd.pid"), "--no-fib"], ns, "dut")
+        return self.spawn(self.bgpd_argv(conf, "--no-fib"), ns, "dut")
 
 
 class Frr(benchlib.FrrBinary):
