@@ -388,13 +388,13 @@ def wait_listening(ns, port, deadline, proc):
 # ---------------------------------------------------------------------------------------------
 
 def proc_status(pid):
-    """VmRSS and VmHWM in KiB, or None when the process is gone."""
+    """VmRSS, VmHWM, RssAnon and RssFile in KiB, or None when the process is gone."""
     out = {}
     try:
         with open("/proc/%d/status" % pid) as f:
             for line in f:
                 k, _, v = line.partition(":")
-                if k in ("VmRSS", "VmHWM"):
+                if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                     out[k] = int(v.split()[0])
     except OSError:
         return None
