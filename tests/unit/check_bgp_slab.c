@@ -126,6 +126,42 @@ START_TEST(test_emptied_chunks_go_back)
 }
 END_TEST
 
+/* A session's paths freed in prefix order are scattered over every chunk: a pass frees no
+ * chunk and leaves the free list as long as the table was. The passes after it must wait
+ * until the frees have paid for that walk, not run at every quarter step (each walked the
+ * whole free list again: most of a session drop's CPU). */
+START_TEST(test_scattered_frees_walk_once)
+{
+	for (size_t k = 0; k < n; k++)
+		drop((size_t)(((uint64_t)k * 7919) % n));
+	ck_assert_uint_eq(slab.in_use, 0);
+	ck_assert_uint_eq(bgp_slab_memory(&slab), 0);
+	ck_assert_uint_le(slab.reclaim_passes, 1);
+}
+END_TEST
+
+/* The same, stopping at 1%: the frees after the first pass have not paid for a second. The
+ * slab still works and gives everything back at the end. */
+START_TEST(test_scattered_shrink_then_refill)
+{
+	size_t mem = bgp_slab_memory(&slab);
+
+	for (size_t k = 0; k < n - n / 100; k++)
+		drop((size_t)(((uint64_t)k * 7919) % n));
+	ck_assert_uint_le(slab.reclaim_passes, 1);
+	ck_assert_uint_eq(bgp_slab_memory(&slab), mem); /* every chunk keeps a live object */
+	check_live();
+	for (size_t i = 0; i < n; i++)
+		if (!o[i]) {
+			o[i] = bgp_slab_alloc(&slab);
+			ck_assert_uint_eq(o[i]->owner, 0);
+			o[i]->owner = i;
+		}
+	check_live();
+	ck_assert_uint_eq(bgp_slab_memory(&slab), mem);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_slab");
@@ -138,6 +174,8 @@ int main(void)
 	tcase_add_test(tc, test_all_freed);
 	tcase_add_test(tc, test_one_live_keeps_its_chunk);
 	tcase_add_test(tc, test_emptied_chunks_go_back);
+	tcase_add_test(tc, test_scattered_frees_walk_once);
+	tcase_add_test(tc, test_scattered_shrink_then_refill);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
