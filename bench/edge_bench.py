@@ -162,6 +162,10 @@ class Skua(benchlib.SkuaBinary):
     def shell_argv(self):
         return [self.vtysh(), "--vty-socket", self.sock, "-c", "show bgp summary"]
 
+    def memory_argv(self):
+        """The daemon's own account of its memory, kept with the logs (--keep-logs)."""
+        return [self.vtysh(), "--vty-socket", self.sock, "-c", "show memory"]
+
     def received(self, peer, family):
         return summary_pfx_rcd([self.vtysh(), "--vty-socket", self.sock], peer, family)
 
@@ -420,6 +424,30 @@ def rss_kib(pid):
     return st
 
 
+def settled_status(args, pid, bound=15.0):
+    """/proc status of pid once its VmRSS has stopped moving: `--settle` s, then until two
+    readings 0.5 s apart are within 64 KiB, at most `bound` s more. The collector holding
+    nothing is not the end of the DUT's work: it frees the emptied routes after sending them,
+    and gives the heap back once that is idle, later on a loaded machine."""
+    time.sleep(args.settle)
+    last = rss_kib(pid)
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = rss_kib(pid)
+        if abs(now["VmRSS"] - last["VmRSS"]) <= 64:
+            return now
+        last = now
+    return last
+
+
+def keep_memory_report(dut, rundir, name):
+    """`show memory` into rundir/name, for the DUTs that have one (skua)."""
+    if hasattr(dut, "memory_argv"):
+        with open(os.path.join(rundir, name), "w") as f:
+            f.write(shell_output(dut.memory_argv()) or "(no answer)\n")
+
+
 def feed(args, res, key, d, feeder, sink, n):
     """Wait for the collector to hold the table the feeder sends; record its time and CPU."""
     c0 = cpu(d.pid)
@@ -505,8 +533,8 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         probe.start()
         # The empty daemon: configured, its collector's and watcher's sessions up and its
         # shell answering, no route yet: what the table's memory must go back to.
-        time.sleep(args.settle)
-        empty = rss_kib(d.pid)
+        empty = settled_status(args, d.pid)
+        keep_memory_report(dut, rundir, "memory-empty.txt")
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
         inj = Blaster(args, rundir, nss["inj"], "inj", family, feeder_args(args, family, n),
                       "feeder")
@@ -519,8 +547,11 @@ def measure(args, scenario, dut, nss, workdir, run_no):
             os.kill(inj.proc.pid, signal.SIGUSR1)
             ev = inj.wait("withdrawn", args.timeout, "the explicit withdrawal")
             drain(args, res, "withdraw", d, sink, ev["t_first_withdraw"], c0)
-            time.sleep(args.settle)
-            after = rss_kib(d.pid)
+            after = settled_status(args, d.pid)
+            # What the withdrawal cost in all: the DUT frees the emptied routes after it has
+            # sent their withdrawals, and gives the heap back once idle.
+            res["withdraw_cpu_idle_s"] = round(cpu(d.pid) - c0, 2)
+            keep_memory_report(dut, rundir, "memory-after-withdrawal.txt")
             res["rss_after_withdraw_kib"] = after["VmRSS"]
             res["rss_after_vs_empty"] = round(res["rss_after_withdraw_kib"]
                                               / float(res["rss_empty_kib"]), 3)
@@ -575,7 +606,9 @@ def measure(args, scenario, dut, nss, workdir, run_no):
 FIGURES = {
     "v4": [("transfer_s", "convergence (s)", True), ("transfer_cpu_s", "CPU (s)", True),
            ("vmhwm_mib", "peak RSS (MiB)", True), ("withdraw_s", "full withdrawal (s)", True),
-           ("withdraw_cpu_s", "its CPU (s)", True), ("session_drop_s", "session drop (s)", True),
+           ("withdraw_cpu_s", "its CPU (s)", True),
+           ("withdraw_cpu_idle_s", "its CPU until idle (s)", True),
+           ("session_drop_s", "session drop (s)", True),
            ("rss_after_vs_empty", "RSS after / empty", False),
            ("anon_after_vs_empty", "anon RSS after / empty", False)],
     "two-feeders": [("transfer_s", "first feed (s)", True),

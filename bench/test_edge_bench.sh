@@ -29,7 +29,7 @@ files = glob.glob(sys.argv[1] + "/edge_bench-2000-*.json")
 assert len(files) == 1 and glob.glob(sys.argv[1] + "/edge_bench-2000-*.md"), files
 data = json.load(open(files[0]))
 need = {"transfer_s", "transfer_cpu_s", "vmhwm_kib", "rss_empty_kib", "shell_max_ms"}
-withdrawal = {"withdraw_s", "withdraw_cpu_s", "rss_after_withdraw_kib", "rss_after_vs_empty",
+withdrawal = {"withdraw_s", "withdraw_cpu_s", "withdraw_cpu_idle_s", "rss_after_withdraw_kib", "rss_after_vs_empty",
               "anon_after_withdraw_kib", "anon_after_vs_empty",
               "transfer_again_s", "session_drop_s", "session_drop_cpu_s"}
 fields = {"v4": need | withdrawal, "v6": need | withdrawal,
