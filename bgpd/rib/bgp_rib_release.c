@@ -24,6 +24,7 @@
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib_release.h"
+#include "bgpd/wire/bgp_attr.h"
 #include "lib/table.h"
 
 static size_t rib_objects(const struct bgp_rib *rib)
@@ -61,6 +62,9 @@ void rib_release_idle(struct bgp_rib *rib)
 		 * the way). */
 		if (rib->release_peak >= RIB_RELEASE_OBJECTS) {
 			adj_out_cache_clear_all(rib);
+			/* The stores keep an empty chunk per size class for the next object: with
+			 * the table gone that is a few hundred KiB nothing will use soon. */
+			bgp_attr_trim();
 			release(rib);
 		}
 		rib->release_peak = rib->release_mark = 0;

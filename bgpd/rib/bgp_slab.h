@@ -27,8 +27,8 @@ struct bgp_slab {
 	uint32_t fresh; /* objects never handed out in the newest chunk */
 	size_t in_use;
 	size_t chunk_count;
-	size_t reclaim_below; /* in_use under which the next reclaim pass runs */
-	size_t reclaim_owed; /* frees still to come before it may: the last pass's cost */
+	size_t reclaim_below;  /* in_use under which the next reclaim pass runs */
+	size_t reclaim_owed;   /* frees still to come before it may: the last pass's cost */
 	size_t reclaim_passes; /* passes so far, for tests and show memory */
 };
 

@@ -238,6 +238,11 @@ size_t bgp_aspath_memory(void)
 	       bgp_vstore_memory(&aspath_store);
 }
 
+void bgp_aspath_trim(void)
+{
+	bgp_vstore_trim(&aspath_store);
+}
+
 void bgp_aspath_finish(void)
 {
 	size_t left;

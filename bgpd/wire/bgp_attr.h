@@ -203,6 +203,9 @@ size_t bgp_attr_count(void);		    /* distinct interned sets (show memory) */
 size_t bgp_attr_extra_count(void);	    /* distinct interned extras */
 /* Bytes held for interned sets and extras: slabs and their indexes. */
 size_t bgp_attr_memory(void);
+/* The interning stores' empty chunks (sets, AS paths, lists) back to malloc, the spares kept
+ * for the next object included: once a table has gone. */
+void bgp_attr_trim(void);
 
 struct bgp_aspath *bgp_aspath_intern_raw(const uint8_t *data, uint16_t len);
 struct bgp_aspath *bgp_aspath_empty(void); /* interned empty path, reference taken */

@@ -368,6 +368,14 @@ size_t bgp_attr_count(void)
 	return attr_store.live;
 }
 
+void bgp_attr_trim(void)
+{
+	bgp_vstore_trim(&attr_store);
+	bgp_vstore_trim(&extra_store);
+	bgp_aspath_trim();
+	bgp_community_trim();
+}
+
 size_t bgp_attr_memory(void)
 {
 	return bgp_vstore_memory(&attr_store) + bgp_vstore_memory(&extra_store);

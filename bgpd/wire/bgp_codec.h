@@ -84,6 +84,7 @@ int bgp_aspath_encode_as4(struct stream *s, const struct bgp_aspath *p);
 size_t bgp_aspath_count(void);
 size_t bgp_aspath_memory(void); /* slabs, large paths and the index */
 void bgp_aspath_finish(void);
+void bgp_aspath_trim(void); /* empty slab chunks back to malloc (bgp_vstore_trim) */
 
 /* ---- communities (bgp_community.c) ---- */
 /* Lookup key value areas (65535/4 values), filled by the parser before interning. */
@@ -94,6 +95,7 @@ size_t bgp_u32list_count(void);
 size_t bgp_lcommlist_count(void);
 size_t bgp_ecommlist_count(void);
 void bgp_community_finish(void);
+void bgp_community_trim(void); /* empty slab chunks back to malloc (bgp_vstore_trim) */
 
 /* ---- attribute section (bgp_attr.c) ---- */
 

@@ -282,6 +282,13 @@ static void list_table_finish(struct list_table *t, const char *name)
 	bgp_vstore_fini(&t->store);
 }
 
+void bgp_community_trim(void)
+{
+	bgp_vstore_trim(&u32list_table.store);
+	bgp_vstore_trim(&lcomm_table.store);
+	bgp_vstore_trim(&ecomm_table.store);
+}
+
 void bgp_community_finish(void)
 {
 	list_table_finish(&u32list_table, "BGP community lists");

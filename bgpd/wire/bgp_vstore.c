@@ -300,6 +300,13 @@ void bgp_vstore_fini(struct bgp_vstore *s)
 	bgp_vstore_init(s, s->mt, s->index_mt, s->eq);
 }
 
+void bgp_vstore_trim(struct bgp_vstore *s)
+{
+	for (uint32_t c = 0; c < s->nchunk; c++)
+		if (s->chunk[c].mem && s->chunk[c].live == 0)
+			chunk_release(s, c);
+}
+
 size_t bgp_vstore_memory(const struct bgp_vstore *s)
 {
 	size_t bytes =

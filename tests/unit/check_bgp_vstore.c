@@ -239,6 +239,45 @@ START_TEST(test_chunks_given_back)
 }
 END_TEST
 
+/* bgp_vstore_trim(), once a table has gone: the spare chunk a size class keeps when its last
+ * object goes is given back too, a chunk with a live object stays and its object is found,
+ * and the store works on. */
+START_TEST(test_trim_gives_spares_back)
+{
+	static struct tobj *o[OBJS32];
+	const size_t one_chunk = 32 * 256;
+	const size_t no_chunk = (sizeof(uint32_t) << 6) + 16 * sizeof(struct bgp_vstore_chunk);
+	struct tobj *k = (struct tobj *)key_buf;
+	uint32_t zero = 0;
+	struct bgp_vstore s;
+	size_t full;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	full = bgp_vstore_memory(&s);
+	for (uint32_t i = 1; i < OBJS32; i++)
+		del(&s, &o[i]);
+	bgp_vstore_trim(&s); /* object 0's chunk is not empty: it stays */
+	ck_assert_uint_ge(bgp_vstore_memory(&s), one_chunk);
+	k->len = 13;
+	memset(k->data, 0, k->len);
+	memcpy(k->data, &zero, 4);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, k, hash_of(k, false)), o[0]);
+	del(&s, &o[0]);
+	ck_assert_uint_eq(s.live, 0);
+	ck_assert_uint_ge(bgp_vstore_memory(&s), one_chunk); /* kept as the spare */
+	bgp_vstore_trim(&s);
+	ck_assert_uint_le(bgp_vstore_memory(&s), no_chunk);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		o[i] = add32(&s, i);
+	ck_assert_uint_eq(bgp_vstore_memory(&s), full);
+	for (uint32_t i = 0; i < OBJS32; i++)
+		del(&s, &o[i]);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_vstore");
@@ -252,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, test_churn_colliding_hashes);
 	tcase_add_test(tc, test_memory_per_object);
 	tcase_add_test(tc, test_chunks_given_back);
+	tcase_add_test(tc, test_trim_gives_spares_back);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
