@@ -302,6 +302,12 @@ void bgp_vstore_fini(struct bgp_vstore *s)
 
 void bgp_vstore_trim(struct bgp_vstore *s)
 {
+	/* Empty: the chunk table (a descriptor per chunk number ever used, 64 KiB after a full
+	 * table) goes too; numbering starts again, as it would reuse freed numbers anyway. */
+	if (s->live == 0) {
+		bgp_vstore_fini(s);
+		return;
+	}
 	for (uint32_t c = 0; c < s->nchunk; c++)
 		if (s->chunk[c].mem && s->chunk[c].live == 0)
 			chunk_release(s, c);

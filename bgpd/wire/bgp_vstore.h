@@ -63,8 +63,9 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size);
  * object coming and going does not allocate and free a chunk each time). */
 void bgp_vstore_del(struct bgp_vstore *s, void *obj);
 size_t bgp_vstore_memory(const struct bgp_vstore *s);
-/* Give back every chunk with no object in it, the spare kept per size class included: for
- * when a large release has ended (bgpd/rib/bgp_rib_release.c), not per object. */
+/* Give back every chunk with no object in it, the spare kept per size class included, and
+ * when the store is empty its index and chunk table too: for when a large release has ended
+ * (bgpd/rib/bgp_rib_release.c), not per object. */
 void bgp_vstore_trim(struct bgp_vstore *s);
 
 #endif /* SKUA_BGP_VSTORE_H */
