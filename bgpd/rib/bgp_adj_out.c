@@ -30,11 +30,12 @@
  *
  * Output
  *   - The attribute set sent is computed from the best path when sending (AS prepended and
- *     next hop self towards eBGP, LOCAL_PREF and MED rules, see export_attr()) and interned.
- *     A small per-session cache maps (stored set, kind of source) to the exported set, so the
- *     work is per distinct attribute set, not per prefix.
- *   - A batch of up to RIB_BATCH dests is grouped by exported set (identity of the interned
- *     set) and each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
+ *     next hop self towards eBGP, LOCAL_PREF and MED rules, see export_tmpl_make()) and
+ *     encoded at once, not interned (export_wire()). A small per-session cache maps (stored
+ *     set, kind of source) to the encoded bytes, so the work is per distinct attribute set,
+ *     not per prefix. `show ... advertised-routes` gets the same set interned (export_attr()).
+ *   - A batch of up to RIB_BATCH dests is grouped by exported attributes (their bytes) and
+ *     each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
  *     withdrawals are grouped likewise and sent first. Grouping a whole batch packs better than
  *     grouping only consecutive prefixes: attribute sets are scattered over prefix order. The
  *     last message stays open for the next batch while the walk or the journal goes on (so a
