@@ -30,11 +30,12 @@
  *
  * Output
  *   - The attribute set sent is computed from the best path when sending (AS prepended and
- *     next hop self towards eBGP, LOCAL_PREF and MED rules, see export_attr()) and interned.
- *     A small per-session cache maps (stored set, kind of source) to the exported set, so the
- *     work is per distinct attribute set, not per prefix.
- *   - A batch of up to RIB_BATCH dests is grouped by exported set (identity of the interned
- *     set) and each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
+ *     next hop self towards eBGP, LOCAL_PREF and MED rules, see export_tmpl_make()) and
+ *     encoded at once, not interned (export_wire()). A small per-session cache maps (stored
+ *     set, kind of source) to the encoded bytes, so the work is per distinct attribute set,
+ *     not per prefix. `show ... advertised-routes` gets the same set interned (export_attr()).
+ *   - A batch of up to RIB_BATCH dests is grouped by exported attributes (their bytes) and
+ *     each group goes into as few UPDATEs as the message size allows (bgp_ub_*);
  *     withdrawals are grouped likewise and sent first. Grouping a whole batch packs better than
  *     grouping only consecutive prefixes: attribute sets are scattered over prefix order. The
  *     last message stays open for the next batch while the walk or the journal goes on (so a
@@ -75,6 +76,7 @@
 #include "bgpd/wire/bgp_notify.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/event.h"
+#include "lib/hash.h"
 #include "lib/log.h"
 #include "lib/log_limit.h"
 #include "lib/table.h"
@@ -402,8 +404,11 @@ uint64_t adj_out_min_cursor(const struct bgp_rib *rib, enum bgp_af af)
 /* ---- what a session is sent ---- */
 
 struct adj_out_cache_ent {
-	struct bgp_attr *in;  /* stored set (reference held) */
-	struct bgp_attr *out; /* exported set (reference held), NULL = cannot be sent */
+	struct bgp_attr *in; /* stored set (reference held) */
+	uint8_t *wire;	     /* its exported attributes as encoded (export_wire()), owned */
+	uint32_t wire_len;   /* 0 = cannot be sent */
+	uint32_t wire_cap;
+	uint32_t hash; /* of the bytes */
 	uint32_t kind;
 };
 
@@ -418,14 +423,17 @@ static void cache_clear(struct rib_src *src)
 		return;
 	for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
 		bgp_attr_unref(src->cache->e[i].in);
-		bgp_attr_unref(src->cache->e[i].out);
-		src->cache->e[i].in = src->cache->e[i].out = NULL;
+		src->cache->e[i].in = NULL;
+		src->cache->e[i].wire_len = 0;
 	}
 }
 
 static void cache_free(struct rib_src *src)
 {
 	cache_clear(src);
+	if (src->cache)
+		for (size_t i = 0; i < ADJ_CACHE_SIZE; i++)
+			XFREE(MTYPE_BGP_ADJ_OUT, src->cache->e[i].wire);
 	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
 }
 
@@ -645,130 +653,183 @@ static void withhold_communities(uint8_t off, struct bgp_attr *t, struct bgp_att
 		ex->ecommunities = NULL;
 }
 
-/* Our AS (or confederation identifier) in front of the path towards eBGP (RFC 4271 5.1.2);
- * with `neighbor X local-as L`, L in front of it, or instead of it with replace-as (FRR). A
- * new reference. */
-static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
-					 const struct bgp_aspath *path)
+/* Room for the common exported AS path without interning it (bgp_aspath_prepend_scratch());
+ * longer ones take the interned way. */
+#define EXPORT_PATH_SCRATCH 1024
+
+/*
+ * The exported set of one (session, stored set), as a template: not interned, so that it can
+ * be encoded at once and forgotten (export_wire()) or interned where a shared copy is wanted
+ * (export_attr_make()). It holds the references it made (released by export_tmpl_release())
+ * and the AS path with our AS prepended in its own buffer when that fits.
+ */
+struct export_tmpl {
+	struct bgp_attr t;
+	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
+	struct bgp_aspath *prepended, *stripped, *unconfed;
+	struct bgp_u32list *clusters, *gshut;
+	struct bgp_ecommlist *transitive;
+	bool scratch_ok; /* may prepend into scratch[] (false: interned paths only) */
+	union {
+		struct bgp_aspath path;
+		uint8_t bytes[EXPORT_PATH_SCRATCH];
+	} scratch[2];
+};
+
+static void export_tmpl_release(struct export_tmpl *x)
 {
-	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
-	struct bgp_aspath *ours, *out;
-
-	uint32_t asn = bgp_outside_as(rib->bgp); /* RFC 5065 6.1 c: the identifier */
-
-	if (!c || !c->local_as)
-		return bgp_aspath_prepend((struct bgp_aspath *)path, asn);
-	if (c->local_as_replace)
-		return bgp_aspath_prepend((struct bgp_aspath *)path, c->local_as);
-	ours = bgp_aspath_prepend((struct bgp_aspath *)path, asn);
-	out = bgp_aspath_prepend(ours, c->local_as);
-	bgp_aspath_unref(ours);
-	return out;
+	if (x->gshut)
+		bgp_u32list_unref(x->gshut);
+	bgp_ecommlist_unref(x->transitive);
+	bgp_aspath_unref(x->prepended);
+	bgp_aspath_unref(x->stripped);
+	bgp_aspath_unref(x->unconfed);
+	if (x->clusters)
+		bgp_u32list_unref(x->clusters);
 }
 
-/* kept: what an outbound route-map set that the export rules must leave alone (NULL: none). */
-static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
-					 const struct rib_src *from, enum bgp_af af,
-					 const struct bgp_attr *in, const struct rmap_refs *kept)
+/* Our AS (or confederation identifier) in front of the path towards eBGP (RFC 4271 5.1.2);
+ * with `neighbor X local-as L`, L in front of it, or instead of it with replace-as (FRR). In
+ * x's scratch buffers, or a new reference held in x->prepended when it does not fit them or
+ * x->scratch_ok is false. */
+static struct bgp_aspath *export_prepend(const struct bgp_rib *rib, const struct rib_src *to,
+					 const struct bgp_aspath *path, struct export_tmpl *x)
+{
+	const struct bgp_peer_config *c = to->peer ? &to->peer->conf : NULL;
+	uint32_t asn = bgp_outside_as(rib->bgp); /* RFC 5065 6.1 c: the identifier */
+	uint32_t first = c && c->local_as && c->local_as_replace ? c->local_as : asn;
+	bool twice = c && c->local_as && !c->local_as_replace;
+	struct bgp_aspath *one, *out, *ours;
+
+	one = x->scratch_ok ? bgp_aspath_prepend_scratch(&x->scratch[0], sizeof(x->scratch[0]),
+							 path, first)
+			    : NULL;
+	out = one && twice ? bgp_aspath_prepend_scratch(&x->scratch[1], sizeof(x->scratch[1]), one,
+							c->local_as)
+			   : one;
+	if (out)
+		return out;
+	/* Too long for the buffers (or a shared copy wanted): the interned way. */
+	if (!twice)
+		return x->prepended = bgp_aspath_prepend((struct bgp_aspath *)path, first);
+	ours = bgp_aspath_prepend((struct bgp_aspath *)path, asn);
+	x->prepended = bgp_aspath_prepend(ours, c->local_as);
+	bgp_aspath_unref(ours);
+	return x->prepended;
+}
+
+/* The exported form of in for `to` into x (release x with export_tmpl_release() whatever the
+ * answer); false when it cannot be sent (no next hop). kept: what an outbound route-map set
+ * that the export rules must leave alone (NULL: none). scratch: the AS path may be made in x
+ * rather than interned (for encoding only). */
+static bool export_tmpl_make(struct bgp_rib *rib, struct rib_src *to, const struct rib_src *from,
+			     enum bgp_af af, const struct bgp_attr *in,
+			     const struct rmap_refs *kept, bool scratch, struct export_tmpl *x)
 {
 	bool keep_med = kept && kept->med_set;
 	bool keep_nh = kept && (af == BGP_AF_IPV4_UNICAST ? kept->nexthop_set : kept->nexthop6_set);
+	struct bgp_attr *t = &x->t;
+	struct bgp_attr_extra *ex = &x->ex;
 
-	struct bgp_attr t = *in;
-	struct bgp_attr_extra ex; /* t's own extras when they differ from in's */
-	struct bgp_aspath *prepended = NULL;
-	struct bgp_u32list *clusters = NULL;
-	struct bgp_aspath *stripped = NULL, *unconfed = NULL;
-	struct bgp_ecommlist *transitive = NULL;
-	struct bgp_u32list *gshut;
-	struct bgp_attr *out;
-
-	t.weight = 0;
-	t.present &= ~(ATTR_BIT(BGP_ATTR_MP_REACH_NLRI) | ATTR_BIT(BGP_ATTR_MP_UNREACH_NLRI));
+	x->prepended = x->stripped = x->unconfed = NULL;
+	x->clusters = x->gshut = NULL;
+	x->transitive = NULL;
+	x->scratch_ok = scratch;
+	*t = *in;
+	t->weight = 0;
+	t->present &= ~(ATTR_BIT(BGP_ATTR_MP_REACH_NLRI) | ATTR_BIT(BGP_ATTR_MP_UNREACH_NLRI));
 	if (af == BGP_AF_IPV4_UNICAST) {
-		bgp_attr_set_mp_nh(&t, &ex, 0, NULL, NULL);
+		bgp_attr_set_mp_nh(t, ex, 0, NULL, NULL);
 	} else {
-		t.present &= ~ATTR_BIT(BGP_ATTR_NEXT_HOP);
-		t.nexthop.s_addr = 0;
+		t->present &= ~ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		t->nexthop.s_addr = 0;
 		/* The link-local next hop is only meaningful on the link it came from. */
-		bgp_attr_set_mp_nh(&t, &ex, 16, bgp_attr_mp_nh_global(in), NULL);
+		bgp_attr_set_mp_nh(t, ex, 16, bgp_attr_mp_nh_global(in), NULL);
 	}
 	if (to->ebgp) {
 		/* The route-map's next hop, or ours. (IPv6: the global one was taken from in.) */
-		if (!keep_nh && !nexthop_self(to, af, &t, &ex)) {
+		if (!keep_nh && !nexthop_self(to, af, t, ex)) {
 			no_nexthop(to, af);
-			return NULL;
+			return false;
 		}
 		if (keep_nh && af == BGP_AF_IPV4_UNICAST)
-			t.present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
-		stripped = strip_private(rib, to, af, in->aspath);
+			t->present |= ATTR_BIT(BGP_ATTR_NEXT_HOP);
+		x->stripped = strip_private(rib, to, af, in->aspath);
 		/* RFC 5065 6.1 c: no confederation segments outside it. */
-		unconfed = bgp_aspath_strip_confed(stripped ? stripped : in->aspath);
-		prepended = export_prepend(rib, to,
-					   unconfed   ? unconfed
-					   : stripped ? stripped
-						      : in->aspath);
-		t.aspath = prepended;
-		t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
-		t.present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
-			       ATTR_BIT(BGP_ATTR_CLUSTER_LIST));
-		t.local_pref = 0;
-		if (t.extra) {
+		x->unconfed = bgp_aspath_strip_confed(x->stripped ? x->stripped : in->aspath);
+		t->aspath = export_prepend(rib, to,
+					   x->unconfed	 ? x->unconfed
+					   : x->stripped ? x->stripped
+							 : in->aspath,
+					   x);
+		t->present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+		t->present &= ~(ATTR_BIT(BGP_ATTR_LOCAL_PREF) | ATTR_BIT(BGP_ATTR_ORIGINATOR_ID) |
+				ATTR_BIT(BGP_ATTR_CLUSTER_LIST));
+		t->local_pref = 0;
+		if (t->extra) {
 			/* A copy without them: bgp_attr_intern() finds or makes the block. */
-			if (t.extra != &ex) {
-				ex = *t.extra;
-				t.extra = &ex;
+			if (t->extra != ex) {
+				*ex = *t->extra;
+				t->extra = ex;
 			}
-			ex.originator_id.s_addr = 0;
-			ex.cluster_list = NULL;
+			ex->originator_id.s_addr = 0;
+			ex->cluster_list = NULL;
 			/* RFC 4360 6: non-transitive extended communities stay in the AS. */
-			transitive = bgp_ecommlist_transitive(ex.ecommunities);
-			ex.ecommunities = transitive;
-			if (!transitive)
-				t.present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
+			x->transitive = bgp_ecommlist_transitive(ex->ecommunities);
+			ex->ecommunities = x->transitive;
+			if (!x->transitive)
+				t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 		}
 		/* RFC 4271 5.1.4: another AS's MED is not passed on; one set by the outbound
 		 * route-map is ours to send (FRR). */
 		if (!from->local && !keep_med) {
-			t.present &= ~ATTR_BIT(BGP_ATTR_MED);
-			t.med = 0;
+			t->present &= ~ATTR_BIT(BGP_ATTR_MED);
+			t->med = 0;
 		}
 	} else {
 		enum bgp_nhs nhs = to->peer ? to->peer->conf.nexthop_self[af] : BGP_NHS_OFF;
 		bool self =
 			from->local || (nhs == BGP_NHS_SELF && from->ebgp) || nhs == BGP_NHS_FORCE;
 
-		if (!(t.present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
-			t.present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
-			t.local_pref = BGP_DEFAULT_LOCAL_PREF;
+		if (!(t->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) {
+			t->present |= ATTR_BIT(BGP_ATTR_LOCAL_PREF);
+			t->local_pref = BGP_DEFAULT_LOCAL_PREF;
 		}
-		if (self && !keep_nh && !nexthop_self(to, af, &t, &ex)) {
+		if (self && !keep_nh && !nexthop_self(to, af, t, ex)) {
 			no_nexthop(to, af);
-			return NULL;
+			return false;
 		}
 		/* RFC 5065 6.1 b: our member AS in an AS_CONFED_SEQUENCE, the rest as iBGP
 		 * (LOCAL_PREF, MED and next hop kept). */
 		if (to->confed) {
-			prepended = bgp_aspath_prepend_confed(in->aspath, rib->bgp->asn);
-			t.aspath = prepended;
-			t.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
+			x->prepended = bgp_aspath_prepend_confed(in->aspath, rib->bgp->asn);
+			t->aspath = x->prepended;
+			t->present |= ATTR_BIT(BGP_ATTR_AS_PATH);
 		}
 		if (reflected(to, from))
-			clusters = reflect_attrs(rib, from, &t, &ex);
+			x->clusters = reflect_attrs(rib, from, t, ex);
 	}
 	/* RFC 8326: after the route-map (nothing undoes it), before send-community. */
-	gshut = bgp_gshut_mark(rib->bgp, to->ebgp, &t);
+	x->gshut = bgp_gshut_mark(rib->bgp, to->ebgp, t);
 	if (to->peer && to->peer->conf.send_comm_off[af])
-		withhold_communities(to->peer->conf.send_comm_off[af], &t, &ex);
-	out = bgp_attr_intern(&t);
-	if (gshut)
-		bgp_u32list_unref(gshut);
-	bgp_ecommlist_unref(transitive);
-	bgp_aspath_unref(prepended);
-	bgp_aspath_unref(stripped);
-	bgp_aspath_unref(unconfed);
-	if (clusters)
-		bgp_u32list_unref(clusters);
+		withhold_communities(to->peer->conf.send_comm_off[af], t, ex);
+	return true;
+}
+
+/* The exported set of in as an interned set (a new reference), NULL when it cannot be sent:
+ * for what must be kept or shown (`show ... advertised-routes`, the route-map's input). */
+static struct bgp_attr *export_attr_make(struct bgp_rib *rib, struct rib_src *to,
+					 const struct rib_src *from, enum bgp_af af,
+					 const struct bgp_attr *in, const struct rmap_refs *kept)
+{
+	struct export_tmpl x;
+	struct bgp_attr *out = NULL;
+
+	/* Interned paths only (bgp_aspath_prepend()): this is also the reference the encoded
+	 * output is checked against (tests/unit/check_bgp_export_wire.c). */
+	if (export_tmpl_make(rib, to, from, af, in, kept, false, &x))
+		out = bgp_attr_intern(&x.t);
+	export_tmpl_release(&x);
 	return out;
 }
 
@@ -785,16 +846,16 @@ static uint32_t export_paths(const struct bgp_rib *rib, enum bgp_af af, const st
 /*
  * Through the session's outbound route-map: its decision depends on the prefix (match ip
  * address prefix-list), so it is made per prefix, past the per-attribute cache. The
- * filter-list still judges the stored path first, as in FRR.
+ * filter-list still judges the stored path first, as in FRR. The set the map made (a new
+ * reference; the export rules go on from it, leaving what *refs says the map set), or NULL.
  */
-static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *to,
-					   const struct rib_src *from, enum bgp_af af,
-					   const struct bgp_dest *dest,
-					   const struct bgp_attr *stored)
+static struct bgp_attr *export_mapped(struct bgp_rib *rib, struct rib_src *to,
+				      const struct rib_src *from, enum bgp_af af,
+				      const struct bgp_dest *dest, const struct bgp_attr *stored,
+				      struct rmap_refs *refs)
 {
-	struct bgp_attr t = *stored, *mapped, *out;
+	struct bgp_attr t = *stored, *mapped;
 	const struct rmap_ctx *ctx;
-	struct rmap_refs refs;
 	struct rmap_ctx cbuf;
 	struct prefix p;
 
@@ -816,15 +877,13 @@ static struct bgp_attr *export_attr_mapped(struct bgp_rib *rib, struct rib_src *
 		memset(&cbuf, 0, sizeof(cbuf)); /* our own route */
 	cbuf.export_paths = export_paths(rib, af, dest);
 	cbuf.peer = NULL;
-	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, &refs, &cbuf)) {
-		route_map_refs_release(&refs);
+	if (!route_map_apply_ctx(to->peer->conf.rmap[af][BGP_DIR_OUT], &p, &t, refs, &cbuf)) {
+		route_map_refs_release(refs);
 		return NULL;
 	}
 	mapped = bgp_attr_intern(&t);
-	route_map_refs_release(&refs);
-	out = export_attr_make(rib, to, from, af, mapped, &refs);
-	bgp_attr_unref(mapped);
-	return out;
+	route_map_refs_release(refs);
+	return mapped;
 }
 
 static inline uint32_t cache_index(const void *p, uint32_t kind)
@@ -835,62 +894,78 @@ static inline uint32_t cache_index(const void *p, uint32_t kind)
 	return (uint32_t)(h >> 32) & (ADJ_CACHE_SIZE - 1);
 }
 
-/* What `to` should have for dest: the exported set (a new reference) or NULL for nothing. */
-static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
-				    const struct bgp_dest *dest)
+/* How dest is exported to `to`, decided before any attribute is made. */
+enum export_how {
+	EXPORT_NOTHING, /* nothing (or a withdrawal) */
+	EXPORT_DEFORIG, /* neighbor X default-originate's route */
+	EXPORT_MAPPED,	/* the best path through the outbound route-map */
+	EXPORT_PLAIN,	/* the best path through the export rules alone: per attribute set */
+};
+
+static enum export_how export_decide(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				     const struct bgp_dest *dest, const struct rib_src **fromp)
 {
 	const struct bgp_path *best = dest_best(dest);
 	const struct rib_src *from;
-	struct adj_out_cache_ent *e;
-	uint32_t kind;
 
 	/* neighbor X default-originate: its route in place of the table's, past every outbound
 	 * policy, as FRR sends it (bgp_rib_deforig.c). MED 0 stays towards eBGP. */
-	if (dest->plen == 0 && to->deforig[af]) {
-		struct rmap_refs kept = { .med_set = true };
-
-		return export_attr_make(rib, to, &rib->local, af, to->deforig[af], &kept);
-	}
+	if (dest->plen == 0 && to->deforig[af])
+		return EXPORT_DEFORIG;
 	if (!best)
-		return NULL;
+		return EXPORT_NOTHING;
 	/* aggregate-address ... summary-only holds its more specifics back. */
 	if (rib->aggr[af] && rib_aggr_suppressed(rib, af, dest))
-		return NULL;
+		return EXPORT_NOTHING;
 	from = rib_src_get(rib, best->src);
 	/* A best path of a session that went down is being removed: send nothing for it. One that
 	 * graceful restart (or LLGR) keeps is still advertised (RFC 4724 4.2). */
 	if (!from || !rib_src_usable(from) || !export_permitted(to, from, af, best->attr))
-		return NULL;
+		return EXPORT_NOTHING;
 	if (to->peer &&
 	    bgp_peer_policy_missing(to->peer, to->ebgp || to->confed, af, BGP_DIR_OUT)) {
 		rib_policy_missing_warn(rib, to, af, BGP_DIR_OUT); /* RFC 8212 */
-		return NULL;
+		return EXPORT_NOTHING;
 	}
 	if (to->peer && !export_policy_permits(to, af, dest))
-		return NULL;
+		return EXPORT_NOTHING;
+	*fromp = from;
 	if (to->peer && to->peer->conf.rmap[af][BGP_DIR_OUT])
-		return export_attr_mapped(rib, to, from, af, dest, best->attr);
-	kind = (uint32_t)af * 4 + (from->local ? 0 : from->ebgp ? 1 : from->confed ? 3 : 2);
-	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
-	 * none: the same stored set exports differently per source then. */
-	if (reflected(to, from))
-		kind |= (from->id + 1) << 8;
-	e = &to->cache->e[cache_index(best->attr, kind)];
-	if (e->in != best->attr || e->kind != kind) {
-		/* The filter-list decides on the stored set's AS path: per attribute set, so it
-		 * is cached with the exported set (the cache is emptied when policy changes). */
-		bool as_ok = !to->peer ||
-			     bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, best->attr->aspath);
-		struct bgp_attr *out =
-			as_ok ? export_attr_make(rib, to, from, af, best->attr, NULL) : NULL;
+		return EXPORT_MAPPED;
+	return EXPORT_PLAIN;
+}
 
-		bgp_attr_unref(e->in);
-		bgp_attr_unref(e->out);
-		e->in = bgp_attr_ref(best->attr);
-		e->out = out;
-		e->kind = kind;
+/* Exported sets of our own default route keep their MED 0 towards eBGP. */
+static const struct rmap_refs deforig_kept = { .med_set = true };
+
+/* What `to` should have for dest as an interned set (a new reference), NULL for nothing:
+ * for `show ... advertised-routes`. The output itself sends export_wire()'s bytes, made by
+ * the same rules (export_tmpl_make()). */
+static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				    const struct bgp_dest *dest)
+{
+	const struct rib_src *from = NULL;
+	const struct bgp_attr *in;
+	struct bgp_attr *mapped, *out;
+	struct rmap_refs refs;
+
+	switch (export_decide(rib, to, af, dest, &from)) {
+	case EXPORT_NOTHING:
+		return NULL;
+	case EXPORT_DEFORIG:
+		return export_attr_make(rib, to, &rib->local, af, to->deforig[af], &deforig_kept);
+	case EXPORT_MAPPED:
+		mapped = export_mapped(rib, to, from, af, dest, dest_best(dest)->attr, &refs);
+		out = mapped ? export_attr_make(rib, to, from, af, mapped, &refs) : NULL;
+		bgp_attr_unref(mapped);
+		return out;
+	case EXPORT_PLAIN:
+		in = dest_best(dest)->attr;
+		if (to->peer && !bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, in->aspath))
+			return NULL;
+		return export_attr_make(rib, to, from, af, in, NULL);
 	}
-	return e->out ? bgp_attr_ref(e->out) : NULL;
+	return NULL;
 }
 
 /* For `show ... neighbors X advertised-routes`: what `to` is sent for dest, recomputed from the
@@ -903,16 +978,134 @@ struct bgp_attr *adj_out_advertised(struct bgp_rib *rib, struct rib_src *to, enu
 	return export_attr(rib, to, af, dest);
 }
 
+/* Stands for attributes that cannot be encoded for this session at all (larger than a
+ * message): bgp_ub_begin_announce_wire() refuses it (a next hop length no family has), and
+ * the output withdraws the prefixes instead, as for a set too large for the message. */
+static const uint8_t wire_too_large[] = { 0xff };
+
+/* One session's exported attributes, encoded: len 0 = nothing to send (withdraw). */
+struct export_wire {
+	const uint8_t *wire;
+	uint32_t len;
+	uint32_t hash;
+};
+
+/* The encoding of one template for `to`: in the shared scratch buffer, valid until the next
+ * call (batch_add() copies what it keeps). */
+static struct export_wire export_encode(const struct rib_src *to, enum bgp_af af,
+					const struct bgp_attr *t)
+{
+	static uint8_t scratch[BGP_MAX_EXT_MSG_LEN];
+	struct export_wire w = { .wire = wire_too_large, .len = sizeof(wire_too_large) };
+	int len = bgp_update_attrs_encode(scratch, MIN(sizeof(scratch), to->max_msg), t, &to->codec,
+					  af);
+
+	if (len > 0) {
+		w.wire = scratch;
+		w.len = (uint32_t)len;
+	}
+	w.hash = hash_bytes(w.wire, w.len, 0x65787074u);
+	return w;
+}
+
+/* The template of in for `to`, encoded (len 0 when it cannot be sent). */
+static struct export_wire export_make_wire(struct bgp_rib *rib, struct rib_src *to,
+					   const struct rib_src *from, enum bgp_af af,
+					   const struct bgp_attr *in, const struct rmap_refs *kept)
+{
+	struct export_wire w = { 0 };
+	struct export_tmpl x;
+
+	if (export_tmpl_make(rib, to, from, af, in, kept, true, &x))
+		w = export_encode(to, af, &x.t);
+	export_tmpl_release(&x);
+	return w;
+}
+
+/* Keep w in cache entry e (its buffer grows as needed). */
+static void cache_store(struct adj_out_cache_ent *e, const struct export_wire *w)
+{
+	if (w->len > e->wire_cap) {
+		e->wire_cap = MAX(w->len, 64u);
+		e->wire = XREALLOC(MTYPE_BGP_ADJ_OUT, e->wire, e->wire_cap);
+	}
+	if (w->len)
+		memcpy(e->wire, w->wire, w->len);
+	e->wire_len = w->len;
+	e->hash = w->hash;
+}
+
+/*
+ * What `to` should be sent for dest: the exported attributes encoded for its session (len 0:
+ * nothing), valid until the next call. The exported set is not interned: it is made from the
+ * stored set and encoded at once (interning it cost two hash lookups, two slab objects and
+ * their removal per set sent). A small per-session cache maps (stored set, kind of source)
+ * to the bytes, so the work is per distinct attribute set, not per prefix.
+ */
+static struct export_wire export_wire(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
+				      const struct bgp_dest *dest)
+{
+	struct export_wire w = { 0 };
+	const struct rib_src *from = NULL;
+	const struct bgp_attr *in;
+	struct adj_out_cache_ent *e;
+	struct bgp_attr *mapped;
+	struct rmap_refs refs;
+	uint32_t kind;
+
+	switch (export_decide(rib, to, af, dest, &from)) {
+	case EXPORT_NOTHING:
+		return w;
+	case EXPORT_DEFORIG:
+		return export_make_wire(rib, to, &rib->local, af, to->deforig[af], &deforig_kept);
+	case EXPORT_MAPPED:
+		mapped = export_mapped(rib, to, from, af, dest, dest_best(dest)->attr, &refs);
+		if (mapped)
+			w = export_make_wire(rib, to, from, af, mapped, &refs);
+		bgp_attr_unref(mapped);
+		return w;
+	case EXPORT_PLAIN:
+		break;
+	}
+	in = dest_best(dest)->attr;
+	kind = (uint32_t)af * 4 + (from->local ? 0 : from->ebgp ? 1 : from->confed ? 3 : 2);
+	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
+	 * none: the same stored set exports differently per source then. */
+	if (reflected(to, from))
+		kind |= (from->id + 1) << 8;
+	e = &to->cache->e[cache_index(in, kind)];
+	if (e->in != in || e->kind != kind) {
+		/* The filter-list decides on the stored set's AS path: per attribute set, so it
+		 * is cached with the exported set (the cache is emptied when policy changes). */
+		bool as_ok =
+			!to->peer || bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, in->aspath);
+
+		if (as_ok)
+			w = export_make_wire(rib, to, from, af, in, NULL);
+		bgp_attr_unref(e->in);
+		e->in = bgp_attr_ref((struct bgp_attr *)in);
+		e->kind = kind;
+		cache_store(e, &w);
+	}
+	w.wire = e->wire;
+	w.len = e->wire_len;
+	w.hash = e->hash;
+	return w;
+}
+
 /* ---- batches ---- */
 
 struct adj_out_item {
 	struct bgp_dest *dest;
-	struct bgp_attr *attr; /* exported set (reference held), NULL = withdraw */
-	uint32_t next;	       /* next item of the same group */
+	uint32_t group;
+	uint32_t next; /* next item of the same group */
 };
 
+/* The prefixes sent with the same bytes of attributes (wire_len 0: withdrawals). */
 struct adj_out_group {
-	struct bgp_attr *attr;
+	uint32_t wire_off; /* in the batch's wire[] */
+	uint32_t wire_len;
+	uint32_t hash;
 	uint32_t head;
 	uint32_t tail;
 	uint32_t slot; /* in hslot[] */
@@ -931,6 +1124,9 @@ struct adj_out_batch {
 	struct adj_out_item item[RIB_BATCH];
 	struct adj_out_group group[RIB_BATCH];
 	uint32_t hslot[ADJ_HASH_SIZE]; /* group index + 1, 0 = free */
+	uint8_t *wire;		       /* the groups' encoded attributes, end to end */
+	size_t wire_len;
+	size_t wire_cap;
 	/* Sharing the batch with sessions of the leader's update group: the dests decided, the
 	 * sessions that follow, the leader's messages as sent. */
 	uint32_t nvisit;
@@ -953,33 +1149,54 @@ void adj_out_fini(struct bgp_rib *rib)
 	if (rib->batch) {
 		XFREE(MTYPE_BGP_ADJ_OUT, rib->batch->fol);
 		XFREE(MTYPE_BGP_ADJ_OUT, rib->batch->tee);
+		XFREE(MTYPE_BGP_ADJ_OUT, rib->batch->wire);
 	}
 	XFREE(MTYPE_BGP_ADJ_OUT, rib->batch);
 }
 
-/* Add dest to the batch under attr; returns an estimate of the bytes it adds. */
-static size_t batch_add(struct adj_out_batch *b, struct bgp_dest *d, struct bgp_attr *attr)
+static const uint8_t *group_wire(const struct adj_out_batch *b, const struct adj_out_group *g)
+{
+	return g->wire_len ? b->wire + g->wire_off : NULL;
+}
+
+/*
+ * Add dest to the batch with the attributes w (len 0: withdraw); returns an estimate of the
+ * bytes it adds. Groups are keyed by the bytes, so two stored sets that export alike share
+ * the messages, as their interned exported set did.
+ */
+static size_t batch_add(struct adj_out_batch *b, struct bgp_dest *d, const struct export_wire *w)
 {
 	uint32_t idx = b->nitem++;
-	uint32_t h = (uint32_t)((((uintptr_t)attr >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> 40);
+	uint32_t h = (uint32_t)((w->hash * UINT64_C(0x9E3779B97F4A7C15)) >> 40);
 	size_t est = 1 + ((size_t)d->plen + 7) / 8;
 	struct adj_out_group *g;
 
 	b->item[idx].dest = d;
-	b->item[idx].attr = attr;
 	b->item[idx].next = ADJ_NIL;
 	for (h &= ADJ_HASH_SIZE - 1; b->hslot[h]; h = (h + 1) & (ADJ_HASH_SIZE - 1)) {
 		g = &b->group[b->hslot[h] - 1];
-		if (g->attr == attr) {
+		if (g->hash == w->hash && g->wire_len == w->len &&
+		    (!w->len || !memcmp(b->wire + g->wire_off, w->wire, w->len))) {
 			b->item[g->tail].next = idx;
+			b->item[idx].group = b->hslot[h] - 1;
 			g->tail = idx;
 			return est;
 		}
 	}
+	if (b->wire_len + w->len > b->wire_cap) {
+		b->wire_cap = MAX(b->wire_cap * 2, b->wire_len + w->len + 4096);
+		b->wire = XREALLOC(MTYPE_BGP_ADJ_OUT, b->wire, b->wire_cap);
+	}
 	g = &b->group[b->ngroup];
-	g->attr = attr;
+	g->wire_off = (uint32_t)b->wire_len;
+	g->wire_len = w->len;
+	g->hash = w->hash;
+	if (w->len)
+		memcpy(b->wire + b->wire_len, w->wire, w->len);
+	b->wire_len += w->len;
 	g->head = g->tail = idx;
 	g->slot = h;
+	b->item[idx].group = b->ngroup;
 	b->hslot[h] = ++b->ngroup;
 	/* A new UPDATE: header, lengths and the attributes. */
 	return est + 64;
@@ -987,35 +1204,33 @@ static size_t batch_add(struct adj_out_batch *b, struct bgp_dest *d, struct bgp_
 
 static void batch_reset(struct bgp_rib *rib, enum bgp_af af, struct adj_out_batch *b)
 {
-	for (uint32_t i = 0; i < b->nitem; i++) {
-		if (b->item[i].attr)
-			bgp_attr_unref(b->item[i].attr);
-		else if (!b->item[i].dest->paths)
+	for (uint32_t i = 0; i < b->nitem; i++)
+		if (!b->group[b->item[i].group].wire_len && !b->item[i].dest->paths)
 			/* Withdrawn from this session: maybe the last one that had it. */
 			rib_dest_maybe_free(rib, af, b->item[i].dest);
-	}
 	for (uint32_t g = 0; g < b->ngroup; g++)
 		b->hslot[b->group[g].slot] = 0;
 	b->nitem = 0;
 	b->ngroup = 0;
+	b->wire_len = 0;
 }
 
 /* Decide what `to` gets for dest and queue it in the batch; returns the estimated bytes. */
 static size_t collect(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af, struct bgp_dest *d,
 		      struct adj_out_batch *b)
 {
-	struct bgp_attr *attr = export_attr(rib, to, af, d);
+	struct export_wire w = export_wire(rib, to, af, d);
 
-	if (attr) {
+	if (w.len) {
 		if (!bgp_dest_adv_test(d, to->id)) {
 			adv_set(d, to->id);
 			to->sent[af]++;
 		}
-		return batch_add(b, d, attr);
+		return batch_add(b, d, &w);
 	}
 	if (bgp_dest_adv_clear(d, to->id)) {
 		to->sent[af]--;
-		return batch_add(b, d, NULL);
+		return batch_add(b, d, &w);
 	}
 	return 0;
 }
@@ -1100,11 +1315,20 @@ static void emit(struct rib_src *to, const uint8_t *msg, size_t len, size_t *spa
 	to->pend_len += len;
 }
 
-static int ub_begin(struct rib_src *to, enum bgp_af af, const struct bgp_attr *attr)
+/* wire NULL: withdrawals. */
+static int ub_begin(struct rib_src *to, enum bgp_af af, const uint8_t *wire, size_t wire_len)
 {
-	if (attr)
-		return bgp_ub_begin_announce(&to->oub, to->obuf, to->max_msg, &to->codec, af, attr);
+	if (wire)
+		return bgp_ub_begin_announce_wire(&to->oub, to->obuf, to->max_msg, &to->codec, af,
+						  wire, wire_len);
 	return bgp_ub_begin_withdraw(&to->oub, to->obuf, to->max_msg, &to->codec, af);
+}
+
+/* Is the open message one for these attributes (wire NULL: withdrawals) of af? */
+static bool open_is(const struct rib_src *to, enum bgp_af af, const uint8_t *wire, size_t wire_len)
+{
+	return to->open && to->oaf == af && to->owire_len == (wire ? wire_len : 0) &&
+	       (!wire || !memcmp(to->owire, wire, wire_len));
 }
 
 /* Finish and send the message being filled, if any. */
@@ -1117,37 +1341,45 @@ static void open_flush(struct rib_src *to, size_t *space)
 	len = bgp_ub_finish(&to->oub);
 	if (len)
 		emit(to, to->obuf, len, space);
-	bgp_attr_unref(to->oattr);
-	to->oattr = NULL;
+	to->owire_len = 0;
 	to->open = false;
 }
 
-/* Start a message for attr (NULL = withdrawals); false when the attributes cannot be
- * encoded at all. */
-static bool open_begin(struct rib_src *to, enum bgp_af af, struct bgp_attr *attr)
+/* Start a message for these attributes (NULL = withdrawals); false when they cannot be
+ * encoded at all. The session keeps a copy of them: the next batch's group with the same
+ * bytes goes on in this message. */
+static bool open_begin(struct rib_src *to, enum bgp_af af, const uint8_t *wire, size_t wire_len)
 {
-	if (ub_begin(to, af, attr) < 0)
+	if (ub_begin(to, af, wire, wire_len) < 0)
 		return false;
 	to->open = true;
 	to->oaf = af;
-	to->oattr = bgp_attr_ref(attr);
+	to->owire_len = 0;
+	if (wire) {
+		if (wire_len > to->owire_cap) {
+			to->owire_cap = wire_len;
+			to->owire = XREALLOC(MTYPE_BGP_ADJ_OUT, to->owire, wire_len);
+		}
+		memcpy(to->owire, wire, wire_len);
+		to->owire_len = wire_len;
+	}
 	return true;
 }
 
 /*
- * Add the items of one group (attr NULL = withdrawals) to the session's output. Messages are
+ * Add the items of one group (wire NULL = withdrawals) to the session's output. Messages are
  * filled to the brim: the last one stays open for the next group with the same attributes
  * (possibly in the next batch) and is finished as soon as anything else has to be sent.
  */
 static void emit_group(struct rib_src *to, enum bgp_af af, struct adj_out_batch *b,
-		       struct bgp_attr *attr, uint32_t first, size_t *space)
+		       const uint8_t *wire, size_t wire_len, uint32_t first, size_t *space)
 {
 	struct prefix p;
 
-	if (to->open && (to->oattr != attr || to->oaf != af))
+	if (to->open && !open_is(to, af, wire, wire_len))
 		open_flush(to, space);
-	if (!to->open && !open_begin(to, af, attr)) {
-		if (!attr) {
+	if (!to->open && !open_begin(to, af, wire, wire_len)) {
+		if (!wire) {
 			log_err("%s: cannot build a withdrawal UPDATE (internal error)", to->name);
 			return;
 		}
@@ -1160,7 +1392,7 @@ static void emit_group(struct rib_src *to, enum bgp_af af, struct adj_out_batch 
 		for (uint32_t i = first; i != ADJ_NIL; i = b->item[i].next)
 			if (bgp_dest_adv_clear(b->item[i].dest, to->id))
 				to->sent[af]--;
-		emit_group(to, af, b, NULL, first, space);
+		emit_group(to, af, b, NULL, 0, first, space);
 		return;
 	}
 	for (uint32_t i = first; i != ADJ_NIL; i = b->item[i].next) {
@@ -1180,11 +1412,10 @@ static void emit_group(struct rib_src *to, enum bgp_af af, struct adj_out_batch 
 		len = bgp_ub_finish(&to->oub);
 		if (len)
 			emit(to, to->obuf, len, space);
-		if (ub_begin(to, af, attr) < 0 || bgp_ub_add(&to->oub, &p) < 0) {
+		if (ub_begin(to, af, wire, wire_len) < 0 || bgp_ub_add(&to->oub, &p) < 0) {
 			log_err("%s: prefix does not fit an empty UPDATE (internal error)",
 				to->name);
-			bgp_attr_unref(to->oattr);
-			to->oattr = NULL;
+			to->owire_len = 0;
 			to->open = false;
 			return;
 		}
@@ -1200,20 +1431,25 @@ static void batch_emit(struct rib_src *to, enum bgp_af af, struct adj_out_batch 
 {
 	uint32_t cont = ADJ_NIL;
 
-	if (to->open && to->oaf == af) {
-		for (uint32_t g = 0; g < b->ngroup; g++)
-			if (b->group[g].attr == to->oattr) {
+	if (to->open && to->oaf == af && to->owire_len) {
+		for (uint32_t g = 0; g < b->ngroup; g++) {
+			const struct adj_out_group *grp = &b->group[g];
+
+			if (grp->wire_len && open_is(to, af, group_wire(b, grp), grp->wire_len)) {
 				cont = g;
-				emit_group(to, af, b, b->group[g].attr, b->group[g].head, space);
+				emit_group(to, af, b, group_wire(b, grp), grp->wire_len, grp->head,
+					   space);
 				break;
 			}
+		}
 	}
 	for (uint32_t g = 0; g < b->ngroup; g++)
-		if (g != cont && !b->group[g].attr)
-			emit_group(to, af, b, NULL, b->group[g].head, space);
+		if (g != cont && !b->group[g].wire_len)
+			emit_group(to, af, b, NULL, 0, b->group[g].head, space);
 	for (uint32_t g = 0; g < b->ngroup; g++)
-		if (g != cont && b->group[g].attr)
-			emit_group(to, af, b, b->group[g].attr, b->group[g].head, space);
+		if (g != cont && b->group[g].wire_len)
+			emit_group(to, af, b, group_wire(b, &b->group[g]), b->group[g].wire_len,
+				   b->group[g].head, space);
 }
 
 static void send_eor(struct rib_src *to, enum bgp_af af, size_t *space)
@@ -1640,8 +1876,8 @@ void adj_out_peer_down(struct bgp_rib *rib, struct rib_src *src)
 		src->out[af].mode = RIB_OUT_OFF;
 	cache_free(src);
 	pend_free(src);
-	bgp_attr_unref(src->oattr);
-	src->oattr = NULL;
+	XFREE(MTYPE_BGP_ADJ_OUT, src->owire);
+	src->owire_len = src->owire_cap = 0;
 	src->open = false;
 	XFREE(MTYPE_BGP_ADJ_OUT, src->obuf);
 	src->blocked = false;

@@ -242,7 +242,9 @@ struct rib_src {
 	struct adj_out_cache *cache;
 	uint8_t *obuf; /* the UPDATE being filled (max_msg bytes) */
 	struct bgp_update_builder oub;
-	struct bgp_attr *oattr; /* its attribute set (reference held); NULL = withdrawals */
+	uint8_t *owire; /* its attributes as encoded (export_wire()); owire_len 0 = withdrawals */
+	size_t owire_len;
+	size_t owire_cap;
 	enum bgp_af oaf;
 	bool open;     /* oub holds an unfinished message */
 	uint8_t *pend; /* encoded messages the session could not take yet */

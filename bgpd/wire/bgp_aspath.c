@@ -455,11 +455,31 @@ int bgp_aspath_encode_as4(struct stream *s, const struct bgp_aspath *p)
 
 /* asn in front of p, into the leading segment of type seg when there is one with room (RFC
  * 4271 5.1.2; RFC 5065 6.1 b for AS_CONFED_SEQUENCE), else in a new one. what: for the log. */
+/* p's data with asn in front, in a leading segment of type seg (a new one when the first is
+ * of another type or full), written to out; its length. out has room for p->len + 6. */
+static size_t prepend_data(uint8_t *out, const struct bgp_aspath *p, uint32_t asn, uint8_t seg)
+{
+	uint8_t tmp[4];
+	size_t o;
+
+	bgp_put_u32(tmp, asn);
+	if (p->len >= 2 && p->data[0] == seg && p->data[1] < SEG_MAX) {
+		out[0] = seg;
+		out[1] = (uint8_t)(p->data[1] + 1);
+		memcpy(out + 2, tmp, 4);
+		memcpy(out + 6, p->data + 2, p->len - 2);
+		return (size_t)p->len + 4;
+	}
+	/* Empty path, a leading segment of another type, or a full one: new segment. */
+	o = put_seg(out, 0, seg, tmp, 1);
+	memcpy(out + o, p->data, p->len);
+	return o + p->len;
+}
+
 static struct bgp_aspath *prepend_into(struct bgp_aspath *p, uint32_t asn, uint8_t seg,
 				       const char *what)
 {
-	uint8_t *out = key_path()->data, tmp[4];
-	size_t o;
+	uint8_t *out = key_path()->data;
 
 	if (!p)
 		return NULL;
@@ -468,20 +488,25 @@ static struct bgp_aspath *prepend_into(struct bgp_aspath *p, uint32_t asn, uint8
 		log_warn_limited("AS path too long to prepend %s %u; sent unchanged", what, asn);
 		return bgp_aspath_ref(p);
 	}
-	bgp_put_u32(tmp, asn);
-	if (p->len >= 2 && p->data[0] == seg && p->data[1] < SEG_MAX) {
-		out[0] = seg;
-		out[1] = (uint8_t)(p->data[1] + 1);
-		memcpy(out + 2, tmp, 4);
-		memcpy(out + 6, p->data + 2, p->len - 2);
-		o = (size_t)p->len + 4;
-	} else {
-		/* Empty path, a leading segment of another type, or a full one: new segment. */
-		o = put_seg(out, 0, seg, tmp, 1);
-		memcpy(out + o, p->data, p->len);
-		o += p->len;
-	}
-	return bgp_aspath_intern_data(out, o);
+	return bgp_aspath_intern_data(out, prepend_data(out, p, asn, seg));
+}
+
+struct bgp_aspath *bgp_aspath_prepend_scratch(void *buf, size_t size, const struct bgp_aspath *p,
+					      uint32_t asn)
+{
+	struct bgp_aspath *out = buf;
+	size_t len;
+
+	if (!p || size < sizeof(*out) || size - sizeof(*out) < (size_t)p->len + 6 ||
+	    (size_t)p->len + 6 > BGP_ASPATH_MAX_DATA)
+		return NULL;
+	len = prepend_data(out->data, p, asn, AS_SEG_SEQUENCE);
+	out->refcnt = 0;
+	out->len = (uint16_t)len;
+	out->hash = 0;
+	out->path_len = (uint16_t)MIN(bgp_aspath_data_count(out->data, len), UINT16_MAX);
+	out->first_as = data_first_as(out->data, len);
+	return out;
 }
 
 struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn)

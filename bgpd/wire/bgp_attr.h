@@ -213,6 +213,13 @@ struct bgp_aspath *bgp_aspath_ref(struct bgp_aspath *p);
 void bgp_aspath_unref(struct bgp_aspath *p);
 /* A new interned path with asn prepended (into a leading SEQUENCE; new segment if full). */
 struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn);
+/*
+ * The same path as bgp_aspath_prepend() gives, written into the caller's buffer of size bytes
+ * instead of interned: for encoding it once without making a shared copy (the export side).
+ * refcnt 0 and no hash: never pass it to _ref/_unref or keep it. NULL when it does not fit.
+ */
+struct bgp_aspath *bgp_aspath_prepend_scratch(void *buf, size_t size, const struct bgp_aspath *p,
+					      uint32_t asn);
 /* Toward a confed-external neighbor (RFC 5065 6.1): asn (our member AS) into a leading
  * AS_CONFED_SEQUENCE, or a new one. A new interned path. */
 struct bgp_aspath *bgp_aspath_prepend_confed(struct bgp_aspath *p, uint32_t asn);

@@ -10,6 +10,7 @@
 #include "lib/compat.h"
 
 #include <errno.h>
+#include <limits.h>
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_header.h"
@@ -292,6 +293,60 @@ int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t si
 	memmove(ub->s.data + ub->size - ub->tail_len, ub->s.data + start, ub->tail_len);
 	ub->s.endp = start;
 	ub->s.size = ub->size - ub->tail_len;
+	return 0;
+}
+
+int bgp_update_attrs_encode(uint8_t *buf, size_t size, const struct bgp_attr *attr,
+			    const struct bgp_codec_ctx *ctx, enum bgp_af af)
+{
+	struct stream s;
+	size_t len = 0;
+
+	stream_init_writer(&s, buf, size);
+	if (af == BGP_AF_IPV6_UNICAST) {
+		/* RFC 2545 3: global, then link-local when there is one. */
+		len = attr->mp_nh_len == 32 ? 32 : 16;
+		if (stream_put_u8(&s, (uint8_t)len) < 0 ||
+		    stream_put_bytes(&s, bgp_attr_mp_nh_global(attr), 16) < 0 ||
+		    (len == 32 && stream_put_bytes(&s, bgp_attr_mp_nh_local(attr), 16) < 0))
+			return -1;
+	} else if (stream_put_u8(&s, 0) < 0) {
+		return -1;
+	}
+	if (bgp_attr_encode(&s, attr, ctx, af) < 0 || s.endp > INT_MAX)
+		return -1;
+	return (int)s.endp;
+}
+
+int bgp_ub_begin_announce_wire(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
+			       const struct bgp_codec_ctx *ctx, enum bgp_af af, const uint8_t *wire,
+			       size_t wire_len)
+{
+	size_t nh_len, alen;
+
+	if (!wire_len || ub_begin(ub, buf, size, ctx, af, false) < 0)
+		return -1;
+	nh_len = wire[0];
+	if (nh_len > wire_len - 1 || (af == BGP_AF_IPV4_UNICAST) != (nh_len == 0) ||
+	    (af != BGP_AF_IPV4_UNICAST && nh_len != 16 && nh_len != 32))
+		return -1;
+	alen = wire_len - 1 - nh_len;
+	if (af == BGP_AF_IPV4_UNICAST) {
+		if (stream_put_bytes(&ub->s, wire + 1, alen) < 0)
+			return -1;
+		return stream_set_u16_at(&ub->s, ub->total_path_attr_len_pos,
+					 (uint16_t)(ub->s.endp - ub->attr_start));
+	}
+	if (ub_mp_header(ub, BGP_ATTR_MP_REACH_NLRI) < 0 ||
+	    stream_put_u8(&ub->s, (uint8_t)nh_len) < 0 ||
+	    stream_put_bytes(&ub->s, wire + 1, nh_len) < 0 || stream_put_u8(&ub->s, 0) < 0)
+		return -1;
+	/* As bgp_ub_begin_announce(): the other attributes wait at the end of the buffer. */
+	if (stream_writable(&ub->s) < alen)
+		return -1;
+	ub->tail_len = alen;
+	memcpy(ub->s.data + ub->size - alen, wire + 1 + nh_len, alen);
+	ub->s.size = ub->size - alen;
 	return 0;
 }
 

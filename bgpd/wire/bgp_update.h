@@ -118,6 +118,18 @@ struct bgp_update_builder {
 int bgp_ub_begin_announce(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
 			  const struct bgp_codec_ctx *ctx, enum bgp_af af,
 			  const struct bgp_attr *attr);
+/*
+ * The same message from attributes encoded once beforehand, for a sender that packs many
+ * UPDATEs with one set: bgp_update_attrs_encode() writes attr's wire form for af (IPv6: the
+ * MP_REACH_NLRI next hop, then the other attributes) into buf and returns its length, -1 when
+ * it does not fit; bgp_ub_begin_announce_wire() starts a message with it, byte for byte what
+ * bgp_ub_begin_announce() writes for attr (-1 when it does not fit the message either).
+ */
+int bgp_update_attrs_encode(uint8_t *buf, size_t size, const struct bgp_attr *attr,
+			    const struct bgp_codec_ctx *ctx, enum bgp_af af);
+int bgp_ub_begin_announce_wire(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
+			       const struct bgp_codec_ctx *ctx, enum bgp_af af, const uint8_t *wire,
+			       size_t wire_len);
 int bgp_ub_begin_withdraw(struct bgp_update_builder *ub, uint8_t *buf, size_t size,
 			  const struct bgp_codec_ctx *ctx, enum bgp_af af);
 /* 0 added; -1 does not fit (finish this message, start another); -EINVAL the prefix is not

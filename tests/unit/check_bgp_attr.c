@@ -841,19 +841,20 @@ START_TEST(test_encode)
 	struct stream s;
 	size_t n;
 
-	/* Received from an iBGP peer, sent on unchanged: type-code order, unknown merged in. */
-	a = decode_attr(&ibgp,
-			ORIGIN "40 02 0a 02 02 0000fdea fa56ea00" NH "80 04 04 00000005"
-			       "40 05 04 00000064 40 06 00 c0 07 08 fa56ea00 c0000203"
-			       "c0 08 04 fdea0001 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
-			       "00000001 00000002 c0 63 01 07");
+	/* Received from an iBGP peer, sent on unchanged: type-code order, unknown merged in
+	 * (11 between the known 10 and 16, 0x63 after them all). */
+	a = decode_attr(&ibgp, ORIGIN
+			"40 02 0a 02 02 0000fdea fa56ea00" NH "80 04 04 00000005"
+			"40 05 04 00000064 40 06 00 c0 07 08 fa56ea00 c0000203"
+			"c0 08 04 fdea0001 c0 0b 01 05 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
+			"00000001 00000002 c0 63 01 07");
 	rel();
 	stream_init_writer(&s, buf, sizeof(buf));
 	ck_assert_int_eq(bgp_attr_encode(&s, a, &ibgp, BGP_AF_IPV4_UNICAST), 0);
 	n = hex(want, sizeof(want),
 		ORIGIN "40 02 0a 02 02 0000fdea fa56ea00" NH "80 04 04 00000005"
 		       "40 05 04 00000064 40 06 00 c0 07 08 fa56ea00 c0000203"
-		       "c0 08 04 fdea0001 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
+		       "c0 08 04 fdea0001 e0 0b 01 05 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
 		       "00000001 00000002 e0 63 01 07");
 	ck_assert_uint_eq(s.endp, n);
 	ck_assert_mem_eq(buf, want, n);
@@ -864,7 +865,7 @@ START_TEST(test_encode)
 	n = hex(want, sizeof(want),
 		ORIGIN "40 02 06 02 02 fdea 5ba0" NH "80 04 04 00000005"
 		       "40 05 04 00000064 40 06 00 c0 07 06 5ba0 c0000203"
-		       "c0 08 04 fdea0001 c0 10 08 0002fdea00000064"
+		       "c0 08 04 fdea0001 e0 0b 01 05 c0 10 08 0002fdea00000064"
 		       "c0 11 0a 02 02 0000fdea fa56ea00 c0 12 08 fa56ea00 c0000203"
 		       "c0 20 0c 0000fdea 00000001 00000002 e0 63 01 07");
 	ck_assert_uint_eq(s.endp, n);
@@ -876,7 +877,7 @@ START_TEST(test_encode)
 	n = hex(want, sizeof(want),
 		ORIGIN "40 02 0a 02 02 0000fdea fa56ea00 80 04 04 00000005"
 		       "40 05 04 00000064 40 06 00 c0 07 08 fa56ea00 c0000203"
-		       "c0 08 04 fdea0001 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
+		       "c0 08 04 fdea0001 e0 0b 01 05 c0 10 08 0002fdea00000064 c0 20 0c 0000fdea"
 		       "00000001 00000002 e0 63 01 07");
 	ck_assert_uint_eq(s.endp, n);
 	ck_assert_mem_eq(buf, want, n);

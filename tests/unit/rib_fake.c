@@ -375,6 +375,8 @@ static int fake_send(struct bgp_peer *peer, const uint8_t *msg, size_t len)
 		fp->decode_errors++;
 		return 0;
 	}
+	if (fp->tap)
+		fp->tap(fp, msg, len, &upd);
 	fake_apply(fp, &upd);
 	bgp_update_release(&upd);
 	return 0;

@@ -17,6 +17,7 @@
 #include "lib/prefix.h"
 
 struct ptree;
+struct bgp_update;
 
 struct fake_peer {
 	struct bgp_peer peer; /* first: the session doubles find the fake from the peer */
@@ -49,6 +50,10 @@ struct fake_peer {
 	/* max_prefix_exceeded() calls: how many, and the last limit */
 	uint32_t maxpfx_calls[BGP_AF_MAX];
 	uint32_t maxpfx_limit;
+	/* Called with every UPDATE the RIB sends this peer, whole, and its decoding (before the
+	 * fake applies it); NULL = none. */
+	void (*tap)(struct fake_peer *fp, const uint8_t *msg, size_t len,
+		    const struct bgp_update *upd);
 };
 
 /* The session side as the RIB sees it (bgpd/core/bgp_msg.h): doubles that decode what is sent
