@@ -616,6 +616,26 @@ static bool apply_depth(const char *name, const struct prefix *p, const struct b
 	return permitted;
 }
 
+/* An entry without a match clause: it matches every route. Every match clause of struct
+ * rmap_entry must be named here (a forgotten one would make a conditional deny total). */
+static bool entry_matches_all(const struct rmap_entry *e)
+{
+	return !e->match_plist4 && !e->match_plist6 && !e->match_nh_plist4 && !e->match_nh6_set &&
+	       !e->match_aspath && !e->match_clist && !e->match_lclist && !e->match_eclist &&
+	       e->match_peer == RMAP_PEER_NONE && !e->match_tag_set && !e->match_metric_set &&
+	       e->match_rpki == RPKI_NOT_USED && e->match_aspa == ASPA_NOT_USED;
+}
+
+bool route_map_denies_all(const char *name)
+{
+	const struct route_map *m = route_map_lookup(name);
+
+	/* A name that names no route-map denies (see route_map_apply()). */
+	if (!m)
+		return true;
+	return m->n > 0 && !m->e[0].permit && entry_matches_all(&m->e[0]);
+}
+
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
 		     struct rmap_refs *refs)
 {

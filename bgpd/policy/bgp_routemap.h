@@ -114,7 +114,7 @@ struct rmap_entry {
 	uint16_t goto_seq;
 	char *call;
 	char *description;
-	/* match */
+	/* match (each clause named in bgp_routemap.c's entry_matches_all() too) */
 	char *match_plist4, *match_plist6, *match_aspath;
 	char *match_nh_plist4; /* match ip next-hop prefix-list NAME */
 	bool match_nh6_set;    /* match ipv6 next-hop address X:X::X:X */
@@ -227,6 +227,11 @@ void route_map_set_local_as(uint32_t asn);
  * inbound route-map does needs its routes as received kept, to run them through the map again
  * when the RPKI data changes (bgpd/rib/). A missing map: false. */
 bool route_map_uses_validation(const char *name);
+
+/* Does the route-map deny every route whatever its prefix and attributes (its first entry a
+ * deny without match clauses, or the name naming no map)? Then a session it filters towards
+ * is sent nothing, and need not be walked (bgpd/rib/bgp_adj_out_walk.c). */
+bool route_map_denies_all(const char *name);
 
 /* Walk for show and printing: maps in name order, entries in seq order. */
 typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);

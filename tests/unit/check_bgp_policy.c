@@ -285,6 +285,97 @@ START_TEST(test_route_map_out_per_prefix_and_missing)
 }
 END_TEST
 
+/* How often entry seq of route-map map ran (show route-map's Invoked). */
+struct hits_q {
+	const char *map;
+	uint16_t seq;
+	uint64_t hits;
+};
+
+static void hits_cb(const char *map, const struct rmap_entry *e, void *arg)
+{
+	struct hits_q *q = arg;
+
+	if (strcmp(map, q->map) == 0 && e->seq == q->seq)
+		q->hits = e->hits;
+}
+
+static uint64_t rmap_hits(const char *map, uint16_t seq)
+{
+	struct hits_q q = { map, seq, 0 };
+
+	route_map_walk(map, hits_cb, &q);
+	return q.hits;
+}
+
+/*
+ * A session whose outbound route-map denies everything (a deny entry without match clauses:
+ * a neighbor that only gives routes) is sent nothing: its initial table and the journal are
+ * not read for it, so the map never runs (issue 15's second feeder paid a walk of the full
+ * table for such a session). Once it holds routes, a change to such a map withdraws them.
+ */
+START_TEST(test_route_map_out_denies_all_skips_table)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false };
+	struct fake_peer *late;
+	struct bgp_attr t;
+	struct prefix p = tpfx("192.0.2.128/25");
+
+	ck_assert(route_map_denies_all("NOT-DEFINED"));
+	route_map_entry_set("NOTHING", &e);
+	ck_assert(route_map_denies_all("NOTHING"));
+	announce_all();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+
+	late = fake_peer_new(bgp, "192.0.2.10", 65010, "192.0.2.9", "198.51.100.10");
+	late->peer.conf.rmap[V4][BGP_DIR_OUT] = strdup("NOTHING");
+	late->peer.conf.rmap[V6][BGP_DIR_OUT] = strdup("NOTHING");
+	fake_peer_up(late);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(late->eor[V4], 1);
+	ck_assert_uint_eq(late->eor[V6], 1);
+	ck_assert_uint_eq(late->pfx_announced, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 0); /* the table was not walked for it */
+
+	/* A change read from the journal: still nothing run, nothing sent. */
+	tmpl_init(&t, "65002", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(to, "192.0.2.128/25"));
+	ck_assert_uint_eq(late->pfx_announced, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 0);
+
+	/* `to` holds 6 routes: the same map now withdraws them all. */
+	use_route_map(to, BGP_DIR_OUT, "NOTHING");
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_uint_eq(to->pfx_withdrawn, 6);
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 6);
+
+	/* A deny with a match clause is no total deny: the late session gets the rest. */
+	add_entry(AF_INET, "ONE", 5, PREFIX_PERMIT, "203.0.113.0/24", 0, 0);
+	e = (struct rmap_entry){ .seq = 10, .permit = false };
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "ONE");
+	route_map_entry_set("NOTHING", &e);
+	e = (struct rmap_entry){ .seq = 20, .permit = true };
+	route_map_entry_set("NOTHING", &e);
+	ck_assert(!route_map_denies_all("NOTHING"));
+	rib_route_refresh_received(&late->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(late, V4), 5);
+	ck_assert_ptr_null(fake_adj(late, "203.0.113.0/24"));
+
+	fake_peer_down(late);
+	fake_run(bgp, RUN_ALL);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		free(late->peer.conf.rmap[af][BGP_DIR_OUT]);
+	fake_peer_free(late);
+}
+END_TEST
+
 /* One route whose AS path is `path`, from `from`; is it in the RIB afterwards? */
 static bool accepted_with(const char *pfx, const char *path)
 {
@@ -597,6 +688,7 @@ int main(void)
 	tcase_add_test(tc, test_filter_list_out_cached_then_changed);
 	tcase_add_test(tc, test_route_map_in_sets_and_denies);
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
+	tcase_add_test(tc, test_route_map_out_denies_all_skips_table);
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
