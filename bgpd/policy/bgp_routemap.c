@@ -667,6 +667,39 @@ bool route_map_apply_split(const char *name, const struct prefix *p, const struc
 	return apply_depth(name, p, match, t, refs, NULL, 0);
 }
 
+enum rmap_one route_map_decide_one(const char *name, const struct prefix *p,
+				   const struct bgp_attr *a, const struct rmap_ctx *ctx,
+				   const struct rmap_entry **one)
+{
+	struct route_map *m = route_map_lookup(name);
+
+	*one = NULL;
+	if (!m)
+		return RMAP_ONE_DENY;
+	for (uint32_t i = 0; i < m->n; i++) {
+		struct rmap_entry *e = &m->e[i];
+
+		if (!entry_matches(e, p, ctx, a))
+			continue;
+		/* What apply_depth() does next depends on more than this entry: let it. */
+		if (e->permit && (e->call || e->on_match != RMAP_EXIT))
+			return RMAP_ONE_MORE;
+		e->hits++;
+		if (!e->permit)
+			return RMAP_ONE_DENY;
+		*one = e;
+		return RMAP_ONE_PERMIT;
+	}
+	return RMAP_ONE_DENY; /* falling off the end */
+}
+
+void route_map_entry_apply(const struct rmap_entry *e, const struct prefix *p,
+			   const struct rmap_ctx *ctx, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	refs_init(refs);
+	entry_set(e, p, ctx, t, refs);
+}
+
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)
 {
 	for (uint32_t i = 0; i < maps.n; i++) {

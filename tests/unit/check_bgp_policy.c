@@ -15,6 +15,7 @@
 #include "bgpd/policy/bgp_aspath_list.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/plist.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -376,6 +377,109 @@ START_TEST(test_route_map_out_denies_all_skips_table)
 }
 END_TEST
 
+/* The stored path of prefix s (from `from`), or NULL. */
+static const struct bgp_attr *stored_of(const char *s)
+{
+	struct prefix p = tpfx(s);
+	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+
+	return d && d->paths ? d->paths->attr : NULL;
+}
+
+static bool has_comm(const struct bgp_attr *a, uint32_t c)
+{
+	return a && bgp_u32list_contains(a->communities, c);
+}
+
+/*
+ * An inbound route-map on the prefixes of one UPDATE: the set clauses of each deciding entry
+ * are made once for the UPDATE (bgp_rib_inmap.c), and every prefix still gets its own entry's
+ * result and counts one hit; an entry that goes on (on-match next) is run in full; the next
+ * UPDATE, with other attributes, gets its own results.
+ */
+START_TEST(test_route_map_in_one_update_many_prefixes)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false };
+	static const uint32_t c20 = 0xfde80014, c30 = 0xfde8001e; /* 65000:20, 65000:30 */
+	struct prefix p[6] = { tpfx("198.51.100.0/26"),	  tpfx("198.51.100.64/26"),
+			       tpfx("198.51.100.128/26"), tpfx("198.51.100.192/26"),
+			       tpfx("203.0.113.0/25"),	  tpfx("203.0.113.128/25") };
+	uint32_t theirs = 0xfe0c0001; /* 65036:1 */
+	struct bgp_attr t;
+
+	add_entry(AF_INET, "DENY-ONE", 5, PREFIX_PERMIT, "198.51.100.0/26", 0, 0);
+	add_entry(AF_INET, "P20", 5, PREFIX_PERMIT, "198.51.100.0/24", 26, 26);
+	add_entry(AF_INET, "P40", 5, PREFIX_PERMIT, "203.0.113.128/25", 0, 0);
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "DENY-ONE");
+	route_map_entry_set("IN", &e);
+	e = (struct rmap_entry){
+		.seq = 20, .permit = true, .comm_set = true, .comm_additive = true, .ncomm = 1
+	};
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "P20");
+	e.comm = XMALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	e.comm[0] = c20;
+	route_map_entry_set("IN", &e);
+	/* seq 25: on-match next for P40 only (adds LOCAL_PREF), then seq 30 for it too */
+	e = (struct rmap_entry){
+		.seq = 25, .permit = true, .on_match = RMAP_NEXT, .lp_set = true, .lp = 250
+	};
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "P40");
+	route_map_entry_set("IN", &e);
+	e = (struct rmap_entry){ .seq = 30,
+				 .permit = true,
+				 .comm_set = true,
+				 .comm_additive = true,
+				 .ncomm = 1,
+				 .med_set = true,
+				 .med = 30 };
+	e.comm = XMALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	e.comm[0] = c30;
+	route_map_entry_set("IN", &e);
+	use_route_map(from, BGP_DIR_IN, "IN");
+
+	tmpl_init(&t, "65002", "192.0.2.2", BGP_ORIGIN_IGP);
+	t.communities = bgp_u32list_intern(&theirs, 1);
+	t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	fake_announce(from, V4, &t, p, 6); /* one UPDATE */
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(stored_of("198.51.100.0/26"));
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.filtered, 1);
+	/* seq 20: the three other /26s, one stored set with both communities */
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), c20));
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), theirs));
+	ck_assert(!has_comm(stored_of("198.51.100.64/26"), c30));
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.128/26"));
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.192/26"));
+	/* seq 30 alone: 203.0.113.0/25 */
+	ck_assert(has_comm(stored_of("203.0.113.0/25"), c30));
+	ck_assert(has_comm(stored_of("203.0.113.0/25"), theirs));
+	ck_assert_uint_eq(stored_of("203.0.113.0/25")->med, 30);
+	ck_assert(!(stored_of("203.0.113.0/25")->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)));
+	/* seq 25 then 30: 203.0.113.128/25 */
+	ck_assert(has_comm(stored_of("203.0.113.128/25"), c30));
+	ck_assert_uint_eq(stored_of("203.0.113.128/25")->local_pref, 250);
+	ck_assert_uint_eq(stored_of("203.0.113.128/25")->med, 30);
+	ck_assert_uint_eq(rmap_hits("IN", 10), 1);
+	ck_assert_uint_eq(rmap_hits("IN", 20), 3);
+	ck_assert_uint_eq(rmap_hits("IN", 25), 1);
+	ck_assert_uint_eq(rmap_hits("IN", 30), 2);
+
+	/* The next UPDATE, without communities: its own results. */
+	bgp_u32list_unref(t.communities);
+	t.communities = NULL;
+	t.present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	fake_announce(from, V4, &t, p + 1, 2);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), c20));
+	ck_assert(!has_comm(stored_of("198.51.100.64/26"), theirs));
+	ck_assert_uint_eq(stored_of("198.51.100.64/26")->communities->count, 1);
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.128/26"));
+	ck_assert(has_comm(stored_of("198.51.100.192/26"), theirs)); /* not in that UPDATE */
+	ck_assert_uint_eq(rmap_hits("IN", 20), 5);
+}
+END_TEST
+
 /* One route whose AS path is `path`, from `from`; is it in the RIB afterwards? */
 static bool accepted_with(const char *pfx, const char *path)
 {
@@ -689,6 +793,7 @@ int main(void)
 	tcase_add_test(tc, test_route_map_in_sets_and_denies);
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
 	tcase_add_test(tc, test_route_map_out_denies_all_skips_table);
+	tcase_add_test(tc, test_route_map_in_one_update_many_prefixes);
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
