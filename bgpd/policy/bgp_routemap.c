@@ -616,6 +616,26 @@ static bool apply_depth(const char *name, const struct prefix *p, const struct b
 	return permitted;
 }
 
+/* An entry without a match clause: it matches every route. Every match clause of struct
+ * rmap_entry must be named here (a forgotten one would make a conditional deny total). */
+static bool entry_matches_all(const struct rmap_entry *e)
+{
+	return !e->match_plist4 && !e->match_plist6 && !e->match_nh_plist4 && !e->match_nh6_set &&
+	       !e->match_aspath && !e->match_clist && !e->match_lclist && !e->match_eclist &&
+	       e->match_peer == RMAP_PEER_NONE && !e->match_tag_set && !e->match_metric_set &&
+	       e->match_rpki == RPKI_NOT_USED && e->match_aspa == ASPA_NOT_USED;
+}
+
+bool route_map_denies_all(const char *name)
+{
+	const struct route_map *m = route_map_lookup(name);
+
+	/* A name that names no route-map denies (see route_map_apply()). */
+	if (!m)
+		return true;
+	return m->n > 0 && !m->e[0].permit && entry_matches_all(&m->e[0]);
+}
+
 bool route_map_apply(const char *name, const struct prefix *p, struct bgp_attr *t,
 		     struct rmap_refs *refs)
 {
@@ -645,6 +665,39 @@ bool route_map_apply_split(const char *name, const struct prefix *p, const struc
 {
 	refs_init(refs);
 	return apply_depth(name, p, match, t, refs, NULL, 0);
+}
+
+enum rmap_one route_map_decide_one(const char *name, const struct prefix *p,
+				   const struct bgp_attr *a, const struct rmap_ctx *ctx,
+				   const struct rmap_entry **one)
+{
+	struct route_map *m = route_map_lookup(name);
+
+	*one = NULL;
+	if (!m)
+		return RMAP_ONE_DENY;
+	for (uint32_t i = 0; i < m->n; i++) {
+		struct rmap_entry *e = &m->e[i];
+
+		if (!entry_matches(e, p, ctx, a))
+			continue;
+		/* What apply_depth() does next depends on more than this entry: let it. */
+		if (e->permit && (e->call || e->on_match != RMAP_EXIT))
+			return RMAP_ONE_MORE;
+		e->hits++;
+		if (!e->permit)
+			return RMAP_ONE_DENY;
+		*one = e;
+		return RMAP_ONE_PERMIT;
+	}
+	return RMAP_ONE_DENY; /* falling off the end */
+}
+
+void route_map_entry_apply(const struct rmap_entry *e, const struct prefix *p,
+			   const struct rmap_ctx *ctx, struct bgp_attr *t, struct rmap_refs *refs)
+{
+	refs_init(refs);
+	entry_set(e, p, ctx, t, refs);
 }
 
 void route_map_walk(const char *only, route_map_walk_cb cb, void *arg)

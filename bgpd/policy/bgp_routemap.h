@@ -114,7 +114,7 @@ struct rmap_entry {
 	uint16_t goto_seq;
 	char *call;
 	char *description;
-	/* match */
+	/* match (each clause named in bgp_routemap.c's entry_matches_all() too) */
 	char *match_plist4, *match_plist6, *match_aspath;
 	char *match_nh_plist4; /* match ip next-hop prefix-list NAME */
 	bool match_nh6_set;    /* match ipv6 next-hop address X:X::X:X */
@@ -210,6 +210,29 @@ bool route_map_apply_split(const char *name, const struct prefix *p, const struc
 			   struct bgp_attr *t, struct rmap_refs *refs);
 
 /*
+ * route_map_apply_ctx() in two steps, for a caller that applies one map to many prefixes with
+ * the same attributes (an UPDATE's) and would make the result once: which entry decides, then
+ * its set clauses. RMAP_ONE_DENY: the map denies (p, *a) (a deny entry matched, none did, or
+ * no such map); RMAP_ONE_PERMIT: *one, a permit entry without call or on-match, matched and
+ * ends the map: the result is *a with its set clauses, which depend on *a, the prefix's family
+ * and ctx alone (route_map_entry_apply()); RMAP_ONE_MORE: more than one entry or map decides:
+ * run route_map_apply_ctx(). The deciding entry's hit is counted, as route_map_apply_ctx()
+ * does (not for RMAP_ONE_MORE, whose route_map_apply_ctx() counts it).
+ */
+enum rmap_one {
+	RMAP_ONE_DENY,
+	RMAP_ONE_PERMIT,
+	RMAP_ONE_MORE,
+};
+enum rmap_one route_map_decide_one(const char *name, const struct prefix *p,
+				   const struct bgp_attr *a, const struct rmap_ctx *ctx,
+				   const struct rmap_entry **one);
+/* e's set clauses on template *t, the new references in *refs (to be released after
+ * interning, as route_map_apply_ctx()'s). */
+void route_map_entry_apply(const struct rmap_entry *e, const struct prefix *p,
+			   const struct rmap_ctx *ctx, struct bgp_attr *t, struct rmap_refs *refs);
+
+/*
  * What `match rpki` and `match aspa` ask: installed by whoever owns the RPKI store (bgpd/main.c
  * installs bgpd/rpki's; tests install their own), so that this layer links no store. Without
  * one every route is RPKI_NOT_USED / ASPA_NOT_USED, and such clauses match nothing.
@@ -227,6 +250,11 @@ void route_map_set_local_as(uint32_t asn);
  * inbound route-map does needs its routes as received kept, to run them through the map again
  * when the RPKI data changes (bgpd/rib/). A missing map: false. */
 bool route_map_uses_validation(const char *name);
+
+/* Does the route-map deny every route whatever its prefix and attributes (its first entry a
+ * deny without match clauses, or the name naming no map)? Then a session it filters towards
+ * is sent nothing, and need not be walked (bgpd/rib/bgp_adj_out_walk.c). */
+bool route_map_denies_all(const char *name);
 
 /* Walk for show and printing: maps in name order, entries in seq order. */
 typedef void (*route_map_walk_cb)(const char *map, const struct rmap_entry *e, void *arg);

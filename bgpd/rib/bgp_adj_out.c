@@ -1723,8 +1723,11 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 		struct prefix p;
 		struct bgp_dest *d;
 
-		d = out->walk_started ? ptree_next(tree, &out->walk_last, &p)
-				      : ptree_first(tree, &p);
+		/* A session sent nothing whatever the table holds: the walk ends at once. */
+		if (out->walk_started)
+			d = ptree_next(tree, &out->walk_last, &p);
+		else
+			d = adj_out_sends_nothing(to, af) ? NULL : ptree_first(tree, &p);
 		out->walk_started = true;
 		while (d) {
 			out->walk_last = p;
@@ -1742,6 +1745,11 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 			if (out->eorr_wait)
 				out->eorr_pos = j->head;
 		}
+	} else if (adj_out_sends_nothing(to, af)) {
+		/* Nothing in the journal is for it: read past it all at once. */
+		out->cursor = j->head;
+		if (out->cursor > j->passed)
+			j->passed = out->cursor;
 	} else {
 		sharing = share_begin(rib, to, af) > 0;
 		while (out->cursor < j->head && visited < limit && est < *space) {

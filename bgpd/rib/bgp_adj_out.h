@@ -43,4 +43,9 @@ bool adj_out_has_work(const struct bgp_rib *rib);
 /* The lowest journal position some reader of af still needs (head when there is none). */
 uint64_t adj_out_min_cursor(const struct bgp_rib *rib, enum bgp_af af);
 
+/* Would `to` be sent nothing in af whatever the table holds, holding nothing there now (its
+ * outbound route-map denies every route, no default-originate)? Then its walk and journal
+ * reading are skipped (bgp_adj_out_walk.c). */
+bool adj_out_sends_nothing(const struct rib_src *to, enum bgp_af af);
+
 #endif /* SKUA_BGP_ADJ_OUT_H */

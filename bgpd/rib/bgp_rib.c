@@ -21,6 +21,7 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_gr_defer.h"
 #include "bgpd/rib/bgp_rib_gr.h"
+#include "bgpd/rib/bgp_rib_inmap.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
 #include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_update.h"
@@ -682,17 +683,35 @@ static struct bgp_attr *blackhole_no_export(const struct rib_src *src, struct bg
 }
 
 /* A received path through the neighbor's inbound route-map: stored with its set statements,
- * or withdrawn (filtered) when denied. */
+ * or withdrawn (filtered) when denied. memo (NULL: none) holds what the map made of this
+ * UPDATE's attributes for its earlier prefixes (bgp_rib_inmap.c). */
 static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
 				   const struct prefix *p, const struct bgp_attr *stored,
-				   const char *rmap, uint32_t now)
+				   const char *rmap, uint32_t now, struct rib_inmap_memo *memo)
 {
 	struct bgp_attr t = *stored, *mapped, *kept;
 	struct rmap_refs refs;
-
 	struct rmap_ctx cbuf;
+	const struct rmap_ctx *ctx = rib_rmap_ctx(src, &cbuf);
+	const struct rmap_entry *one = NULL;
+	enum rmap_one how = memo ? route_map_decide_one(rmap, p, stored, ctx, &one) : RMAP_ONE_MORE;
+	bool permitted;
 
-	if (!route_map_apply_ctx(rmap, p, &t, &refs, rib_rmap_ctx(src, &cbuf))) {
+	if (how == RMAP_ONE_PERMIT && (kept = rib_inmap_memo_find(memo, one))) {
+		rib_path_update(rib, af, src, p, kept, now);
+		bgp_attr_unref(kept);
+		return;
+	}
+	if (how == RMAP_ONE_MORE) {
+		permitted = route_map_apply_ctx(rmap, p, &t, &refs, ctx);
+	} else {
+		permitted = how == RMAP_ONE_PERMIT;
+		if (permitted)
+			route_map_entry_apply(one, p, ctx, &t, &refs);
+		else
+			refs = (struct rmap_refs){ 0 };
+	}
+	if (!permitted) {
 		route_map_refs_release(&refs);
 		src->in_stats.filtered++;
 		rib_path_withdraw(rib, af, src, p);
@@ -702,6 +721,8 @@ static void rib_path_update_mapped(struct bgp_rib *rib, enum bgp_af af, struct r
 	route_map_refs_release(&refs);
 	kept = blackhole_no_export(src, mapped);
 	bgp_attr_unref(mapped);
+	if (how == RMAP_ONE_PERMIT)
+		rib_inmap_memo_add(memo, one, kept);
 	rib_path_update(rib, af, src, p, kept, now);
 	bgp_attr_unref(kept);
 }
@@ -735,7 +756,7 @@ void rib_policy_missing_warn(struct bgp_rib *rib, const struct rib_src *src, enu
  * filter-list's verdict on them. */
 static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
 			  const struct prefix *p, struct bgp_attr *stored, bool aspath_denied,
-			  uint32_t why, uint32_t now)
+			  uint32_t why, uint32_t now, struct rib_inmap_memo *memo)
 {
 	struct bgp_peer *peer = src->peer;
 	const char *rmap = peer ? peer->conf.rmap[af][BGP_DIR_IN] : NULL;
@@ -755,7 +776,7 @@ static void rib_in_prefix(struct bgp_rib *rib, struct rib_src *src, enum bgp_af 
 		return;
 	}
 	if (stored && rmap) {
-		rib_path_update_mapped(rib, af, src, p, stored, rmap, now);
+		rib_path_update_mapped(rib, af, src, p, stored, rmap, now, memo);
 		return;
 	}
 	if (stored) {
@@ -818,7 +839,7 @@ void rib_in_rerun(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af, cons
 
 	/* Not an announcement: an enhanced route refresh's marks stay (bgp_rib_refresh.c). */
 	rib->rerun = true;
-	rib_in_prefix(rib, src, af, p, stored, aspath_denied, why, now);
+	rib_in_prefix(rib, src, af, p, stored, aspath_denied, why, now, NULL);
 	rib->rerun = false;
 	bgp_attr_unref(stored);
 }
@@ -965,6 +986,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	uint32_t now;
 	struct prefix p;
 	struct bgp_update sub;
+	struct rib_inmap_memo memo;
 
 	/* RFC 7606 5.1: IPv4 prefixes of MP_REACH_NLRI whose next hop differs from NEXT_HOP's
 	 * (in an UPDATE that also uses the NLRI field) come as an UPDATE of their own. */
@@ -996,10 +1018,12 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		/* The AS path is the same for every prefix of the UPDATE: one decision. */
 		aspath_denied =
 			stored && !bgp_peer_aspath_permits(peer, af, BGP_DIR_IN, stored->aspath);
+		rib_inmap_memo_init(&memo);
 		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
 			adj_in_set(src, af, &p, upd->treat_as_withdraw ? NULL : upd->attr);
-			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now);
+			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now, &memo);
 		}
+		rib_inmap_memo_release(&memo);
 		max_prefix_check(src, af);
 	}
 	if (upd->end_of_rib[BGP_AF_IPV4_UNICAST] || upd->end_of_rib[BGP_AF_IPV6_UNICAST])

@@ -15,6 +15,7 @@
 #include "bgpd/policy/bgp_aspath_list.h"
 #include "bgpd/policy/bgp_routemap.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/plist.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
@@ -282,6 +283,200 @@ START_TEST(test_route_map_out_per_prefix_and_missing)
 	rib_route_refresh_received(&to->peer, V4);
 	fake_run(bgp, RUN_ALL);
 	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+}
+END_TEST
+
+/* How often entry seq of route-map map ran (show route-map's Invoked). */
+struct hits_q {
+	const char *map;
+	uint16_t seq;
+	uint64_t hits;
+};
+
+static void hits_cb(const char *map, const struct rmap_entry *e, void *arg)
+{
+	struct hits_q *q = arg;
+
+	if (strcmp(map, q->map) == 0 && e->seq == q->seq)
+		q->hits = e->hits;
+}
+
+static uint64_t rmap_hits(const char *map, uint16_t seq)
+{
+	struct hits_q q = { map, seq, 0 };
+
+	route_map_walk(map, hits_cb, &q);
+	return q.hits;
+}
+
+/*
+ * A session whose outbound route-map denies everything (a deny entry without match clauses:
+ * a neighbor that only gives routes) is sent nothing: its initial table and the journal are
+ * not read for it, so the map never runs (issue 15's second feeder paid a walk of the full
+ * table for such a session). Once it holds routes, a change to such a map withdraws them.
+ */
+START_TEST(test_route_map_out_denies_all_skips_table)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false };
+	struct fake_peer *late;
+	struct bgp_attr t;
+	struct prefix p = tpfx("192.0.2.128/25");
+
+	ck_assert(route_map_denies_all("NOT-DEFINED"));
+	route_map_entry_set("NOTHING", &e);
+	ck_assert(route_map_denies_all("NOTHING"));
+	announce_all();
+	ck_assert_uint_eq(fake_adj_count(to, V4), 5);
+
+	late = fake_peer_new(bgp, "192.0.2.10", 65010, "192.0.2.9", "198.51.100.10");
+	late->peer.conf.rmap[V4][BGP_DIR_OUT] = strdup("NOTHING");
+	late->peer.conf.rmap[V6][BGP_DIR_OUT] = strdup("NOTHING");
+	fake_peer_up(late);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(late->eor[V4], 1);
+	ck_assert_uint_eq(late->eor[V6], 1);
+	ck_assert_uint_eq(late->pfx_announced, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 0); /* the table was not walked for it */
+
+	/* A change read from the journal: still nothing run, nothing sent. */
+	tmpl_init(&t, "65002", "192.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(from, V4, &t, &p, 1);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_nonnull(fake_adj(to, "192.0.2.128/25"));
+	ck_assert_uint_eq(late->pfx_announced, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 0);
+
+	/* `to` holds 6 routes: the same map now withdraws them all. */
+	use_route_map(to, BGP_DIR_OUT, "NOTHING");
+	rib_route_refresh_received(&to->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(to, V4), 0);
+	ck_assert_uint_eq(to->pfx_withdrawn, 6);
+	ck_assert_uint_eq(to->spurious_withdraw, 0);
+	ck_assert_uint_eq(rmap_hits("NOTHING", 10), 6);
+
+	/* A deny with a match clause is no total deny: the late session gets the rest. */
+	add_entry(AF_INET, "ONE", 5, PREFIX_PERMIT, "203.0.113.0/24", 0, 0);
+	e = (struct rmap_entry){ .seq = 10, .permit = false };
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "ONE");
+	route_map_entry_set("NOTHING", &e);
+	e = (struct rmap_entry){ .seq = 20, .permit = true };
+	route_map_entry_set("NOTHING", &e);
+	ck_assert(!route_map_denies_all("NOTHING"));
+	rib_route_refresh_received(&late->peer, V4);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(late, V4), 5);
+	ck_assert_ptr_null(fake_adj(late, "203.0.113.0/24"));
+
+	fake_peer_down(late);
+	fake_run(bgp, RUN_ALL);
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		free(late->peer.conf.rmap[af][BGP_DIR_OUT]);
+	fake_peer_free(late);
+}
+END_TEST
+
+/* The stored path of prefix s (from `from`), or NULL. */
+static const struct bgp_attr *stored_of(const char *s)
+{
+	struct prefix p = tpfx(s);
+	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
+
+	return d && d->paths ? d->paths->attr : NULL;
+}
+
+static bool has_comm(const struct bgp_attr *a, uint32_t c)
+{
+	return a && bgp_u32list_contains(a->communities, c);
+}
+
+/*
+ * An inbound route-map on the prefixes of one UPDATE: the set clauses of each deciding entry
+ * are made once for the UPDATE (bgp_rib_inmap.c), and every prefix still gets its own entry's
+ * result and counts one hit; an entry that goes on (on-match next) is run in full; the next
+ * UPDATE, with other attributes, gets its own results.
+ */
+START_TEST(test_route_map_in_one_update_many_prefixes)
+{
+	struct rmap_entry e = { .seq = 10, .permit = false };
+	static const uint32_t c20 = 0xfde80014, c30 = 0xfde8001e; /* 65000:20, 65000:30 */
+	struct prefix p[6] = { tpfx("198.51.100.0/26"),	  tpfx("198.51.100.64/26"),
+			       tpfx("198.51.100.128/26"), tpfx("198.51.100.192/26"),
+			       tpfx("203.0.113.0/25"),	  tpfx("203.0.113.128/25") };
+	uint32_t theirs = 0xfe0c0001; /* 65036:1 */
+	struct bgp_attr t;
+
+	add_entry(AF_INET, "DENY-ONE", 5, PREFIX_PERMIT, "198.51.100.0/26", 0, 0);
+	add_entry(AF_INET, "P20", 5, PREFIX_PERMIT, "198.51.100.0/24", 26, 26);
+	add_entry(AF_INET, "P40", 5, PREFIX_PERMIT, "203.0.113.128/25", 0, 0);
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "DENY-ONE");
+	route_map_entry_set("IN", &e);
+	e = (struct rmap_entry){
+		.seq = 20, .permit = true, .comm_set = true, .comm_additive = true, .ncomm = 1
+	};
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "P20");
+	e.comm = XMALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	e.comm[0] = c20;
+	route_map_entry_set("IN", &e);
+	/* seq 25: on-match next for P40 only (adds LOCAL_PREF), then seq 30 for it too */
+	e = (struct rmap_entry){
+		.seq = 25, .permit = true, .on_match = RMAP_NEXT, .lp_set = true, .lp = 250
+	};
+	e.match_plist4 = XSTRDUP(MTYPE_BGP_ROUTEMAP, "P40");
+	route_map_entry_set("IN", &e);
+	e = (struct rmap_entry){ .seq = 30,
+				 .permit = true,
+				 .comm_set = true,
+				 .comm_additive = true,
+				 .ncomm = 1,
+				 .med_set = true,
+				 .med = 30 };
+	e.comm = XMALLOC(MTYPE_BGP_ROUTEMAP, sizeof(uint32_t));
+	e.comm[0] = c30;
+	route_map_entry_set("IN", &e);
+	use_route_map(from, BGP_DIR_IN, "IN");
+
+	tmpl_init(&t, "65002", "192.0.2.2", BGP_ORIGIN_IGP);
+	t.communities = bgp_u32list_intern(&theirs, 1);
+	t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	fake_announce(from, V4, &t, p, 6); /* one UPDATE */
+	fake_run(bgp, RUN_ALL);
+	ck_assert_ptr_null(stored_of("198.51.100.0/26"));
+	ck_assert_uint_eq(from->peer.rib->cur->in_stats.filtered, 1);
+	/* seq 20: the three other /26s, one stored set with both communities */
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), c20));
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), theirs));
+	ck_assert(!has_comm(stored_of("198.51.100.64/26"), c30));
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.128/26"));
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.192/26"));
+	/* seq 30 alone: 203.0.113.0/25 */
+	ck_assert(has_comm(stored_of("203.0.113.0/25"), c30));
+	ck_assert(has_comm(stored_of("203.0.113.0/25"), theirs));
+	ck_assert_uint_eq(stored_of("203.0.113.0/25")->med, 30);
+	ck_assert(!(stored_of("203.0.113.0/25")->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF)));
+	/* seq 25 then 30: 203.0.113.128/25 */
+	ck_assert(has_comm(stored_of("203.0.113.128/25"), c30));
+	ck_assert_uint_eq(stored_of("203.0.113.128/25")->local_pref, 250);
+	ck_assert_uint_eq(stored_of("203.0.113.128/25")->med, 30);
+	ck_assert_uint_eq(rmap_hits("IN", 10), 1);
+	ck_assert_uint_eq(rmap_hits("IN", 20), 3);
+	ck_assert_uint_eq(rmap_hits("IN", 25), 1);
+	ck_assert_uint_eq(rmap_hits("IN", 30), 2);
+
+	/* The next UPDATE, without communities: its own results. */
+	bgp_u32list_unref(t.communities);
+	t.communities = NULL;
+	t.present &= ~ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	fake_announce(from, V4, &t, p + 1, 2);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	ck_assert(has_comm(stored_of("198.51.100.64/26"), c20));
+	ck_assert(!has_comm(stored_of("198.51.100.64/26"), theirs));
+	ck_assert_uint_eq(stored_of("198.51.100.64/26")->communities->count, 1);
+	ck_assert_ptr_eq(stored_of("198.51.100.64/26"), stored_of("198.51.100.128/26"));
+	ck_assert(has_comm(stored_of("198.51.100.192/26"), theirs)); /* not in that UPDATE */
+	ck_assert_uint_eq(rmap_hits("IN", 20), 5);
 }
 END_TEST
 
@@ -597,6 +792,8 @@ int main(void)
 	tcase_add_test(tc, test_filter_list_out_cached_then_changed);
 	tcase_add_test(tc, test_route_map_in_sets_and_denies);
 	tcase_add_test(tc, test_route_map_out_per_prefix_and_missing);
+	tcase_add_test(tc, test_route_map_out_denies_all_skips_table);
+	tcase_add_test(tc, test_route_map_in_one_update_many_prefixes);
 	tcase_add_test(tc, test_allowas_in);
 	tcase_add_test(tc, test_soft_reconfiguration_inbound);
 	tcase_add_test(tc, test_remove_private_as);
