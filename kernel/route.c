@@ -163,7 +163,11 @@ static int read_refusals(struct kernel_fib *kf)
 
 int kernel_fib_flush(struct kernel_fib *kf)
 {
-	unsigned count = kf->count;
+	unsigned count;
+
+	if (kf->nho) /* the objects routes no longer use go in this buffer too */
+		nhobj_settle(kf->nho, kf);
+	count = kf->count;
 
 	if (!kf->len) {
 		int ret = read_refusals(kf);

@@ -24,6 +24,9 @@ uint32_t nhmap_set(struct nhmap *m, const struct prefix *p, uint32_t value);
 /* Forget p; returns its value, 0 when it had none. */
 uint32_t nhmap_del(struct nhmap *m, const struct prefix *p);
 uint32_t nhmap_get(const struct nhmap *m, const struct prefix *p);
+/* Start fetching p's slot into the cache, for a nhmap_set() or nhmap_del() a little later:
+ * each is one cache miss in a table of a million routes, and a few can overlap. */
+void nhmap_prefetch(const struct nhmap *m, const struct prefix *p);
 size_t nhmap_count(const struct nhmap *m);
 size_t nhmap_memory(const struct nhmap *m);
 

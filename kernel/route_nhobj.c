@@ -37,6 +37,8 @@
 static DEFINE_MTYPE(KERNEL_NHOBJ, "Kernel nexthop objects");
 
 #define NHOBJ_RCVBUF (1024 * 1024)
+/* Bindings of routes to objects applied together, their map slots fetched in advance. */
+#define NHOBJ_PENDING 32
 
 struct nhobj {
 	uint32_t index; /* id - NHOBJ_ID_BASE */
@@ -57,7 +59,14 @@ struct nhobj_set {
 	uint32_t next; /* indexes at and above are unused */
 	size_t count;
 	struct hash *by_nh;
+	struct nhobj *last;   /* the last one got: a table's routes come in runs of one next hop */
 	struct nhmap *map[2]; /* IPv4, IPv6 routes -> index + 1 */
+	struct {
+		struct prefix p;
+		uint32_t id;
+	} pending[NHOBJ_PENDING]; /* nhobj_bind()s not applied yet, in order */
+	unsigned npending;
+	bool settling;
 };
 
 /* ---- the key: a list of next hops ---- */
@@ -212,6 +221,8 @@ static void release(struct nhobj_set *s, struct kernel_fib *kf, struct nhobj *o)
 	queue_del(kf, o->index);
 	if (o->hashed)
 		hash_remove(s->by_nh, o);
+	if (s->last == o)
+		s->last = NULL;
 	s->obj[o->index] = NULL;
 	s->count--;
 	index_give(s, o->index);
@@ -226,12 +237,13 @@ static struct nhobj *get(struct nhobj_set *s, struct kernel_fib *kf, int family,
 	struct nhobj key = { .family = (uint8_t)(nnh > 1 ? AF_UNSPEC : family),
 			     .nnh = nnh,
 			     .nh = (struct kernel_nh *)nh };
-	struct nhobj *o = hash_lookup(s->by_nh, &key);
+	struct nhobj *o = s->last && nh_eq(s->last, &key) ? s->last : hash_lookup(s->by_nh, &key);
 	uint32_t member[KERNEL_NH_MAX];
 	uint32_t index;
 
 	if (o) {
 		o->refs++;
+		s->last = o;
 		return o;
 	}
 	if (nnh == 1 && !nh[0].ifindex)
@@ -284,7 +296,7 @@ static struct nhobj *by_id(const struct nhobj_set *s, uint32_t id)
 	return s->obj[index];
 }
 
-void nhobj_bind(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id)
+static void apply(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id)
 {
 	struct nhmap *m = map_of(s, p->family);
 	struct nhobj *o = id ? by_id(s, id) : NULL;
@@ -294,12 +306,39 @@ void nhobj_bind(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix 
 		release(s, kf, s->obj[old - 1]);
 }
 
+void nhobj_settle(struct nhobj_set *s, struct kernel_fib *kf)
+{
+	/* A release queues a deletion, which may send the buffer, which settles: not again. */
+	if (s->settling)
+		return;
+	s->settling = true;
+	for (unsigned i = 0; i < s->npending; i++)
+		apply(s, kf, &s->pending[i].p, s->pending[i].id);
+	s->npending = 0;
+	s->settling = false;
+}
+
+void nhobj_bind(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id)
+{
+	if (s->npending == NHOBJ_PENDING)
+		nhobj_settle(s, kf);
+	if (s->settling) { /* only through a release's send: nothing can be pending then */
+		apply(s, kf, p, id);
+		return;
+	}
+	nhmap_prefetch(map_of(s, p->family), p);
+	s->pending[s->npending].p = *p;
+	s->pending[s->npending].id = id;
+	s->npending++;
+}
+
 bool nhobj_adopt(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id)
 {
 	struct nhobj *o = by_id(s, id);
 
 	if (!o)
 		return false;
+	nhobj_settle(s, kf);
 	o->refs++; /* the route's, which nhobj_bind() hands to it */
 	nhobj_bind(s, kf, p, id);
 	return true;
@@ -315,6 +354,7 @@ size_t nhobj_prune(struct nhobj_set *s, struct kernel_fib *kf, int family)
 {
 	size_t n = 0;
 
+	nhobj_settle(s, kf);
 	/* Groups first: deleting one releases its members. */
 	for (int groups = 1; groups >= 0; groups--)
 		for (uint32_t i = 0; i < s->cap; i++) {

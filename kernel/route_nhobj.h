@@ -31,13 +31,15 @@ uint32_t nhobj_get(struct nhobj_set *s, struct kernel_fib *kf, int family,
 /* Route p now refers to object id (0: to none, or gone); the object it referred to before
  * loses that reference and, at none left, is deleted (queued into kf after the route). */
 void nhobj_bind(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id);
+/* Apply the bindings nhobj_bind() queued (kernel_fib_flush() does, before it sends). */
+void nhobj_settle(struct nhobj_set *s, struct kernel_fib *kf);
 /* Route p, found in the kernel, refers to object id: counted as a reference when the object
  * is one of ours. true when it was. */
 bool nhobj_adopt(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id);
 /* Delete (queue into kf) the objects found at open that no route was adopted with, of the
  * routes of family (AF_UNSPEC: all): an object's deletion removes the routes still using it. */
 size_t nhobj_prune(struct nhobj_set *s, struct kernel_fib *kf, int family);
-/* Objects and routes referring to them (show, tests). */
+/* Objects and routes referring to them (show, tests), as of the last flush. */
 void nhobj_stats(const struct nhobj_set *s, size_t *objects, size_t *routes);
 
 #endif /* SKUA_KERNEL_ROUTE_NHOBJ_H */
