@@ -15,7 +15,9 @@
  */
 #include "lib/compat.h"
 
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <sys/socket.h>
 
 #include "kernel/kernel.h"
@@ -58,6 +60,22 @@ int kernel_fib_open(struct kernel_fib **out, kernel_fib_err_cb cb, void *arg)
 	}
 	kf->buf = XMALLOC(MTYPE_KERNEL_FIB, FIB_BUF_SIZE);
 	kf->nho_err = nhobj_open(&kf->nho);
+	if (kf->nho) {
+		/* The kernel deletes the objects of an interface that goes down, silently, and
+		 * anyone may delete one: told of both, the installer stops handing them out
+		 * (kernel_fib_flush() reads the notices first). */
+		int group[] = { RTNLGRP_NEXTHOP, RTNLGRP_LINK };
+
+		for (size_t i = 0; i < sizeof(group) / sizeof(group[0]) && ret == 0;
+		     i++) /* ret is 0 here */
+			ret = setsockopt(nl_fd(&kf->nl), SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+					 &group[i], sizeof(group[i]));
+		if (ret < 0) {
+			kf->nho_err = -errno;
+			nhobj_close(kf->nho);
+			kf->nho = NULL;
+		}
+	}
 	kf->err_cb = cb;
 	kf->err_arg = arg;
 	*out = kf;
@@ -128,7 +146,34 @@ static void refusal(struct kernel_fib *kf, const struct nlmsghdr *nlh)
 		   -e->error, kf->err_arg);
 }
 
-/* Read every refusal queued so far (the kernel queued them during sendmsg()). */
+/* A nexthop object deleted by another than us (our own requests' notices carry our port),
+ * or an interface down or gone, taking its objects with it. */
+static void object_notice(struct kernel_fib *kf, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *attr;
+
+	if (!kf->nho)
+		return;
+	if ((nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK) &&
+	    nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(struct ifinfomsg))) {
+		const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+		if (nlh->nlmsg_type == RTM_DELLINK || !(ifi->ifi_flags & IFF_UP))
+			nhobj_gone_dev(kf->nho, (uint32_t)ifi->ifi_index);
+		return;
+	}
+	if (nlh->nlmsg_type != RTM_DELNEXTHOP || nlh->nlmsg_pid == kf->nl.portid ||
+	    nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nhmsg)))
+		return;
+	mnl_attr_for_each(attr, nlh, sizeof(struct nhmsg))
+	{
+		if (mnl_attr_get_type(attr) == NHA_ID && mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			nhobj_gone(kf->nho, mnl_attr_get_u32(attr));
+	}
+}
+
+/* Read every refusal queued so far (the kernel queued them during sendmsg()), and the
+ * notices of nexthop objects the kernel deleted. */
 static int read_refusals(struct kernel_fib *kf)
 {
 	uint8_t buf[NL_RECV_SIZE];
@@ -156,6 +201,8 @@ static int read_refusals(struct kernel_fib *kf)
 		while (mnl_nlmsg_ok(nlh, (int)left)) {
 			if (nlh->nlmsg_type == NLMSG_ERROR)
 				refusal(kf, nlh);
+			else
+				object_notice(kf, nlh);
 			nlh = mnl_nlmsg_next(nlh, (int *)&left);
 		}
 	}
@@ -165,8 +212,12 @@ int kernel_fib_flush(struct kernel_fib *kf)
 {
 	unsigned count;
 
-	if (kf->nho) /* the objects routes no longer use go in this buffer too */
+	if (kf->nho) {
+		/* Objects the kernel deleted since the last send: before this buffer goes. */
+		read_refusals(kf);
+		/* The objects routes no longer use go in this buffer too. */
 		nhobj_settle(kf->nho, kf);
+	}
 	count = kf->count;
 
 	if (!kf->len) {
@@ -246,8 +297,14 @@ int kernel_fib_replace(struct kernel_fib *kf, const struct kernel_route *r)
 	for (unsigned i = 0; i < r->nnh; i++)
 		if (!nh_usable(&r->nh[i], family))
 			return -EAFNOSUPPORT;
-	if (kf->nho) /* queued first: the object must exist when the route comes */
+	if (kf->nho) {
+		/* A new batch: first the notices of objects gone since the last one (one recv()
+		 * per batch), so that no route of it refers to one. */
+		if (!kf->len)
+			read_refusals(kf);
+		/* Queued first: the object must exist when the route comes. */
 		nh_id = nhobj_get(kf->nho, kf, family, r->nh, r->nnh);
+	}
 	nlh = kernel_fib_msg_begin(kf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
 	rtm = route_header(nlh, &r->dst, r->table, r->metric);
 	if (nh_id) {

@@ -306,6 +306,42 @@ static void apply(struct nhobj_set *s, struct kernel_fib *kf, const struct prefi
 		release(s, kf, s->obj[old - 1]);
 }
 
+void nhobj_gone(struct nhobj_set *s, uint32_t id)
+{
+	struct nhobj *o = by_id(s, id);
+
+	/* Still counted for the routes that referred to it (the RIB removes or replaces them as
+	 * their next hop fails); their release deletes an id the kernel no longer has, which is
+	 * harmless, and frees the index only then. */
+	if (!o)
+		return;
+	if (o->hashed)
+		hash_remove(s->by_nh, o);
+	o->hashed = false;
+	if (s->last == o)
+		s->last = NULL;
+	/* The kernel took it out of the groups it was in: they no longer are what they say. */
+	for (uint32_t i = 0; o->nnh == 1 && i < s->cap; i++) {
+		struct nhobj *g = s->obj[i];
+
+		for (unsigned j = 0; g && g->member && j < g->nnh; j++)
+			if (g->member[j] == o->index) {
+				nhobj_gone(s, NHOBJ_ID_BASE + g->index);
+				break;
+			}
+	}
+}
+
+void nhobj_gone_dev(struct nhobj_set *s, uint32_t ifindex)
+{
+	for (uint32_t i = 0; i < s->cap; i++) {
+		const struct nhobj *o = s->obj[i];
+
+		if (o && o->nnh == 1 && o->nh[0].ifindex == ifindex)
+			nhobj_gone(s, NHOBJ_ID_BASE + i);
+	}
+}
+
 void nhobj_settle(struct nhobj_set *s, struct kernel_fib *kf)
 {
 	/* A release queues a deletion, which may send the buffer, which settles: not again. */

@@ -31,6 +31,12 @@ uint32_t nhobj_get(struct nhobj_set *s, struct kernel_fib *kf, int family,
 /* Route p now refers to object id (0: to none, or gone); the object it referred to before
  * loses that reference and, at none left, is deleted (queued into kf after the route). */
 void nhobj_bind(struct nhobj_set *s, struct kernel_fib *kf, const struct prefix *p, uint32_t id);
+/* The kernel deleted object id without us (someone else's request). It is no longer handed
+ * out: the next route with its next hops gets a new one. */
+void nhobj_gone(struct nhobj_set *s, uint32_t id);
+/* Interface ifindex went down or away: the kernel deleted the objects on it, and their
+ * routes, without a notification; likewise. */
+void nhobj_gone_dev(struct nhobj_set *s, uint32_t ifindex);
 /* Apply the bindings nhobj_bind() queued (kernel_fib_flush() does, before it sends). */
 void nhobj_settle(struct nhobj_set *s, struct kernel_fib *kf);
 /* Route p, found in the kernel, refers to object id: counted as a reference when the object
