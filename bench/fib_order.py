@@ -36,7 +36,10 @@ import benchlib as bl
 
 RTM_NEWROUTE, RTM_DELROUTE = 24, 25
 NLM_F_REQUEST, NLM_F_REPLACE, NLM_F_CREATE = 0x1, 0x100, 0x400
-RTA_DST, RTA_OIF, RTA_GATEWAY, RTA_PRIORITY, RTA_TABLE = 1, 4, 5, 6, 15
+RTA_DST, RTA_OIF, RTA_GATEWAY, RTA_PRIORITY, RTA_TABLE, RTA_NH_ID = 1, 4, 5, 6, 15, 30
+RTM_NEWNEXTHOP, NHA_ID, NHA_OIF, NHA_GATEWAY = 104, 1, 5, 6
+RTMGRP_IPV4_ROUTE, SO_ATTACH_FILTER = 0x40, 26
+NH_ID = 1000  # the one nexthop object of --nexthop object
 RTPROT_BGP, RT_TABLE_MAIN, RTN_UNICAST = 186, 254, 1
 RT_SCOPE_UNIVERSE, RT_SCOPE_NOWHERE = 0, 255
 FIRST = 0x10000000  # 16.0.0.0
@@ -49,15 +52,42 @@ def attr(kind, data):
     return struct.pack("=HH", size, kind) + data + b"\0" * (-size % 4)
 
 
-def message(kind, flags, key, gw=None, oif=0):
+def message(kind, flags, key, gw=None, oif=0, nh_id=0):
     scope = RT_SCOPE_UNIVERSE if kind == RTM_NEWROUTE else RT_SCOPE_NOWHERE
     rtm = struct.pack("=BBBBBBBBI", socket.AF_INET, 24, 0, 0, RT_TABLE_MAIN, RTPROT_BGP, scope,
                       RTN_UNICAST, 0)
     body = rtm + attr(RTA_DST, struct.pack(">I", key)) + \
         attr(RTA_TABLE, struct.pack("=I", RT_TABLE_MAIN)) + attr(RTA_PRIORITY, struct.pack("=I", 20))
-    if gw:
+    if nh_id:
+        body += attr(RTA_NH_ID, struct.pack("=I", nh_id))
+    elif gw:
         body += attr(RTA_GATEWAY, gw) + attr(RTA_OIF, struct.pack("=I", oif))
     return struct.pack("=IHHII", 16 + len(body), kind, NLM_F_REQUEST | flags, 0, 0) + body
+
+
+def nexthop_object(sock, nh_id, gw, oif):
+    """Create the nexthop object nh_id (gateway gw on oif) and wait for the kernel's answer."""
+    nhm = struct.pack("=BBBBI", socket.AF_INET, RT_SCOPE_UNIVERSE, RTPROT_BGP, 0, 0)
+    body = nhm + attr(NHA_ID, struct.pack("=I", nh_id)) + attr(NHA_GATEWAY, gw) + \
+        attr(NHA_OIF, struct.pack("=I", oif))
+    sock.send(struct.pack("=IHHII", 16 + len(body), RTM_NEWNEXTHOP,
+                          NLM_F_REQUEST | NLM_F_CREATE | 0x4, 1, 0) + body)  # 0x4: NLM_F_ACK
+    data = sock.recv(65536)
+    err = struct.unpack_from("=i", data, 16)[0]
+    if err:
+        raise OSError(-err, "RTM_NEWNEXTHOP: %s" % os.strerror(-err))
+
+
+def route_listener():
+    """A socket in the route notification group whose filter drops every message, as skua's
+    route watcher drops BGP routes' echoes: the kernel still builds each notification."""
+    import ctypes
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+    sock.bind((0, RTMGRP_IPV4_ROUTE))
+    drop_all = ctypes.create_string_buffer(struct.pack("=HBBI", 0x06, 0, 0, 0))  # ret #0
+    prog = struct.pack("=H6xQ", 1, ctypes.addressof(drop_all))
+    sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, prog)
+    return sock, drop_all
 
 
 def ordered(keys, order, seed):
@@ -140,9 +170,14 @@ def child(a):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     sock.bind((0, 0))
+    listener = route_listener() if a.listener == "filtered" else None
+    nh_id = 0
+    if a.nexthop == "object":
+        nexthop_object(sock, NH_ID, gw, oif)
+        nh_id = NH_ID
     keys = [FIRST + (i << 8) for i in range(a.routes)]
     before = trie_leaves()
-    adds = [message(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, k, gw, oif)
+    adds = [message(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, k, gw, oif, nh_id)
             for k in ordered(keys, a.install, 1)]
     inst = phase(sock, adds, a.batch)
     del adds
@@ -151,6 +186,7 @@ def child(a):
     rem = phase(sock, dels, a.batch)
     after = trie_leaves()
     print(json.dumps({"install": inst, "removal": rem, "leaves": [before, full, after]}))
+    del listener
     return 0 if full - before == a.routes and after == before else 1
 
 
@@ -160,7 +196,7 @@ def one_run(a, order, i):
     try:
         cmd = ["ip", "netns", "exec", dut, sys.executable, os.path.abspath(__file__), "--child",
                "--routes", str(a.routes), "--install", a.install, "--child-remove", order,
-               "--batch", str(a.batch)]
+               "--batch", str(a.batch), "--nexthop", a.nexthop, "--listener", a.listener]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True)
         bl.CLEAN.procs.append(p)
         try:
@@ -187,6 +223,12 @@ def main():
     p.add_argument("--batch", type=int, default=1000, help="route changes per sendmsg (1000)")
     p.add_argument("--repeat", type=int, default=1, help="runs per order (median reported)")
     p.add_argument("--timeout", type=int, default=600, help="bound on one run in seconds")
+    p.add_argument("--nexthop", choices=("per-route", "object"), default="per-route",
+                   help="each route its own next hop (RTA_GATEWAY, RTA_OIF) or all referring "
+                   "to one nexthop object (RTA_NH_ID)")
+    p.add_argument("--listener", choices=("none", "filtered"), default="none",
+                   help="filtered: a socket in the IPv4 route group dropping every message by "
+                   "its filter (as skua's route watcher drops BGP routes)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--child-remove", default="asc", help=argparse.SUPPRESS)
     a = p.parse_args()

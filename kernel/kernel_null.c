@@ -125,6 +125,21 @@ void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *ref
 	*sent = *refused = *messages = 0;
 }
 
+int kernel_fib_nexthop_objects(const struct kernel_fib *kf, size_t *objects, size_t *routes)
+{
+	*objects = *routes = 0;
+	return -EOPNOTSUPP;
+}
+
+void kernel_fib_adopt(struct kernel_fib *kf, const struct kernel_route *r)
+{
+}
+
+size_t kernel_fib_nexthops_prune(struct kernel_fib *kf)
+{
+	return 0;
+}
+
 int kernel_watch_open(struct kernel_watch **w)
 {
 	*w = NULL;

@@ -40,6 +40,7 @@ struct kernel_route {
 	uint32_t metric; /* RTA_PRIORITY; FRR's zebra installs every route with 20 */
 	unsigned nnh;	 /* 1..KERNEL_NH_MAX; more than 1 = a multipath (ECMP) route */
 	struct kernel_nh nh[KERNEL_NH_MAX];
+	uint32_t nh_id; /* read back only (kernel_fib_dump()): the nexthop object it refers to */
 };
 
 /* ---- installing (kernel/route.c) ---- */
@@ -69,6 +70,20 @@ int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family);
  * return skips the rest. 0 or -errno. Blocking: for start-up only. */
 typedef int (*kernel_fib_dump_cb)(const struct kernel_route *r, void *arg);
 int kernel_fib_dump(uint32_t table, int family, kernel_fib_dump_cb cb, void *arg);
+/*
+ * Nexthop objects (Linux 5.3 and later, kernel/route_nhobj.c): routes refer to one object per
+ * distinct next hop or ECMP list, created with the first route that needs it and deleted after
+ * the last. 0 when they are used, else the probe's -errno (routes then carry their own next
+ * hops); objects and routes referring to them in *objects and *routes.
+ */
+int kernel_fib_nexthop_objects(const struct kernel_fib *kf, size_t *objects, size_t *routes);
+/* Route r, read back by kernel_fib_dump() and kept (graceful restart), is the installer's
+ * again: its nexthop object counts it as a user. */
+void kernel_fib_adopt(struct kernel_fib *kf, const struct kernel_route *r);
+/* Delete (queue) the nexthop objects an earlier run left that no adopted route refers to;
+ * after every kept route went through kernel_fib_adopt(). kernel_fib_purge() does it too.
+ * Returns how many. */
+size_t kernel_fib_nexthops_prune(struct kernel_fib *kf);
 /* Changes sent and refused since open (show output). */
 void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *refused,
 		      uint64_t *messages);

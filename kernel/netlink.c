@@ -7,6 +7,7 @@
  */
 #include "lib/compat.h"
 
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -71,6 +72,13 @@ int nl_dump(struct nl_sock *s, uint16_t type, uint8_t family, mnl_cb_t cb, void 
 		nlh->nlmsg_len = mnl_nlmsg_size(sizeof(*rtm));
 		memset(rtm, 0, sizeof(*rtm));
 		rtm->rtm_family = family;
+	} else if (type == RTM_GETNEXTHOP) {
+		/* Likewise a struct nhmsg for nexthop dumps. */
+		struct nhmsg *nhm = (struct nhmsg *)g;
+
+		nlh->nlmsg_len = mnl_nlmsg_size(sizeof(*nhm));
+		memset(nhm, 0, sizeof(*nhm));
+		nhm->nh_family = family;
 	}
 	if (mnl_socket_sendto(s->mnl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
@@ -110,6 +118,7 @@ static int route_attr_cb(const struct nlattr *attr, void *data)
 	case RTA_TABLE:
 	case RTA_OIF:
 	case RTA_PRIORITY:
+	case RTA_NH_ID:
 		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
 			return MNL_CB_ERROR;
 		break;

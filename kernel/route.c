@@ -15,11 +15,15 @@
  */
 #include "lib/compat.h"
 
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <sys/socket.h>
 
 #include "kernel/kernel.h"
 #include "kernel/netlink.h"
+#include "kernel/route_nhobj.h"
+#include "kernel/route_private.h"
 #include "lib/memory.h"
 
 static DEFINE_MTYPE(KERNEL_FIB, "Kernel route installer");
@@ -39,7 +43,10 @@ struct kernel_fib {
 	unsigned count; /* messages queued */
 	uint64_t sent;	/* changes handed to the kernel */
 	uint64_t refused;
-	uint64_t sends; /* sendmsg() calls */
+	uint64_t sends;	       /* sendmsg() calls */
+	struct nhobj_set *nho; /* nexthop objects; NULL: the kernel has none (nho_err says why) */
+	int nho_err;
+	uint32_t nho_metric; /* of the routes that refer to objects (the replaces') */
 };
 
 int kernel_fib_open(struct kernel_fib **out, kernel_fib_err_cb cb, void *arg)
@@ -52,6 +59,23 @@ int kernel_fib_open(struct kernel_fib **out, kernel_fib_err_cb cb, void *arg)
 		return ret;
 	}
 	kf->buf = XMALLOC(MTYPE_KERNEL_FIB, FIB_BUF_SIZE);
+	kf->nho_err = nhobj_open(&kf->nho);
+	if (kf->nho) {
+		/* The kernel deletes the objects of an interface that goes down, silently, and
+		 * anyone may delete one: told of both, the installer stops handing them out
+		 * (kernel_fib_flush() reads the notices first). */
+		int group[] = { RTNLGRP_NEXTHOP, RTNLGRP_LINK };
+
+		for (size_t i = 0; i < sizeof(group) / sizeof(group[0]) && ret == 0;
+		     i++) /* ret is 0 here */
+			ret = setsockopt(nl_fd(&kf->nl), SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+					 &group[i], sizeof(group[i]));
+		if (ret < 0) {
+			kf->nho_err = -errno;
+			nhobj_close(kf->nho);
+			kf->nho = NULL;
+		}
+	}
 	kf->err_cb = cb;
 	kf->err_arg = arg;
 	*out = kf;
@@ -63,6 +87,7 @@ void kernel_fib_close(struct kernel_fib *kf)
 	if (!kf)
 		return;
 	nl_close(&kf->nl);
+	nhobj_close(kf->nho);
 	XFREE(MTYPE_KERNEL_FIB, kf->buf);
 	XFREE(MTYPE_KERNEL_FIB, kf);
 }
@@ -73,6 +98,25 @@ void kernel_fib_stats(const struct kernel_fib *kf, uint64_t *sent, uint64_t *ref
 	*sent = kf ? kf->sent : 0;
 	*refused = kf ? kf->refused : 0;
 	*messages = kf ? kf->sends : 0;
+}
+
+int kernel_fib_nexthop_objects(const struct kernel_fib *kf, size_t *objects, size_t *routes)
+{
+	nhobj_stats(kf ? kf->nho : NULL, objects, routes);
+	if (!kf)
+		return -ENODEV;
+	return kf->nho ? 0 : kf->nho_err;
+}
+
+void kernel_fib_adopt(struct kernel_fib *kf, const struct kernel_route *r)
+{
+	if (kf->nho && r->nh_id && nhobj_adopt(kf->nho, kf, &r->dst, r->nh_id))
+		kf->nho_metric = r->metric;
+}
+
+size_t kernel_fib_nexthops_prune(struct kernel_fib *kf)
+{
+	return kf->nho ? nhobj_prune(kf->nho, kf, AF_UNSPEC) : 0;
 }
 
 /* ---- refusals ---- */
@@ -93,14 +137,43 @@ static void refusal(struct kernel_fib *kf, const struct nlmsghdr *nlh)
 		return;
 	/* The echoed request must lie within the error message. */
 	if (e->msg.nlmsg_len > nlh->nlmsg_len - mnl_nlmsg_size(sizeof(int)) ||
+	    (e->msg.nlmsg_type != RTM_NEWROUTE && e->msg.nlmsg_type != RTM_DELROUTE) ||
 	    nl_route_parse(&e->msg, tb, &dst) < 0) {
 		memset(&dst, 0, sizeof(dst));
 		dst.family = AF_UNSPEC;
 	}
-	kf->err_cb(&dst, e->msg.nlmsg_type == RTM_DELROUTE, -e->error, kf->err_arg);
+	kf->err_cb(&dst, e->msg.nlmsg_type == RTM_DELROUTE || e->msg.nlmsg_type == RTM_DELNEXTHOP,
+		   -e->error, kf->err_arg);
 }
 
-/* Read every refusal queued so far (the kernel queued them during sendmsg()). */
+/* A nexthop object deleted by another than us (our own requests' notices carry our port),
+ * or an interface down or gone, taking its objects with it. */
+static void object_notice(struct kernel_fib *kf, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *attr;
+
+	if (!kf->nho)
+		return;
+	if ((nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK) &&
+	    nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(struct ifinfomsg))) {
+		const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+		if (nlh->nlmsg_type == RTM_DELLINK || !(ifi->ifi_flags & IFF_UP))
+			nhobj_gone_dev(kf->nho, (uint32_t)ifi->ifi_index);
+		return;
+	}
+	if (nlh->nlmsg_type != RTM_DELNEXTHOP || nlh->nlmsg_pid == kf->nl.portid ||
+	    nlh->nlmsg_len < mnl_nlmsg_size(sizeof(struct nhmsg)))
+		return;
+	mnl_attr_for_each(attr, nlh, sizeof(struct nhmsg))
+	{
+		if (mnl_attr_get_type(attr) == NHA_ID && mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			nhobj_gone(kf->nho, mnl_attr_get_u32(attr));
+	}
+}
+
+/* Read every refusal queued so far (the kernel queued them during sendmsg()), and the
+ * notices of nexthop objects the kernel deleted. */
 static int read_refusals(struct kernel_fib *kf)
 {
 	uint8_t buf[NL_RECV_SIZE];
@@ -128,6 +201,8 @@ static int read_refusals(struct kernel_fib *kf)
 		while (mnl_nlmsg_ok(nlh, (int)left)) {
 			if (nlh->nlmsg_type == NLMSG_ERROR)
 				refusal(kf, nlh);
+			else
+				object_notice(kf, nlh);
 			nlh = mnl_nlmsg_next(nlh, (int *)&left);
 		}
 	}
@@ -135,7 +210,15 @@ static int read_refusals(struct kernel_fib *kf)
 
 int kernel_fib_flush(struct kernel_fib *kf)
 {
-	unsigned count = kf->count;
+	unsigned count;
+
+	if (kf->nho) {
+		/* Objects the kernel deleted since the last send: before this buffer goes. */
+		read_refusals(kf);
+		/* The objects routes no longer use go in this buffer too. */
+		nhobj_settle(kf->nho, kf);
+	}
+	count = kf->count;
 
 	if (!kf->len) {
 		int ret = read_refusals(kf);
@@ -159,7 +242,7 @@ int kernel_fib_flush(struct kernel_fib *kf)
 
 /* A new message at the end of the buffer, flushed first unless a whole page is left (a route
  * with KERNEL_NH_MAX next hops takes about 1.2 KiB). */
-static struct nlmsghdr *msg_begin(struct kernel_fib *kf, uint16_t type, uint16_t flags)
+struct nlmsghdr *kernel_fib_msg_begin(struct kernel_fib *kf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;
 
@@ -172,7 +255,7 @@ static struct nlmsghdr *msg_begin(struct kernel_fib *kf, uint16_t type, uint16_t
 	return nlh;
 }
 
-static void msg_end(struct kernel_fib *kf, struct nlmsghdr *nlh)
+void kernel_fib_msg_end(struct kernel_fib *kf, struct nlmsghdr *nlh)
 {
 	kf->len += NLMSG_ALIGN(nlh->nlmsg_len);
 	kf->count++;
@@ -207,15 +290,28 @@ int kernel_fib_replace(struct kernel_fib *kf, const struct kernel_route *r)
 	int family = r->dst.family;
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
+	uint32_t nh_id = 0;
 
 	if (r->nnh == 0 || r->nnh > KERNEL_NH_MAX)
 		return -EINVAL;
 	for (unsigned i = 0; i < r->nnh; i++)
 		if (!nh_usable(&r->nh[i], family))
 			return -EAFNOSUPPORT;
-	nlh = msg_begin(kf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
+	if (kf->nho) {
+		/* A new batch: first the notices of objects gone since the last one (one recv()
+		 * per batch), so that no route of it refers to one. */
+		if (!kf->len)
+			read_refusals(kf);
+		/* Queued first: the object must exist when the route comes. */
+		nh_id = nhobj_get(kf->nho, kf, family, r->nh, r->nnh);
+	}
+	nlh = kernel_fib_msg_begin(kf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE);
 	rtm = route_header(nlh, &r->dst, r->table, r->metric);
-	if (r->nnh == 1) {
+	if (nh_id) {
+		mnl_attr_put_u32(nlh, RTA_NH_ID, nh_id);
+		if (!r->nh[0].gw.family && r->nnh == 1)
+			rtm->rtm_scope = RT_SCOPE_LINK;
+	} else if (r->nnh == 1) {
 		if (r->nh[0].gw.family)
 			mnl_attr_put(nlh, RTA_GATEWAY, family_addr_bytes(family),
 				     r->nh[0].gw.u.bytes);
@@ -242,18 +338,25 @@ int kernel_fib_replace(struct kernel_fib *kf, const struct kernel_route *r)
 		}
 		mnl_attr_nest_end(nlh, mp);
 	}
-	msg_end(kf, nlh);
+	kernel_fib_msg_end(kf, nlh);
+	if (kf->nho) { /* after the route: its previous object may go now */
+		nhobj_bind(kf->nho, kf, &r->dst, nh_id);
+		kf->nho_metric = r->metric;
+	}
 	return 0;
 }
 
 int kernel_fib_delete(struct kernel_fib *kf, const struct prefix *dst, uint32_t table,
 		      uint32_t metric)
 {
-	struct nlmsghdr *nlh = msg_begin(kf, RTM_DELROUTE, 0);
+	struct nlmsghdr *nlh = kernel_fib_msg_begin(kf, RTM_DELROUTE, 0);
 	struct rtmsg *rtm = route_header(nlh, dst, table, metric);
 
 	rtm->rtm_scope = RT_SCOPE_NOWHERE; /* any scope */
-	msg_end(kf, nlh);
+	kernel_fib_msg_end(kf, nlh);
+	/* Only our route of dst refers to an object (another metric's is an earlier daemon's). */
+	if (kf->nho && metric == kf->nho_metric)
+		nhobj_bind(kf->nho, kf, dst, 0);
 	return 0;
 }
 
@@ -309,6 +412,10 @@ int kernel_fib_purge(struct kernel_fib *kf, uint32_t table, int family)
 			kernel_fib_hold_add(h, kf, &c.v[i], table, c.metric[i]);
 		kernel_fib_hold_release(h, kf, SIZE_MAX, NULL, NULL);
 		kernel_fib_hold_free(h);
+		/* What an earlier run left for this family's routes, none of which is left now
+		 * (the other family's routes would go with their objects). */
+		if (kf->nho)
+			nhobj_prune(kf->nho, kf, family);
 		ret = kernel_fib_flush(kf);
 		if (ret >= 0)
 			ret = (int)c.n;

@@ -55,6 +55,7 @@ static int dump_one(const struct nlmsghdr *nlh, void *data)
 	r.table = table;
 	r.metric = tb[RTA_PRIORITY] ? mnl_attr_get_u32(tb[RTA_PRIORITY]) : 0;
 	r.nnh = dump_nexthops(nlh, tb, r.nh);
+	r.nh_id = tb[RTA_NH_ID] ? mnl_attr_get_u32(tb[RTA_NH_ID]) : 0;
 	c->stop = c->cb(&r, c->arg);
 	return MNL_CB_OK;
 }

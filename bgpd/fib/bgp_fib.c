@@ -581,6 +581,20 @@ void bgp_fib_start(struct event_base *base, bool install)
 	}
 	fib.hold = kernel_fib_hold_new();
 	fib.flush_ev = event_defer_new(base, flush_cb, NULL);
+	{
+		size_t objects, routes;
+
+		ret = kernel_fib_nexthop_objects(fib.kf, &objects, &routes);
+		if (ret < 0)
+			log_notice("FIB: the kernel has no nexthop objects (%s; Linux 5.3 or later "
+				   "has them): every route carries its own next hops, which costs "
+				   "the kernel more per route",
+				   strerror(-ret));
+		else
+			log_info("FIB: routes refer to nexthop objects (%zu found from an earlier "
+				 "run)",
+				 objects);
+	}
 	log_info("FIB: watching %zu IPv4 and %zu IPv6 kernel routes for next-hop resolution",
 		 kernel_watch_routes(fib.kw, AF_INET), kernel_watch_routes(fib.kw, AF_INET6));
 }

@@ -86,6 +86,7 @@ static int adopt_cb(const struct kernel_route *r, void *arg)
 	if (!*slot)
 		gr.count[af]++;
 	*slot = (void *)fingerprint(r);
+	kernel_fib_adopt(gr.kf, r); /* its nexthop object is in use */
 	return 0;
 }
 
@@ -104,6 +105,9 @@ int fib_gr_adopt(struct kernel_fib *kf, uint32_t table, uint64_t adopted[BGP_AF_
 		if (ret < 0)
 			break;
 	}
+	/* The earlier run's nexthop objects that no kept route uses (a route removed above was
+	 * the last of its object's). */
+	kernel_fib_nexthops_prune(kf);
 	kernel_fib_flush(kf);
 	gr.count = NULL;
 	if (ret < 0) {

@@ -105,3 +105,54 @@ def _fmt(hops):
     if hops is None:
         return "absent"
     return "[" + ", ".join("%s dev %s" % h for h in sorted(hops, key=str)) + "]"
+
+
+NHOBJ_FIRST, NHOBJ_COUNT = 186 << 20, 1 << 20  # skua's nexthop object ids (kernel/route_nhobj.h)
+
+
+def nexthop_objects_problems(netns, tables=(254,)):
+    """What is wrong with skua's nexthop objects in a namespace (None when nothing): every
+    `proto bgp` route of `tables` must refer to an object of protocol bgp in skua's range
+    whose next hops (a group's members') are the route's own, and every such object must be
+    used by a route or a group (deleted after the last one)."""
+    objs = {o["id"]: o for o in json.loads(netns.exec(["ip", "-j", "nexthop", "show"]) or "[]")
+            if o.get("protocol") == "bgp" and
+            NHOBJ_FIRST <= o["id"] < NHOBJ_FIRST + NHOBJ_COUNT}
+    used, problems = set(), []
+
+    def hops_of(o):
+        if "group" in o:
+            return frozenset((objs.get(m["id"], {}).get("gateway"),
+                              objs.get(m["id"], {}).get("dev")) for m in o["group"])
+        return frozenset([(o.get("gateway"), o.get("dev"))])
+
+    for o in objs.values():
+        for m in o.get("group", []):
+            used.add(m["id"])
+            if m["id"] not in objs:
+                problems.append("group %d has a member %d that is not skua's" % (o["id"], m["id"]))
+    for table in tables:
+        for version in (4, 6):
+            out = netns.exec(["ip", "-j", "-%d" % version, "route", "show", "table", str(table),
+                              "proto", "bgp"])
+            for r in json.loads(out or "[]"):
+                nhid = r.get("nhid")
+                if nhid not in objs:
+                    problems.append("route %s refers to no object of skua's (nhid %s)"
+                                    % (r["dst"], nhid))
+                    continue
+                used.add(nhid)
+                hops = frozenset((h.get("gateway"), h.get("dev"))
+                                 for h in (r.get("nexthops") or [r]))
+                if hops_of(objs[nhid]) != hops:
+                    problems.append("route %s: object %d is %s, the route %s"
+                                    % (r["dst"], nhid, _fmt(hops_of(objs[nhid])), _fmt(hops)))
+    for oid in sorted(set(objs) - used):
+        problems.append("object %d (%s) is used by no route" % (oid, _fmt(hops_of(objs[oid]))))
+    return "\n".join(problems) or None
+
+
+def nexthop_object_count(netns):
+    """skua's nexthop objects in a namespace."""
+    return len([o for o in json.loads(netns.exec(["ip", "-j", "nexthop", "show"]) or "[]")
+                if o.get("protocol") == "bgp"])

@@ -21,10 +21,13 @@ valid paths tied with it, their next hops resolved by this file's knowledge of t
 4. rt takes its end of the link down: the DUT's to-rt loses carrier, ib's next hops become
    unreachable: their routes leave the FIB and show invalid, the local-preference-200
    prefixes fall back to the e1/e2 multipath route.  The link comes back: they return.
+   Every route refers to one of skua's nexthop objects (`ip nexthop`): one per next hop,
+   one group per ECMP set, each used by a route (kernel/route_nhobj.c).
 5. The sessions with e1 and e2 go (`neighbor ... shutdown` on the DUT), as a lost session:
    their routes leave the kernel (removals are held while they come and then sent, in
    random order: bgpd/fib/bgp_fib.c), `show bgp fib` counts what the kernel holds, ib's
-   routes stay.  The sessions come back: so do the routes.
+   routes stay, and so do only their nexthop objects.  The sessions come back: so do the
+   routes.
 
 skua only: the FRR stand-in (SKUALAB_STANDIN=frr) runs bgpd with -n and installs nothing.
 """
@@ -129,6 +132,15 @@ def test_initial_load(lab, version):
     assert st["enabled"] and st["installing"] and st["table"] == 254, st
     assert st["ipv%dRoutes" % version] == len(INITIAL[version]), st
     assert st["refused"] == 0, st
+
+
+@pytest.mark.timeout(30)
+def test_routes_refer_to_nexthop_objects(lab):
+    """Every route refers to one of skua's nexthop objects, one per next hop and one group
+    per ECMP set: e1, e2, rt and the group {e1, e2}, per family."""
+    ns = lab.namespaces["dut"]
+    assert kit.nexthop_objects_problems(ns) is None, kit.nexthop_objects_problems(ns)
+    assert kit.nexthop_object_count(ns) == 8, ns.exec(["ip", "nexthop", "show"])
 
 
 def expect_same_as_frr(lab, version, what):
@@ -261,6 +273,11 @@ def test_session_loss(lab):
         lab.expect("show bgp fib counting what the kernel holds", lambda: fib_counts(lab),
                    lambda r: None if r == want else "kernel, show bgp fib: %s, want %s"
                    % (r, want), timeout=10)
+        # e1's and e2's nexthop objects went with their last routes: rt's are left.
+        ns = lab.namespaces["dut"]
+        lab.expect("nexthop objects used by the routes left", lambda: (
+            kit.nexthop_objects_problems(ns), kit.nexthop_object_count(ns)),
+            lambda r: None if r == (None, 2) else "problems, objects: %s" % (r,), timeout=10)
     finally:
         configure(lab["dut"], "router bgp 65000",
                   *["no neighbor %s shutdown" % a for a in E_PEERS])

@@ -12,6 +12,8 @@ stop), and comes back a few seconds later on the same config each time:
   - meanwhile each peer keeps skua's route (FRR and GoBGP mark it stale), as the Graceful
     Restart capability skua advertised asks;
   - skua's OPEN after a restart carries the R and F bits (FRR shows them), not before;
+  - the routes refer to skua's nexthop objects, which the restarted bgpd adopts with them:
+    the same objects after the restart as before, none added or left over;
   - after the resync skua's route at FRR is fresh again and was replaced in place: FRR's
     path keeps its table version, nothing moved.
 """
@@ -43,6 +45,12 @@ STATE = {}
 def kernel_bgp(dut):
     out = dut.netns.exec(["ip", "-4", "route", "show", "proto", "bgp"])
     return sorted(ln for ln in out.splitlines() if ln.strip())
+
+
+def nexthop_objects(dut):
+    """skua's nexthop objects in dut's kernel (`ip nexthop`, protocol bgp)."""
+    out = dut.netns.exec(["ip", "nexthop", "show", "proto", "186"])
+    return sorted(ln.strip() for ln in out.splitlines() if ln.strip())
 
 
 def frr_path(lab):
@@ -112,6 +120,9 @@ def test_restart_loses_no_probe(lab, sig):
         ["/usr/bin/python3", "-u", EVENTS_TOOL]), events_log)
     try:
         time.sleep(1)
+        objects = nexthop_objects(dut)
+        assert objects and all("nhid " in ln for ln in kernel_bgp(dut)), (objects,
+                                                                         kernel_bgp(dut))
         base = len(faults.log_lines(dut))
         faults.kill_router(lab, "dut", sig)
         t_kill = time.monotonic()
@@ -157,6 +168,8 @@ def test_restart_loses_no_probe(lab, sig):
     counts = [ln for ln in open(events_log).read().splitlines() if ln.startswith("{")]
     print("kernel route changes in dut from the kill to the end:", counts)
     assert counts and '"new": 0, "del": 0' in counts[-1], counts
+    # The restarted bgpd adopted the routes' nexthop objects too: the same, none added.
+    assert nexthop_objects(dut) == objects, (objects, nexthop_objects(dut))
     STATE["restarted"] = True
 
 

@@ -17,7 +17,8 @@
    routes: the withdrawn prefixes do not survive the restart.
 4. `no bgp fib retain` and `bgp fib table 101` live: the routes move, table 100 is emptied.
 5. `no bgp fib install` live empties table 101, `bgp fib install` fills it again.
-6. A clean shutdown without retain removes them from table 101.
+6. A clean shutdown without retain removes them from table 101, and their nexthop objects.
+Throughout, the routes refer to skua's nexthop objects, none of which is left unused.
 
 skua only: the FRR stand-in (SKUALAB_STANDIN=frr) installs nothing.
 """
@@ -166,6 +167,9 @@ def test_retain_across_restart(lab):
     st = lab["d100"].vtysh_json("show bgp fib json")
     assert st["purgedAtStart"] == len(ROUTES[4]) + len(ROUTES[6]), st
     assert other_routes_present(lab, ["100"]) == []
+    # The earlier run's nexthop objects: those still wanted reused, none left unused.
+    assert kit.nexthop_objects_problems(ns, [100]) is None, kit.nexthop_objects_problems(ns,
+                                                                                      [100])
 
 
 @pytest.mark.timeout(90)
@@ -178,6 +182,9 @@ def test_table_moved_live(lab):
         expect_table(lab, "d100", version, 100, {}, "after the move", show=False)
     st = lab["d100"].vtysh_json("show bgp fib json")
     assert st["table"] == 101 and not st["retain"], st
+    ns = lab.namespaces["d100"]
+    assert kit.nexthop_objects_problems(ns, [100, 101]) is None, \
+        kit.nexthop_objects_problems(ns, [100, 101])
     assert other_routes_present(lab, ["100"]) == []
 
 
@@ -208,3 +215,4 @@ def test_clean_shutdown_removes_routes(lab):
         kernel, _ = kit.kernel_routes(ns, version, 101)
         assert kernel == {}, kernel
     assert other_routes_present(lab, ["100"]) == []
+    assert kit.nexthop_object_count(ns) == 0, ns.exec(["ip", "nexthop", "show"])
