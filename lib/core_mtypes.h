@@ -12,6 +12,7 @@ DECLARE_MTYPE(HASH);	       /* lib/hash.c: struct hash */
 DECLARE_MTYPE(HASH_INDEX);     /* lib/hash.c: the slot arrays */
 DECLARE_MTYPE(PTREE);	       /* lib/table.c: struct ptree and its chunk tables */
 DECLARE_MTYPE(PTREE_SLAB);     /* lib/table.c: node slabs */
+DECLARE_MTYPE(PTREE_DIR);      /* lib/table.c: the top-level directory of a large tree */
 DECLARE_MTYPE(EVENT);	       /* lib/event.c: struct ev */
 DECLARE_MTYPE(LOG);	       /* lib/log.c: file names and the like */
 DECLARE_MTYPE(LISTEN_BACKOFF); /* lib/listen_backoff.c: struct listen_backoff */

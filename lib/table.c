@@ -41,6 +41,7 @@
 
 DEFINE_MTYPE(PTREE, "Prefix tree");
 DEFINE_MTYPE(PTREE_SLAB, "Prefix tree nodes");
+DEFINE_MTYPE(PTREE_DIR, "Prefix tree directory");
 
 #define PT_NIL 0u
 #define PT_GLUE 0x80000000u
@@ -50,6 +51,10 @@ DEFINE_MTYPE(PTREE_SLAB, "Prefix tree nodes");
 #define PT_CHUNK_MIN 16u		    /* objects in a tree's first chunk */
 #define PT_MAX_CHUNKS (1u << (31 - PT_CHUNK_SHIFT))
 #define PT_STACK (128 + 2) /* deepest possible path, IPv6 /0 to /128, plus one */
+#define PT_DIR_BITS 16	   /* a directory entry per 16-bit block below the base */
+#define PT_DIR_SIZE (1u << PT_DIR_BITS)
+#define PT_DIR_BUILD_AT 65536u /* default thresholds: see ptree_directory_thresholds() */
+#define PT_DIR_DROP_BELOW 16384u
 
 struct pt_node {
 	uint32_t child[2];
@@ -88,6 +93,13 @@ struct ptree {
 	uint32_t root;
 	size_t count;
 	struct pt_slab stored, glue;
+	/* The directory (NULL while the tree is small): dir[i] is the top node of block i, the
+	 * topmost node whose block lies within the dir_len-bit block numbered i below dir_base
+	 * (its bits dir_base_len to dir_len - 1), PT_NIL when the tree has none there. */
+	uint32_t *dir;
+	uint8_t dir_base[16];
+	unsigned dir_base_len, dir_len;
+	size_t dir_build_at, dir_drop_below;
 };
 
 /* ---- slab allocator ---- */
@@ -310,6 +322,98 @@ static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct 
 	memcpy(p->u.bytes, n->key, t->keylen);
 }
 
+/* ---- the directory: level compression of the top of a large tree ----
+ *
+ * A descent of a tree of a million prefixes passes about 25 nodes, a cache miss each; the
+ * top ones are shared by every descent yet too many to stay cached. The directory skips
+ * them: for the key of a prefix of at least dir_len bits within the base, dir[its bits
+ * dir_base_len .. dir_len - 1] is the top node of its dir_len-bit block, where the descent
+ * can start. The tree itself is unchanged (the directory only points into it), so walks,
+ * order and shorter prefixes are as without it; a change that replaces a block's top node
+ * takes the way from the root, as without a directory, and then sets the block's entry again.
+ * Base: IPv4 0.0.0.0/0 (blocks are /16s), IPv6 2000::/3, where the global table lives
+ * (blocks are /19s). 2^16 entries of 4 bytes: 256 KiB, built once the tree holds
+ * dir_build_at prefixes and freed when it falls below dir_drop_below.
+ */
+
+/* Block number of (key, len) in t's directory; false when it has none for that prefix. */
+static inline bool pt_dir_slot(const struct ptree *t, const uint8_t *key, unsigned len,
+			       uint32_t *idx)
+{
+	unsigned b = t->dir_base_len, byte = b / 8;
+	uint32_t w;
+
+	if (!t->dir || len < t->dir_len || !key_match(key, t->dir_base, b))
+		return false;
+	/* Bits b .. b + 15: within the 3 bytes from b / 8 (the last may lie past the key). */
+	w = (uint32_t)key[byte] << 16 | (uint32_t)key[byte + 1] << 8 |
+	    (byte + 2 < t->keylen ? key[byte + 2] : 0u);
+	*idx = (w >> (8 - b % 8)) & (PT_DIR_SIZE - 1);
+	return true;
+}
+
+/* Set the entry of key's block (idx) from the tree: the first node with at least dir_len
+ * bits on the way down along key, if it is in that block. */
+static void pt_dir_fix(struct ptree *t, const uint8_t *key, uint32_t idx)
+{
+	uint32_t ref = t->root;
+
+	while (ref) {
+		const struct pt_node *n = pt_node(t, ref);
+
+		if (!key_match(n->key, key, MIN((unsigned)n->len, t->dir_len))) {
+			ref = PT_NIL; /* the way to the block ends outside it: the block is empty */
+			break;
+		}
+		if (n->len >= t->dir_len)
+			break;
+		ref = n->child[pt_bit(key, n->len)];
+	}
+	t->dir[idx] = ref;
+}
+
+static void pt_dir_free(struct ptree *t)
+{
+	XFREE(MTYPE_PTREE_DIR, t->dir);
+}
+
+/* Make the directory: every top node of a block within the base, by one pass over the top
+ * of the tree (the walk stops at the first node of each block). */
+static void pt_dir_build(struct ptree *t)
+{
+	uint32_t stack[PT_STACK], ref, idx;
+	unsigned sp = 0;
+
+	t->dir = XCALLOC(MTYPE_PTREE_DIR, PT_DIR_SIZE * sizeof(*t->dir));
+	if (t->root)
+		stack[sp++] = t->root;
+	while (sp) {
+		const struct pt_node *n = pt_node(t, ref = stack[--sp]);
+
+		if (n->len >= t->dir_len) {
+			if (pt_dir_slot(t, n->key, n->len, &idx))
+				t->dir[idx] = ref;
+			continue;
+		}
+		if (n->child[1])
+			stack[sp++] = n->child[1];
+		if (n->child[0])
+			stack[sp++] = n->child[0];
+	}
+}
+
+void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below)
+{
+	if (!t)
+		return;
+	t->dir_build_at = build_at;
+	t->dir_drop_below = MIN(drop_below, build_at);
+	if (t->dir && t->count < t->dir_drop_below)
+		pt_dir_free(t);
+	else if (!t->dir && t->count >= t->dir_build_at)
+		pt_dir_build(t);
+}
+
 /* ---- the tree ---- */
 
 static struct ptree *pt_new(int family, size_t inline_size)
@@ -331,6 +435,13 @@ static struct ptree *pt_new(int family, size_t inline_size)
 	t->stored.tag = 0;
 	t->glue.obj_size = (sizeof(struct pt_node) + t->keylen + 3) & ~(size_t)3;
 	t->glue.tag = PT_GLUE;
+	if (family == AF_INET6) {
+		t->dir_base[0] = 0x20; /* 2000::/3 */
+		t->dir_base_len = 3;
+	}
+	t->dir_len = t->dir_base_len + PT_DIR_BITS;
+	t->dir_build_at = PT_DIR_BUILD_AT;
+	t->dir_drop_below = PT_DIR_DROP_BELOW;
 	return t;
 }
 
@@ -385,6 +496,7 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value))
 	}
 	slab_release(&t->stored);
 	slab_release(&t->glue);
+	pt_dir_free(t);
 	XFREE(MTYPE_PTREE, t);
 }
 
@@ -417,18 +529,16 @@ static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 	return nref;
 }
 
-/* The stored node of p, made if absent (*created says so). NULL: p does not fit the tree. */
-static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *created)
+/* The stored node of (key, len) in the subtree at *link, made if absent (*created says so).
+ * Only links at or below *link change. */
+static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8_t *key,
+				    unsigned len, bool *created)
 {
-	uint8_t key[16];
-	unsigned len, c;
-	uint32_t *link, ref, nref, gref;
+	unsigned c;
+	uint32_t ref, nref, gref;
 	struct pt_node *n, *nn, *g;
 
 	*created = false;
-	if (!pt_key(t, p, key, &len))
-		return NULL;
-	link = &t->root;
 	for (ref = *link; ref; ref = *link) {
 		n = pt_node(t, ref);
 		if (n->len > len || !key_match(n->key, key, n->len))
@@ -473,6 +583,40 @@ static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *cre
 	return nn;
 }
 
+/* The stored node of p, made if absent (*created says so). NULL: p does not fit the tree. */
+static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *created)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t idx, top;
+	struct pt_node *n;
+
+	*created = false;
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	if (pt_dir_slot(t, key, len, &idx)) {
+		top = t->dir[idx];
+		if (top) {
+			n = pt_node(t, top);
+			if (n->len == len && !pt_is_glue(top) && key_match(n->key, key, len))
+				return n;
+			if (n->len < len && key_match(n->key, key, n->len))
+				/* Below the block's top: its entry stays as it is. */
+				return pt_get_below(t, &n->child[pt_bit(key, n->len)], key, len,
+						    created);
+		}
+		/* The block's top changes: the way from the root, then the entry again. */
+		n = pt_get_below(t, &t->root, key, len, created);
+		if (*created)
+			pt_dir_fix(t, key, idx);
+		return n;
+	}
+	n = pt_get_below(t, &t->root, key, len, created);
+	if (*created && !t->dir && t->count >= t->dir_build_at)
+		pt_dir_build(t);
+	return n;
+}
+
 void **ptree_get(struct ptree *t, const struct prefix *p)
 {
 	bool created;
@@ -502,11 +646,13 @@ void *ptree_lookup(const struct ptree *t, const struct prefix *p)
 {
 	uint8_t key[16];
 	unsigned len;
-	uint32_t ref;
+	uint32_t ref, idx;
 
 	if (!pt_key(t, p, key, &len))
 		return NULL;
-	for (ref = t->root; ref;) {
+	/* Within a block, p can only be at or below the block's top. */
+	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
+	while (ref) {
 		struct pt_node *n = pt_node(t, ref);
 
 		if (n->len > len || !key_match(n->key, key, n->len))
@@ -518,16 +664,12 @@ void *ptree_lookup(const struct ptree *t, const struct prefix *p)
 	return NULL;
 }
 
-void *ptree_match_prefix(const struct ptree *t, const struct prefix *p)
+/* The longest stored prefix with a value covering (key, len) in the subtree at ref. */
+static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
 {
-	uint8_t key[16];
-	unsigned len;
-	uint32_t ref;
 	void *best = NULL;
 
-	if (!pt_key(t, p, key, &len))
-		return NULL;
-	for (ref = t->root; ref;) {
+	while (ref) {
 		struct pt_node *n = pt_node(t, ref);
 
 		if (n->len > len || !key_match(n->key, key, n->len))
@@ -541,6 +683,22 @@ void *ptree_match_prefix(const struct ptree *t, const struct prefix *p)
 	return best;
 }
 
+void *ptree_match_prefix(const struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t idx;
+	void *best = NULL;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	/* Anything found within p's block is longer than what covers the block: only without
+	 * it does the answer lie above the block. */
+	if (pt_dir_slot(t, key, len, &idx))
+		best = pt_match_from(t, t->dir[idx], key, len);
+	return best ? best : pt_match_from(t, t->root, key, len);
+}
+
 void *ptree_match(const struct ptree *t, const struct ipaddr *a)
 {
 	struct prefix p;
@@ -551,21 +709,24 @@ void *ptree_match(const struct ptree *t, const struct ipaddr *a)
 	return ptree_match_prefix(t, &p);
 }
 
-void *ptree_delete(struct ptree *t, const struct prefix *p)
-{
-	uint8_t key[16];
-	unsigned len;
-	uint32_t *link, *plink = NULL, ref, pref = PT_NIL, child, other;
-	struct pt_node *n, *pn;
-	void *val;
+/* Outcome of pt_delete_below(). */
+enum pt_del { PT_DEL_ABSENT, PT_DEL_DONE, PT_DEL_NEEDS_PARENT };
 
-	if (!pt_key(t, p, key, &len))
-		return NULL;
-	link = &t->root;
+/*
+ * Delete (key, len) from the subtree at *link; *val gets its value. pref is the node holding
+ * link (PT_NIL for the root) and plink the link to pref, NULL when the caller cannot change
+ * it: then a delete that would splice pref out changes nothing and says PT_DEL_NEEDS_PARENT.
+ */
+static enum pt_del pt_delete_below(struct ptree *t, uint32_t *link, uint32_t *plink, uint32_t pref,
+				   const uint8_t *key, unsigned len, void **val)
+{
+	uint32_t ref, child, other;
+	struct pt_node *n, *pn;
+
 	for (ref = *link; ref; ref = *link) {
 		n = pt_node(t, ref);
 		if (n->len > len || !key_match(n->key, key, n->len))
-			return NULL;
+			return PT_DEL_ABSENT;
 		if (n->len == len)
 			break;
 		plink = link;
@@ -573,16 +734,18 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 		link = &n->child[pt_bit(key, n->len)];
 	}
 	if (!ref || pt_is_glue(ref))
-		return NULL;
+		return PT_DEL_ABSENT;
 	n = pt_node(t, ref);
-	val = pt_val(t, n); /* inline: the address only, the area goes with the node */
+	child = n->child[0] ? n->child[0] : n->child[1];
+	if (!child && pt_is_glue(pref) && !plink)
+		return PT_DEL_NEEDS_PARENT;
+	*val = pt_val(t, n); /* inline: the address only, the area goes with the node */
 	t->count--;
 	if (n->child[0] && n->child[1]) {
 		/* Still a branch point: it stays as glue. */
 		pt_convert(t, link, ref);
-		return val;
+		return PT_DEL_DONE;
 	}
-	child = n->child[0] ? n->child[0] : n->child[1];
 	*link = child;
 	slab_free(&t->stored, ref);
 	if (!child && pt_is_glue(pref)) {
@@ -592,6 +755,40 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 		*plink = other;
 		slab_free(&t->glue, pref);
 	}
+	return PT_DEL_DONE;
+}
+
+void *ptree_delete(struct ptree *t, const struct prefix *p)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t idx, top;
+	struct pt_node *n;
+	void *val = NULL;
+	enum pt_del r;
+
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	if (pt_dir_slot(t, key, len, &idx)) {
+		top = t->dir[idx];
+		if (!top)
+			return NULL;
+		n = pt_node(t, top);
+		if (n->len > len || !key_match(n->key, key, n->len))
+			return NULL; /* p would be at or below the block's top */
+		/* Below the top, unless the top itself would go (or be spliced out as glue). */
+		r = n->len < len ? pt_delete_below(t, &n->child[pt_bit(key, n->len)], NULL, top,
+						   key, len, &val)
+				 : PT_DEL_NEEDS_PARENT;
+		if (r == PT_DEL_NEEDS_PARENT) {
+			r = pt_delete_below(t, &t->root, NULL, PT_NIL, key, len, &val);
+			pt_dir_fix(t, key, idx);
+		}
+	} else {
+		r = pt_delete_below(t, &t->root, NULL, PT_NIL, key, len, &val);
+	}
+	if (r == PT_DEL_DONE && t->dir && t->count < t->dir_drop_below)
+		pt_dir_free(t);
 	return val;
 }
 
@@ -775,8 +972,14 @@ void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
 	if (!t || !t->root || n < 2)
 		return;
 	n = MIN(n, (size_t)PTREE_PREFETCH_MAX);
-	for (size_t i = 0; i < n; i++)
-		ref[i] = pt_key(t, &p[i], key[i], &len[i]) ? t->root : PT_NIL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx;
+
+		if (!pt_key(t, &p[i], key[i], &len[i]))
+			ref[i] = PT_NIL;
+		else
+			ref[i] = pt_dir_slot(t, key[i], len[i], &idx) ? t->dir[idx] : t->root;
+	}
 	/* Neighbours (a table in prefix order: all within a block of 256 of the shortest's
 	 * length) share their descents, which the first brings into the cache: nothing to gain. */
 	common = shortest = len[0];
@@ -850,5 +1053,6 @@ size_t ptree_memory(const struct ptree *t)
 	if (!t)
 		return 0;
 	return malloc_usable_size((void *)t) + t->stored.bytes + t->glue.bytes +
+	       (t->dir ? malloc_usable_size(t->dir) : 0) +
 	       (size_t)(t->stored.nchunks + t->glue.nchunks) * sizeof(struct pt_chunk);
 }

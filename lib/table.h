@@ -95,7 +95,15 @@ int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_wal
  * skipped by ptree_match*(), ptree_first()/ptree_next() and ptree_walk(), since NULL is their
  * "nothing" answer; ptree_count() counts it.
  */
-size_t ptree_count(const struct ptree *t);  /* stored prefixes */
+size_t ptree_count(const struct ptree *t); /* stored prefixes */
+/*
+ * A large tree keeps a directory of its /16 blocks (IPv4; IPv6: the /19s of 2000::/3) so that
+ * a lookup, insert or delete of a prefix at least that long starts its descent at the block
+ * instead of the root; it changes no answer, and costs 256 KiB. It is made once the tree
+ * holds build_at prefixes and dropped when it falls below drop_below (at most build_at);
+ * by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
+ */
+void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below);
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
 
 #endif /* SKUA_TABLE_H */

@@ -976,6 +976,32 @@ static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enu
 	} while (n == WITHDRAW_GROUP);
 }
 
+/* A received UPDATE's announced prefixes, in order, ANNOUNCE_GROUP at a time with their tree
+ * descents fetched together, as for withdrawals: an attribute set's prefixes are often far
+ * apart in the tree (a table's 2 or 3 per set), each descent a cache miss per level. */
+#define ANNOUNCE_GROUP 16
+
+static void rib_announced_received(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
+				   struct bgp_update *upd, struct bgp_attr *stored,
+				   bool aspath_denied, uint32_t why, uint32_t now,
+				   struct rib_inmap_memo *memo)
+{
+	struct prefix group[ANNOUNCE_GROUP];
+	size_t n;
+
+	do {
+		for (n = 0; n < ANNOUNCE_GROUP && bgp_nlri_next(&upd->announced[af], af, &group[n]);
+		     n++)
+			;
+		ptree_prefetch(rib->af[af].tree, group, n);
+		for (size_t i = 0; i < n; i++) {
+			adj_in_set(src, af, &group[i], upd->treat_as_withdraw ? NULL : upd->attr);
+			rib_in_prefix(rib, src, af, &group[i], stored, aspath_denied, why, now,
+				      memo);
+		}
+	} while (n == ANNOUNCE_GROUP);
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
@@ -984,7 +1010,6 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	bool stored_done = false, aspath_denied;
 	uint32_t why = 0;
 	uint32_t now;
-	struct prefix p;
 	struct bgp_update sub;
 	struct rib_inmap_memo memo;
 
@@ -1019,10 +1044,7 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 		aspath_denied =
 			stored && !bgp_peer_aspath_permits(peer, af, BGP_DIR_IN, stored->aspath);
 		rib_inmap_memo_init(&memo);
-		while (bgp_nlri_next(&upd->announced[af], af, &p)) {
-			adj_in_set(src, af, &p, upd->treat_as_withdraw ? NULL : upd->attr);
-			rib_in_prefix(rib, src, af, &p, stored, aspath_denied, why, now, &memo);
-		}
+		rib_announced_received(rib, src, af, upd, stored, aspath_denied, why, now, &memo);
 		rib_inmap_memo_release(&memo);
 		max_prefix_check(src, af);
 	}

@@ -181,6 +181,55 @@ START_TEST(test_ebgp_learned)
 }
 END_TEST
 
+/* A received UPDATE's prefixes are taken in groups (their tree descents fetched together):
+ * every prefix of an UPDATE of any size around the group boundaries is stored and sent on,
+ * in announcements and in withdrawals, prefixes far apart in the tree as a table's are. */
+START_TEST(test_update_prefix_groups)
+{
+	static const unsigned sizes[] = { 1, 2, 15, 16, 17, 31, 32, 33, 50 };
+	struct prefix p[50];
+	struct bgp_attr t;
+	char buf[32];
+	size_t total = 0;
+
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	for (unsigned k = 0; k < array_size(sizes); k++) {
+		for (unsigned j = 0; j < sizes[k]; j++) {
+			snprintf(buf, sizeof(buf), "%u.%u.%u.0/24", 1 + (j * 37 + k) % 200, k, j);
+			p[j] = tpfx(buf);
+		}
+		fake_announce(e1, V4, &t, p, sizes[k]);
+		fake_run(bgp, RUN_ALL);
+		total += sizes[k];
+		for (unsigned j = 0; j < sizes[k]; j++) {
+			const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p[j]);
+
+			ck_assert_msg(d && d->paths, "UPDATE of %u: prefix %u not stored", sizes[k],
+				      j);
+			ck_assert_msg(ptree_lookup(e2->adj[V4], &p[j]),
+				      "UPDATE of %u: prefix %u not sent on", sizes[k], j);
+		}
+		ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), total);
+		ck_assert_uint_eq(fake_adj_count(e2, V4), total);
+	}
+	tmpl_release(&t);
+	for (unsigned k = 0; k < array_size(sizes); k++) {
+		for (unsigned j = 0; j < sizes[k]; j++) {
+			snprintf(buf, sizeof(buf), "%u.%u.%u.0/24", 1 + (j * 37 + k) % 200, k, j);
+			p[j] = tpfx(buf);
+		}
+		fake_withdraw(e1, V4, p, sizes[k]);
+		fake_run(bgp, RUN_ALL);
+		total -= sizes[k];
+		for (unsigned j = 0; j < sizes[k]; j++)
+			ck_assert_msg(!ptree_lookup(e2->adj[V4], &p[j]),
+				      "UPDATE of %u: prefix %u not withdrawn", sizes[k], j);
+		ck_assert_uint_eq(fake_adj_count(e2, V4), total);
+	}
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+}
+END_TEST
+
 START_TEST(test_ibgp_learned)
 {
 	const struct bgp_attr *a;
@@ -1047,6 +1096,7 @@ static Suite *rib_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_eor_on_empty_table);
 	tcase_add_test(tc, test_ebgp_learned);
+	tcase_add_test(tc, test_update_prefix_groups);
 	tcase_add_test(tc, test_ibgp_learned);
 	tcase_add_test(tc, test_as_loop);
 	tcase_add_test(tc, test_treat_as_withdraw);

@@ -52,12 +52,14 @@ static int ref_cmp(const void *a, const void *b)
 static void random_prefix(int family, struct prefix *p, unsigned minlen, unsigned maxlen)
 {
 	static const uint8_t tops[] = { 10, 11, 172, 192 };
+	/* IPv6: within the directory's base 2000::/3 and outside it */
+	static const uint8_t tops6[] = { 0x20, 0x2a, 0x3f, 0xfc };
 
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)family;
 	for (size_t i = 0; i < family_addr_bytes(family); i++)
 		p->u.bytes[i] = (uint8_t)rnd();
-	p->u.bytes[0] = tops[rnd() % 4];
+	p->u.bytes[0] = family == AF_INET6 ? tops6[rnd() % 4] : tops[rnd() % 4];
 	if (family == AF_INET6 && (rnd() & 1))
 		memset(&p->u.bytes[4], 0, 8); /* more sharing in the middle bits */
 	p->len = (uint8_t)(minlen + rnd() % (maxlen - minlen + 1));
@@ -311,13 +313,29 @@ static void check_against_reference(struct ptree *t, int family, struct ref *ref
 	check_batches(t, refs, n);
 }
 
-static void run_random(int family, size_t nrand)
+/* Bytes the directory of t holds: its memory less that without it (which drops it), after
+ * which the directory is made again with the thresholds of the tests (64, 16). */
+static size_t directory_bytes(struct ptree *t)
+{
+	size_t with = ptree_memory(t), without;
+
+	ptree_directory_thresholds(t, SIZE_MAX, SIZE_MAX);
+	without = ptree_memory(t);
+	ptree_directory_thresholds(t, 64, 16);
+	return with - without;
+}
+
+/* dir: with a directory from 64 prefixes on (the default would make none at this size). */
+static void run_random(int family, size_t nrand, bool dir)
 {
 	struct ref *refs = malloc(nrand * sizeof(*refs));
 	struct ptree *t = ptree_new(family);
 	size_t initial = ptree_memory(t), n, i;
 	struct prefix p, q;
 	void **slot;
+
+	if (dir)
+		ptree_directory_thresholds(t, 64, 16);
 
 	n = make_reference(family, refs, nrand);
 	/* insert in random order */
@@ -342,6 +360,16 @@ static void run_random(int family, size_t nrand)
 	}
 	FAST_EQ(ptree_count(t), n);
 	check_against_reference(t, family, refs, n);
+	/* The directory is there (and made again over the full tree) or not, as asked. */
+	if (dir) {
+		ck_assert_uint_ge(directory_bytes(t), 65536 * 4);
+	} else {
+		/* the default makes none below 65,536 prefixes: dropping one frees nothing */
+		size_t mem = ptree_memory(t);
+
+		ptree_directory_thresholds(t, SIZE_MAX, SIZE_MAX);
+		ck_assert_uint_eq(ptree_memory(t), mem);
+	}
 
 	/* delete a random half, including deletes of absent prefixes */
 	for (i = 0; i < n; i++) {
@@ -373,13 +401,80 @@ static void run_random(int family, size_t nrand)
 
 START_TEST(test_random_ipv4)
 {
-	run_random(AF_INET, 30000);
+	run_random(AF_INET, 30000, false);
+	run_random(AF_INET, 30000, true);
 }
 END_TEST
 
 START_TEST(test_random_ipv6)
 {
-	run_random(AF_INET6, 20000);
+	run_random(AF_INET6, 20000, false);
+	run_random(AF_INET6, 20000, true);
+}
+END_TEST
+
+/*
+ * The directory against the reference while it is made and dropped again and again: random
+ * inserts and deletes over a fixed set of prefixes (every length from /0, so shorter and
+ * longer than the directory's blocks, both families, IPv6 within 2000::/3 and outside),
+ * each answer checked as it happens, the whole tree checked at intervals.
+ */
+static void run_directory_churn(int family, size_t nrand)
+{
+	struct ref *refs = malloc(nrand * sizeof(*refs));
+	struct ptree *t = ptree_new(family);
+	size_t n, present = 0, builds = 0, drops = 0, mem = 0;
+
+	n = make_reference(family, refs, nrand);
+	for (size_t i = 0; i < n; i++)
+		refs[i].present = false;
+	/* made at half of the set, dropped below a quarter: the churn crosses both */
+	ptree_directory_thresholds(t, n / 2, n / 4);
+	for (size_t op = 0; op < 40 * n; op++) {
+		/* phases that grow the tree towards all of the set, then shrink it to nearly none
+		 */
+		bool grow = (op / (4 * n)) % 2 == 0;
+		struct ref *r = &refs[(size_t)rnd() % n];
+		size_t now;
+
+		if (!r->present && (grow ? rnd() % 8 != 0 : rnd() % 8 == 0)) {
+			void **slot = ptree_get(t, &r->p);
+
+			FAST_ASSERT(slot != NULL);
+			FAST_EQ(*slot, NULL);
+			*slot = r;
+			r->present = true;
+			present++;
+		} else if (r->present && (grow ? rnd() % 8 == 0 : rnd() % 8 != 0)) {
+			FAST_EQ(ptree_delete(t, &r->p), r);
+			FAST_EQ(ptree_delete(t, &r->p), NULL);
+			r->present = false;
+			present--;
+		}
+		FAST_EQ(ptree_lookup(t, &r->p), r->present ? r : NULL);
+		FAST_EQ(ptree_match_prefix(t, &r->p), ref_longest(refs, n, &r->p));
+		FAST_EQ(ptree_count(t), present);
+		/* the directory's 256 KiB come and go in one step; the nodes of 2,000 prefixes
+		 * take chunks of at most 2,048 nodes, under 120 KiB */
+		now = ptree_memory(t);
+		builds += now >= mem + 65536 * 4;
+		drops += mem >= now + 65536 * 4;
+		mem = now;
+		if (op % (8 * n) == 8 * n - 1)
+			check_against_reference(t, family, refs, n);
+	}
+	check_against_reference(t, family, refs, n);
+	/* the churn did cross the thresholds, both ways, more than once */
+	ck_assert_uint_ge(builds, 2);
+	ck_assert_uint_ge(drops, 2);
+	ptree_free(t, NULL);
+	free(refs);
+}
+
+START_TEST(test_directory_churn)
+{
+	run_directory_churn(AF_INET, 2000);
+	run_directory_churn(AF_INET6, 2000);
 }
 END_TEST
 
@@ -712,6 +807,7 @@ int main(void)
 	tcase_add_test(tc, test_walk_covering);
 	tcase_add_test(tc, test_random_ipv4);
 	tcase_add_test(tc, test_random_ipv6);
+	tcase_add_test(tc, test_directory_churn);
 	tcase_add_test(tc, test_free_values);
 	tcase_add_test(tc, test_inline_values);
 	tcase_add_test(tc, test_memory_budget);
