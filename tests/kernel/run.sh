@@ -10,6 +10,8 @@
 # one (SKUA_BUILDDIR, default ./build, must hold a build: scripts/build.sh). Prints both
 # kernels' results side by side; results stay in $KBUILD/results/KIND/.
 # --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG.
+# The lab runs with SKUALAB_TIME_SCALE (tests/lab/skualab/timescale.py): as given in the
+# environment, else 10 under TCG (about ten times slower than the host) and 1 under KVM.
 # The VM has no network device; every run is bounded by VM_TIMEOUT seconds (default 900, 2400
 # with --lab), then the VM is killed.
 set -euo pipefail
@@ -20,7 +22,7 @@ builddir=${SKUA_BUILDDIR:-$top/build}
 lab=no
 accel=auto
 usage() {
-	sed -n '4,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do
@@ -69,7 +71,7 @@ boot() {
 	# shellcheck disable=SC2086 # accopt is two words for TCG
 	qemu-system-x86_64 $accopt -m 2G -smp 2 -nographic -no-reboot -nic none \
 		-kernel "$kbuild/bzImage-$kind" \
-		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir skua.selftest=$selftest" \
+		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir skua.selftest=$selftest skua.timescale=${time_scale:-1}" \
 		-virtfs local,path=/,mount_tag=rootfs,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none \
 		</dev/null >"$out/console.log" 2>&1 &
@@ -97,6 +99,8 @@ if [ "$accel" = auto ]; then
 	fi
 	echo "run.sh: accelerator $accel"
 fi
+time_scale=${SKUALAB_TIME_SCALE:-$([ "$accel" = tcg ] && echo 10 || echo 1)}
+[ $lab = yes ] && echo "run.sh: the lab runs with SKUALAB_TIME_SCALE=$time_scale"
 
 for kind in unpatched patched; do
 	tests=icmp,selftest

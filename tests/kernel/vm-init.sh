@@ -8,6 +8,7 @@
 #   skua.tests=A,B     icmp (icmp_minttl.py), selftest, lab (tests/lab/scenarios/gtsm_attack)
 #   skua.builddir=DIR  SKUA_BUILDDIR for the lab
 #   skua.selftest=BIN  the built tcp_minttl_icmp selftest (kernel/patches/0002)
+#   skua.timescale=N   SKUALAB_TIME_SCALE for the lab (run.sh: 10 under TCG)
 # Every test runs under `timeout`; whatever happens, the VM powers off at the end.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
@@ -34,6 +35,7 @@ top=$(arg top)
 tests=$(arg tests)
 builddir=$(arg builddir)
 selftest=$(arg selftest)
+timescale=$(arg timescale)
 
 # Writable copies (in RAM) of the directories the tests write into.
 for dir in /etc /var /root /home "$top"; do
@@ -64,7 +66,8 @@ for test in ${tests//,/ }; do
 		echo $? >"$results/selftest.rc"
 		;;
 	lab)
-		(cd "$top" && SKUA_BUILDDIR=$builddir SKUALAB_STRICT=1 timeout 1500 \
+		(cd "$top" && SKUA_BUILDDIR=$builddir SKUALAB_STRICT=1 \
+			SKUALAB_TIME_SCALE=${timescale:-1} timeout 1500 \
 			/usr/bin/python3 -m pytest -p no:cacheprovider \
 			tests/lab/scenarios/gtsm_attack -q) >"$results/lab.log" 2>&1
 		echo $? >"$results/lab.rc"
