@@ -9,7 +9,8 @@
 # (tests/kernel/icmp_minttl.py) and the kernel selftest from kernel/patches/0002 in both and, with --lab, skua's gtsm_attack lab on the patched
 # one (SKUA_BUILDDIR, default ./build, must hold a build: scripts/build.sh). Prints both
 # kernels' results side by side; results stay in $KBUILD/results/KIND/.
-# --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG.
+# --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG
+# (at once when /dev/kvm is PVM, which cannot run this kernel at speed).
 # The lab runs with SKUALAB_TIME_SCALE (tests/lab/skualab/timescale.py): as given in the
 # environment, else 10 under TCG (about ten times slower than the host) and 1 under KVM.
 # The VM has no network device; every run is bounded by VM_TIMEOUT seconds (default 900, 2400
@@ -22,7 +23,7 @@ builddir=${SKUA_BUILDDIR:-$top/build}
 lab=no
 accel=auto
 usage() {
-	sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do
@@ -92,9 +93,20 @@ boot() {
 	[ -e "$out/booted" ]
 }
 
+# /dev/kvm served by PVM (kvm_pvm, no VMX/SVM in the CPU flags) emulates a stock guest
+# kernel instruction by instruction: it never gets past the decompressor (README.md).
+kvm_is_pvm() {
+	[ -d /sys/module/kvm_pvm ] && ! grep -qw -e vmx -e svm /proc/cpuinfo
+}
+
 if [ "$accel" = auto ]; then
 	accel=tcg
-	if [ -w /dev/kvm ] && boot unpatched kvm none "$kbuild/results/probe" 60; then
+	if [ ! -w /dev/kvm ]; then
+		echo "run.sh: no writable /dev/kvm"
+	elif kvm_is_pvm; then
+		echo "run.sh: /dev/kvm is PVM (kvm_pvm, no VMX/SVM): it runs only PVM guest kernels" \
+			"at speed (tests/kernel/README.md)"
+	elif boot unpatched kvm none "$kbuild/results/probe" 60; then
 		accel=kvm
 	fi
 	echo "run.sh: accelerator $accel"

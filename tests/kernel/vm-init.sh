@@ -44,7 +44,6 @@ for dir in /etc /var /root /home "$top"; do
 	mkdir -p "$up/upper" "$up/work"
 	mount -t overlay overlay -o "lowerdir=$dir,upperdir=$up/upper,workdir=$up/work" "$dir"
 done
-mount -t tmpfs -o mode=1777 tmpfs /var/tmp
 mkdir -p /run/netns /run/results /var/run
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /run/results || {
 	echo "vm-init: cannot mount the results share (9p tag 'results')" >&2
@@ -57,7 +56,7 @@ ip link set lo up
 for test in ${tests//,/ }; do
 	case $test in
 	icmp)
-		timeout 300 /usr/bin/python3 "$top/tests/kernel/icmp_minttl.py" scenario \
+		timeout 600 /usr/bin/python3 "$top/tests/kernel/icmp_minttl.py" scenario \
 			--out "$results/icmp.json" >"$results/icmp.log" 2>&1
 		echo $? >"$results/icmp.rc"
 		;;
