@@ -61,7 +61,10 @@ gcc -Wall -O2 -I"$kbuild/linux-source-6.1/tools/testing/selftests/net" -o "$self
 
 qemu_pid=
 cleanup() { [ -z "$qemu_pid" ] || kill "$qemu_pid" 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+# A signal ends the run: without the exit, the handler would return and the next VM boot.
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 
 # boot KIND ACCEL TESTS RESULTS TIMEOUT: one VM, killed after TIMEOUT s; console in RESULTS.
 boot() {
