@@ -12,7 +12,7 @@
 # --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG
 # (at once when /dev/kvm is PVM, which cannot run this kernel at speed).
 # The lab runs with SKUALAB_TIME_SCALE (tests/lab/skualab/timescale.py): as given in the
-# environment, else 10 under TCG (about ten times slower than the host) and 1 under KVM.
+# environment, else 10 under TCG (3.5-6 times the host's time, more when loaded), 1 under KVM.
 # The VM has no network device; every run is bounded by VM_TIMEOUT seconds (default 900, 2400
 # with --lab), then the VM is killed.
 set -euo pipefail

@@ -2,7 +2,7 @@
 """SKUALAB_TIME_SCALE: the lab's time bounds on a slow machine.
 
 The scenarios' waits and hold times are sized for native speed.  Under an emulated CPU (the
-kernel patch's qemu VM under TCG, tests/kernel/run.sh, about 10 times slower) the same lab
+kernel patch's qemu VM under TCG, tests/kernel/run.sh, 3.5 to 6 times slower) the same lab
 needs more time for everything to happen, not a different outcome.  The scale stretches:
 
 - the per-test timeouts (conftest.py),
