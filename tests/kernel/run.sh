@@ -9,7 +9,10 @@
 # (tests/kernel/icmp_minttl.py) and the kernel selftest from kernel/patches/0002 in both and, with --lab, skua's gtsm_attack lab on the patched
 # one (SKUA_BUILDDIR, default ./build, must hold a build: scripts/build.sh). Prints both
 # kernels' results side by side; results stay in $KBUILD/results/KIND/.
-# --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG.
+# --accel auto (default) uses KVM when a probe VM boots under it within 60 s, else TCG
+# (at once when /dev/kvm is PVM, which cannot run this kernel at speed).
+# The lab runs with SKUALAB_TIME_SCALE (tests/lab/skualab/timescale.py): as given in the
+# environment, else 10 under TCG (3.5-6 times the host's time, more when loaded), 1 under KVM.
 # The VM has no network device; every run is bounded by VM_TIMEOUT seconds (default 900, 2400
 # with --lab), then the VM is killed.
 set -euo pipefail
@@ -20,7 +23,7 @@ builddir=${SKUA_BUILDDIR:-$top/build}
 lab=no
 accel=auto
 usage() {
-	sed -n '4,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 while [ $# -gt 0 ]; do
@@ -58,7 +61,10 @@ gcc -Wall -O2 -I"$kbuild/linux-source-6.1/tools/testing/selftests/net" -o "$self
 
 qemu_pid=
 cleanup() { [ -z "$qemu_pid" ] || kill "$qemu_pid" 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+# A signal ends the run: without the exit, the handler would return and the next VM boot.
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 
 # boot KIND ACCEL TESTS RESULTS TIMEOUT: one VM, killed after TIMEOUT s; console in RESULTS.
 boot() {
@@ -69,7 +75,7 @@ boot() {
 	# shellcheck disable=SC2086 # accopt is two words for TCG
 	qemu-system-x86_64 $accopt -m 2G -smp 2 -nographic -no-reboot -nic none \
 		-kernel "$kbuild/bzImage-$kind" \
-		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir skua.selftest=$selftest" \
+		-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$top/tests/kernel/vm-init.sh panic=-1 skua.top=$top skua.tests=$tests skua.builddir=$builddir skua.selftest=$selftest skua.timescale=${time_scale:-1}" \
 		-virtfs local,path=/,mount_tag=rootfs,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none \
 		</dev/null >"$out/console.log" 2>&1 &
@@ -90,13 +96,26 @@ boot() {
 	[ -e "$out/booted" ]
 }
 
+# /dev/kvm served by PVM (kvm_pvm, no VMX/SVM in the CPU flags) emulates a stock guest
+# kernel instruction by instruction: it never gets past the decompressor (README.md).
+kvm_is_pvm() {
+	[ -d /sys/module/kvm_pvm ] && ! grep -qw -e vmx -e svm /proc/cpuinfo
+}
+
 if [ "$accel" = auto ]; then
 	accel=tcg
-	if [ -w /dev/kvm ] && boot unpatched kvm none "$kbuild/results/probe" 60; then
+	if [ ! -w /dev/kvm ]; then
+		echo "run.sh: no writable /dev/kvm"
+	elif kvm_is_pvm; then
+		echo "run.sh: /dev/kvm is PVM (kvm_pvm, no VMX/SVM): it runs only PVM guest kernels" \
+			"at speed (tests/kernel/README.md)"
+	elif boot unpatched kvm none "$kbuild/results/probe" 60; then
 		accel=kvm
 	fi
 	echo "run.sh: accelerator $accel"
 fi
+time_scale=${SKUALAB_TIME_SCALE:-$([ "$accel" = tcg ] && echo 10 || echo 1)}
+[ $lab = yes ] && echo "run.sh: the lab runs with SKUALAB_TIME_SCALE=$time_scale"
 
 for kind in unpatched patched; do
 	tests=icmp,selftest

@@ -8,6 +8,7 @@
 #   skua.tests=A,B     icmp (icmp_minttl.py), selftest, lab (tests/lab/scenarios/gtsm_attack)
 #   skua.builddir=DIR  SKUA_BUILDDIR for the lab
 #   skua.selftest=BIN  the built tcp_minttl_icmp selftest (kernel/patches/0002)
+#   skua.timescale=N   SKUALAB_TIME_SCALE for the lab (run.sh: 10 under TCG)
 # Every test runs under `timeout`; whatever happens, the VM powers off at the end.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
@@ -34,6 +35,7 @@ top=$(arg top)
 tests=$(arg tests)
 builddir=$(arg builddir)
 selftest=$(arg selftest)
+timescale=$(arg timescale)
 
 # Writable copies (in RAM) of the directories the tests write into.
 for dir in /etc /var /root /home "$top"; do
@@ -42,7 +44,6 @@ for dir in /etc /var /root /home "$top"; do
 	mkdir -p "$up/upper" "$up/work"
 	mount -t overlay overlay -o "lowerdir=$dir,upperdir=$up/upper,workdir=$up/work" "$dir"
 done
-mount -t tmpfs -o mode=1777 tmpfs /var/tmp
 mkdir -p /run/netns /run/results /var/run
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /run/results || {
 	echo "vm-init: cannot mount the results share (9p tag 'results')" >&2
@@ -55,7 +56,7 @@ ip link set lo up
 for test in ${tests//,/ }; do
 	case $test in
 	icmp)
-		timeout 300 /usr/bin/python3 "$top/tests/kernel/icmp_minttl.py" scenario \
+		timeout 600 /usr/bin/python3 "$top/tests/kernel/icmp_minttl.py" scenario \
 			--out "$results/icmp.json" >"$results/icmp.log" 2>&1
 		echo $? >"$results/icmp.rc"
 		;;
@@ -64,7 +65,8 @@ for test in ${tests//,/ }; do
 		echo $? >"$results/selftest.rc"
 		;;
 	lab)
-		(cd "$top" && SKUA_BUILDDIR=$builddir SKUALAB_STRICT=1 timeout 1500 \
+		(cd "$top" && SKUA_BUILDDIR=$builddir SKUALAB_STRICT=1 \
+			SKUALAB_TIME_SCALE=${timescale:-1} timeout 1500 \
 			/usr/bin/python3 -m pytest -p no:cacheprovider \
 			tests/lab/scenarios/gtsm_attack -q) >"$results/lab.log" 2>&1
 		echo $? >"$results/lab.rc"

@@ -7,6 +7,10 @@ Environment:
   SKUALAB_STRICT=1  a missing binary or missing root fails instead of skipping (CI)
   SKUALAB_STANDIN=frr   run `skua` routers with FRR's bgpd (proves a scenario today)
   SKUALAB_TIMEOUT   default per-test timeout in seconds (default 180)
+  SKUALAB_TIME_SCALE  stretch every per-test timeout, the lab's bounded waits and the BGP
+                    hold times by this factor (1-100, default 1) on a slow machine, e.g. the
+                    TCG VM of tests/kernel/run.sh; never what tests assert
+                    (skualab/timescale.py)
 """
 
 import os
@@ -18,7 +22,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from skualab import Lab, base_logdir  # noqa: E402
-from skualab import cleanup  # noqa: E402
+from skualab import cleanup, timescale  # noqa: E402
 
 DEFAULT_TIMEOUT = int(os.environ.get("SKUALAB_TIMEOUT", "180"))
 
@@ -38,6 +42,10 @@ def _has_timeout_plugin(config):
 
 
 def pytest_configure(config):
+    try:
+        timescale.factor()
+    except ValueError as e:
+        raise pytest.UsageError(str(e))
     cleanup.install_handlers()
     if not _has_timeout_plugin(config):
         config.addinivalue_line("markers", "timeout(seconds): fail the test after this many "
@@ -49,6 +57,9 @@ def pytest_report_header(config):
     standin = os.environ.get("SKUALAB_STANDIN")
     lines = ["skualab: logs and configs under %s; per-test timeout %ds default (%s)"
              % (base_logdir(), DEFAULT_TIMEOUT, mode)]
+    if timescale.factor() != 1:
+        lines.append("skualab: %s=%g: timeouts, waits and hold times stretched by %g"
+                     % (timescale.ENV, timescale.factor(), timescale.factor()))
     if standin:
         lines.append("skualab: SKUALAB_STANDIN=%s: `skua` routers run %s's bgpd"
                      % (standin, standin))
@@ -58,11 +69,13 @@ def pytest_report_header(config):
 def pytest_collection_modifyitems(config, items):
     # Every test gets a bound; with pytest-timeout use the signal method so fixtures still
     # tear down (its thread method would exit the process and leave namespaces behind).
+    # The marker added goes first: pytest-timeout reads the closest one, which would
+    # otherwise be the test's own, unscaled.
     for item in items:
         m = item.get_closest_marker("timeout")
-        seconds = m.args[0] if m and m.args else DEFAULT_TIMEOUT
+        seconds = timescale.seconds(m.args[0] if m and m.args else DEFAULT_TIMEOUT)
         if _has_timeout_plugin(config):
-            item.add_marker(pytest.mark.timeout(seconds, method="signal"))
+            item.add_marker(pytest.mark.timeout(seconds, method="signal"), append=False)
         item._skualab_timeout = seconds
 
 

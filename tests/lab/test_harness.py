@@ -396,3 +396,79 @@ def test_rendered_write_all_and_stale(tmp_path, capsys):
     assert rendered.stale(str(tmp_path), files) == []
     (tmp_path / "b.conf").write_text("y\n")
     assert rendered.stale(str(tmp_path), files) == ["b.conf"]
+
+
+def test_time_scale_parse_default_and_refusals():
+    from skualab import timescale
+    assert timescale.parse(None) == 1.0 and timescale.parse("") == 1.0
+    assert timescale.parse("10") == 10.0 and timescale.parse("2.5") == 2.5
+    for bad in ("fast", "0.5", "0", "-3", "101", "nan", "inf"):
+        with pytest.raises(ValueError, match="SKUALAB_TIME_SCALE"):
+            timescale.parse(bad)
+
+
+def test_time_scale_stretches_hold_times_only():
+    from skualab import timescale
+    conf = textwrap.dedent("""\
+        router bgp 65001
+         timers bgp 10 30
+         neighbor 192.0.2.2 timers 3 9
+         neighbor 2001:db8::2 timers 3 0
+         neighbor 192.0.2.2 timers connect 5
+         neighbor 192.0.2.6 timers 3 9000
+        """)
+    assert timescale.stretch_hold_times(conf, 1) == conf
+    assert timescale.stretch_hold_times(conf, 10) == textwrap.dedent("""\
+        router bgp 65001
+         timers bgp 10 300
+         neighbor 192.0.2.2 timers 3 90
+         neighbor 2001:db8::2 timers 3 0
+         neighbor 192.0.2.2 timers connect 5
+         neighbor 192.0.2.6 timers 3 65535
+        """)
+    assert "timers 3 23" in timescale.stretch_hold_times(" neighbor 192.0.2.2 timers 3 9", 2.5)
+
+
+def test_time_scale_stretches_the_per_test_timeout(pytester_like_run):
+    """conftest's marker, scaled, is the one pytest-timeout obeys: a test bounded at 1 s
+    that sleeps 2 s passes with SKUALAB_TIME_SCALE=4 and fails without it."""
+    unscaled = pytester_like_run(scale=None)
+    assert unscaled.returncode == 1 and b"Timeout" in unscaled.stdout, unscaled.stdout
+    scaled = pytester_like_run(scale="4")
+    assert scaled.returncode == 0 and b"1 passed" in scaled.stdout, scaled.stdout
+
+
+@pytest.fixture
+def pytester_like_run(tmp_path):
+    """Runs a one-test file with this lab's conftest in a fresh pytest process."""
+    import shutil
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    shutil.copy(os.path.join(here, "conftest.py"), str(tmp_path / "conftest.py"))
+    (tmp_path / "test_sleep.py").write_text(textwrap.dedent("""\
+        import time
+        import pytest
+
+        @pytest.mark.timeout(1)
+        def test_sleeps_two_seconds():
+            time.sleep(2)
+        """))
+
+    def run(scale):
+        env = dict(os.environ, PYTHONPATH=here)
+        env.pop("SKUALAB_TIME_SCALE", None)
+        if scale is not None:
+            env["SKUALAB_TIME_SCALE"] = scale
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               str(tmp_path / "test_sleep.py")], cwd=str(tmp_path), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    return run
+
+
+def test_time_scale_budget_counts_elapsed_time_at_the_scale(monkeypatch):
+    from skualab import Lab
+    monkeypatch.setenv("SKUALAB_TIME_SCALE", "10")
+    lab = Lab.__new__(Lab)
+    lab._budgets = {"sessions": __import__("time").monotonic() - 100}
+    # 100 s of real time is 10 s of the 60 s budget at scale 10.
+    assert 49 < lab.budget("sessions", 60) <= 50

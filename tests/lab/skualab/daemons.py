@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 
-from . import cleanup, parsers, runuser
+from . import cleanup, parsers, runuser, timescale
 from .netns import CommandError, run
 
 FRR_DIR = "/usr/lib/frr"
@@ -84,7 +84,9 @@ class Process:
 
 
 def wait_for(what, predicate, timeout, procs=(), interval=0.1):
-    """Bounded wait; fails early with the log when one of `procs` exits."""
+    """Bounded wait (stretched by SKUALAB_TIME_SCALE); fails early with the log when one
+    of `procs` exits."""
+    timeout = timescale.seconds(timeout)
     deadline = time.monotonic() + timeout
     while True:
         for p in procs:
@@ -160,6 +162,7 @@ class Daemon:
                 .replace("@LIBDIR@", os.path.dirname(os.path.abspath(__file__))))
         if transform:
             text = transform(text)
+        text = timescale.stretch_hold_times(text)
         dst = self.config_path()
         with open(dst, "w") as f:
             f.write(text)

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 
-from . import cleanup
+from . import cleanup, timescale
 from .daemons import DaemonError, daemon_class, tail
 from .jsoncmp import run_and_expect
 from .netns import Netns, bridge, veth
@@ -196,6 +196,7 @@ class Lab:
         wait_established() found one of those sessions down (see require_established)."""
         for router, addrs in (needs or {}).items():
             self.require_established(router, addrs)
+        timeout = timescale.seconds(timeout)
         count = max(1, int(timeout / interval))
         ok, result, diff = run_and_expect(func, expected, count=count, wait=interval,
                                           check=self.check_alive)
@@ -210,6 +211,10 @@ class Lab:
     def wait_established(self, router, peers, timeout=60):
         """Wait until `router` reports every address in `peers` Established.  What it saw
         last is remembered for require_established()."""
+        return self._wait_established(router, peers, timescale.seconds(timeout))
+
+    def _wait_established(self, router, peers, timeout):
+        """wait_established() with `timeout` already scaled."""
         want = {p: {"state": "Established"} for p in peers}
         count = max(1, int(timeout))
         ok, result, diff = run_and_expect(self.daemons[router].peers, want, count=count,
@@ -226,12 +231,12 @@ class Lab:
     def wait_all_established(self, sessions, timeout=60):
         """wait_established() for {router: [peers]} within one shared `timeout`; every
         router's sessions are looked at and remembered even when an earlier one fails."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timescale.seconds(timeout)
         errors = []
         for router, peers in sessions.items():
             try:
-                self.wait_established(router, peers,
-                                      timeout=max(2, deadline - time.monotonic()))
+                self._wait_established(router, peers,
+                                       timeout=max(2, deadline - time.monotonic()))
             except AssertionError as e:
                 errors.append(str(e))
         if errors:
@@ -249,6 +254,8 @@ class Lab:
     def budget(self, key, seconds, minimum=2):
         """A time budget shared by several tests: the first call starts it, later calls get
         what is left (at least `minimum`).  When the thing being waited for is broken, the
-        first test waits and the others fail quickly instead of each waiting in full."""
+        first test waits and the others fail quickly instead of each waiting in full.
+        In unscaled seconds, like every timeout handed to the lab's waits, which stretch it
+        by SKUALAB_TIME_SCALE (skualab/timescale.py): elapsed time counts 1/scale."""
         start = self._budgets.setdefault(key, time.monotonic())
-        return max(minimum, seconds - (time.monotonic() - start))
+        return max(minimum, seconds - (time.monotonic() - start) / timescale.factor())

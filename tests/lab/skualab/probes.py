@@ -6,6 +6,7 @@ import json
 import os
 import time
 
+from . import timescale
 from .daemons import Process
 
 FORGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "forge.py")
@@ -50,7 +51,8 @@ def forge(netns, timeout=120, **options):
     """Send forged segments from `netns` (see forge.py for the options, given as keywords:
     src=, dst=, ttl=, flags=, count=, rate=, seq=, seq_step=, ack=, payload=, sport=,
     duration=; or streams=[{...}, ...] for several streams taking turns).
-    Returns forge.py's report {"sent", "per_stream", "seconds"}."""
+    Returns forge.py's report {"sent", "per_stream", "seconds"}.  `timeout` bounds the
+    whole run, stretched by SKUALAB_TIME_SCALE."""
     argv = ["/usr/bin/python3", FORGE]
     for s in options.pop("streams", []):
         argv += ["--stream", json.dumps(s)]
@@ -60,7 +62,8 @@ def forge(netns, timeout=120, **options):
             argv.append(flag)
         elif value is not False and value is not None:
             argv += [flag, str(value)]
-    return json.loads(netns.exec(argv, timeout=timeout).strip().splitlines()[-1])
+    return json.loads(netns.exec(argv, timeout=timescale.seconds(timeout))
+                      .strip().splitlines()[-1])
 
 
 class Capture:
@@ -89,7 +92,7 @@ class Capture:
         # own "listening on"; only what this tcpdump writes counts.
         start = os.path.getsize(self.log) if os.path.exists(self.log) else 0
         self.proc = Process("tcpdump/%s" % self.ifname, argv, self.log)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + timescale.seconds(10)
         while time.monotonic() < deadline and self.proc.alive():
             with open(self.log) as f:
                 f.seek(start)
@@ -103,7 +106,8 @@ class Capture:
 
     def stop(self):
         if self.proc:
-            time.sleep(0.3)  # packets in flight on the veth reach the file
+            # packets in flight on the veth reach the file
+            time.sleep(timescale.seconds(0.3))
             self.proc.stop()
         return self
 
