@@ -439,9 +439,19 @@ static void cache_free(struct rib_src *src)
 
 void adj_out_cache_clear_all(struct bgp_rib *rib)
 {
-	for (uint32_t id = 1; id < rib->src_cap; id++)
-		if (rib->src[id])
-			cache_clear(rib->src[id]);
+	for (uint32_t id = 1; id < rib->src_cap; id++) {
+		struct rib_src *src = rib->src[id];
+
+		if (!src || !src->cache)
+			continue;
+		cache_clear(src);
+		/* The table has gone (bgp_rib_release.c): the encoded bytes' buffers too, a few
+		 * hundred KiB per session; cache_store() grows them again. */
+		for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
+			XFREE(MTYPE_BGP_ADJ_OUT, src->cache->e[i].wire);
+			src->cache->e[i].wire_cap = 0;
+		}
+	}
 }
 
 /* RFC 1997 and the iBGP rules: may `to` be sent a path that came from `from`? */
