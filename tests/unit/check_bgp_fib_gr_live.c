@@ -22,23 +22,6 @@ static void lab(void)
 	ktest_addr("skua0", "198.51.100.1", 24);
 }
 
-static void sh(const char *cmd)
-{
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
-
-static const char *out_of(const char *cmd, char *buf, size_t size)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	pclose(f);
-	return buf;
-}
-
 static void refused_cb(const struct prefix *dst, bool del, int err, void *arg)
 {
 	(void)dst;
@@ -76,13 +59,13 @@ START_TEST(test_adopt_compare_sweep)
 
 	lab();
 	/* The earlier run's routes, and some that are not its own. */
-	sh("ip route add 192.0.2.0/26 via 198.51.100.2 proto bgp metric 20");
-	sh("ip route add 192.0.2.64/26 proto bgp metric 20 "
-	   "nexthop via 198.51.100.2 nexthop via 198.51.100.3");
-	sh("ip route add 192.0.2.128/26 via 198.51.100.2 proto bgp metric 20");
-	sh("ip route add 192.0.2.192/26 via 198.51.100.2 proto bgp metric 20");
-	sh("ip route add 203.0.113.0/25 via 198.51.100.2 proto bgp metric 7");
-	sh("ip route add 203.0.113.128/25 via 198.51.100.2 proto static");
+	ktest_sh("ip route add 192.0.2.0/26 via 198.51.100.2 proto bgp metric 20");
+	ktest_sh("ip route add 192.0.2.64/26 proto bgp metric 20 "
+		 "nexthop via 198.51.100.2 nexthop via 198.51.100.3");
+	ktest_sh("ip route add 192.0.2.128/26 via 198.51.100.2 proto bgp metric 20");
+	ktest_sh("ip route add 192.0.2.192/26 via 198.51.100.2 proto bgp metric 20");
+	ktest_sh("ip route add 203.0.113.0/25 via 198.51.100.2 proto bgp metric 7");
+	ktest_sh("ip route add 203.0.113.128/25 via 198.51.100.2 proto static");
 	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
 
 	ck_assert_int_eq(fib_gr_adopt(kf, KERNEL_TABLE_MAIN, n), 0);
@@ -91,7 +74,7 @@ START_TEST(test_adopt_compare_sweep)
 	fib_gr_stats(&st);
 	ck_assert_uint_eq(st.adopted, 4);
 	ck_assert_uint_eq(st.foreign, 1); /* metric 7: not as bgpd installs it, removed */
-	out_of("ip route show root 203.0.113.0/24", buf, sizeof(buf));
+	ktest_output("ip route show root 203.0.113.0/24", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "203.0.113.128/25 via 198.51.100.2 dev skua0 proto static \n");
 	ck_assert(fib_gr_pending());
 
@@ -112,7 +95,7 @@ START_TEST(test_adopt_compare_sweep)
 	/* What nobody took goes; the rest stays untouched. */
 	ck_assert_uint_eq(fib_gr_sweep(kf, KERNEL_TABLE_MAIN), 1);
 	ck_assert(!fib_gr_pending());
-	out_of("ip route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/26 via 198.51.100.2") &&
 			      strstr(buf, "192.0.2.64/26") && strstr(buf, "192.0.2.128/26") &&
 			      !strstr(buf, "192.0.2.192/26"),
@@ -132,7 +115,7 @@ START_TEST(test_cold_start_adopts_nothing)
 	uint64_t n[BGP_AF_MAX];
 
 	lab();
-	sh("ip route add 203.0.113.0/24 via 198.51.100.2");
+	ktest_sh("ip route add 203.0.113.0/24 via 198.51.100.2");
 	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
 	ck_assert_int_eq(fib_gr_adopt(kf, KERNEL_TABLE_MAIN, n), 0);
 	ck_assert_uint_eq(n[BGP_AF_IPV4_UNICAST] + n[BGP_AF_IPV6_UNICAST], 0);

@@ -28,30 +28,13 @@ static void lab(void)
 	skua0 = if_nametoindex("skua0");
 }
 
-static void sh(const char *cmd)
-{
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
-
-static const char *out_of(const char *cmd, char *buf, size_t size)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	pclose(f);
-	return buf;
-}
-
 /* Lines of `cmd`'s output. */
 static unsigned lines_of(const char *cmd)
 {
 	char buf[16384];
 	unsigned n = 0;
 
-	out_of(cmd, buf, sizeof(buf));
+	ktest_output(cmd, buf, sizeof(buf));
 	for (const char *p = buf; *p; p++)
 		n += *p == '\n';
 	return n;
@@ -130,15 +113,15 @@ START_TEST(test_routes_share_objects_until_the_last_goes)
 	ck_assert_uint_eq(refusals, 0);
 	/* .2, .3, the group of both, 2001:db8::2 */
 	objects_are(kf, 4, 4);
-	out_of("ip -4 route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip -4 route show proto bgp", buf, sizeof(buf));
 	snprintf(want, sizeof(want), "192.0.2.0/26 nhid %u via 198.51.100.2 dev skua0", ID_BASE);
 	ck_assert_msg(strstr(buf, want), "%s", buf);
 	snprintf(want, sizeof(want), "192.0.2.64/26 nhid %u via 198.51.100.2 dev skua0", ID_BASE);
 	ck_assert_msg(strstr(buf, want), "%s", buf);
 	snprintf(want, sizeof(want), "id %u group %u/%u proto bgp", ID_BASE + 2, ID_BASE,
 		 ID_BASE + 1);
-	ck_assert_msg(strstr(out_of("ip nexthop show", buf, sizeof(buf)), want), "%s", buf);
-	ck_assert_msg(strstr(out_of("ip -6 route show proto bgp", buf, sizeof(buf)),
+	ck_assert_msg(strstr(ktest_output("ip nexthop show", buf, sizeof(buf)), want), "%s", buf);
+	ck_assert_msg(strstr(ktest_output("ip -6 route show proto bgp", buf, sizeof(buf)),
 			     "2001:db8:1::/48 nhid"),
 		      "%s", buf);
 
@@ -176,7 +159,7 @@ START_TEST(test_without_an_interface_the_route_keeps_its_own)
 	kernel_fib_flush(kf);
 	ck_assert_uint_eq(refusals, 0);
 	objects_are(kf, 0, 0);
-	out_of("ip -4 route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip -4 route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/24 via 198.51.100.2 dev skua0") &&
 			      !strstr(buf, "nhid"),
 		      "%s", buf);
@@ -197,17 +180,17 @@ START_TEST(test_interface_down_and_up)
 	kernel_fib_flush(kf);
 	objects_are(kf, 3, 2);
 	/* Down: the kernel deletes the objects on skua0, and their routes, by itself. */
-	sh("ip link set skua0 down");
+	ktest_sh("ip link set skua0 down");
 	ck_assert_uint_eq(lines_of("ip nexthop show proto 186"), 0);
 	ck_assert_uint_eq(lines_of("ip route show proto bgp"), 0);
-	sh("ip link set skua0 up");
+	ktest_sh("ip link set skua0 up");
 	/* The routes come back (the RIB re-installs them when their next hops are valid again):
 	 * with new objects, not the ids the kernel deleted. */
 	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
 	put(kf, "192.0.2.64/26", "198.51.100.2", "198.51.100.3");
 	kernel_fib_flush(kf);
 	ck_assert_uint_eq(refusals, 0);
-	out_of("ip route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/26 nhid") && strstr(buf, "192.0.2.64/26 nhid"), "%s",
 		      buf);
 	objects_are(kf, 3, 2);
@@ -245,7 +228,7 @@ START_TEST(test_restart_adopts_routes_and_prunes_the_rest)
 	/* An object of an earlier run that no route uses any more. */
 	snprintf(cmd, sizeof(cmd), "ip nexthop add id %u via 198.51.100.9 dev skua0 proto bgp",
 		 ID_BASE + 77);
-	sh(cmd);
+	ktest_sh(cmd);
 
 	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
 	adopting = kf;

@@ -25,24 +25,6 @@ static void lab(void)
 	ktest_addr("skua0", "2001:db8::1", 64);
 }
 
-static void sh(const char *cmd)
-{
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
-
-/* What `cmd` prints, in buf. */
-static const char *out_of(const char *cmd, char *buf, size_t size)
-{
-	FILE *f = popen(cmd, "r");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	pclose(f);
-	return buf;
-}
-
 /* Read notifications until the mirror says it changed (at most 2 s). */
 static void watch_settle(struct kernel_watch *w)
 {
@@ -77,7 +59,7 @@ START_TEST(test_resolve_connected_gateway_and_default)
 	ck_assert_str_eq(ipaddr_to_str(&res.nh[0].gw, gw, sizeof(gw)), "198.51.100.7");
 	ck_assert_uint_eq(res.nh[0].ifindex, if_nametoindex("skua0"));
 
-	sh("ip route add 203.0.113.0/24 via 198.51.100.254");
+	ktest_sh("ip route add 203.0.113.0/24 via 198.51.100.254");
 	watch_settle(w);
 	ck_assert_int_eq(resolve(w, "203.0.113.9", &res), 0);
 	ck_assert(!res.connected);
@@ -86,12 +68,12 @@ START_TEST(test_resolve_connected_gateway_and_default)
 
 	/* The default route never resolves a next hop. */
 	ck_assert_int_eq(resolve(w, "192.0.2.1", &res), -ENETUNREACH);
-	sh("ip route add default via 198.51.100.254");
+	ktest_sh("ip route add default via 198.51.100.254");
 	watch_settle(w);
 	ck_assert_int_eq(resolve(w, "192.0.2.1", &res), -ENETUNREACH);
 
 	/* IPv6 likewise. */
-	sh("ip -6 route add 2001:db8:5::/48 via 2001:db8::fe");
+	ktest_sh("ip -6 route add 2001:db8:5::/48 via 2001:db8::fe");
 	watch_settle(w);
 	ck_assert_int_eq(resolve(w, "2001:db8:5::1", &res), 0);
 	ck_assert_str_eq(ipaddr_to_str(&res.nh[0].gw, gw, sizeof(gw)), "2001:db8::fe");
@@ -105,7 +87,7 @@ START_TEST(test_carrier_loss_unresolves)
 	struct kernel_resolution res;
 
 	lab();
-	sh("ip route add 203.0.113.0/24 via 198.51.100.254");
+	ktest_sh("ip route add 203.0.113.0/24 via 198.51.100.254");
 	ck_assert_int_eq(kernel_watch_open(&w), 0);
 	ck_assert_int_eq(resolve(w, "203.0.113.9", &res), 0);
 	/* Closing the tun takes its carrier away: the routes stay (linkdown), unusable. */
@@ -165,12 +147,12 @@ START_TEST(test_install_replace_refuse_purge)
 	ck_assert_int_eq(kernel_fib_flush(kf), 3);
 	ck_assert_uint_eq(refused.n, 0);
 
-	out_of("ip -4 route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip -4 route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/25 via 198.51.100.2 dev skua0 metric 20"), "%s", buf);
 	ck_assert_msg(strstr(buf, "nexthop via 198.51.100.2 dev skua0") &&
 			      strstr(buf, "nexthop via 198.51.100.3 dev skua0"),
 		      "%s", buf);
-	out_of("ip -6 route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip -6 route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "2001:db8:1::/48 via 2001:db8::2 dev skua0 metric 20"), "%s",
 		      buf);
 
@@ -178,7 +160,7 @@ START_TEST(test_install_replace_refuse_purge)
 	r = route("192.0.2.0/25", "198.51.100.3", NULL);
 	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
 	ck_assert_int_eq(kernel_fib_flush(kf), 1);
-	out_of("ip -4 route show 192.0.2.0/25", buf, sizeof(buf));
+	ktest_output("ip -4 route show 192.0.2.0/25", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "192.0.2.0/25 via 198.51.100.3 dev skua0 proto bgp metric 20 \n");
 
 	/* A gateway the kernel cannot reach is refused, and the refusal names the prefix. */
@@ -194,12 +176,12 @@ START_TEST(test_install_replace_refuse_purge)
 	ck_assert_uint_eq(kernel_watch_routes(w, AF_INET), 1); /* 198.51.100.0/24 only */
 
 	/* Leftovers of an earlier run: all of ours go, the operator's stay. */
-	sh("ip route add 203.0.113.0/24 via 198.51.100.254");
+	ktest_sh("ip route add 203.0.113.0/24 via 198.51.100.254");
 	ck_assert_int_eq(kernel_fib_purge(kf, KERNEL_TABLE_MAIN, AF_INET), 2);
 	ck_assert_int_eq(kernel_fib_purge(kf, KERNEL_TABLE_MAIN, AF_INET6), 1);
-	out_of("ip route show proto bgp; ip -6 route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip route show proto bgp; ip -6 route show proto bgp", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
-	out_of("ip route show 203.0.113.0/24", buf, sizeof(buf));
+	ktest_output("ip route show 203.0.113.0/24", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "via 198.51.100.254"), "%s", buf);
 	kernel_fib_close(kf);
 	kernel_watch_close(w);
@@ -218,13 +200,13 @@ START_TEST(test_other_table)
 	r.table = 100000; /* beyond the 8-bit rtm_table: RTA_TABLE carries it */
 	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
 	ck_assert_int_eq(kernel_fib_flush(kf), 1);
-	out_of("ip route show table 100000 proto bgp", buf, sizeof(buf));
+	ktest_output("ip route show table 100000 proto bgp", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "192.0.2.0/24 via 198.51.100.2 dev skua0 metric 20 \n");
-	out_of("ip route show proto bgp", buf, sizeof(buf));
+	ktest_output("ip route show proto bgp", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 	ck_assert_int_eq(kernel_fib_delete(kf, &r.dst, 100000, 20), 0);
 	ck_assert_int_eq(kernel_fib_flush(kf), 1);
-	out_of("ip route show table 100000", buf, sizeof(buf));
+	ktest_output("ip route show table 100000", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 	kernel_fib_close(kf);
 }
@@ -285,10 +267,11 @@ START_TEST(test_dump_reads_our_routes_back)
 	r = route("2001:db8:2::/48", "2001:db8::2", "2001:db8::3");
 	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
 	ck_assert_int_eq(kernel_fib_flush(kf), 4);
-	sh("ip route add 203.0.113.0/24 via 198.51.100.254");			  /* not ours */
-	sh("ip route add 203.0.113.0/25 via 198.51.100.254 proto bgp table 100"); /* not our table
-										   */
-	sh("ip route add 198.51.100.128/25 via 198.51.100.254 proto bgp metric 7");
+	ktest_sh("ip route add 203.0.113.0/24 via 198.51.100.254"); /* not ours */
+	ktest_sh("ip route add 203.0.113.0/25 via 198.51.100.254 proto bgp table 100"); /* not our
+											 * table
+											 */
+	ktest_sh("ip route add 198.51.100.128/25 via 198.51.100.254 proto bgp metric 7");
 
 	memset(&dumped, 0, sizeof(dumped));
 	ck_assert_int_eq(kernel_fib_dump(KERNEL_TABLE_MAIN, AF_INET, dump_cb, NULL), 0);

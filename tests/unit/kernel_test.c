@@ -164,6 +164,23 @@ static void wait_local(const struct ipaddr *a, const char *addr)
 	ck_abort_msg("%s never became a local address", addr);
 }
 
+void ktest_sh(const char *cmd)
+{
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+const char *ktest_output(const char *cmd, char *buf, size_t size)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	pclose(f);
+	return buf;
+}
+
 void ktest_addr(const char *ifname, const char *addr, int plen)
 {
 	struct ipaddr a = ktest_ip(addr);

@@ -25,6 +25,10 @@ void ktest_require_privileges(const char *prog);
 void ktest_netns(void);
 
 struct ipaddr ktest_ip(const char *s);
+/* Run a shell command (ip route, ip nexthop ...); a failure is a test failure. */
+void ktest_sh(const char *cmd);
+/* What a shell command prints, at most size - 1 bytes, in buf; returns buf. */
+const char *ktest_output(const char *cmd, char *buf, size_t size);
 /* Tun device in L3 mode (no packet info), up; returns its fd (non-blocking). */
 int ktest_tun(const char *ifname);
 void ktest_addr(const char *ifname, const char *addr, int plen);
