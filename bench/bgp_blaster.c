@@ -88,6 +88,7 @@ struct opts {
 	bool has_nh4, has_nh6;
 	uint64_t rate; /* prefixes per second, 0 = as fast as the socket takes them */
 	bool no_eor;
+	bool send_on_signal; /* --send-on-signal: the table waits for SIGUSR2 */
 	bool shape_internet; /* --shape internet: lengths, sets, paths as in full tables */
 	/* sink */
 	uint64_t expect;
@@ -158,7 +159,7 @@ struct blaster {
 	bool done;
 };
 
-static volatile sig_atomic_t got_signal, got_withdraw;
+static volatile sig_atomic_t got_signal, got_withdraw, got_send;
 
 static void on_signal(int sig)
 {
@@ -170,6 +171,13 @@ static void on_withdraw_signal(int sig)
 {
 	(void)sig;
 	got_withdraw = 1;
+}
+
+/* SIGUSR2, with --send-on-signal: send the table now (the session may be up already). */
+static void on_send_signal(int sig)
+{
+	(void)sig;
+	got_send = 1;
 }
 
 static double now_mono(void)
@@ -1215,7 +1223,7 @@ static void run(struct blaster *b)
 		    start_connect(b, now) < 0)
 			break;
 		if (b->st == ST_ESTABLISHED && b->o.inject && !b->eor_queued &&
-		    generate(b, now) < 0) {
+		    (!b->o.send_on_signal || got_send) && generate(b, now) < 0) {
 			finish(b, EXIT_SYSTEM, "cannot build UPDATEs");
 			break;
 		}
@@ -1354,6 +1362,7 @@ static void usage(FILE *f)
 		"  --rate N              at most N prefixes per second (0 = as fast as the socket "
 		"takes)\n"
 		"  --no-eor              do not send End-of-RIB after the last prefix\n"
+		"  --send-on-signal      establish the session, then wait for SIGUSR2 to send\n"
 		"  --shape S             uniform (the above) or internet: the prefix lengths of "
 		"today's\n"
 		"                        full tables (IPv4 in 1.0.0.0-126.255.255.255, IPv6 in "
@@ -1463,6 +1472,7 @@ enum {
 	OPT_COMMUNITIES,
 	OPT_RATE,
 	OPT_NO_EOR,
+	OPT_SEND_ON_SIGNAL,
 	OPT_SHAPE,
 	OPT_EXPECT,
 	OPT_RAW,
@@ -1501,6 +1511,7 @@ static const struct option long_opts[] = {
 	{ "next-hop6", required_argument, NULL, OPT_NH6 },
 	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "no-eor", no_argument, NULL, OPT_NO_EOR },
+	{ "send-on-signal", no_argument, NULL, OPT_SEND_ON_SIGNAL },
 	{ "shape", required_argument, NULL, OPT_SHAPE },
 	{ "expect", required_argument, NULL, OPT_EXPECT },
 	{ "raw-count", no_argument, NULL, OPT_RAW },
@@ -1662,6 +1673,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case OPT_NO_EOR:
 			o->no_eor = true;
 			break;
+		case OPT_SEND_ON_SIGNAL:
+			o->send_on_signal = true;
+			break;
 		case OPT_SHAPE:
 			if (!strcmp(a, "internet"))
 				o->shape_internet = true;
@@ -1769,6 +1783,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_withdraw_signal;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_send_signal;
+	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	b->fd = b->lfd = -1;

@@ -448,9 +448,12 @@ def keep_memory_report(dut, rundir, name):
             f.write(shell_output(dut.memory_argv()) or "(no answer)\n")
 
 
-def feed(args, res, key, d, feeder, sink, n):
-    """Wait for the collector to hold the table the feeder sends; record its time and CPU."""
+def feed(args, res, key, d, feeder, sink, n, gated=False):
+    """Wait for the collector to hold the table the feeder sends; record its time and CPU.
+    gated: the feeder (--send-on-signal) holds its table until told, once c0 is read."""
     c0 = cpu(d.pid)
+    if gated:
+        os.kill(feeder.proc.pid, signal.SIGUSR2)
     ev = sink.wait("reached", args.timeout, "the table (%d prefixes)" % n)
     first = benchlib.first_update_time(feeder.events)
     res[key + "_s"] = round(ev["t_last_prefix"] - first, 3)
@@ -531,14 +534,16 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         watch.wait("established", 60, "the watcher's session")
         probe = ShellProbe(dut.shell_argv(), 0.5)
         probe.start()
-        # The empty daemon: configured, its collector's and watcher's sessions up and its
-        # shell answering, no route yet: what the table's memory must go back to.
+        # The empty daemon: configured, every session up (the feeder's too, holding its table
+        # until SIGUSR2) and its shell answering, no route yet: what the table's memory must
+        # go back to, with the same sessions as after the withdrawal.
+        inj = Blaster(args, rundir, nss["inj"], "inj", family,
+                      feeder_args(args, family, n, ["--send-on-signal"]), "feeder")
+        inj.wait("established", 60, "the feeder's session")
         empty = settled_status(args, d.pid)
         keep_memory_report(dut, rundir, "memory-empty.txt")
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
-        inj = Blaster(args, rundir, nss["inj"], "inj", family, feeder_args(args, family, n),
-                      "feeder")
-        feed(args, res, "transfer", d, inj, sink, n)
+        feed(args, res, "transfer", d, inj, sink, n, gated=True)
         res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
         res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
