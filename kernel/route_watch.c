@@ -421,12 +421,21 @@ int kernel_watch_read(struct kernel_watch *w)
 			if (errno == ENOBUFS) {
 				int ret;
 
-				/* One dump per call: under a sustained storm the socket
-				 * overruns again while we dump, and a dump per overrun in
-				 * this loop would hold the daemon for as many dumps. The
-				 * notifications queued meanwhile are newer than what they
-				 * follow, so reading them on the next turn keeps the
-				 * mirror right. */
+				/* What is still queued was sent before the overrun: older
+				 * than the dump, and some of what followed it was lost (a
+				 * route added, its deletion dropped). Applied after the
+				 * dump it would bring such routes back for good: drop it
+				 * first (bounded: under a storm the next overrun resyncs
+				 * again). One dump per call: under a sustained storm the
+				 * socket overruns again while we dump, and a dump per
+				 * overrun in this loop would hold the daemon for as many
+				 * dumps. The notifications queued during the dump are
+				 * newer than what it read, so reading them on the next
+				 * turn keeps the mirror right. */
+				for (int k = 0; k < 4096; k++)
+					if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0 &&
+					    errno != EINTR && errno != ENOBUFS)
+						break;
 				w->resyncs++;
 				ret = mirror_load(w);
 				if (ret < 0)
