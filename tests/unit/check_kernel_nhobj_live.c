@@ -97,14 +97,33 @@ static void objects_are(struct kernel_fib *kf, size_t objects, size_t routes)
 	ck_assert_uint_eq(lines_of("ip nexthop show proto 186"), objects);
 }
 
-START_TEST(test_routes_share_objects_until_the_last_goes)
+/* A lab and a FIB handle on it, with no refusal counted yet. */
+static struct kernel_fib *fib_in_lab(void)
 {
 	struct kernel_fib *kf;
-	char buf[8192], want[128];
 
 	lab();
 	refusals = 0;
 	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
+	return kf;
+}
+
+/* The two routes most tests start from, installed: 192.0.2.0/26 via .2, and ecmp_dst over .2
+ * and .3, which makes three objects (.2, .3 and their group) for two routes. */
+static void put_single_and_ecmp(struct kernel_fib *kf, const char *ecmp_dst)
+{
+	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
+	put(kf, ecmp_dst, "198.51.100.2", "198.51.100.3");
+	kernel_fib_flush(kf);
+	ck_assert_uint_eq(refusals, 0);
+	objects_are(kf, 3, 2);
+}
+
+START_TEST(test_routes_share_objects_until_the_last_goes)
+{
+	struct kernel_fib *kf = fib_in_lab();
+	char buf[8192], want[128];
+
 	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
 	put(kf, "192.0.2.64/26", "198.51.100.2", NULL);
 	put(kf, "192.0.2.128/26", "198.51.100.2", "198.51.100.3");
@@ -146,13 +165,10 @@ END_TEST
 
 START_TEST(test_without_an_interface_the_route_keeps_its_own)
 {
-	struct kernel_fib *kf;
+	struct kernel_fib *kf = fib_in_lab();
 	struct kernel_route r;
 	char buf[4096];
 
-	lab();
-	refusals = 0;
-	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
 	r = route("192.0.2.0/24", "198.51.100.2", NULL);
 	r.nh[0].ifindex = 0; /* the kernel wants an interface for an object */
 	ck_assert_int_eq(kernel_fib_replace(kf, &r), 0);
@@ -169,16 +185,10 @@ END_TEST
 
 START_TEST(test_interface_down_and_up)
 {
-	struct kernel_fib *kf;
+	struct kernel_fib *kf = fib_in_lab();
 	char buf[4096];
 
-	lab();
-	refusals = 0;
-	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
-	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
-	put(kf, "192.0.2.64/26", "198.51.100.2", "198.51.100.3");
-	kernel_fib_flush(kf);
-	objects_are(kf, 3, 2);
+	put_single_and_ecmp(kf, "192.0.2.64/26");
 	/* Down: the kernel deletes the objects on skua0, and their routes, by itself. */
 	ktest_sh("ip link set skua0 down");
 	ck_assert_uint_eq(lines_of("ip nexthop show proto 186"), 0);
@@ -186,14 +196,10 @@ START_TEST(test_interface_down_and_up)
 	ktest_sh("ip link set skua0 up");
 	/* The routes come back (the RIB re-installs them when their next hops are valid again):
 	 * with new objects, not the ids the kernel deleted. */
-	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
-	put(kf, "192.0.2.64/26", "198.51.100.2", "198.51.100.3");
-	kernel_fib_flush(kf);
-	ck_assert_uint_eq(refusals, 0);
+	put_single_and_ecmp(kf, "192.0.2.64/26");
 	ktest_output("ip route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/26 nhid") && strstr(buf, "192.0.2.64/26 nhid"), "%s",
 		      buf);
-	objects_are(kf, 3, 2);
 	del(kf, "192.0.2.0/26");
 	del(kf, "192.0.2.64/26");
 	kernel_fib_flush(kf);
@@ -214,16 +220,10 @@ static int adopt_cb(const struct kernel_route *r, void *arg)
 
 START_TEST(test_restart_adopts_routes_and_prunes_the_rest)
 {
-	struct kernel_fib *kf;
+	struct kernel_fib *kf = fib_in_lab();
 	char cmd[256];
 
-	lab();
-	refusals = 0;
-	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
-	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
-	put(kf, "192.0.2.128/26", "198.51.100.2", "198.51.100.3");
-	kernel_fib_flush(kf);
-	objects_are(kf, 3, 2);
+	put_single_and_ecmp(kf, "192.0.2.128/26");
 	kernel_fib_close(kf); /* a stop that keeps the routes (graceful restart) */
 	/* An object of an earlier run that no route uses any more. */
 	snprintf(cmd, sizeof(cmd), "ip nexthop add id %u via 198.51.100.9 dev skua0 proto bgp",
@@ -253,13 +253,9 @@ END_TEST
 
 START_TEST(test_purge_removes_routes_and_objects)
 {
-	struct kernel_fib *kf;
+	struct kernel_fib *kf = fib_in_lab();
 
-	lab();
-	refusals = 0;
-	ck_assert_int_eq(kernel_fib_open(&kf, refused_cb, NULL), 0);
-	put(kf, "192.0.2.0/26", "198.51.100.2", NULL);
-	put(kf, "192.0.2.128/26", "198.51.100.2", "198.51.100.3");
+	put_single_and_ecmp(kf, "192.0.2.128/26");
 	put(kf, "2001:db8:1::/48", "2001:db8::2", NULL);
 	kernel_fib_flush(kf);
 	kernel_fib_close(kf); /* an earlier run that crashed */
