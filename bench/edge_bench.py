@@ -62,6 +62,8 @@ ADDR = {  # peer: (IPv4, the DUT's IPv4 on its link, IPv6, the DUT's IPv6)
 PEER_AS = {"inj": INJ_AS, "sink": SINK_AS, "inj2": INJ2_AS, "watch": WATCH_AS}
 ROUTER_ID = "192.0.2.2"
 SCENARIOS = ("v4", "v6", "two-feeders", "route-map")
+# The phases --profile can record (each a key of the results).
+PHASES = ("transfer", "withdraw", "transfer_again", "session_drop", "second_feed", "failover")
 # The DUT sends these peers nothing: the watcher tests liveness, not transfer; feeder 2's
 # phase measures the best-path competition, not a table sent to a new peer (the first feeder
 # is sent nothing either: it is the source of every route).
@@ -448,6 +450,45 @@ def keep_memory_report(dut, rundir, name):
             f.write(shell_output(dut.memory_argv()) or "(no answer)\n")
 
 
+class PhaseProfile:
+    """`perf record -g` attached to the DUT for one phase named in --profile (transfer,
+    withdraw, transfer_again, session_drop, second_feed, failover), so that a phase's profile
+    holds that phase alone: doc/performance.md reads them per phase. The data goes to
+    <out-dir>/perf-<scenario>-<dut>-<run>-<phase>.data; `perf report -i` reads it."""
+
+    ATTACH_S = 0.5  # perf prints nothing once attached: give it this long before the phase
+
+    def __init__(self, args, key, pid, res):
+        self.proc = None
+        if key not in args.profile:
+            return
+        os.makedirs(args.out_dir, exist_ok=True)
+        self.path = os.path.join(args.out_dir, "perf-%s-%s-%d-%s.data"
+                                 % (res["scenario"], res["dut"], res["run"], key))
+        self.logf = open(self.path + ".log", "wb")
+        self.proc = subprocess.Popen(["perf", "record", "-g", "-F", "1999", "-p", str(pid),
+                                      "-o", self.path], stdin=subprocess.DEVNULL,
+                                     stdout=self.logf, stderr=self.logf)
+        CLEAN.procs.append(self.proc)
+        time.sleep(self.ATTACH_S)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if not self.proc:
+            return False
+        self.proc.send_signal(signal.SIGINT)  # perf writes its data and exits
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            log("perf did not stop within 60 s: %s may be incomplete" % self.path)
+        CLEAN.release(self.proc)
+        self.logf.close()
+        log("profile of this phase: perf report -i %s" % self.path)
+        return False
+
+
 def feed(args, res, key, d, feeder, sink, n, gated=False):
     """Wait for the collector to hold the table the feeder sends; record its time and CPU.
     gated: the feeder (--send-on-signal) holds its table until told, once c0 is read."""
@@ -485,6 +526,23 @@ def wait_announced(args, sink, target, what):
 def two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink):
     """The losing second feed, then the failover to it (see the module's docstring)."""
     before = announced(sink)
+    with PhaseProfile(args, "second_feed", d.pid, res):
+        inj2 = second_feed(args, res, dut, d, nss, rundir, family, n)
+    time.sleep(args.settle)
+    before_failover = announced(sink)
+    res["second_feed_resent"] = before_failover - before
+    with PhaseProfile(args, "failover", d.pid, res):
+        c0, t0 = cpu(d.pid), time.monotonic()
+        inj.result()  # the first feeder closes its session: every prefix fails over
+        ev = wait_announced(args, sink, before_failover + n, "every failed-over path")
+        res["failover_s"] = round(ev["t"] - t0, 3)
+        res["failover_cpu_s"] = round(cpu(d.pid) - c0, 2)
+    inj2.result()
+
+
+def second_feed(args, res, dut, d, nss, rundir, family, n):
+    """The second feeder's table, every path losing: its time and the DUT's CPU. Returns
+    the feeder, still connected, for the failover."""
     c0 = cpu(d.pid)
     inj2 = Blaster(args, rundir, nss["inj2"], "inj2", family,
                    feeder_args(args, family, n, ["--as-path", LONGER_PATH_AS]), "feeder2")
@@ -505,15 +563,7 @@ def two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink):
     res["second_vs_first"] = round(res["second_feed_s"] / res["transfer_s"], 2)
     res["second_vs_first_cpu"] = round(res["second_feed_cpu_s"]
                                        / max(res["transfer_cpu_s"], 0.01), 2)
-    time.sleep(args.settle)
-    before_failover = announced(sink)
-    res["second_feed_resent"] = before_failover - before
-    c0, t0 = cpu(d.pid), time.monotonic()
-    inj.result()  # the first feeder closes its session: every prefix fails over
-    ev = wait_announced(args, sink, before_failover + n, "every failed-over path")
-    res["failover_s"] = round(ev["t"] - t0, 3)
-    res["failover_cpu_s"] = round(cpu(d.pid) - c0, 2)
-    inj2.result()
+    return inj2
 
 
 def measure(args, scenario, dut, nss, workdir, run_no):
@@ -543,19 +593,21 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         empty = settled_status(args, d.pid)
         keep_memory_report(dut, rundir, "memory-empty.txt")
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
-        feed(args, res, "transfer", d, inj, sink, n, gated=True)
+        with PhaseProfile(args, "transfer", d.pid, res):
+            feed(args, res, "transfer", d, inj, sink, n, gated=True)
         res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
         res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
         if scenario in ("v4", "v6"):
-            c0 = cpu(d.pid)
-            os.kill(inj.proc.pid, signal.SIGUSR1)
-            ev = inj.wait("withdrawn", args.timeout, "the explicit withdrawal")
-            drain(args, res, "withdraw", d, sink, ev["t_first_withdraw"], c0)
-            after = settled_status(args, d.pid)
-            # What the withdrawal cost in all: the DUT frees the emptied routes after it has
-            # sent their withdrawals, and gives the heap back once idle.
-            res["withdraw_cpu_idle_s"] = round(cpu(d.pid) - c0, 2)
+            with PhaseProfile(args, "withdraw", d.pid, res):
+                c0 = cpu(d.pid)
+                os.kill(inj.proc.pid, signal.SIGUSR1)
+                ev = inj.wait("withdrawn", args.timeout, "the explicit withdrawal")
+                drain(args, res, "withdraw", d, sink, ev["t_first_withdraw"], c0)
+                after = settled_status(args, d.pid)
+                # What the withdrawal cost in all: the DUT frees the emptied routes after it
+                # has sent their withdrawals, and gives the heap back once idle.
+                res["withdraw_cpu_idle_s"] = round(cpu(d.pid) - c0, 2)
             keep_memory_report(dut, rundir, "memory-after-withdrawal.txt")
             res["rss_after_withdraw_kib"] = after["VmRSS"]
             res["rss_after_vs_empty"] = round(res["rss_after_withdraw_kib"]
@@ -567,13 +619,15 @@ def measure(args, scenario, dut, nss, workdir, run_no):
                 res["anon_after_vs_empty"] = round(after["RssAnon"]
                                                    / float(res["anon_empty_kib"]), 3)
             inj.result()
-            inj = Blaster(args, rundir, nss["inj"], "inj", family,
-                          feeder_args(args, family, n), "feeder-again")
-            feed(args, res, "transfer_again", d, inj, sink, n)
+            with PhaseProfile(args, "transfer_again", d.pid, res):
+                inj = Blaster(args, rundir, nss["inj"], "inj", family,
+                              feeder_args(args, family, n), "feeder-again")
+                feed(args, res, "transfer_again", d, inj, sink, n)
             time.sleep(args.settle)
-            c0, t0 = cpu(d.pid), time.monotonic()
-            inj.result()  # SIGTERM: Cease, then the feeder closes the connection
-            drain(args, res, "session_drop", d, sink, t0, c0)
+            with PhaseProfile(args, "session_drop", d.pid, res):
+                c0, t0 = cpu(d.pid), time.monotonic()
+                inj.result()  # SIGTERM: Cease, then the feeder closes the connection
+                drain(args, res, "session_drop", d, sink, t0, c0)
         if scenario == "two-feeders":
             two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink)
         res["vmhwm_kib"] = max(res["vmhwm_kib"], rss_kib(d.pid)["VmHWM"])
@@ -733,6 +787,10 @@ def parse_args(argv):
     p.add_argument("--report", metavar="JSON",
                    help="print the tables of an earlier run's results file and exit (no run, "
                         "no root needed)")
+    p.add_argument("--profile", default="", metavar="PHASES",
+                   help="comma-separated phases to record with perf on the DUT (%s): "
+                        "perf-*.data in the output directory; CPU figures of such a run "
+                        "include perf's own sampling cost" % ", ".join(PHASES))
     benchlib.add_output_args(p)
     a = p.parse_args(argv)
     given = {x.split("=")[0] for x in argv}
@@ -740,6 +798,12 @@ def parse_args(argv):
     if a.quick:
         a.prefixes = a.prefixes if "--prefixes" in given else 20000
         a.prefixes6 = a.prefixes6 if "--prefixes6" in given else 5000
+    a.profile = [x.strip() for x in a.profile.split(",") if x.strip()]
+    for x in a.profile:
+        if x not in PHASES:
+            p.error("unknown phase %s (known: %s)" % (x, ", ".join(PHASES)))
+    if a.profile and not shutil.which("perf"):
+        p.error("--profile needs perf (Debian: linux-perf)")
     a.scenarios = [s.strip() for s in a.scenarios.split(",") if s.strip()]
     for s in a.scenarios:
         if s not in SCENARIOS:

@@ -14,8 +14,12 @@ src=${srcdir:-.}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
+# With perf on the machine, two phases are also profiled (--profile): each must leave its data.
+profile=
+command -v perf >/dev/null && perf record -o /dev/null true >/dev/null 2>&1 &&
+	profile="--profile transfer,second_feed"
 timeout 300 /usr/bin/python3 "$src/bench/edge_bench.py" --duts skua --prefixes 2000 \
-	--prefixes6 1000 --timeout 60 --settle 0.2 --build-dir "$PWD" --out-dir "$dir" \
+	--prefixes6 1000 --timeout 60 --settle 0.2 --build-dir "$PWD" --out-dir "$dir" $profile \
 	>"$dir/stdout" 2>"$dir/stderr"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -23,8 +27,8 @@ if [ $rc -ne 0 ]; then
 	cat "$dir/stdout" "$dir/stderr"
 	exit 1
 fi
-/usr/bin/python3 - "$dir" <<'PY' || { cat "$dir/stderr"; exit 1; }
-import glob, json, sys
+/usr/bin/python3 - "$dir" "$profile" <<'PY' || { cat "$dir/stderr"; exit 1; }
+import glob, json, os, sys
 files = glob.glob(sys.argv[1] + "/edge_bench-2000-*.json")
 assert len(files) == 1 and glob.glob(sys.argv[1] + "/edge_bench-2000-*.md"), files
 data = json.load(open(files[0]))
@@ -47,5 +51,13 @@ for sc, keys in fields.items():
     assert r["shell_samples"] >= 1 and r["shell_failed"] == 0, (sc, r["shell_failures"])
     assert r["prefixes"] == (1000 if sc == "v6" else 2000), (sc, r["prefixes"])
 assert data["summary"]["route-map"]["skua"].get("vs_unfiltered") is not None
+if sys.argv[2]:
+    # transfer in every scenario, second_feed in two-feeders only; none of another phase
+    want = {"perf-%s-skua-1-transfer.data" % sc for sc in fields} | \
+        {"perf-two-feeders-skua-1-second_feed.data"}
+    got = {os.path.basename(p) for p in glob.glob(sys.argv[1] + "/perf-*.data")}
+    assert got == want, (sorted(got), sorted(want))
+    for name in want:
+        assert os.path.getsize(os.path.join(sys.argv[1], name)) > 0, name
 print("1 passed, 0 failed")
 PY
