@@ -29,6 +29,7 @@
 #include "bgpd/wire/bgp_attr.h"
 
 struct bgp_update;
+struct bgp_update_peek;
 
 /* What the session negotiated, as the RIB needs it. Valid while the peer is Established. */
 struct bgp_session_info {
@@ -75,6 +76,9 @@ void rib_peer_down_graceful(struct bgp_peer *peer);
 void rib_peer_gr_flush(struct bgp_peer *peer);
 /* Consumes upd (releases it). Must be cheap: heavy work is queued and done in bounded batches. */
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd);
+/* A hint before UPDATEs are handed over: these prefixes (bgp_update_peek()) come next, so
+ * the RIB may bring their entries into the cache together. Changes nothing. */
+void rib_prefetch(struct bgp_peer *peer, const struct bgp_update_peek *pk);
 /* The peer asked for af again (ROUTE-REFRESH): the table is resent, between BoRR and EoRR
  * when enhanced route refresh was negotiated (RFC 7313 4). */
 void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af);

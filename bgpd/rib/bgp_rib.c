@@ -1002,6 +1002,16 @@ static void rib_announced_received(struct bgp_rib *rib, struct rib_src *src, enu
 	} while (n == ANNOUNCE_GROUP);
 }
 
+void rib_prefetch(struct bgp_peer *peer, const struct bgp_update_peek *pk)
+{
+	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;
+
+	if (!rib || !peer->rib || !peer->rib->cur)
+		return;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		ptree_prefetch(rib->af[af].tree, pk->p[af], pk->n[af]);
+}
+
 void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 {
 	struct bgp_rib *rib = peer->bgp ? peer->bgp->rib : NULL;

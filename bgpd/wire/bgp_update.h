@@ -91,6 +91,21 @@ bool bgp_update_take_mp4(struct bgp_update *upd, struct bgp_update *sub);
 bool bgp_nlri_next(struct stream *nlri, enum bgp_af af, struct prefix *p);
 
 /*
+ * The prefixes of UPDATEs not decoded yet, as a hint (bgp_update_peek.c): the input side reads
+ * them from the next UPDATEs in its buffer so that the RIB fetches their tree descents
+ * together (rib_prefetch()). Up to BGP_PEEK_MAX a family; the caller zeroes n[] to start.
+ */
+#define BGP_PEEK_MAX 32 /* as many as ptree_prefetch() interleaves */
+struct bgp_update_peek {
+	uint8_t n[BGP_AF_MAX];
+	struct prefix p[BGP_AF_MAX][BGP_PEEK_MAX];
+};
+/* Add the withdrawn and announced prefixes of an UPDATE's body (after the header) to pk,
+ * reading only within len and stopping at anything that does not parse. False once a
+ * family's list is full (the caller stops peeking), true otherwise. */
+bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk);
+
+/*
  * The builder: one UPDATE message at a time into a caller's buffer of `size` bytes (4096, or
  * 65535 with extended messages). Usage for announcements:
  *   bgp_ub_begin_announce(&ub, buf, size, ctx, af, attr);   // writes header and attributes

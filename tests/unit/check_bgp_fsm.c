@@ -1105,6 +1105,41 @@ START_TEST(test_update_to_rib_and_malformed)
 }
 END_TEST
 
+/* BGP_PEEK_MAX + 4 UPDATEs of one prefix in one segment: before the first is handed to the
+ * RIB, the prefixes of the first BGP_PEEK_MAX are given as a hint (rib_prefetch()), then
+ * those of the last four. */
+START_TEST(test_updates_peeked_ahead)
+{
+	/* ORIGIN IGP, AS_PATH 65002, NEXT_HOP 192.0.2.77, NLRI 198.51.i.0/24 */
+	static const uint8_t one[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
+		0,    0,    0,	  20,				      /* no withdrawn; attributes */
+		0x40, 1,    1,	  0,				      /* ORIGIN */
+		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
+		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
+		24,   198,  51,	  0,				      /* NLRI */
+	};
+	enum { N = BGP_PEEK_MAX + 4 };
+	uint8_t all[N * sizeof(one)];
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
+
+	for (unsigned i = 0; i < N; i++) {
+		memcpy(all + i * sizeof(one), one, sizeof(one));
+		all[(i + 1) * sizeof(one) - 1] = (uint8_t)i;
+	}
+	st_send(fd, all, sizeof(all));
+	st_pump(200);
+	ck_assert_uint_eq(rib_calls.updates, N);
+	ck_assert_uint_eq(rib_calls.prefetches, 2);
+	ck_assert_uint_eq(rib_calls.prefetched, N);
+	ck_assert_uint_eq(rib_calls.updates_at_prefetch[0], 0);
+	ck_assert_uint_eq(rib_calls.updates_at_prefetch[1], BGP_PEEK_MAX);
+	close(fd);
+}
+END_TEST
+
 static Suite *fsm_suite(void)
 {
 	Suite *s = suite_create("bgp_fsm");
@@ -1146,6 +1181,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_send_hold_timer);
 	tcase_add_test(ts, test_send_hold_progress_keeps_session);
 	tcase_add_test(ts, test_update_to_rib_and_malformed);
+	tcase_add_test(ts, test_updates_peeked_ahead);
 	suite_add_tcase(s, ts);
 	return s;
 }

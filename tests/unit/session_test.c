@@ -151,6 +151,15 @@ void rib_update_received(struct bgp_peer *peer, struct bgp_update *upd)
 	bgp_update_release(upd);
 }
 
+void rib_prefetch(struct bgp_peer *peer, const struct bgp_update_peek *pk)
+{
+	if (rib_calls.prefetches < array_size(rib_calls.updates_at_prefetch))
+		rib_calls.updates_at_prefetch[rib_calls.prefetches] = rib_calls.updates;
+	rib_calls.prefetches++;
+	for (int af = 0; af < BGP_AF_MAX; af++)
+		rib_calls.prefetched += pk->n[af];
+}
+
 void rib_route_refresh_received(struct bgp_peer *peer, enum bgp_af af)
 {
 	rib_calls.refresh++;

@@ -26,6 +26,9 @@ struct rib_calls {
 	unsigned kept_af_mask;	/* 1 << af: the RIB keeps the routes as received for af */
 	struct bgp_session_info last_info;
 	bool last_update_announced_ipv4;
+	/* rib_prefetch(): calls, prefixes hinted in all, and the UPDATEs handed over before
+	 * each call (up to 8 calls) */
+	unsigned prefetches, prefetched, updates_at_prefetch[8];
 };
 extern struct rib_calls rib_calls;
 
