@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * libFuzzer target: UPDATE decoding (RFC 7606 paths), NLRI walking, and the property that
+ * libFuzzer target: UPDATE decoding (RFC 7606 paths), the input side's peek at undecoded
+ * UPDATEs (bgp_update_peek()), NLRI walking, and the property that
  * whatever decodes to an announcement can be encoded again by the builder and decodes again.
  * Input: one byte of session flags (bit 0 4-octet AS, bit 1 eBGP, bit 2 extended messages,
  * bit 3 take the second IPv4 attribute set of a mixed UPDATE),
@@ -50,6 +51,7 @@ static void reencode(const struct bgp_update *u, const struct bgp_codec_ctx *ctx
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bgp_codec_ctx ctx = { .local_as = 65001, .peer_as = 65002 };
+	struct bgp_update_peek pk;
 	struct bgp_update u;
 	struct bgp_error err;
 	struct prefix p;
@@ -63,6 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.extended_message = data[0] & 4;
 	if (!ctx.ebgp)
 		ctx.peer_as = ctx.local_as;
+	/* The input side peeks at UPDATEs before they are decoded: any bytes at all. */
+	memset(pk.n, 0, sizeof(pk.n));
+	bgp_update_peek(data + 1, size - 1, &pk);
+	for (af = 0; af < BGP_AF_MAX; af++)
+		if (pk.n[af] > BGP_PEEK_MAX)
+			abort();
 	if (bgp_update_decode(&u, data + 1, size - 1, &ctx, &err) != 0)
 		return 0;
 	for (af = 0; af < BGP_AF_MAX; af++) {
