@@ -328,6 +328,37 @@ END_TEST
 
 /* ---- RFC 7606 7.8 COMMUNITIES, RFC 8092 LARGE_COMMUNITIES, 7.14 EXTENDED ---- */
 
+/* COMMUNITIES of n values sent in descending order with every fifth repeated: received
+ * sorted ascending, each once (short lists and long ones take different sorts). */
+static void communities_sorted(unsigned n)
+{
+	char attrs[2048];
+	size_t o;
+	unsigned sent = 0;
+
+	o = (size_t)snprintf(attrs, sizeof(attrs), "%s c0 08 %02x", BASE, 4 * n);
+	for (unsigned i = 0; i < n; i++, sent++)
+		o += (size_t)snprintf(attrs + o, sizeof(attrs) - o, " fdea%04x",
+				      i % 5 == 4 ? n - i + 1 : n - i);
+	ck_assert_uint_eq(sent, n);
+	ok(&ebgp, attrs, NLRI);
+	ck_assert_uint_eq(u.attr->communities->count, n - n / 5);
+	for (unsigned i = 1; i < u.attr->communities->count; i++)
+		ck_assert_uint_lt(u.attr->communities->val[i - 1], u.attr->communities->val[i]);
+	rel();
+}
+
+START_TEST(test_communities_sorted_whatever_the_count)
+{
+	communities_sorted(1);
+	communities_sorted(5);
+	communities_sorted(20);
+	communities_sorted(32);
+	communities_sorted(33);
+	communities_sorted(60);
+}
+END_TEST
+
 START_TEST(test_communities)
 {
 	char buf[256];
@@ -1014,6 +1045,7 @@ int main(void)
 	tcase_add_test(tc, test_local_pref);
 	tcase_add_test(tc, test_aggregation);
 	tcase_add_test(tc, test_communities);
+	tcase_add_test(tc, test_communities_sorted_whatever_the_count);
 	tcase_add_test(tc, test_reflection);
 	tcase_add_test(tc, test_mp_reach);
 	tcase_add_test(tc, test_mp_reach_reset);
