@@ -91,9 +91,31 @@ enum bgp_fsm_state bgp_session_state(const struct bgp_peer *peer)
 
 /* ---- timers ---- */
 
+/*
+ * The HoldTimer runs out hold time after the last KEEPALIVE or UPDATE (RFC 4271 6.5; and
+ * ROUTE-REFRESH, as FRR). A full table is a million UPDATEs in a few seconds, and re-arming
+ * the timer for each (a clock read and a libevent heap operation) cost 1.5% of the
+ * announcement's CPU. A message now only moves hold_due_ms, from the clock reading its read
+ * took (c->last_read_ms); the armed timer, firing before that, re-arms itself for the rest.
+ * It expires when it did before, to the millisecond.
+ */
+static void hold_arm(struct bgp_conn *c, uint64_t now)
+{
+	event_timer_add(c->hold_timer, (uint32_t)(c->hold_due_ms > now ? c->hold_due_ms - now : 0),
+			0);
+	c->hold_armed_ms = c->hold_due_ms;
+}
+
 static void hold_timer_cb(int fd, short what, void *arg)
 {
-	bgp_fsm_event(arg, BGP_EV_HOLD_EXPIRES);
+	struct bgp_conn *c = arg;
+	uint64_t now = monotime_ms();
+
+	if (c->hold_due_ms > now) {
+		hold_arm(c, now); /* messages came since it was armed */
+		return;
+	}
+	bgp_fsm_event(c, BGP_EV_HOLD_EXPIRES);
 }
 
 static void keepalive_timer_cb(int fd, short what, void *arg)
@@ -117,15 +139,27 @@ static void idle_hold_cb(int fd, short what, void *arg)
 
 void bgp_conn_hold_start(struct bgp_conn *c, uint32_t ms)
 {
-	event_timer_add(c->hold_timer, ms, 0);
+	uint64_t now = monotime_ms();
+
+	c->hold_due_ms = now + ms;
+	hold_arm(c, now);
 }
 
 void bgp_conn_hold_restart(struct bgp_conn *c)
 {
-	if (c->holdtime)
-		event_timer_add(c->hold_timer, (uint32_t)c->holdtime * 1000, 0);
-	else
+	uint64_t read_ms = c->last_read_ms;
+
+	if (!c->holdtime) {
 		event_del(c->hold_timer);
+		return;
+	}
+	if (!read_ms)
+		read_ms = monotime_ms(); /* no read yet: only an event handed over by hand */
+	c->hold_due_ms = read_ms + (uint64_t)c->holdtime * 1000;
+	/* Armed to fire later than the new due time (the large OpenSent timer, a shorter hold
+	 * time), or not armed: arm it now. */
+	if (c->hold_armed_ms > c->hold_due_ms || !event_pending(c->hold_timer))
+		hold_arm(c, monotime_ms());
 }
 
 /* RFC 4271 10: the KeepaliveTimer is jittered (0.75..1 of its value). */
@@ -168,8 +202,13 @@ int64_t bgp_session_timer_remaining(const struct bgp_peer *peer, enum bgp_timer 
 		return event_timer_remaining(s->connect_retry_timer);
 	case BGP_TIMER_IDLE_HOLD:
 		return event_timer_remaining(s->idle_hold_timer);
-	case BGP_TIMER_HOLD:
-		return event_timer_remaining(c->hold_timer);
+	case BGP_TIMER_HOLD: {
+		uint64_t now = monotime_ms();
+
+		if (!event_pending(c->hold_timer))
+			return -1;
+		return c->hold_due_ms > now ? (int64_t)(c->hold_due_ms - now) : 0;
+	}
 	case BGP_TIMER_KEEPALIVE:
 		return event_timer_remaining(c->keepalive_timer);
 	case BGP_TIMER_SEND_HOLD:

@@ -105,7 +105,9 @@ struct bgp_conn {
 	uint16_t holdtime;	     /* negotiated, seconds; 0 = no hold timer and no keepalives */
 	uint16_t keepalive;	     /* negotiated interval, seconds */
 	bool ext_msg;		     /* RFC 8654 negotiated: messages up to 65535 bytes */
-	uint64_t last_rx_ms;	     /* last KEEPALIVE/UPDATE: the HoldTimer is measured from it */
+	/* The HoldTimer (bgp_session.c): when it runs out (the last KEEPALIVE, UPDATE or
+	 * ROUTE-REFRESH read, plus the hold time), and when the armed timer fires. */
+	uint64_t hold_due_ms, hold_armed_ms;
 
 	/* Event context: the message being dispatched and the error to send with *_ERR. */
 	uint8_t rx_type;

@@ -1105,6 +1105,58 @@ START_TEST(test_update_to_rib_and_malformed)
 }
 END_TEST
 
+/* The HoldTimer on the clock: KEEPALIVEs and UPDATEs keep a 3 s session up for longer than
+ * 3 s (the timer re-arms itself from the last message's read), and it expires 3 s after the
+ * last one, not 3 s after it was first armed nor later. */
+START_TEST(test_hold_timer_runs_from_the_last_message)
+{
+	static const uint8_t update[] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
+		0,    0,    0,	  20,				      /* no withdrawn; attributes */
+		0x40, 1,    1,	  0,				      /* ORIGIN */
+		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
+		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
+		24,   198,  51,	  100,				      /* NLRI */
+	};
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	uint64_t last, expired;
+	int fd;
+
+	peer->conf.timers_configured = true;
+	peer->conf.keepalive = 1;
+	peer->conf.holdtime = 3;
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_eq(st_expect(fd, 1, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 3, REMOTE_ID_LOW);
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	ck_assert_uint_eq(primary(peer)->holdtime, 3);
+	/* 5 s of messages 0.8 s apart, never 3 s without one. */
+	for (unsigned i = 0; i < 6; i++) {
+		st_pump(800);
+		if (i & 1)
+			st_send(fd, update, sizeof(update));
+		else
+			st_send_keepalive(fd);
+		ck_assert_uint_eq(primary(peer)->state, BGP_ST_ESTABLISHED);
+	}
+	last = monotime_ms();
+	st_pump(100);
+	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_HOLD), 2700);
+	ck_assert_int_le(bgp_session_timer_remaining(peer, BGP_TIMER_HOLD), 3000);
+	/* Silence: the NOTIFICATION (Hold Timer Expired) comes 3 s after the last message. */
+	ck_assert_int_eq(st_expect(fd, 3, NULL, 0, NULL, 6000), 3);
+	expired = monotime_ms();
+	ck_assert_uint_ge(expired - last, 2900);
+	ck_assert_uint_le(expired - last, 3900);
+	ck_assert_uint_eq(peer->session->last_notify.code, BGP_ERR_HOLD_TIMER);
+	ck_assert_uint_eq(rib_calls.updates, 3);
+	close(fd);
+}
+END_TEST
+
 /* BGP_PEEK_MAX + 4 UPDATEs of one prefix in one segment: before the first is handed to the
  * RIB, the prefixes of the first BGP_PEEK_MAX are given as a hint (rib_prefetch()), then
  * those of the last four. */
@@ -1182,6 +1234,7 @@ static Suite *fsm_suite(void)
 	tcase_add_test(ts, test_send_hold_progress_keeps_session);
 	tcase_add_test(ts, test_update_to_rib_and_malformed);
 	tcase_add_test(ts, test_updates_peeked_ahead);
+	tcase_add_test(ts, test_hold_timer_runs_from_the_last_message);
 	suite_add_tcase(s, ts);
 	return s;
 }
