@@ -544,9 +544,10 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         keep_memory_report(dut, rundir, "memory-empty.txt")
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
         feed(args, res, "transfer", d, inj, sink, n, gated=True)
-        res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
+        res["vmhwm_kib"] = res["vmhwm_feed_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
         res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
+        keep_memory_report(dut, rundir, "memory-loaded.txt")
         if scenario in ("v4", "v6"):
             c0 = cpu(d.pid)
             os.kill(inj.proc.pid, signal.SIGUSR1)
