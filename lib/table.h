@@ -42,12 +42,22 @@ void **ptree_get(struct ptree *t, const struct prefix *p);
  *   - ptree_delete() frees the area with the node (its answer says whether p was there, and
  *     must not be read through); ptree_free()'s free_value releases what the value holds,
  *     not the value;
- *   - ptree_inline_prefix() gives a value's prefix back from the value alone.
+ *   - ptree_inline_prefix() gives a value's prefix back from the value alone;
+ *   - the value is 4-byte aligned (it starts right after the key: an 8-aligned value would
+ *     cost an IPv6 node 4 bytes of padding), so a value type with 8-byte members must say so
+ *     (`__attribute__((packed, aligned(4)))`, as struct bgp_dest does).
  */
 #define PT_INLINE_MAX 256
 struct ptree *ptree_new_inline(int family, size_t value_size);
 void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created);
 void ptree_inline_prefix(int family, const void *value, struct prefix *p);
+/* The prefix length alone, without copying the address. */
+unsigned ptree_inline_len(int family, const void *value);
+/* PT_INLINE_SPARE bytes of value's node that the tree does not use (its header's padding),
+ * zeroed when the value is created, for small fields of the value's owner: a byte moved there
+ * is a byte less in every node. They go with the node. */
+#define PT_INLINE_SPARE 3
+uint8_t *ptree_inline_spare(int family, const void *value);
 /* Bytes of one stored prefix's node (with its value slot or inline value). */
 size_t ptree_entry_size(const struct ptree *t);
 void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */
