@@ -489,16 +489,11 @@ void ptree_inline_prefix(int family, const void *value, struct prefix *p)
 	memcpy(p->u.bytes, n->key, (size_t)family_addr_bytes(family));
 }
 
-unsigned ptree_inline_len(int family, const void *value)
-{
-	return pt_inline_node(family, value)->len;
-}
-
-uint8_t *ptree_inline_spare(int family, const void *value)
-{
-	_Static_assert(sizeof(((struct pt_node *)0)->pad) == PT_INLINE_SPARE, "spare bytes");
-	return pt_inline_node(family, value)->pad;
-}
+/* The layout table.h's ptree_inline_len() and ptree_inline_spare() read. */
+_Static_assert(offsetof(struct pt_node, len) == 8 && offsetof(struct pt_node, pad) == 9 &&
+		       sizeof(((struct pt_node *)0)->pad) == PT_INLINE_SPARE &&
+		       sizeof(struct pt_node) == 12,
+	       "the stored node's header as table.h reads it");
 
 size_t ptree_entry_size(const struct ptree *t)
 {

@@ -920,7 +920,7 @@ static enum export_how export_decide(struct bgp_rib *rib, struct rib_src *to, en
 
 	/* neighbor X default-originate: its route in place of the table's, past every outbound
 	 * policy, as FRR sends it (bgp_rib_deforig.c). MED 0 stays towards eBGP. */
-	if (bgp_dest_plen(dest, af) == 0 && to->deforig[af])
+	if (to->deforig[af] && bgp_dest_plen(dest, af) == 0)
 		return EXPORT_DEFORIG;
 	if (!best)
 		return EXPORT_NOTHING;

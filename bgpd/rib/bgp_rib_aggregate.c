@@ -79,11 +79,12 @@ static int touch_cb(const struct prefix *p, void *value, void *arg)
 
 void rib_aggr_touch(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
 {
-	struct aggr_touch t = { .plen = (uint8_t)bgp_dest_plen(dest, af) };
+	struct aggr_touch t;
 	struct prefix p;
 
 	if (!rib->aggr[af])
 		return;
+	t = (struct aggr_touch){ .plen = (uint8_t)bgp_dest_plen(dest, af) };
 	bgp_dest_prefix(dest, af, &p);
 	ptree_walk_covering(rib->aggr[af], &p, touch_cb, &t);
 	if (t.any) {
