@@ -63,8 +63,8 @@ struct pt_node {
 	uint32_t child[2];
 	uint8_t len;
 	uint8_t pad[3]; /* zero; a stored node's inline value may use them (ptree_inline_spare()) */
-	uint8_t key[]; /* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned, or the
-			* inline value, 4-aligned */
+	uint8_t key[];	/* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned, or the
+			 * inline value, 4-aligned */
 };
 
 struct pt_chunk {

@@ -45,8 +45,8 @@ void **ptree_get(struct ptree *t, const struct prefix *p);
  *     not the value;
  *   - ptree_inline_prefix() gives a value's prefix back from the value alone;
  *   - the value is 4-byte aligned (it starts right after the key: an 8-aligned value would
- *     cost an IPv6 node 4 bytes of padding), so a value type with 8-byte members must say so
- *     (`__attribute__((packed, aligned(4)))`, as struct bgp_dest does).
+ *     cost an IPv6 node 4 bytes of padding), so a value type with 8-byte members must be
+ *     declared packed (as struct bgp_dest is), and its members' addresses not taken.
  */
 #define PT_INLINE_MAX 256
 struct ptree *ptree_new_inline(int family, size_t value_size);
