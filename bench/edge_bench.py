@@ -595,9 +595,10 @@ def measure(args, scenario, dut, nss, workdir, run_no):
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
         with PhaseProfile(args, "transfer", d.pid, res):
             feed(args, res, "transfer", d, inj, sink, n, gated=True)
-        res["vmhwm_kib"] = rss_kib(d.pid)["VmHWM"]
+        res["vmhwm_kib"] = res["vmhwm_feed_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
         res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
+        keep_memory_report(dut, rundir, "memory-loaded.txt")
         if scenario in ("v4", "v6"):
             with PhaseProfile(args, "withdraw", d.pid, res):
                 c0 = cpu(d.pid)

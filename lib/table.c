@@ -26,7 +26,10 @@
  * fixed size in it, so a table whose value is a per-prefix record (the RIB's struct bgp_dest)
  * stores the prefix once, and saves the pointer and the record's own allocation: 16 bytes per
  * IPv4 prefix, 24 per IPv6 prefix. Such a value exists from ptree_get_inline() until
- * ptree_delete(), zeroed when created; the walks visit every stored node.
+ * ptree_delete(), zeroed when created; the walks visit every stored node. It starts right
+ * after the key, 4-byte aligned (IPv4 at 16, IPv6 at 28): aligning it to 8 would pad every
+ * IPv6 node by 4 bytes, and the nodes of a tree by up to 4 more (a 20-byte value makes a
+ * 36-byte IPv4 node, not 40).
  *
  * Handles: bit 31 says glue or stored; the rest is (chunk << 12 | index in chunk) + 1, so 0 is
  * the null handle. A stored node never moves, which keeps the slot ptree_get() returns valid
@@ -59,8 +62,9 @@ DEFINE_MTYPE(PTREE_DIR, "Prefix tree directory");
 struct pt_node {
 	uint32_t child[2];
 	uint8_t len;
-	uint8_t pad[3];
-	uint8_t key[]; /* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned */
+	uint8_t pad[3]; /* zero; a stored node's inline value may use them (ptree_inline_spare()) */
+	uint8_t key[];	/* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned, or the
+			 * inline value, 4-aligned */
 };
 
 struct pt_chunk {
@@ -244,10 +248,16 @@ static inline void pt_val_clear(const struct ptree *t, struct pt_node *n)
 		*pt_value(t, n) = NULL;
 }
 
-/* Where the value starts in a stored node (8-aligned after the key): IPv4 16, IPv6 32. */
+/* Where the value slot starts in a stored node (8-aligned after the key): IPv4 16, IPv6 32. */
 static size_t pt_value_off(unsigned keylen)
 {
 	return (sizeof(struct pt_node) + keylen + 7) & ~(size_t)7;
+}
+
+/* Where an inline value starts (4-aligned, right after the key): IPv4 16, IPv6 28. */
+static size_t pt_inline_off(unsigned keylen)
+{
+	return sizeof(struct pt_node) + keylen;
 }
 
 static inline bool pt_is_glue(uint32_t ref)
@@ -426,12 +436,17 @@ static struct ptree *pt_new(int family, size_t inline_size)
 	t->family = family;
 	t->keylen = (unsigned)family_addr_bytes(family);
 	t->maxlen = prefix_maxlen(family);
-	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40; an
-	 * inline value of N bytes instead of the 8 (rounded up to 8 bytes, for the next node). */
-	t->value_off = pt_value_off(t->keylen);
+	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40. An
+	 * inline value of N bytes starts right after the key and is rounded up to 4 bytes (the
+	 * next node's alignment): IPv4 16 + N, IPv6 28 + N. */
 	t->inline_size = inline_size;
-	t->stored.obj_size =
-		t->value_off + (inline_size ? (inline_size + 7) & ~(size_t)7 : sizeof(void *));
+	if (inline_size) {
+		t->value_off = pt_inline_off(t->keylen);
+		t->stored.obj_size = t->value_off + ((inline_size + 3) & ~(size_t)3);
+	} else {
+		t->value_off = pt_value_off(t->keylen);
+		t->stored.obj_size = t->value_off + sizeof(void *);
+	}
 	t->stored.tag = 0;
 	t->glue.obj_size = (sizeof(struct pt_node) + t->keylen + 3) & ~(size_t)3;
 	t->glue.tag = PT_GLUE;
@@ -457,17 +472,28 @@ struct ptree *ptree_new_inline(int family, size_t value_size)
 	return pt_new(family, value_size);
 }
 
+/* The stored node whose inline value is value. */
+static inline struct pt_node *pt_inline_node(int family, const void *value)
+{
+	return (struct pt_node *)((uintptr_t)value -
+				  pt_inline_off((unsigned)family_addr_bytes(family)));
+}
+
 void ptree_inline_prefix(int family, const void *value, struct prefix *p)
 {
-	unsigned keylen = (unsigned)family_addr_bytes(family);
-	const struct pt_node *n =
-		(const struct pt_node *)((const uint8_t *)value - pt_value_off(keylen));
+	const struct pt_node *n = pt_inline_node(family, value);
 
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)family;
 	p->len = n->len;
-	memcpy(p->u.bytes, n->key, keylen);
+	memcpy(p->u.bytes, n->key, (size_t)family_addr_bytes(family));
 }
+
+/* The layout table.h's ptree_inline_len() and ptree_inline_spare() read. */
+_Static_assert(offsetof(struct pt_node, len) == 8 && offsetof(struct pt_node, pad) == 9 &&
+		       sizeof(((struct pt_node *)0)->pad) == PT_INLINE_SPARE &&
+		       sizeof(struct pt_node) == 12,
+	       "the stored node's header as table.h reads it");
 
 size_t ptree_entry_size(const struct ptree *t)
 {
@@ -522,6 +548,7 @@ static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 	struct pt_node *o = pt_node(t, ref), *n = pt_node(t, nref);
 
 	memcpy(n, o, sizeof(*n) + t->keylen);
+	memset(n->pad, 0, sizeof(n->pad)); /* a value's spare bytes go with the value */
 	if (!pt_is_glue(nref))
 		pt_val_clear(t, n);
 	*link = nref;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/prefix.h"
 
@@ -42,12 +43,34 @@ void **ptree_get(struct ptree *t, const struct prefix *p);
  *   - ptree_delete() frees the area with the node (its answer says whether p was there, and
  *     must not be read through); ptree_free()'s free_value releases what the value holds,
  *     not the value;
- *   - ptree_inline_prefix() gives a value's prefix back from the value alone.
+ *   - ptree_inline_prefix() gives a value's prefix back from the value alone;
+ *   - the value is 4-byte aligned (it starts right after the key: an 8-aligned value would
+ *     cost an IPv6 node 4 bytes of padding), so a value type with 8-byte members must be
+ *     declared packed (as struct bgp_dest is), and its members' addresses not taken.
  */
 #define PT_INLINE_MAX 256
 struct ptree *ptree_new_inline(int family, size_t value_size);
 void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created);
 void ptree_inline_prefix(int family, const void *value, struct prefix *p);
+/*
+ * Inline, for the hot paths of the RIB: a stored node is a 12-byte header (two 4-byte child
+ * handles, the length byte, 3 bytes of padding), the key (4 or 16 bytes), then the value, so
+ * those bytes sit at fixed distances before the value (lib/table.c checks the layout).
+ */
+#define PT_INLINE_BEFORE(family) ((family) == AF_INET6 ? 16 : 4) /* the key's bytes */
+/* The prefix length alone, without copying the address. */
+static inline unsigned ptree_inline_len(int family, const void *value)
+{
+	return ((const uint8_t *)value)[-(4 + PT_INLINE_BEFORE(family))];
+}
+/* PT_INLINE_SPARE bytes of value's node that the tree does not use (its header's padding),
+ * zeroed when the value is created, for small fields of the value's owner: a byte moved there
+ * is a byte less in every node. They go with the node. */
+#define PT_INLINE_SPARE 3
+static inline uint8_t *ptree_inline_spare(int family, const void *value)
+{
+	return (uint8_t *)(uintptr_t)value - (3 + PT_INLINE_BEFORE(family));
+}
 /* Bytes of one stored prefix's node (with its value slot or inline value). */
 size_t ptree_entry_size(const struct ptree *t);
 void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */

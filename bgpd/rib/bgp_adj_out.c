@@ -272,7 +272,7 @@ bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	 * session has it (a reader that restarted its walk withdraws it from there). */
 	if (d->paths || journal_has_since(j, d, j->tail) || adv_to_live_session(rib, d))
 		return false;
-	if (d->plen == 0 && rib_deforig_keeps(rib, af))
+	if (bgp_dest_plen(d, af) == 0 && rib_deforig_keeps(rib, af))
 		return false; /* a session's default-originate is exported from it */
 	dest_free(rib, af, d);
 	return true;
@@ -920,7 +920,7 @@ static enum export_how export_decide(struct bgp_rib *rib, struct rib_src *to, en
 
 	/* neighbor X default-originate: its route in place of the table's, past every outbound
 	 * policy, as FRR sends it (bgp_rib_deforig.c). MED 0 stays towards eBGP. */
-	if (dest->plen == 0 && to->deforig[af])
+	if (to->deforig[af] && bgp_dest_plen(dest, af) == 0)
 		return EXPORT_DEFORIG;
 	if (!best)
 		return EXPORT_NOTHING;
@@ -1174,11 +1174,12 @@ static const uint8_t *group_wire(const struct adj_out_batch *b, const struct adj
  * bytes it adds. Groups are keyed by the bytes, so two stored sets that export alike share
  * the messages, as their interned exported set did.
  */
-static size_t batch_add(struct adj_out_batch *b, struct bgp_dest *d, const struct export_wire *w)
+static size_t batch_add(struct adj_out_batch *b, enum bgp_af af, struct bgp_dest *d,
+			const struct export_wire *w)
 {
 	uint32_t idx = b->nitem++;
 	uint32_t h = (uint32_t)((w->hash * UINT64_C(0x9E3779B97F4A7C15)) >> 40);
-	size_t est = 1 + ((size_t)d->plen + 7) / 8;
+	size_t est = 1 + ((size_t)bgp_dest_plen(d, af) + 7) / 8;
 	struct adj_out_group *g;
 
 	b->item[idx].dest = d;
@@ -1236,11 +1237,11 @@ static size_t collect(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af, s
 			adv_set(d, to->id);
 			to->sent[af]++;
 		}
-		return batch_add(b, d, &w);
+		return batch_add(b, af, d, &w);
 	}
 	if (bgp_dest_adv_clear(d, to->id)) {
 		to->sent[af]--;
-		return batch_add(b, d, &w);
+		return batch_add(b, af, d, &w);
 	}
 	return 0;
 }

@@ -570,41 +570,47 @@ static const struct bgp_path *last_valid_other(const struct decide_ctx *ctx,
 	return last;
 }
 
+/* The reason is kept in the best path's 6-bit field. */
+_Static_assert(BGP_SEL_MAX <= 64, "enum bgp_sel_reason outgrew struct bgp_path.reason");
+
 void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 {
 	struct decide_ctx ctx;
 	const struct bgp_path *best, *second;
-	struct bgp_path **pp;
+	struct bgp_path *winner, *prev;
 	enum bgp_sel_reason why = BGP_SEL_FIRST;
 
 	ctx_init(&ctx, rib, dest);
 	best = select_best(&ctx, dest, NULL);
-	if (!best) {
-		dest->flags &= (uint8_t)~DEST_F_BEST;
-		dest->reason = BGP_SEL_NONE;
+	/* Only the head may carry the mark: take it off the old winner first. */
+	if (dest->paths)
+		dest->paths->flags &= ~PATH_F_BEST;
+	if (!best)
 		return;
-	}
 	/* Why, judged with what was selected before this run, as FRR records it. */
 	second = ctx.cfg->deterministic_med ? select_best(&ctx, dest, best)
 					    : last_valid_other(&ctx, dest, best);
 	if (second)
 		cmp_paths(&ctx, best, second, &why);
-	dest->reason = (uint8_t)why;
+	winner = (struct bgp_path *)best;
+	winner->reason = why;
 	/* Move the best path to the head of the list. */
-	for (pp = &dest->paths; *pp != best; pp = &(*pp)->next)
-		;
-	*pp = best->next;
-	((struct bgp_path *)best)->next = dest->paths;
-	dest->paths = (struct bgp_path *)best;
-	dest->flags |= DEST_F_BEST;
+	if (winner != dest->paths) {
+		for (prev = dest->paths; prev->next != winner; prev = prev->next)
+			;
+		prev->next = winner->next;
+		winner->next = dest->paths;
+		dest->paths = winner;
+	}
+	winner->flags |= PATH_F_BEST;
 }
 
 enum bgp_sel_reason bgp_decision_reason(const struct bgp_rib *rib, const struct bgp_dest *dest)
 {
+	const struct bgp_path *best = dest_best(dest);
+
 	(void)rib;
-	if (!dest_best(dest))
-		return BGP_SEL_NONE;
-	return (enum bgp_sel_reason)dest->reason;
+	return best ? (enum bgp_sel_reason)best->reason : BGP_SEL_NONE;
 }
 
 void bgp_bestpath_changed(struct bgp *bgp)

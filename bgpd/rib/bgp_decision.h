@@ -59,8 +59,8 @@ void bgp_decision_cand(const struct bgp_rib *rib, const struct bgp_path *p, stru
 bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path);
 
 /*
- * Select the best path of dest: moves it to the head of the list, sets DEST_F_BEST (or clears
- * it when no path is valid) and records why it won. With `bgp deterministic-med` the result
+ * Select the best path of dest: moves it to the head of the list, sets its PATH_F_BEST (no path
+ * has it when none is valid) and records why it won. With `bgp deterministic-med` the result
  * does not depend on the order of the list.
  */
 void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest);

@@ -49,12 +49,7 @@ void bgp_dest_prefix(const struct bgp_dest *dest, enum bgp_af af, struct prefix 
 
 static struct bgp_dest *dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
 {
-	bool created;
-	struct bgp_dest *dest = ptree_get_inline(rib->af[af].tree, p, &created);
-
-	if (dest && created)
-		dest->plen = p->len;
-	return dest;
+	return ptree_get_inline(rib->af[af].tree, p, NULL);
 }
 
 struct bgp_dest *rib_dest_get(struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
@@ -63,22 +58,22 @@ struct bgp_dest *rib_dest_get(struct bgp_rib *rib, enum bgp_af af, const struct 
 }
 
 /* The path of src's peer in dest: its current session's, or a stale one of an earlier
- * session of the same peer (which the new one replaces). */
-static struct bgp_path **path_find(struct bgp_rib *rib, struct bgp_dest *dest,
-				   const struct rib_src *src)
+ * session of the same peer (which the new one replaces); *prev is the path before it (NULL:
+ * it is the head). */
+static struct bgp_path *path_find(struct bgp_rib *rib, struct bgp_dest *dest,
+				  const struct rib_src *src, struct bgp_path **prev)
 {
-	struct bgp_path **pp;
-
-	for (pp = &dest->paths; *pp; pp = &(*pp)->next) {
+	*prev = NULL;
+	for (struct bgp_path *path = dest->paths; path; *prev = path, path = path->next) {
 		const struct rib_src *ps;
 
-		if ((*pp)->src == src->id)
-			return pp;
+		if (path->src == src->id)
+			return path;
 		if (!src->rp)
 			continue;
-		ps = rib_src_get(rib, (*pp)->src);
+		ps = rib_src_get(rib, path->src);
 		if (ps && ps->rp == src->rp)
-			return pp;
+			return path;
 	}
 	return NULL;
 }
@@ -119,17 +114,19 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 		rib_fib_sync(rib, af, dest);
 }
 
+/* Take path (after prev, NULL: the head) out of dest's list. */
 static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
-			struct bgp_path **pp)
+			struct bgp_path *prev, struct bgp_path *path)
 {
-	struct bgp_path *path = *pp;
 	struct rib_src *src = rib_src_get(rib, path->src);
 
 	/* The selected path goes: none is selected until the decision runs (its "Older Path"
-	 * rule must not take the next one for it). */
-	if (path == dest_best(dest))
-		dest->flags &= (uint8_t)~DEST_F_BEST;
-	*pp = path->next;
+	 * rule must not take the next one for it). The mark goes with it: the new head has none. */
+	path->flags &= ~PATH_F_BEST;
+	if (prev)
+		prev->next = path->next;
+	else
+		dest->paths = path->next;
 	if (src)
 		src->accepted[af]--;
 	rib->af[af].paths--;
@@ -145,13 +142,12 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 				  uint8_t import_failed)
 {
 	struct bgp_dest *dest = dest_get(rib, af, p);
-	struct bgp_path **pp = path_find(rib, dest, src), **at;
-	struct bgp_path *path;
+	struct bgp_path *prev;
+	struct bgp_path *path = path_find(rib, dest, src, &prev);
 	struct best_snap before;
 
 	best_snap(rib, af, dest, &before);
-	if (pp) {
-		path = *pp;
+	if (path) {
 		if ((path->flags & PATH_F_IMPORT_FAILED) != import_failed) {
 			path->flags ^= PATH_F_IMPORT_FAILED;
 			path->uptime = now;
@@ -180,17 +176,24 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 			path->attr = bgp_attr_ref(attr);
 		}
 	} else {
+		struct bgp_path *best = dest_best(dest);
+
 		path = bgp_slab_alloc(&rib->path_slab);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
 		/* the slab does not clear: a freed path's flags would stay */
 		path->flags = import_failed;
+		path->reason = 0;
 		rib_refresh_path_updated(rib, src, af, p, path);
 		/* Behind the selected path, which stays first (dest_best()); the others are
 		 * newest first, the order FRR walks its paths in. */
-		at = dest_best(dest) ? &dest->paths->next : &dest->paths;
-		path->next = *at;
-		*at = path;
+		if (best) {
+			path->next = best->next;
+			best->next = path;
+		} else {
+			path->next = dest->paths;
+			dest->paths = path;
+		}
 		src->accepted[af]++;
 		rib->af[af].paths++;
 	}
@@ -209,32 +212,32 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 			      const struct prefix *p)
 {
 	struct bgp_dest *dest = ptree_lookup(rib->af[af].tree, p);
-	struct bgp_path **pp;
+	struct bgp_path *path, *prev;
 	struct best_snap before;
 
 	if (!dest)
 		return;
-	pp = path_find(rib, dest, src);
-	if (!pp)
+	path = path_find(rib, dest, src, &prev);
+	if (!path)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, dest, pp);
+	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
 }
 
 void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 			 struct rib_src *src)
 {
-	struct bgp_path **pp;
+	struct bgp_path *path, *prev = NULL;
 	struct best_snap before;
 
-	for (pp = &dest->paths; *pp; pp = &(*pp)->next)
-		if ((*pp)->src == src->id)
+	for (path = dest->paths; path; prev = path, path = path->next)
+		if (path->src == src->id)
 			break;
-	if (!*pp)
+	if (!path)
 		return;
 	best_snap(rib, af, dest, &before);
-	path_unlink(rib, af, dest, pp);
+	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
 }
 

@@ -9,8 +9,10 @@
  *   - prefix tree (lib/table.h) per address family, whose stored nodes hold the struct
  *     bgp_dest inline (ptree_new_inline()): the prefix is stored once, in the node's key,
  *     and there is no pointer from the tree to the dest nor an allocation of its own
- *   - struct bgp_dest: path list, peers advertised to (bitmap), version (24 bytes; its node
- *     40 bytes for IPv4, 56 for IPv6, plus the tree's glue nodes, 16 or 28 bytes)
+ *   - struct bgp_dest: path list, peers advertised to (bitmap), version (20 bytes, packed:
+ *     its node 36 bytes for IPv4, 48 for IPv6, plus the tree's glue nodes, 16 or 28 bytes);
+ *     its prefix length and FIB flag are in the node's header, the selection (PATH_F_BEST
+ *     and its reason) on the best path
  *   - struct bgp_path, slab-allocated: next, interned attribute, source id, last update
  *     (24 bytes)
  *   - the journal: one pointer per change, trimmed as soon as every peer has read it
@@ -38,6 +40,7 @@
 #include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
 #include "lib/prefix.h"
+#include "lib/table.h"
 
 struct ev;
 struct ptree;
@@ -72,11 +75,14 @@ DECLARE_MTYPE(BGP_AGGREGATE);  /* aggregate-address (bgp_rib_aggregate.c) */
 struct bgp_path {
 	struct bgp_path *next;
 	struct bgp_attr *attr; /* interned, one reference held */
-	uint32_t src : 24;     /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
-	uint32_t flags : 8;    /* PATH_F_* */
-	uint32_t uptime;       /* wall clock seconds of the last change (Last update) */
+	uint32_t src : 20;     /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
+	uint32_t flags : 6;    /* PATH_F_* */
+	/* On the selected path (PATH_F_BEST) only: why it won, enum bgp_sel_reason. It is kept
+	 * here rather than in the dest, whose every byte costs a million nodes a byte. */
+	uint32_t reason : 6;
+	uint32_t uptime; /* wall clock seconds of the last change (Last update) */
 };
-#define RIB_SRC_MAX (1u << 24)
+#define RIB_SRC_MAX (1u << 20)
 
 /* path->flags. A path of a source kept across its session's loss (graceful restart, struct
  * rib_src) is stale as a whole through its source; these mark single paths. */
@@ -90,22 +96,26 @@ struct bgp_path {
 /* A network statement whose `bgp network import-check` fails (no kernel route for it): kept in
  * the table as FRR keeps it, shown but never valid, so never best nor advertised. */
 #define PATH_F_IMPORT_FAILED 0x08
+/* The selected best path, always the head of its dest's list (dest_best()); never on any
+ * other path. */
+#define PATH_F_BEST 0x10
 
-/* dest->flags */
-#define DEST_F_BEST 0x01 /* paths is the selected best path */
-#define DEST_F_FIB 0x02	 /* a route for it is installed in the kernel (bgpd/rib/bgp_rib_fib.c) */
+/* The dest's flags, in a spare byte of its tree node (bgp_dest_flags()). */
+#define DEST_F_FIB 0x01 /* a route for it is installed in the kernel (bgpd/rib/bgp_rib_fib.c) */
 
 /* One prefix: the inline value of its node in the AF's prefix tree, which holds the address
- * (bgp_dest_prefix()). It lives from rib_dest_get() until the journal frees it (no paths left,
- * every reader past it: rib_journal_trim()). */
+ * (bgp_dest_prefix()) and its length (bgp_dest_plen()). It lives from rib_dest_get() until the
+ * journal frees it (no paths left, every reader past it: rib_journal_trim()).
+ *
+ * Packed to 20 bytes: the tree puts it right after the key, 4-aligned, which makes an IPv6
+ * node 48 bytes instead of 56 and an IPv4 node 36 instead of 40 (x86 reads a pointer at any
+ * address; the compiler knows these may be unaligned). Never take a member's address. */
 struct bgp_dest {
-	struct bgp_path *paths; /* best first when DEST_F_BEST */
+	struct bgp_path *paths; /* best first when its PATH_F_BEST is set */
 	uintptr_t adv;		/* sessions this prefix is advertised to (bgp_adj_out.c) */
 	uint32_t version;	/* journal position of the last change (low 32 bits) */
-	uint8_t flags;
-	uint8_t plen;	/* the prefix length, also in the node: read here without a lookup */
-	uint8_t reason; /* enum bgp_sel_reason of the last decision (bgp_decision.c) */
-};
+} __attribute__((packed));
+_Static_assert(sizeof(struct bgp_dest) == 20, "struct bgp_dest is counted per prefix");
 
 /*
  * The change journal of one address family: dests whose best path (or its attributes)
@@ -412,7 +422,18 @@ static inline struct rib_src *rib_src_get(const struct bgp_rib *rib, uint32_t id
 }
 static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
 {
-	return (dest->flags & DEST_F_BEST) ? dest->paths : NULL;
+	struct bgp_path *head = dest->paths;
+
+	return head && (head->flags & PATH_F_BEST) ? head : NULL;
+}
+static inline unsigned bgp_dest_plen(const struct bgp_dest *dest, enum bgp_af af)
+{
+	return ptree_inline_len(bgp_af_family(af), dest);
+}
+/* DEST_F_* of dest: a byte of its node's header. */
+static inline uint8_t *bgp_dest_flags(struct bgp_dest *dest, enum bgp_af af)
+{
+	return ptree_inline_spare(bgp_af_family(af), dest);
 }
 /* Remove the path of src (if any) from dest, re-run the decision and journal the change.
  * Does not free the dest (the journal does, see rib_journal_trim()). */

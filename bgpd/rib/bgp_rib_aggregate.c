@@ -79,11 +79,12 @@ static int touch_cb(const struct prefix *p, void *value, void *arg)
 
 void rib_aggr_touch(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest)
 {
-	struct aggr_touch t = { .plen = dest->plen };
+	struct aggr_touch t;
 	struct prefix p;
 
 	if (!rib->aggr[af])
 		return;
+	t = (struct aggr_touch){ .plen = (uint8_t)bgp_dest_plen(dest, af) };
 	bgp_dest_prefix(dest, af, &p);
 	ptree_walk_covering(rib->aggr[af], &p, touch_cb, &t);
 	if (t.any) {
@@ -145,7 +146,7 @@ static int suppress_cb(const struct prefix *p, void *value, void *arg)
 	const struct rib_aggr *ag = value;
 	struct aggr_suppress *q = arg;
 
-	if (p->len >= q->dest->plen || !aggr_suppressing(ag))
+	if (p->len >= bgp_dest_plen(q->dest, q->af) || !aggr_suppressing(ag))
 		return 0;
 	if (ag->opts.summary_only || suppress_map_permits(ag, q->af, q->dest)) {
 		q->yes = true;

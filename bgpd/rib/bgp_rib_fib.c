@@ -124,23 +124,24 @@ static void sync_set(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
 {
 	const struct bgp_path *best = dest_best(dest);
 	const struct rib_src *bsrc = best ? rib_src_get(rib, best->src) : NULL;
-	bool installed = dest->flags & DEST_F_FIB;
+	uint8_t *flags = bgp_dest_flags(dest, af);
+	bool installed = *flags & DEST_F_FIB;
 	struct prefix p;
 
 	if (!set->n && !installed)
 		return;
 	bgp_dest_prefix(dest, af, &p);
 	if (rib->fib.ops->install(rib->fib.arg, af, &p, bsrc && bsrc->ebgp, set, installed))
-		dest->flags |= DEST_F_FIB;
+		*flags |= DEST_F_FIB;
 	else
-		dest->flags &= (uint8_t)~DEST_F_FIB;
+		*flags &= (uint8_t)~DEST_F_FIB;
 }
 
 bool rib_fib_installed(const struct bgp_rib *rib, enum bgp_af af, const struct prefix *p)
 {
 	const struct bgp_dest *dest = ptree_lookup(rib->af[af].tree, p);
 
-	return dest && (dest->flags & DEST_F_FIB);
+	return dest && (*bgp_dest_flags((struct bgp_dest *)dest, af) & DEST_F_FIB);
 }
 
 void rib_fib_sync(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest)
@@ -178,11 +179,10 @@ void rib_fib_attach(struct bgp_rib *rib, const struct rib_fib_ops *ops, void *ar
 
 static int clear_flag(const struct prefix *p, void *value, void *arg)
 {
-	struct bgp_dest *d = value;
+	const enum bgp_af *af = arg;
 
 	(void)p;
-	(void)arg;
-	d->flags &= (uint8_t)~DEST_F_FIB;
+	*bgp_dest_flags(value, *af) &= (uint8_t)~DEST_F_FIB;
 	return 0;
 }
 
@@ -193,8 +193,8 @@ void rib_fib_detach(struct bgp_rib *rib)
 	rib->fib.ops = NULL;
 	rib->fib.arg = NULL;
 	rib->fib.walk_on = false;
-	for (int af = 0; af < BGP_AF_MAX; af++)
-		ptree_walk(rib->af[af].tree, clear_flag, NULL);
+	for (enum bgp_af af = 0; af < BGP_AF_MAX; af++)
+		ptree_walk(rib->af[af].tree, clear_flag, &af);
 	/* Every next hop counts as reachable again. */
 	rib->fib.walk_on = true;
 	rib->fib.walk_all = true;

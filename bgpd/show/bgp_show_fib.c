@@ -35,7 +35,7 @@ static bool installed_route(const struct bgp_rib *rib, enum bgp_af af, const str
 {
 	struct rib_fib_set set;
 
-	if (!(dest->flags & DEST_F_FIB))
+	if (!(*bgp_dest_flags((struct bgp_dest *)dest, af) & DEST_F_FIB))
 		return false;
 	memset(r, 0, sizeof(*r));
 	rib_fib_set_of(rib, af, dest, &set);

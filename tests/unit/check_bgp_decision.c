@@ -361,11 +361,28 @@ static void dest_teardown(size_t n)
 	fake_bgp_free(bgp);
 }
 
+/* No path selected (PATH_F_BEST is the selection's mark, on the head only). */
+static void clear_selection(void)
+{
+	for (size_t i = 0; i < NPATHS; i++)
+		paths[i].flags &= ~PATH_F_BEST;
+}
+
+/* Paths that carry the selection's mark. */
+static size_t marked_paths(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NPATHS; i++)
+		n += (paths[i].flags & PATH_F_BEST) != 0;
+	return n;
+}
+
 /* Link the paths in the order given by perm and run the decision. */
 static const struct bgp_path *decide(const int *perm, size_t n)
 {
 	dest->paths = NULL;
-	dest->flags = 0;
+	clear_selection();
 	for (size_t i = n; i-- > 0;) {
 		paths[perm[i]].next = dest->paths;
 		dest->paths = &paths[perm[i]];
@@ -463,8 +480,13 @@ static const struct cand_desc two_ebgp[2] = {
 /* Run the decision again on dest as it stands (the best at the head stays selected). */
 static const struct bgp_path *decide_again(void)
 {
+	const struct bgp_path *best;
+
 	bgp_decision_run(bgp->rib, dest);
-	return dest_best(dest);
+	best = dest_best(dest);
+	/* The mark is on the selected path, the head, and on no other. */
+	ck_assert_uint_eq(marked_paths(), best ? 1 : 0);
+	return best;
 }
 
 START_TEST(test_older_path)
@@ -494,7 +516,7 @@ START_TEST(test_older_path)
 	cands[1].src.up = false;
 	ck_assert_ptr_eq(decide_again(), &paths[0]);
 	cands[1].src.up = true;
-	dest->flags = 0; /* as after a withdrawal of every path: no selection to keep */
+	clear_selection(); /* as after a withdrawal of every path: no selection to keep */
 	ck_assert_ptr_eq(decide_again(), &paths[0]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
 	dest_teardown(2);
@@ -523,7 +545,7 @@ START_TEST(test_invalid_paths_and_reasons)
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_FIRST);
 	cands[3].src.up = false;
 	ck_assert_ptr_null(decide(perm, NPATHS));
-	ck_assert_int_eq(dest->flags & DEST_F_BEST, 0);
+	ck_assert_uint_eq(marked_paths(), 0);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_NONE);
 	dest_teardown(NPATHS);
 }

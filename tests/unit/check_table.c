@@ -648,7 +648,7 @@ END_TEST
  */
 struct inline_val {
 	struct prefix p; /* what the test wrote on creation */
-	uint64_t tag;
+	uint32_t tag;	 /* 4-byte aligned, as inline values are */
 };
 
 static void check_inline(int family, unsigned maxlen)
@@ -659,6 +659,7 @@ static void check_inline(int family, unsigned maxlen)
 	static struct inline_val *addr[N];
 	size_t initial = ptree_memory(t), live = 0;
 	struct prefix q;
+	uint8_t *spare;
 	bool created;
 
 	ck_assert_ptr_nonnull(t);
@@ -681,6 +682,11 @@ static void check_inline(int family, unsigned maxlen)
 		}
 		FAST_EQ(v->tag, 0u);
 		FAST_EQ(v->p.len, 0);
+		/* The node's spare bytes: zero when made, the value's owner's to write. */
+		spare = ptree_inline_spare(family, v);
+		FAST_EQ(spare[0] | spare[1] | spare[2], 0);
+		memset(spare, (int)(i & 0xff) | 1, PT_INLINE_SPARE);
+		FAST_EQ(ptree_inline_len(family, v), refs[i].p.len);
 		v->p = refs[i].p;
 		v->tag = 0x5eedu;
 		addr[i] = v;
@@ -705,6 +711,10 @@ static void check_inline(int family, unsigned maxlen)
 		FAST_ASSERT(ptree_lookup(t, &refs[i].p) == addr[i]);
 		FAST_EQ(prefix_cmp(&addr[i]->p, &refs[i].p), 0);
 		FAST_EQ(addr[i]->tag, 0x5eedu);
+		/* ... kept while glue nodes came and went around the node */
+		spare = ptree_inline_spare(family, addr[i]);
+		for (size_t k = 0; k < PT_INLINE_SPARE; k++)
+			FAST_EQ(spare[k], (i & 0xff) | 1);
 		ptree_inline_prefix(family, addr[i], &back);
 		FAST_EQ(prefix_cmp(&back, &refs[i].p), 0);
 		FAST_ASSERT(ptree_get_inline(t, &refs[i].p, &created) == addr[i] && !created);
@@ -716,6 +726,8 @@ static void check_inline(int family, unsigned maxlen)
 
 			ck_assert(created);
 			ck_assert_uint_eq(v->tag, 0);
+			spare = ptree_inline_spare(family, v);
+			ck_assert_uint_eq(spare[0] | spare[1] | spare[2], 0);
 			ck_assert_ptr_nonnull(ptree_delete(t, &refs[i].p));
 			break;
 		}
@@ -736,13 +748,17 @@ START_TEST(test_inline_values)
 
 	check_inline(AF_INET, 32);
 	check_inline(AF_INET6, 128);
-	/* The node sizes the RIB's budget counts on: a 24-byte value makes a 40-byte IPv4 node
-	 * and a 56-byte IPv6 node. */
-	t = ptree_new_inline(AF_INET, 24);
-	ck_assert_uint_eq(ptree_entry_size(t), 40);
+	/* The node sizes the RIB's budget counts on: the value starts right after the key,
+	 * 4-aligned, so a 20-byte value makes a 36-byte IPv4 node and a 48-byte IPv6 node (an
+	 * 8-aligned value made them 40 and 56), and a 22-byte one is rounded up to 4. */
+	t = ptree_new_inline(AF_INET, 20);
+	ck_assert_uint_eq(ptree_entry_size(t), 36);
 	ptree_free(t, NULL);
-	t = ptree_new_inline(AF_INET6, 24);
-	ck_assert_uint_eq(ptree_entry_size(t), 56);
+	t = ptree_new_inline(AF_INET6, 20);
+	ck_assert_uint_eq(ptree_entry_size(t), 48);
+	ptree_free(t, NULL);
+	t = ptree_new_inline(AF_INET6, 22);
+	ck_assert_uint_eq(ptree_entry_size(t), 52);
 	ptree_free(t, NULL);
 	/* A pointer tree refuses the inline interface; sizes out of range are refused. */
 	t = ptree_new(AF_INET);
