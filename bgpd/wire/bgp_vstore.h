@@ -31,6 +31,10 @@ struct bgp_vstore_chunk {
 	bool has_room;	/* on its class's list */
 };
 
+/* An index slot left by a deletion (never an id + 1): probes go on over it, insertions
+ * reuse it. */
+#define BGP_VSTORE_TOMB ((UINT32_C(1) << 26) - 1)
+
 /*
  * Every object starts with a uint32_t refcount (never 0 while stored) and the uint32_t hash
  * it was added with. eq(stored, key) compares the rest.
@@ -44,9 +48,10 @@ struct bgp_vstore {
 	uint32_t chunk_cap;
 	uint32_t unused_chunk;			/* first number given back, or UINT32_MAX */
 	uint32_t with_room[BGP_VSTORE_CLASSES]; /* first chunk with room, or UINT32_MAX */
-	uint32_t *slot;				/* 0 = empty, else tag << 26 | (id + 1) */
-	unsigned bits;				/* 0 before the first insert */
+	uint32_t *slot; /* 0 = empty, a tombstone, or tag << 26 | (id + 1) */
+	unsigned bits;	/* 0 before the first insert */
 	uint32_t live;
+	uint32_t tombs; /* slots left by deletions, reused by insertions */
 };
 
 void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt, struct mtype *index_mt,
