@@ -140,7 +140,7 @@ void *bgp_vstore_lookup(const struct bgp_vstore *s, const void *key, uint32_t hv
 		if (SLOT_TAG(s->slot[i]) != tag || s->slot[i] == SLOT_TOMB)
 			continue;
 		h = obj_of_slot(s, s->slot[i]);
-		if (h->hash == hv && s->eq(h, key))
+		if (h->hash == hv && h->refcnt != BGP_VSTORE_RELEASED && s->eq(h, key))
 			return h;
 	}
 	return NULL;
@@ -232,7 +232,7 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 		index_resize(s, INDEX_MIN_BITS);
 	else if (((size_t)s->live + s->tombs + 1) * 4 > ((size_t)3 << s->bits))
 		index_resize(s, ((size_t)s->live + 1) * 8 > ((size_t)3 << s->bits) ? s->bits + 1
-										 : s->bits);
+										   : s->bits);
 	c = s->with_room[cls];
 	if (c == NONE)
 		c = chunk_new(s, cls);

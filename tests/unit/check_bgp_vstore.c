@@ -411,6 +411,43 @@ START_TEST(test_end_of_run_clears_tombstones)
 }
 END_TEST
 
+/* An object released by its owner (BGP_VSTORE_RELEASED), not deleted yet, is not found: the
+ * same value added again is a second object, found. The released one stays indexed through
+ * index rebuilds, so that its deletion finds it, and that deletion leaves the second. */
+START_TEST(test_released_not_found)
+{
+	struct bgp_vstore s;
+	static struct tobj *others[200];
+	struct tobj *first, *second;
+	uint32_t hv = hash_of(key_of(7), false);
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	first = add(&s, 7, false);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), first);
+	first->refcnt = BGP_VSTORE_RELEASED;
+	second = add(&s, 7, false); /* add() checks that the lookup misses */
+	ck_assert_ptr_ne(first, second);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), second);
+	/* Enough others for the index to grow twice: rebuilt from the chunks. */
+	for (uint32_t v = 100; v < 300; v++)
+		others[v - 100] = add(&s, v, false);
+	ck_assert_uint_gt(s.bits, 7);
+	ck_assert_uint_eq(s.live, 202);
+	check_index(&s);
+	first->refcnt = 0;
+	bgp_vstore_del(&s, first);
+	ck_assert_uint_eq(s.live, 201);
+	check_index(&s);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), second);
+	for (uint32_t v = 0; v < 200; v++)
+		del(&s, &others[v]);
+	del(&s, &second);
+	ck_assert_ptr_null(bgp_vstore_lookup(&s, key_of(7), hv));
+	ck_assert_uint_eq(s.live, 0);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_vstore");
@@ -428,6 +465,7 @@ int main(void)
 	tcase_add_test(tc, test_steady_churn_good_hash);
 	tcase_add_test(tc, test_steady_churn_colliding_hashes);
 	tcase_add_test(tc, test_end_of_run_clears_tombstones);
+	tcase_add_test(tc, test_released_not_found);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
