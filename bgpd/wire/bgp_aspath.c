@@ -229,17 +229,20 @@ void bgp_aspath_unref(struct bgp_aspath *p)
 
 size_t bgp_aspath_count(void)
 {
+	bgp_attr_release_pending(); /* queued sets hold paths */
 	return aspath_store.live + (aspath_large_hash ? hash_count(aspath_large_hash) : 0);
 }
 
 size_t bgp_aspath_memory(void)
 {
+	bgp_attr_release_pending();
 	return aspath_large_bytes + (aspath_large_hash ? hash_memory(aspath_large_hash) : 0) +
 	       bgp_vstore_memory(&aspath_store);
 }
 
 void bgp_aspath_trim(void)
 {
+	bgp_attr_release_pending();
 	bgp_vstore_trim(&aspath_store);
 }
 

@@ -198,9 +198,14 @@ void bgp_attr_finish(void); /* frees the intern tables (every reference must be 
  * (whether or not it already was one); all-zero extras become NULL. */
 struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl);
 struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr);
-void bgp_attr_unref(struct bgp_attr *attr); /* NULL is fine */
-size_t bgp_attr_count(void);		    /* distinct interned sets (show memory) */
-size_t bgp_attr_extra_count(void);	    /* distinct interned extras */
+/* NULL is fine. A set whose last reference goes is deleted a few releases later (see
+ * bgp_attr_intern.c): bgp_attr_release_pending() finishes those; the counts, memory, trim
+ * and finish functions of the interned objects call it first. */
+void bgp_attr_unref(struct bgp_attr *attr);
+void bgp_attr_release_pending(void);
+#define BGP_ATTR_RELEASE_AHEAD 8   /* sets queued at most */
+size_t bgp_attr_count(void);	   /* distinct interned sets (show memory) */
+size_t bgp_attr_extra_count(void); /* distinct interned extras */
 /* Bytes held for interned sets and extras: slabs and their indexes. */
 size_t bgp_attr_memory(void);
 /* The interning stores' empty chunks (sets, AS paths, lists) back to malloc, the spares kept

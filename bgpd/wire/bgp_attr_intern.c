@@ -197,6 +197,7 @@ void bgp_attr_extra_unref(const struct bgp_attr_extra *ce)
 
 size_t bgp_attr_extra_count(void)
 {
+	bgp_attr_release_pending();
 	return extra_store.live;
 }
 
@@ -205,6 +206,43 @@ size_t bgp_attr_extra_count(void)
  * ====================================================================================== */
 
 static struct bgp_vstore attr_store;
+
+/*
+ * Deferred release. A table going away releases sets back to back, and each release waits
+ * on two cache misses, the set's index slot and its AS path (whose refcount drops), then on
+ * the path's own slot when it goes too. So bgp_attr_unref() only starts loading those and
+ * queues the set; the set is deleted, and its references dropped, RELEASE_AHEAD releases
+ * later, when they have arrived: the misses of several sets overlap instead of following one
+ * another. A queued set's refcount is BGP_VSTORE_RELEASED, so lookups pass over it.
+ */
+#define RELEASE_AHEAD BGP_ATTR_RELEASE_AHEAD
+static struct bgp_attr *release_queue[RELEASE_AHEAD];
+static unsigned release_next;	 /* where the next set goes: the oldest when full */
+static unsigned release_waiting; /* sets queued */
+
+static void attr_release(struct bgp_attr *attr)
+{
+	/* Read what it references before the slab takes the memory back. */
+	struct bgp_aspath *aspath = attr->aspath;
+	struct bgp_u32list *communities = attr->communities;
+	const struct bgp_attr_extra *extra = attr->extra;
+
+	attr->refcnt = 0;
+	bgp_vstore_del(&attr_store, attr);
+	bgp_aspath_unref(aspath);
+	bgp_u32list_unref(communities);
+	bgp_attr_extra_unref(extra);
+}
+
+void bgp_attr_release_pending(void)
+{
+	while (release_waiting) {
+		unsigned oldest = (release_next + RELEASE_AHEAD - release_waiting) % RELEASE_AHEAD;
+
+		release_waiting--;
+		attr_release(release_queue[oldest]);
+	}
+}
 
 /* The fields that make two sets equal, packed without padding holes for hashing. */
 struct attr_key {
@@ -266,6 +304,7 @@ void bgp_attr_init(void)
 
 void bgp_attr_finish(void)
 {
+	bgp_attr_release_pending();
 	if (attr_store.live)
 		log_warn("BGP attribute sets: %u still referenced at exit (a leak)",
 			 attr_store.live);
@@ -323,26 +362,31 @@ struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr)
 
 void bgp_attr_unref(struct bgp_attr *attr)
 {
-	struct bgp_aspath *aspath;
-	struct bgp_u32list *communities;
-	const struct bgp_attr_extra *extra;
+	struct bgp_attr *oldest = NULL;
 
 	if (!attr)
 		return;
-	if (attr->refcnt == 0) {
+	if (attr->refcnt == 0 || attr->refcnt == BGP_VSTORE_RELEASED) {
 		log_err("BUG: attribute set reference count underflow; please report");
 		return;
 	}
 	if (--attr->refcnt)
 		return;
-	/* Read what it references before the slab takes the memory back. */
-	aspath = attr->aspath;
-	communities = attr->communities;
-	extra = attr->extra;
-	bgp_vstore_del(&attr_store, attr);
-	bgp_aspath_unref(aspath);
-	bgp_u32list_unref(communities);
-	bgp_attr_extra_unref(extra);
+	attr->refcnt = BGP_VSTORE_RELEASED;
+	bgp_vstore_prefetch(&attr_store, attr->hash);
+	__builtin_prefetch(attr->aspath, 1);
+	if (attr->communities)
+		__builtin_prefetch(attr->communities, 1);
+	if (attr->extra)
+		__builtin_prefetch(attr->extra, 1);
+	if (release_waiting == RELEASE_AHEAD)
+		oldest = release_queue[release_next];
+	else
+		release_waiting++;
+	release_queue[release_next] = attr;
+	release_next = (release_next + 1) % RELEASE_AHEAD;
+	if (oldest)
+		attr_release(oldest);
 }
 
 void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t len,
@@ -365,11 +409,13 @@ void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t l
 
 size_t bgp_attr_count(void)
 {
+	bgp_attr_release_pending();
 	return attr_store.live;
 }
 
 void bgp_attr_trim(void)
 {
+	bgp_attr_release_pending();
 	bgp_vstore_trim(&attr_store);
 	bgp_vstore_trim(&extra_store);
 	bgp_aspath_trim();
@@ -378,6 +424,7 @@ void bgp_attr_trim(void)
 
 size_t bgp_attr_memory(void)
 {
+	bgp_attr_release_pending();
 	return bgp_vstore_memory(&attr_store) + bgp_vstore_memory(&extra_store);
 }
 

@@ -252,6 +252,7 @@ void bgp_ecommlist_unref(struct bgp_ecommlist *l)
 
 static size_t list_table_count(const struct list_table *t)
 {
+	bgp_attr_release_pending(); /* queued sets hold lists */
 	return t->store.live + (t->large ? hash_count(t->large) : 0);
 }
 
@@ -284,6 +285,7 @@ static void list_table_finish(struct list_table *t, const char *name)
 
 void bgp_community_trim(void)
 {
+	bgp_attr_release_pending();
 	bgp_vstore_trim(&u32list_table.store);
 	bgp_vstore_trim(&lcomm_table.store);
 	bgp_vstore_trim(&ecomm_table.store);

@@ -9,7 +9,12 @@
  *     dense 32-bit id (chunk number * 256 + place in the chunk) and no malloc header;
  *   - the index is open addressing over 32-bit slots, each the id (26 bits) and 6 more bits of
  *     the hash as a tag: a probe skips 63 in 64 non-matching slots without reading the object
- *     (the full hash is in the object, for the rare probe that does).
+ *     (the full hash is in the object, for the rare probe that does);
+ *   - a deletion leaves a tombstone in its slot rather than shifting the rest of the run back:
+ *     the shift needs each later member's home slot, that is its hash, that is a read of the
+ *     object (a cache miss per member, most of a deletion's cost). Insertions reuse tombstones;
+ *     when tombstones and live slots together reach the growth threshold the index is rebuilt
+ *     (larger only if the live ones alone need it), which clears them.
  * A fixed number of objects per chunk (rather than a fixed chunk size) is what lets one id
  * space cover every size class: the id finds the chunk, the chunk's class gives the stride.
  * Each chunk keeps its own free objects, so that a chunk whose objects are all freed (a
@@ -39,6 +44,10 @@ DEFINE_MTYPE(BGP_VSTORE_INDEX, "BGP AS path/community index");
 #define SLOT_TAG(hv) ((hv) >> SLOT_ID_BITS)
 #define MAX_CHUNKS ((SLOT_ID_MASK - 1) >> CHUNK_SHIFT) /* id + 1 must fit in 26 bits */
 #define INDEX_MIN_BITS 6
+/* Never an id + 1 (MAX_CHUNKS keeps those below it); its tag is 0, so a probe whose tag is 0
+ * checks for it before reading an object. */
+#define SLOT_TOMB BGP_VSTORE_TOMB
+_Static_assert(BGP_VSTORE_TOMB == SLOT_ID_MASK, "a tombstone is the id field all ones");
 #define NONE UINT32_MAX
 
 /* What every stored object starts with. */
@@ -84,12 +93,16 @@ void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt, struct mtype *index
 		s->with_room[c] = NONE;
 }
 
+/* Put id in the first empty slot or tombstone of hv's run. The caller knows that no object
+ * equal to id's is stored (a lookup missed), so the first tombstone will do. */
 static void index_place(struct bgp_vstore *s, uint32_t hv, uint32_t id)
 {
 	uint32_t mask = (1u << s->bits) - 1, i;
 
-	for (i = hv & mask; s->slot[i]; i = (i + 1) & mask)
+	for (i = hv & mask; s->slot[i] && s->slot[i] != SLOT_TOMB; i = (i + 1) & mask)
 		;
+	if (s->slot[i] == SLOT_TOMB)
+		s->tombs--;
 	s->slot[i] = SLOT_TAG(hv) << SLOT_ID_BITS | (id + 1);
 }
 
@@ -100,6 +113,7 @@ static void index_resize(struct bgp_vstore *s, unsigned bits)
 {
 	XFREE(s->index_mt, s->slot);
 	s->bits = bits;
+	s->tombs = 0;
 	s->slot = XCALLOC(s->index_mt, sizeof(*s->slot) << bits);
 	for (uint32_t c = 0; c < s->nchunk; c++) {
 		size_t size = class_size(s->chunk[c].cls);
@@ -123,10 +137,10 @@ void *bgp_vstore_lookup(const struct bgp_vstore *s, const void *key, uint32_t hv
 	for (i = hv & mask; s->slot[i]; i = (i + 1) & mask) {
 		struct vs_hdr *h;
 
-		if (SLOT_TAG(s->slot[i]) != tag)
+		if (SLOT_TAG(s->slot[i]) != tag || s->slot[i] == SLOT_TOMB)
 			continue;
 		h = obj_of_slot(s, s->slot[i]);
-		if (h->hash == hv && s->eq(h, key))
+		if (h->hash == hv && h->refcnt != BGP_VSTORE_RELEASED && s->eq(h, key))
 			return h;
 	}
 	return NULL;
@@ -211,11 +225,14 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 			size, s->mt->name, BGP_VSTORE_MAX_SIZE);
 		abort();
 	}
-	/* Grow at 3/4 load: linear probing stays short below that. */
+	/* At 3/4 of the slots used (tombstones count: probes walk over them), rebuild: larger
+	 * if the live objects would fill more than 3/8 (so that the next rebuild is as far off
+	 * as the last growth's), else at the same size, which only clears the tombstones. */
 	if (!s->bits)
 		index_resize(s, INDEX_MIN_BITS);
-	else if (((size_t)s->live + 1) * 4 > ((size_t)3 << s->bits))
-		index_resize(s, s->bits + 1);
+	else if (((size_t)s->live + s->tombs + 1) * 4 > ((size_t)3 << s->bits))
+		index_resize(s, ((size_t)s->live + 1) * 8 > ((size_t)3 << s->bits) ? s->bits + 1
+										   : s->bits);
 	c = s->with_room[cls];
 	if (c == NONE)
 		c = chunk_new(s, cls);
@@ -240,31 +257,36 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 void bgp_vstore_del(struct bgp_vstore *s, void *obj)
 {
 	struct vs_hdr *h = obj;
-	uint32_t mask = (1u << s->bits) - 1, i, j, home, id;
+	uint32_t mask = (1u << s->bits) - 1, i, id, tag = SLOT_TAG(h->hash);
 	struct bgp_vstore_chunk *ch;
 	struct vs_free *f = obj;
 	uint32_t c;
 
 	if (!s->bits)
 		return;
+	/* The tag first: the slot's object is then only located (not read) for 1 in 64 of the
+	 * other members of the run. */
 	for (i = h->hash & mask; s->slot[i]; i = (i + 1) & mask)
-		if (obj_of_slot(s, s->slot[i]) == h)
+		if (SLOT_TAG(s->slot[i]) == tag && s->slot[i] != SLOT_TOMB &&
+		    obj_of_slot(s, s->slot[i]) == h)
 			break;
 	if (!s->slot[i]) {
 		log_err("BUG: interned %s not found in its index; please report", s->mt->name);
 		return;
 	}
 	id = (s->slot[i] & SLOT_ID_MASK) - 1;
-	/* Backward shift (no tombstones): pull later members of the run into the hole unless
-	 * their home slot lies cyclically in (hole, j]. */
-	for (j = (i + 1) & mask; s->slot[j]; j = (j + 1) & mask) {
-		home = obj_of_slot(s, s->slot[j])->hash & mask;
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			s->slot[i] = s->slot[j];
-			i = j;
+	if (s->slot[(i + 1) & mask]) {
+		s->slot[i] = SLOT_TOMB;
+		s->tombs++;
+	} else {
+		/* The end of a run: no probe needs this slot to go on, nor the tombstones just
+		 * before it, which would only lengthen probes that end here anyway. */
+		s->slot[i] = 0;
+		for (i = (i - 1) & mask; s->slot[i] == SLOT_TOMB; i = (i - 1) & mask) {
+			s->slot[i] = 0;
+			s->tombs--;
 		}
 	}
-	s->slot[i] = 0;
 	s->live--;
 	c = id >> CHUNK_SHIFT;
 	ch = &s->chunk[c];

@@ -31,6 +31,10 @@ struct bgp_vstore_chunk {
 	bool has_room;	/* on its class's list */
 };
 
+/* An index slot left by a deletion (never an id + 1): probes go on over it, insertions
+ * reuse it. */
+#define BGP_VSTORE_TOMB ((UINT32_C(1) << 26) - 1)
+
 /*
  * Every object starts with a uint32_t refcount (never 0 while stored) and the uint32_t hash
  * it was added with. eq(stored, key) compares the rest.
@@ -44,17 +48,30 @@ struct bgp_vstore {
 	uint32_t chunk_cap;
 	uint32_t unused_chunk;			/* first number given back, or UINT32_MAX */
 	uint32_t with_room[BGP_VSTORE_CLASSES]; /* first chunk with room, or UINT32_MAX */
-	uint32_t *slot;				/* 0 = empty, else tag << 26 | (id + 1) */
-	unsigned bits;				/* 0 before the first insert */
+	uint32_t *slot; /* 0 = empty, a tombstone, or tag << 26 | (id + 1) */
+	unsigned bits;	/* 0 before the first insert */
 	uint32_t live;
+	uint32_t tombs; /* slots left by deletions, reused by insertions */
 };
 
 void bgp_vstore_init(struct bgp_vstore *s, struct mtype *mt, struct mtype *index_mt,
 		     bool (*eq)(const void *stored, const void *key));
 /* Frees the index; the slabs only when nothing is live (a leak stays a leak, not a UAF). */
 void bgp_vstore_fini(struct bgp_vstore *s);
+/* The refcount of an object its owner has released and will delete shortly: it stays in the
+ * index (an index rebuild keeps it, for bgp_vstore_del() to find) but no lookup finds it. The
+ * owner sets the refcount to 0 before the deletion, as for any other. */
+#define BGP_VSTORE_RELEASED UINT32_MAX
+
 /* The stored object equal to key (whose hash is hv), or NULL. */
 void *bgp_vstore_lookup(const struct bgp_vstore *s, const void *key, uint32_t hv);
+/* Start loading the index slot where hv's probe begins, for a deletion or a lookup a few
+ * steps later (a hint: the index may even be rebuilt meanwhile). */
+static inline void bgp_vstore_prefetch(const struct bgp_vstore *s, uint32_t hv)
+{
+	if (s->bits)
+		__builtin_prefetch(&s->slot[hv & ((1u << s->bits) - 1)]);
+}
 /* A new object of size bytes (16 .. BGP_VSTORE_MAX_SIZE), indexed under hv. The caller sets its
  * refcount (non-zero) and hash (hv) before anything else touches the store. */
 void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size);

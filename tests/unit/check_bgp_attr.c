@@ -980,6 +980,53 @@ START_TEST(test_interning)
 }
 END_TEST
 
+/*
+ * Released sets are deleted BGP_ATTR_RELEASE_AHEAD releases later (bgp_attr_intern.c): never
+ * found again meanwhile (a set interned again is a new one, which the queue does not take
+ * away), no more than that many held, and all gone once the counts are asked for.
+ */
+START_TEST(test_release_queue)
+{
+	static const uint8_t seq[] = { 2, 2, 0, 0, 0xfd, 0xea, 0, 0, 0xfd, 0xeb };
+	struct bgp_aspath *path = bgp_aspath_intern_raw(seq, sizeof(seq));
+	struct bgp_attr t, *set[20], *again, *found;
+
+	ck_assert_ptr_nonnull(path);
+	memset(&t, 0, sizeof(t));
+	t.present = ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) |
+		    ATTR_BIT(BGP_ATTR_NEXT_HOP) | ATTR_BIT(BGP_ATTR_MED);
+	t.aspath = path;
+	t.nexthop = ip4("192.0.2.1");
+	for (uint32_t i = 0; i < 20; i++) {
+		t.med = i;
+		set[i] = bgp_attr_intern(&t);
+		ck_assert_uint_eq(set[i]->refcnt, 1);
+	}
+	ck_assert_uint_eq(path->refcnt, 21);
+	for (uint32_t i = 0; i < 20; i++)
+		bgp_attr_unref(set[i]);
+	/* Only the queued sets still hold the path. */
+	ck_assert_uint_le(path->refcnt, 1 + BGP_ATTR_RELEASE_AHEAD);
+	ck_assert_uint_gt(path->refcnt, 1);
+	/* The last one released, certainly queued: interned again, it is a new set. */
+	t.med = 19;
+	again = bgp_attr_intern(&t);
+	ck_assert_uint_eq(again->refcnt, 1);
+	ck_assert_uint_eq(bgp_attr_count(), 1); /* the queue done; the new set stays */
+	ck_assert_uint_eq(path->refcnt, 2);
+	ck_assert_uint_eq(again->med, 19);
+	ck_assert_ptr_eq(again->aspath, path);
+	found = bgp_attr_intern(&t);
+	ck_assert_ptr_eq(found, again);
+	ck_assert_uint_eq(again->refcnt, 2);
+	bgp_attr_unref(found);
+	bgp_attr_unref(again);
+	bgp_aspath_unref(path);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+	ck_assert_uint_le(bgp_attr_aspath_count(), 1); /* the empty path, held by the module */
+}
+END_TEST
+
 START_TEST(test_intern_template)
 {
 	struct bgp_attr t, *a, *b;
@@ -1062,6 +1109,7 @@ int main(void)
 	tcase_add_test(tc, test_encode_long_communities);
 	tcase_add_test(tc, test_interning);
 	tcase_add_test(tc, test_intern_template);
+	tcase_add_test(tc, test_release_queue);
 	tcase_add_test(tc, test_community_text);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

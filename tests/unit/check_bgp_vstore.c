@@ -3,7 +3,7 @@
  * The interning store for variable-sized objects (bgpd/wire/bgp_vstore.c), checked against a
  * plain array of what should be in it: every size class, ids past one chunk, colliding hashes
  * (the tag and the equality function decide), deletion from the middle of probe runs
- * (backward shift), growth and shrinking of the index, reuse of freed objects, and chunks
+ * (tombstones), growth and shrinking of the index, reuse of freed objects, and chunks
  * given back when all their objects are freed.
  */
 #include "lib/compat.h"
@@ -277,6 +277,177 @@ START_TEST(test_trim_gives_spares_back)
 }
 END_TEST
 
+/*
+ * The index itself: as many object slots as live objects, no id in two slots (with
+ * check_all() finding every live object: each in exactly one slot, so a deleted one cannot
+ * be found again), the tombstones counted, and an empty slot left so that a probe for a
+ * missing key ends.
+ */
+static void check_index(const struct bgp_vstore *s)
+{
+	uint32_t slots = 1u << s->bits, live = 0, tombs = 0, empty = 0;
+	uint8_t *seen = calloc((size_t)s->nchunk * 256, 1);
+
+	ck_assert_ptr_nonnull(seen);
+	for (uint32_t i = 0; i < slots; i++) {
+		uint32_t v = s->slot[i], id;
+
+		if (v == 0) {
+			empty++;
+			continue;
+		}
+		if (v == BGP_VSTORE_TOMB) {
+			tombs++;
+			continue;
+		}
+		id = (v & BGP_VSTORE_TOMB) - 1;
+		ck_assert_uint_lt(id, s->nchunk * 256);
+		ck_assert_uint_eq(seen[id], 0);
+		seen[id] = 1;
+		live++;
+	}
+	free(seen);
+	ck_assert_uint_eq(live, s->live);
+	ck_assert_uint_eq(tombs, s->tombs);
+	ck_assert_uint_gt(empty, 0);
+}
+
+/*
+ * Deletions and insertions that keep the number of objects level, on long runs (weak: 37
+ * hashes) and on short ones: the tombstones the deletions leave are walked over by later
+ * probes (a probe stopping at one would miss the objects after it), reused by insertions, and
+ * cleared by rebuilds. 300 objects fill 512 slots past 3/8: the first rebuild doubles the
+ * index; 1024 slots are then enough for them, so the index never grows again, however many
+ * tombstones the churn leaves.
+ */
+static void steady_churn(bool weak)
+{
+	static struct tobj *obj[N];
+	const uint32_t level = 300;
+	struct bgp_vstore s;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	memset(obj, 0, sizeof(obj));
+	for (uint32_t v = 0; v < level; v++)
+		obj[v] = add(&s, v, weak);
+	ck_assert_uint_eq(s.bits, 9);
+	for (uint32_t v = level; v < N; v++) {
+		/* The oldest goes, from wherever it is in its run; a new one comes. */
+		uint32_t old = v - level;
+
+		obj[old]->refcnt = 0;
+		bgp_vstore_del(&s, obj[old]);
+		obj[old] = NULL;
+		obj[v] = add(&s, v, weak);
+		ck_assert_uint_le(s.bits, 10);
+		if (v % 500 == 0) {
+			check_index(&s);
+			check_all(&s, obj, weak);
+		}
+	}
+	if (!weak) /* (37 hashes: one run, whose tombstones insertions reuse at once) */
+		ck_assert_uint_eq(s.bits, 10);
+	check_index(&s);
+	check_all(&s, obj, weak);
+	for (uint32_t v = N - level; v < N; v++) {
+		obj[v]->refcnt = 0;
+		bgp_vstore_del(&s, obj[v]);
+		obj[v] = NULL;
+	}
+	check_index(&s);
+	check_all(&s, obj, weak);
+	bgp_vstore_fini(&s);
+}
+
+START_TEST(test_steady_churn_good_hash)
+{
+	steady_churn(false);
+}
+END_TEST
+
+START_TEST(test_steady_churn_colliding_hashes)
+{
+	steady_churn(true);
+}
+END_TEST
+
+/*
+ * One run (every object the same hash): deleting all but the last leaves tombstones, which
+ * keep the last one reachable; deleting the last, at the end of the run, clears them all.
+ */
+START_TEST(test_end_of_run_clears_tombstones)
+{
+	static struct tobj *o[40];
+	struct bgp_vstore s;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t v = 0; v < 40; v++) {
+		struct tobj *k = key_of(v);
+
+		ck_assert_ptr_null(bgp_vstore_lookup(&s, k, 5));
+		o[v] = bgp_vstore_add(&s, 5, sizeof(*o[v]) + k->len);
+		o[v]->refcnt = 1;
+		o[v]->hash = 5;
+		o[v]->len = k->len;
+		memcpy(o[v]->data, k->data, k->len);
+	}
+	ck_assert_uint_eq(s.bits, 6); /* 40 of 64: no growth, no shrinking below */
+	for (uint32_t v = 0; v < 39; v++) {
+		o[v]->refcnt = 0;
+		bgp_vstore_del(&s, o[v]);
+		o[v] = NULL;
+		ck_assert_uint_eq(s.tombs, v + 1);
+		ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(39), 5), o[39]);
+		ck_assert_ptr_null(bgp_vstore_lookup(&s, key_of(v), 5));
+	}
+	check_index(&s);
+	o[39]->refcnt = 0;
+	bgp_vstore_del(&s, o[39]);
+	ck_assert_uint_eq(s.tombs, 0);
+	ck_assert_uint_eq(s.live, 0);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(s.slot[i], 0);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
+/* An object released by its owner (BGP_VSTORE_RELEASED), not deleted yet, is not found: the
+ * same value added again is a second object, found. The released one stays indexed through
+ * index rebuilds, so that its deletion finds it, and that deletion leaves the second. */
+START_TEST(test_released_not_found)
+{
+	struct bgp_vstore s;
+	static struct tobj *others[200];
+	struct tobj *first, *second;
+	uint32_t hv = hash_of(key_of(7), false);
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	first = add(&s, 7, false);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), first);
+	first->refcnt = BGP_VSTORE_RELEASED;
+	second = add(&s, 7, false); /* add() checks that the lookup misses */
+	ck_assert_ptr_ne(first, second);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), second);
+	/* Enough others for the index to grow twice: rebuilt from the chunks. */
+	for (uint32_t v = 100; v < 300; v++)
+		others[v - 100] = add(&s, v, false);
+	ck_assert_uint_gt(s.bits, 7);
+	ck_assert_uint_eq(s.live, 202);
+	check_index(&s);
+	first->refcnt = 0;
+	bgp_vstore_del(&s, first);
+	ck_assert_uint_eq(s.live, 201);
+	check_index(&s);
+	ck_assert_ptr_eq(bgp_vstore_lookup(&s, key_of(7), hv), second);
+	for (uint32_t v = 0; v < 200; v++)
+		del(&s, &others[v]);
+	del(&s, &second);
+	ck_assert_ptr_null(bgp_vstore_lookup(&s, key_of(7), hv));
+	ck_assert_uint_eq(s.live, 0);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_vstore");
@@ -291,6 +462,10 @@ int main(void)
 	tcase_add_test(tc, test_memory_per_object);
 	tcase_add_test(tc, test_chunks_given_back);
 	tcase_add_test(tc, test_trim_gives_spares_back);
+	tcase_add_test(tc, test_steady_churn_good_hash);
+	tcase_add_test(tc, test_steady_churn_colliding_hashes);
+	tcase_add_test(tc, test_end_of_run_clears_tombstones);
+	tcase_add_test(tc, test_released_not_found);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
