@@ -58,6 +58,7 @@ DEFINE_MTYPE(PTREE_DIR, "Prefix tree directory");
 #define PT_DIR_SIZE (1u << PT_DIR_BITS)
 #define PT_DIR_BUILD_AT 65536u /* default thresholds: see ptree_directory_thresholds() */
 #define PT_DIR_DROP_BELOW 16384u
+#define PT_FREED 0xffu /* len of a node on a slab's free list: no prefix is that long */
 
 struct pt_node {
 	uint32_t child[2];
@@ -200,6 +201,9 @@ static void slab_free(struct pt_slab *s, uint32_t ref)
 		s->live_chunks--;
 		return;
 	}
+	/* Marked freed, for handles kept across changes (pt_node_live()); the free list's link
+	 * then goes over child[0]. */
+	((struct pt_node *)(ch->mem + (size_t)off * s->obj_size))->len = PT_FREED;
 	memcpy(ch->mem + (size_t)off * s->obj_size, &ch->free, sizeof(ch->free));
 	ch->free = off + 1;
 	if (!ch->in_partial)
@@ -226,6 +230,30 @@ static inline struct pt_node *pt_node(const struct ptree *t, uint32_t ref)
 
 	return (struct pt_node *)(s->chunks[raw >> PT_CHUNK_SHIFT].mem +
 				  (size_t)(raw & PT_CHUNK_MASK) * s->obj_size);
+}
+
+/* Where handle ref's node would be, or NULL when ref names no object a slab holds now (its
+ * chunk gone, or never handed out): for handles kept across changes (struct ptree_where). */
+static struct pt_node *pt_node_addr(const struct ptree *t, uint32_t ref)
+{
+	const struct pt_slab *s = (ref & PT_GLUE) ? &t->glue : &t->stored;
+	uint32_t raw = (ref & ~PT_GLUE) - 1, c, off;
+
+	if (!(ref & ~PT_GLUE))
+		return NULL;
+	c = raw >> PT_CHUNK_SHIFT;
+	off = raw & PT_CHUNK_MASK;
+	if (c >= s->nchunks || !s->chunks[c].mem || off >= s->chunks[c].used)
+		return NULL;
+	return (struct pt_node *)(s->chunks[c].mem + (size_t)off * s->obj_size);
+}
+
+/* ref's node if it is in use now (then it is in the tree), else NULL. */
+static struct pt_node *pt_node_live(const struct ptree *t, uint32_t ref)
+{
+	struct pt_node *n = pt_node_addr(t, ref);
+
+	return n && n->len != PT_FREED ? n : NULL;
 }
 
 static inline void **pt_value(const struct ptree *t, struct pt_node *n)
@@ -691,6 +719,35 @@ void *ptree_lookup(const struct ptree *t, const struct prefix *p)
 	return NULL;
 }
 
+void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct ptree_where *w)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref, idx, up[PTREE_WHERE_UP] = { PT_NIL };
+
+	memset(w, 0, sizeof(*w));
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	/* From the block's top, as ptree_lookup(): the top's own parent is not known then. */
+	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
+	while (ref) {
+		struct pt_node *n = pt_node(t, ref);
+
+		if (n->len > len || !key_match(n->key, key, n->len))
+			return NULL;
+		if (n->len == len) {
+			if (pt_is_glue(ref))
+				return NULL;
+			memcpy(w->up, up, sizeof(up));
+			return pt_val(t, n);
+		}
+		memmove(&up[1], &up[0], (PTREE_WHERE_UP - 1) * sizeof(up[0]));
+		up[0] = ref;
+		ref = n->child[pt_bit(key, n->len)];
+	}
+	return NULL;
+}
+
 /* The longest stored prefix with a value covering (key, len) in the subtree at ref. */
 static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
 {
@@ -817,6 +874,83 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 	if (r == PT_DEL_DONE && t->dir && t->count < t->dir_drop_below)
 		pt_dir_free(t);
 	return val;
+}
+
+/*
+ * Delete stored node n from the lowest of the ancestors *w names that is still one: a node
+ * in use whose prefix covers n's (whatever it was when noted: such a node is on the way to
+ * n). From there, the descent of pt_delete_below() is a step or two; with the next such
+ * ancestor's link to it, even a splice of that node needs no more. Most notes of a full
+ * withdrawal are partly stale by the time of the delete: n's sibling went first and took
+ * their glue parent with it, and the grandparent is n's parent now. False (nothing changed)
+ * when none holds, or the delete would need the link to the topmost one.
+ */
+static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptree_where *w)
+{
+	uint32_t s1 = PT_NIL, s2 = PT_NIL, *plink = NULL, idx, top;
+	struct pt_node *n1 = NULL, *n2 = NULL;
+	void *val = NULL;
+	bool slot, safe;
+
+	for (unsigned i = 0; i < PTREE_WHERE_UP && !s2; i++) {
+		struct pt_node *a = pt_node_live(t, w->up[i]);
+
+		if (!a || a->len >= n->len || !key_match(a->key, n->key, a->len))
+			continue;
+		if (!s1) {
+			s1 = w->up[i];
+			n1 = a;
+		} else {
+			s2 = w->up[i];
+			n2 = a;
+		}
+	}
+	if (!s1)
+		return false;
+	if (n2 && n2->child[pt_bit(n->key, n2->len)] == s1)
+		plink = &n2->child[pt_bit(n->key, n2->len)];
+	else if (t->root == s1)
+		plink = &t->root;
+	/* The block's top stays when what may change (n, its parent, s1 when plink lets it go)
+	 * lies below a node of the block that stays: s1, or s2 when s1 may be spliced out. */
+	slot = pt_dir_slot(t, n->key, n->len, &idx);
+	safe = !slot || (n1->len >= t->dir_len && (!plink || (n2 && n2->len >= t->dir_len)));
+	top = slot ? t->dir[idx] : PT_NIL;
+	if (pt_delete_below(t, &n1->child[pt_bit(n->key, n1->len)], plink, s1, n->key, n->len,
+			    &val) != PT_DEL_DONE)
+		return false;
+	/* Otherwise a top that went (freed, or converted to glue) is looked for again. */
+	if (!safe && !pt_node_live(t, top))
+		pt_dir_fix(t, n->key, idx);
+	return true;
+}
+
+bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where *w)
+{
+	struct pt_node *n;
+	struct prefix p;
+
+	if (!t || !t->inline_size || !value)
+		return false;
+	n = (struct pt_node *)((uint8_t *)value - t->value_off);
+	if (w && pt_delete_where(t, n, w)) {
+		if (t->dir && t->count < t->dir_drop_below)
+			pt_dir_free(t);
+		return true;
+	}
+	pt_to_prefix(t, n, &p);
+	return ptree_delete(t, &p) == value;
+}
+
+void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w)
+{
+	const struct pt_node *n;
+
+	if (!t || !w)
+		return;
+	for (unsigned i = 0; i < PTREE_WHERE_UP; i++)
+		if ((n = pt_node_addr(t, w->up[i])))
+			__builtin_prefetch(n);
 }
 
 /* First stored node with a value in the subtree at ref, in pre-order (= prefix_cmp order). */

@@ -80,6 +80,28 @@ void *ptree_match_prefix(const struct ptree *t, const struct prefix *p); /* long
 void *ptree_delete(struct ptree *t, const struct prefix *p);
 
 /*
+ * A delete without a second descent, for an inline tree's prefix looked up now and deleted
+ * later (the RIB frees a withdrawn prefix's record once the withdrawal was sent on). The
+ * lookup notes where it found the prefix: the nodes above it, up to three (handles, 12
+ * bytes, kept by the caller only meanwhile). The delete starts from the lowest of them that
+ * is still above the prefix, a step or two instead of a descent; other changes in between
+ * may have taken them all (then it descends as ptree_delete()). The note is never trusted,
+ * only checked, so any note (even another prefix's) is safe.
+ */
+#define PTREE_WHERE_UP 3
+struct ptree_where {
+	uint32_t up[PTREE_WHERE_UP]; /* parent, grandparent, ...: node handles, 0: not known */
+};
+/* ptree_lookup() that also fills *w (zeroed when p is absent; the nodes above the root, or
+ * above where the descent started, are not known). */
+void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct ptree_where *w);
+/* Delete the prefix whose inline value is value (from ptree_get_inline(), still stored),
+ * using *w when it still holds (w may be NULL). False when value is not in an inline tree. */
+bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where *w);
+/* A hint, like ptree_prefetch(): bring into the cache the nodes *w names. */
+void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w);
+
+/*
  * Ordered iteration (prefix_cmp order). ptree_first() gives the first stored prefix; ptree_next()
  * the first stored prefix strictly after *after, whether or not *after is still in the tree, so a
  * walk survives inserts and deletes between steps. Both fill *p and return the value, or NULL

@@ -196,17 +196,61 @@ static inline struct bgp_dest **jslot(const struct rib_journal *j, uint64_t pos)
 	return &j->chunk[i / RIB_JCHUNK][i % RIB_JCHUNK];
 }
 
-/* Is dest's latest journal entry live and at or after pos? */
-static bool journal_has_since(const struct rib_journal *j, const struct bgp_dest *d, uint64_t pos)
+/* The note kept for position pos (rib_journal_note_where()), or NULL. */
+static inline const struct ptree_where *jwhere(const struct rib_journal *j, uint64_t pos)
+{
+	uint64_t i = pos - j->base;
+	const struct ptree_where *w = j->where[i / RIB_JCHUNK];
+
+	return w && w[i % RIB_JCHUNK].up[0] ? &w[i % RIB_JCHUNK] : NULL;
+}
+
+/* Free the notes of journal chunk c (a chunk that goes, or is used again from the start). */
+static void jwhere_free(struct rib_journal *j, uint32_t c)
+{
+	if (!j->where[c])
+		return;
+	XFREE(MTYPE_BGP_JOURNAL, j->where[c]);
+	j->nwhere--;
+}
+
+/* Position of dest's latest journal entry if it is live, else 0 (positions start at 1). */
+static uint64_t journal_latest(const struct rib_journal *j, const struct bgp_dest *d)
 {
 	uint64_t dist = (uint32_t)((uint32_t)j->head - d->version);
 	uint64_t at;
 
 	if (dist == 0 || dist > j->head - j->tail)
-		return false;
+		return 0;
 	at = j->head - dist;
 	/* The pointer comparison makes the 32-bit version unambiguous. */
-	return at >= pos && *jslot(j, at) == d;
+	return *jslot(j, at) == d ? at : 0;
+}
+
+/* Is dest's latest journal entry live and at or after pos? */
+static bool journal_has_since(const struct rib_journal *j, const struct bgp_dest *d, uint64_t pos)
+{
+	uint64_t at = journal_latest(j, d);
+
+	return at && at >= pos;
+}
+
+void rib_journal_note_where(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+			    const struct ptree_where *w)
+{
+	struct rib_journal *j = &rib->af[af].journal;
+	uint64_t at = journal_latest(j, dest), i;
+	uint32_t c;
+
+	if (!at || !w->up[0])
+		return;
+	i = at - j->base;
+	c = (uint32_t)(i / RIB_JCHUNK);
+	if (!j->where[c]) {
+		j->where[c] = XCALLOC(MTYPE_BGP_JOURNAL, RIB_JCHUNK * sizeof(struct ptree_where));
+		j->nwhere++;
+	}
+	j->where[c][i % RIB_JCHUNK] = *w;
 }
 
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest)
@@ -218,9 +262,12 @@ void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest
 		return;
 	if (j->head - j->base == (uint64_t)j->nchunk * RIB_JCHUNK) {
 		if (j->nchunk == j->cap) {
-			j->cap = j->cap ? j->cap * 2 : 16;
-			j->chunk =
-				XREALLOC(MTYPE_BGP_JOURNAL, j->chunk, j->cap * sizeof(*j->chunk));
+			uint32_t cap = j->cap ? j->cap * 2 : 16;
+
+			j->chunk = XREALLOC(MTYPE_BGP_JOURNAL, j->chunk, cap * sizeof(*j->chunk));
+			j->where = XREALLOC(MTYPE_BGP_JOURNAL, j->where, cap * sizeof(*j->where));
+			memset(&j->where[j->cap], 0, (cap - j->cap) * sizeof(*j->where));
+			j->cap = cap;
 		}
 		j->chunk[j->nchunk++] =
 			XMALLOC(MTYPE_BGP_JOURNAL, RIB_JCHUNK * sizeof(struct bgp_dest *));
@@ -231,16 +278,13 @@ void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest
 	rib_work_schedule(rib);
 }
 
-static void dest_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+/* w: where the withdrawal found d, NULL if not known (the tree then descends to it). */
+static void dest_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d,
+		      const struct ptree_where *w)
 {
-	struct prefix p;
-	void *v;
-
-	bgp_dest_prefix(d, af, &p);
 	/* d is its tree node's inline value: what it holds goes first, then the node. */
 	bgp_dest_adv_release(rib, af, d);
-	v = ptree_delete(rib->af[af].tree, &p);
-	if (v != d)
+	if (!ptree_delete_inline(rib->af[af].tree, d, w))
 		log_err("RIB: route node for a prefix was not in its table (internal error)");
 }
 
@@ -264,7 +308,8 @@ static bool adv_to_live_session(const struct bgp_rib *rib, const struct bgp_dest
 	return false;
 }
 
-bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+static bool dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d,
+			    const struct ptree_where *w)
 {
 	const struct rib_journal *j = &rib->af[af].journal;
 
@@ -274,8 +319,13 @@ bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 		return false;
 	if (bgp_dest_plen(d, af) == 0 && rib_deforig_keeps(rib, af))
 		return false; /* a session's default-originate is exported from it */
-	dest_free(rib, af, d);
+	dest_free(rib, af, d, w);
 	return true;
+}
+
+bool rib_dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
+{
+	return dest_maybe_free(rib, af, d, NULL);
 }
 
 /* Readers that lag this far behind the head restart with a walk of the table, so the
@@ -315,9 +365,11 @@ static void journal_check_lag(struct bgp_rib *rib, enum bgp_af af)
 }
 
 /* Trimming frees the dests the journal was the last to need, in journal order: after a
- * table's withdrawal, prefixes far apart in the tree, each delete a descent of cache misses.
- * Ahead of the trim, in steps of TRIM_AHEAD entries: the dests two steps ahead are fetched,
- * and the tree descents of the path-less ones of the next step (ptree_prefetch()). */
+ * table's withdrawal, prefixes far apart in the tree. A dest emptied by a withdrawal is
+ * deleted from where that withdrawal found it (the nodes above it, noted with its entry), a
+ * step or two; the others by a descent, a cache miss per level. Ahead of the trim, in steps of
+ * TRIM_AHEAD entries: the dests two steps ahead are fetched, and for the path-less ones of
+ * the next step the noted nodes, or the tree descents (ptree_prefetch()). */
 #define TRIM_AHEAD 16
 
 static void trim_prefetch(struct bgp_rib *rib, enum bgp_af af, uint64_t pos, uint64_t limit)
@@ -330,8 +382,14 @@ static void trim_prefetch(struct bgp_rib *rib, enum bgp_af af, uint64_t pos, uin
 		__builtin_prefetch(*jslot(j, k));
 	for (uint64_t k = pos; k < MIN(limit, pos + TRIM_AHEAD); k++) {
 		const struct bgp_dest *d = *jslot(j, k);
+		const struct ptree_where *w;
 
-		if (d->version == (uint32_t)k && !d->paths)
+		if (d->version != (uint32_t)k || d->paths)
+			continue;
+		w = jwhere(j, k);
+		if (w)
+			ptree_prefetch_where(rib->af[af].tree, w);
+		else
 			bgp_dest_prefix(d, af, &p[n++]);
 	}
 	ptree_prefetch(rib->af[af].tree, p, n);
@@ -355,11 +413,14 @@ size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 
 		/* Its latest entry, every reader past it: free it if it has no paths. */
 		if (d->version == (uint32_t)pos)
-			rib_dest_maybe_free(rib, af, d);
+			dest_maybe_free(rib, af, d, jwhere(j, pos));
 		n++;
 		if (j->tail - j->base == RIB_JCHUNK) {
 			XFREE(MTYPE_BGP_JOURNAL, j->chunk[0]);
+			jwhere_free(j, 0);
 			memmove(j->chunk, j->chunk + 1, (j->nchunk - 1) * sizeof(*j->chunk));
+			memmove(j->where, j->where + 1, (j->nchunk - 1) * sizeof(*j->where));
+			j->where[j->nchunk - 1] = NULL;
 			j->nchunk--;
 			j->base += RIB_JCHUNK;
 		}
@@ -369,7 +430,10 @@ size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 		while (j->nchunk > 1) {
 			j->nchunk--;
 			XFREE(MTYPE_BGP_JOURNAL, j->chunk[j->nchunk]);
+			jwhere_free(j, j->nchunk);
 		}
+		if (j->nchunk)
+			jwhere_free(j, 0); /* its positions begin again: no note may outlive them */
 		j->base = j->head;
 	}
 	return n;
@@ -382,8 +446,10 @@ void rib_journal_free(struct bgp_rib *rib, enum bgp_af af)
 	while (j->nchunk) {
 		j->nchunk--;
 		XFREE(MTYPE_BGP_JOURNAL, j->chunk[j->nchunk]);
+		jwhere_free(j, j->nchunk);
 	}
 	XFREE(MTYPE_BGP_JOURNAL, j->chunk);
+	XFREE(MTYPE_BGP_JOURNAL, j->where);
 	j->cap = 0;
 	j->base = j->tail = j->head;
 }

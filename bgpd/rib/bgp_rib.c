@@ -211,7 +211,8 @@ static void rib_path_update(struct bgp_rib *rib, enum bgp_af af, struct rib_src 
 static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_src *src,
 			      const struct prefix *p)
 {
-	struct bgp_dest *dest = ptree_lookup(rib->af[af].tree, p);
+	struct ptree_where where;
+	struct bgp_dest *dest = ptree_lookup_where(rib->af[af].tree, p, &where);
 	struct bgp_path *path, *prev;
 	struct best_snap before;
 
@@ -223,6 +224,9 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	best_snap(rib, af, dest, &before);
 	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
+	/* Emptied: the trim frees it later, from where this descent found it. */
+	if (!dest->paths)
+		rib_journal_note_where(rib, af, dest, &where);
 }
 
 void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest,
@@ -1247,6 +1251,7 @@ size_t rib_memory(const struct bgp_rib *rib)
 
 		total += ptree_memory(raf->tree);
 		total += (size_t)raf->journal.nchunk * RIB_JCHUNK * sizeof(struct bgp_dest *);
+		total += (size_t)raf->journal.nwhere * RIB_JCHUNK * sizeof(struct ptree_where);
 	}
 	return total;
 }

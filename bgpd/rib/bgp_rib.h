@@ -44,6 +44,7 @@
 
 struct ev;
 struct ptree;
+struct ptree_where;
 struct rib_gr;
 struct rib_gr_walk;
 struct adj_out_cache;
@@ -126,6 +127,11 @@ _Static_assert(sizeof(struct bgp_dest) == 20, "struct bgp_dest is counted per pr
 #define RIB_JCHUNK 4096
 struct rib_journal {
 	struct bgp_dest ***chunk; /* chunk[i][j] is position base + i * RIB_JCHUNK + j */
+	/* where[i][j]: where the withdrawal found the dest of chunk[i][j] in the tree, so that
+	 * the trim frees it without a descent (rib_journal_note_where()). A chunk's array is
+	 * made by its first note and goes with it: an announcement makes none. */
+	struct ptree_where **where;
+	uint32_t nwhere; /* where[] arrays allocated */
 	uint32_t nchunk;
 	uint32_t cap;
 	uint64_t base;
@@ -507,6 +513,10 @@ bool rib_attr_llgr_stale(const struct bgp_attr *attr);
 
 /* Journal (bgp_adj_out.c) */
 void rib_journal_mark(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *dest);
+/* dest was left without paths by a withdrawal that found it at *w: kept with its latest
+ * journal entry, for the trim's delete (nothing when it has none). */
+void rib_journal_note_where(struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
+			    const struct ptree_where *w);
 /* Drop entries every reader has passed (at most max); frees dests left without paths. */
 size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max);
 void rib_journal_free(struct bgp_rib *rib, enum bgp_af af);
