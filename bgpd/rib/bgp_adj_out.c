@@ -143,6 +143,30 @@ static void adv_set(struct bgp_dest *d, uint32_t id)
 	m->w[w] |= UINT64_C(1) << (id % 64);
 }
 
+/*
+ * The sessions of an update group (ids 1..63) as one mask: while d's bitmap is inline their
+ * bits are one word, so a batch shared by many sessions reads and writes each dest's bits
+ * once for all of them rather than once per session (doc/performance.md, "Many collectors:
+ * group-level state (round 3)"). Callers check adv_spilled() first.
+ */
+static inline uint64_t adv_inline_bits(const struct bgp_dest *d, uint64_t mask)
+{
+	return d->adv & mask;
+}
+
+/* Set (want) or clear the bits of mask in d's inline bitmap; returns the bits that changed. */
+static inline uint64_t adv_inline_assign(struct bgp_dest *d, uint64_t mask, bool want)
+{
+	uint64_t had = d->adv & mask;
+
+	if (want) {
+		d->adv |= mask;
+		return mask & ~had;
+	}
+	d->adv &= ~mask;
+	return had;
+}
+
 bool bgp_dest_adv_clear(struct bgp_dest *d, uint32_t id)
 {
 	struct adv_map *m;
@@ -1126,6 +1150,7 @@ struct adj_out_visit {
 	struct bgp_dest *dest;
 	const struct rib_src *from; /* source of its best path, NULL = none */
 	bool adv_before;	    /* the leader's advertised-to bit before the decision */
+	bool want;		    /* and after it: announced (set) or not (clear) */
 };
 
 struct adj_out_batch {
@@ -1144,6 +1169,7 @@ struct adj_out_batch {
 	uint32_t nfol;
 	uint32_t fol_cap;
 	struct rib_src **fol;
+	uint64_t fol_inline; /* the followers with ids 1..63, as bits (adv_inline_bits()) */
 	uint8_t *tee;
 	size_t tee_len;
 	size_t tee_cap;
@@ -1654,7 +1680,8 @@ static void share_note(struct bgp_rib *rib, const struct rib_src *to, struct adj
 	v->adv_before = bgp_dest_adv_test(d, to->id);
 }
 
-/* Would f make exactly the leader's decisions on this batch? (After the leader's.) */
+/* Would f make exactly the leader's decisions on this batch? Dest by dest, for the cases
+ * share_check() cannot settle for all followers at once. */
 static bool share_follows(const struct rib_src *to, const struct rib_src *f,
 			  const struct adj_out_batch *b)
 {
@@ -1664,23 +1691,128 @@ static bool share_follows(const struct rib_src *to, const struct rib_src *f,
 		if (!update_group_route_shareable(v->from, to, f))
 			return false;
 		/* Nothing announced: the leader withdrew iff its bit was set; so must f's be. */
-		if (!bgp_dest_adv_test(v->dest, to->id) &&
-		    bgp_dest_adv_test(v->dest, f->id) != v->adv_before)
+		if (!v->want && bgp_dest_adv_test(v->dest, f->id) != v->adv_before)
 			return false;
 	}
 	return true;
 }
 
-/* Keep the followers that make the leader's decisions; the number kept. */
+/* The distinct sources of a batch's routes: a follower is checked against each once. */
+#define SHARE_FROM_MAX 8
+
+/* false when there are too many to keep. */
+static bool from_add(const struct rib_src **from, uint32_t *nfrom, const struct rib_src *s)
+{
+	for (uint32_t i = 0; i < *nfrom; i++)
+		if (from[i] == s)
+			return true;
+	if (*nfrom == SHARE_FROM_MAX)
+		return false;
+	from[(*nfrom)++] = s;
+	return true;
+}
+
+static bool from_shareable(const struct rib_src *const *from, uint32_t nfrom,
+			   const struct rib_src *to, const struct rib_src *f)
+{
+	for (uint32_t i = 0; i < nfrom; i++)
+		if (!update_group_route_shareable(from[i], to, f))
+			return false;
+	return true;
+}
+
+static uint64_t fol_inline_mask(const struct adj_out_batch *b)
+{
+	uint64_t m = 0;
+
+	for (uint32_t k = 0; k < b->nfol; k++)
+		if (b->fol[k]->id < 64)
+			m |= UINT64_C(1) << b->fol[k]->id;
+	return m;
+}
+
+/*
+ * Keep the followers that make the leader's decisions; the number kept. The per-dest part is
+ * done once for all of them: the leader's bit after its decision, the sources of the batch's
+ * routes (a follower is then checked against each distinct one), and, where the leader
+ * announced nothing, the inline followers' bits against the leader's before, in one word.
+ * Only a follower with id 64 or more, a dest with a spilled bitmap that the leader announced
+ * nothing for, or a batch with many sources, is checked dest by dest (share_follows()).
+ */
 static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
 {
-	uint32_t n = 0;
+	const struct rib_src *from[SHARE_FROM_MAX];
+	uint32_t nfrom = 0, n = 0;
+	uint64_t inl = fol_inline_mask(b), bad = 0;
+	bool many_from = false, spilled_quiet = false;
 
-	for (uint32_t i = 0; i < b->nfol; i++)
-		if (share_follows(to, b->fol[i], b))
-			b->fol[n++] = b->fol[i];
+	for (uint32_t i = 0; i < b->nvisit; i++) {
+		struct adj_out_visit *v = &b->visit[i];
+
+		v->want = bgp_dest_adv_test(v->dest, to->id);
+		if (v->from && !many_from && !from_add(from, &nfrom, v->from))
+			many_from = true;
+		if (v->want)
+			continue;
+		if (adv_spilled(v->dest))
+			spilled_quiet = true;
+		else
+			bad |= adv_inline_bits(v->dest, inl) ^ (v->adv_before ? inl : 0);
+	}
+	for (uint32_t k = 0; k < b->nfol; k++) {
+		struct rib_src *f = b->fol[k];
+		bool follows;
+
+		if (many_from || spilled_quiet || f->id >= 64)
+			follows = share_follows(to, f, b);
+		else
+			follows = !((bad >> f->id) & 1) && from_shareable(from, nfrom, to, f);
+		if (follows)
+			b->fol[n++] = f;
+	}
 	b->nfol = n;
+	b->fol_inline = fol_inline_mask(b);
 	return n;
+}
+
+/* One follower's bit for d made the leader's (want), its count kept. */
+static void share_assign(struct rib_src *f, enum bgp_af af, struct bgp_dest *d, bool want)
+{
+	if (want && !bgp_dest_adv_test(d, f->id)) {
+		adv_set(d, f->id);
+		f->sent[af]++;
+	} else if (!want && bgp_dest_adv_clear(d, f->id)) {
+		f->sent[af]--;
+	}
+}
+
+/* Every follower's bit for d made the leader's (want). The inline followers' bits go in one
+ * word; when that changes all of them, as it does for a new or a withdrawn prefix, their
+ * counts are settled once per batch (*all, share_apply()). */
+static void share_assign_all(struct bgp_rib *rib, enum bgp_af af, const struct adj_out_batch *b,
+			     struct bgp_dest *d, bool want, uint32_t *all)
+{
+	uint64_t inl = b->fol_inline;
+	bool one_by_one = true;
+
+	if (inl && !adv_spilled(d)) {
+		uint64_t changed = adv_inline_assign(d, inl, want);
+
+		one_by_one = false;
+		if (changed == inl)
+			(*all)++;
+		for (; changed && changed != inl; changed &= changed - 1) {
+			struct rib_src *f = rib_src_get(rib, (uint32_t)__builtin_ctzll(changed));
+
+			if (want)
+				f->sent[af]++;
+			else
+				f->sent[af]--;
+		}
+	}
+	for (uint32_t k = 0; k < b->nfol; k++)
+		if (b->fol[k]->id >= 64 || one_by_one)
+			share_assign(b->fol[k], af, d, want);
 }
 
 /* The leader has sent the batch (into b->tee as well): each follower gets the same bits, the
@@ -1688,20 +1820,20 @@ static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
 static void share_apply(struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
 			struct adj_out_batch *b)
 {
+	uint32_t all_set = 0, all_cleared = 0;
+
+	for (uint32_t i = 0; i < b->nvisit; i++) {
+		const struct adj_out_visit *v = &b->visit[i];
+
+		share_assign_all(rib, af, b, v->dest, v->want, v->want ? &all_set : &all_cleared);
+	}
 	for (uint32_t k = 0; k < b->nfol; k++) {
 		struct rib_src *f = b->fol[k];
 		size_t space = rib->sops->send_space(f->peer);
 
-		for (uint32_t i = 0; i < b->nvisit; i++) {
-			struct bgp_dest *d = b->visit[i].dest;
-			bool want = bgp_dest_adv_test(d, to->id);
-
-			if (want && !bgp_dest_adv_test(d, f->id)) {
-				adv_set(d, f->id);
-				f->sent[af]++;
-			} else if (!want && bgp_dest_adv_clear(d, f->id)) {
-				f->sent[af]--;
-			}
+		if (f->id < 64) {
+			f->sent[af] += all_set;
+			f->sent[af] -= all_cleared;
 		}
 		f->out[af].cursor = to->out[af].cursor;
 		for (size_t off = 0; off < b->tee_len;) {
