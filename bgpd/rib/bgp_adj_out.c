@@ -1170,6 +1170,7 @@ struct adj_out_batch {
 	uint32_t fol_cap;
 	struct rib_src **fol;
 	uint64_t fol_inline; /* the followers with ids 1..63, as bits (adv_inline_bits()) */
+	uint32_t fol_wide;   /* and how many have ids of 64 and up */
 	uint8_t *tee;
 	size_t tee_len;
 	size_t tee_cap;
@@ -1772,6 +1773,7 @@ static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
 	}
 	b->nfol = n;
 	b->fol_inline = fol_inline_mask(b);
+	b->fol_wide = n - (uint32_t)__builtin_popcountll(b->fol_inline);
 	return n;
 }
 
@@ -1810,6 +1812,8 @@ static void share_assign_all(struct bgp_rib *rib, enum bgp_af af, const struct a
 				f->sent[af]--;
 		}
 	}
+	if (!one_by_one && !b->fol_wide)
+		return;
 	for (uint32_t k = 0; k < b->nfol; k++)
 		if (b->fol[k]->id >= 64 || one_by_one)
 			share_assign(b->fol[k], af, d, want);
