@@ -16,7 +16,7 @@
  *
  * A session's life
  *   - Up: it walks the table in prefix order (resumable: its cursor is the last prefix
- *     visited, and ptree_next() survives deletions), remembering the journal position at
+ *     visited, and ptree_next_batch() survives deletions), remembering the journal position at
  *     which it started. Dests whose latest entry is at or after that position are skipped by
  *     the walk: the journal brings them. After the walk it reads the journal from that
  *     position, and sends End-of-RIB (RFC 4724 2) once it has caught up with the journal head
@@ -1166,6 +1166,8 @@ struct adj_out_batch {
 	 * sessions that follow, the leader's messages as sent. */
 	uint32_t nvisit;
 	struct adj_out_visit visit[RIB_BATCH];
+	/* A walking session's dests for this batch, in prefix order (ptree_next_batch()). */
+	void *walk[RIB_BATCH];
 	uint32_t nfol;
 	uint32_t fol_cap;
 	struct rib_src **fol;
@@ -1865,26 +1867,33 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 	bool sharing = false;
 
 	if (out->mode == RIB_OUT_WALK) {
-		struct ptree *tree = rib->af[af].tree;
-		struct prefix p;
-		struct bgp_dest *d;
+		struct prefix last;
+		size_t n = 0;
 
-		/* A session sent nothing whatever the table holds: the walk ends at once. */
-		if (out->walk_started)
-			d = ptree_next(tree, &out->walk_last, &p);
-		else
-			d = adj_out_sends_nothing(to, af) ? NULL : ptree_first(tree, &p);
+		/* The batch's dests from one descent of the tree, not one per dest (in a mesh
+		 * every session walks a growing table: doc/performance.md, "Many collectors:
+		 * group-level state (round 3)"). They stay valid while the batch is decided:
+		 * dests are freed in batch_reset(), after. A session sent nothing whatever the
+		 * table holds: the walk ends at once. */
+		if (out->walk_started || !adj_out_sends_nothing(to, af))
+			n = ptree_next_batch(rib->af[af].tree,
+					     out->walk_started ? &out->walk_last : NULL, b->walk,
+					     MIN(limit, (size_t)RIB_BATCH), &last);
 		out->walk_started = true;
-		while (d) {
-			out->walk_last = p;
-			visited++;
+		while (visited < n) {
+			struct bgp_dest *d = b->walk[visited++];
+
 			if (!journal_has_since(j, d, out->cursor))
 				est += collect(rib, to, af, d, b);
-			if (visited >= limit || est >= *space)
+			if (est >= *space)
 				break;
-			d = ptree_next(tree, &out->walk_last, &p);
 		}
-		if (!d) {
+		if (visited == n && n)
+			out->walk_last = last;
+		else if (visited)
+			bgp_dest_prefix(b->walk[visited - 1], af, &out->walk_last);
+		/* Fewer than asked for, all visited: the table has no more. */
+		if (visited == n && n < MIN(limit, (size_t)RIB_BATCH)) {
 			out->mode = RIB_OUT_JOURNAL;
 			if (!out->eor_sent)
 				out->eor_pos = j->head;
