@@ -1150,7 +1150,7 @@ struct adj_out_visit {
 	struct bgp_dest *dest;
 	const struct rib_src *from; /* source of its best path, NULL = none */
 	bool adv_before;	    /* the leader's advertised-to bit before the decision */
-	bool want;		    /* and after it: announced (set) or not (clear) */
+	bool want;		    /* and after it (before sending): announced or not */
 };
 
 struct adj_out_batch {
@@ -1829,9 +1829,11 @@ static void share_apply(struct bgp_rib *rib, const struct rib_src *to, enum bgp_
 	uint32_t all_set = 0, all_cleared = 0;
 
 	for (uint32_t i = 0; i < b->nvisit; i++) {
-		const struct adj_out_visit *v = &b->visit[i];
+		struct bgp_dest *d = b->visit[i].dest;
+		/* Read again: sending may have withdrawn what could not be encoded. */
+		bool want = bgp_dest_adv_test(d, to->id);
 
-		share_assign_all(rib, af, b, v->dest, v->want, v->want ? &all_set : &all_cleared);
+		share_assign_all(rib, af, b, d, want, want ? &all_set : &all_cleared);
 	}
 	for (uint32_t k = 0; k < b->nfol; k++) {
 		struct rib_src *f = b->fol[k];

@@ -472,6 +472,59 @@ START_TEST(test_many_members)
 }
 END_TEST
 
+/* An attribute set too large for the collectors' 4,096-byte UPDATEs (the feeder has extended
+ * messages): the leader withdraws instead of announcing while it sends, and its followers,
+ * given its messages, must hold the same bits: none. */
+START_TEST(test_oversized_set_shared)
+{
+	enum { N = 50, NCOMM = 1100 };
+	const size_t attrs = 4 + 9 + 7 + 4 + 4 * NCOMM;
+	uint8_t *body = malloc(2 + 2 + attrs + 4 * N);
+	size_t o = 0;
+
+	feeder->info.max_msg_size = 65535;
+	feeder->info.codec.extended_message = true;
+	/* No withdrawals; ORIGIN IGP, AS_PATH 65002, NEXT_HOP, 1,100 communities. */
+	body[o++] = 0, body[o++] = 0;
+	body[o++] = (uint8_t)(attrs >> 8), body[o++] = (uint8_t)attrs;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 1, 1, 0 }, 4);
+	o += 4;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 2, 6, 2, 1, 0, 0, 0xfd, 0xea }, 9);
+	o += 9;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 3, 4, 10, 0, 0, 2 }, 7);
+	o += 7;
+	body[o++] = 0xd0; /* optional transitive, extended length */
+	body[o++] = BGP_ATTR_COMMUNITIES;
+	body[o++] = (uint8_t)((4 * NCOMM) >> 8), body[o++] = (uint8_t)(4 * NCOMM);
+	for (unsigned c = 0; c < NCOMM; c++) {
+		uint32_t v = (65002u << 16) | c;
+
+		body[o++] = (uint8_t)(v >> 24), body[o++] = (uint8_t)(v >> 16);
+		body[o++] = (uint8_t)(v >> 8), body[o++] = (uint8_t)v;
+	}
+	for (unsigned i = 0; i < N; i++) {
+		body[o++] = 24, body[o++] = 20, body[o++] = 0;
+		body[o++] = (uint8_t)i; /* pfx[i], 20.0.i.0/24 */
+	}
+	ck_assert_int_eq(fake_deliver(feeder, body, o), 0);
+	free(body);
+	bgp->rib->out_shared = 0;
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+	}
+	/* A set that fits replaces it: all four get it, each counted once. */
+	feed(feeder, pfx, N, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), N);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), N);
+	}
+}
+END_TEST
+
 static Suite *update_group_suite(void)
 {
 	Suite *s = suite_create("bgp_update_group");
@@ -489,6 +542,7 @@ static Suite *update_group_suite(void)
 	tcase_add_test(tc, test_leave_and_rejoin);
 	tcase_add_test(tc, test_members_bits_differ);
 	tcase_add_test(tc, test_many_members);
+	tcase_add_test(tc, test_oversized_set_shared);
 	suite_add_tcase(s, tc);
 	return s;
 }
