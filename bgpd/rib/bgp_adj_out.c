@@ -16,7 +16,7 @@
  *
  * A session's life
  *   - Up: it walks the table in prefix order (resumable: its cursor is the last prefix
- *     visited, and ptree_next() survives deletions), remembering the journal position at
+ *     visited, and ptree_next_batch() survives deletions), remembering the journal position at
  *     which it started. Dests whose latest entry is at or after that position are skipped by
  *     the walk: the journal brings them. After the walk it reads the journal from that
  *     position, and sends End-of-RIB (RFC 4724 2) once it has caught up with the journal head
@@ -141,6 +141,30 @@ static void adv_set(struct bgp_dest *d, uint32_t id)
 		d->adv = (uintptr_t)m | 1;
 	}
 	m->w[w] |= UINT64_C(1) << (id % 64);
+}
+
+/*
+ * The sessions of an update group (ids 1..63) as one mask: while d's bitmap is inline their
+ * bits are one word, so a batch shared by many sessions reads and writes each dest's bits
+ * once for all of them rather than once per session (doc/performance.md, "Many collectors:
+ * group-level state (round 3)"). Callers check adv_spilled() first.
+ */
+static inline uint64_t adv_inline_bits(const struct bgp_dest *d, uint64_t mask)
+{
+	return d->adv & mask;
+}
+
+/* Set (want) or clear the bits of mask in d's inline bitmap; returns the bits that changed. */
+static inline uint64_t adv_inline_assign(struct bgp_dest *d, uint64_t mask, bool want)
+{
+	uint64_t had = d->adv & mask;
+
+	if (want) {
+		d->adv |= mask;
+		return mask & ~had;
+	}
+	d->adv &= ~mask;
+	return had;
 }
 
 bool bgp_dest_adv_clear(struct bgp_dest *d, uint32_t id)
@@ -1192,6 +1216,7 @@ struct adj_out_visit {
 	struct bgp_dest *dest;
 	const struct rib_src *from; /* source of its best path, NULL = none */
 	bool adv_before;	    /* the leader's advertised-to bit before the decision */
+	bool want;		    /* and after it (before sending): announced or not */
 };
 
 struct adj_out_batch {
@@ -1207,9 +1232,13 @@ struct adj_out_batch {
 	 * sessions that follow, the leader's messages as sent. */
 	uint32_t nvisit;
 	struct adj_out_visit visit[RIB_BATCH];
+	/* A walking session's dests for this batch, in prefix order (ptree_next_batch()). */
+	void *walk[RIB_BATCH];
 	uint32_t nfol;
 	uint32_t fol_cap;
 	struct rib_src **fol;
+	uint64_t fol_inline; /* the followers with ids 1..63, as bits (adv_inline_bits()) */
+	uint32_t fol_wide;   /* and how many have ids of 64 and up */
 	uint8_t *tee;
 	size_t tee_len;
 	size_t tee_cap;
@@ -1721,7 +1750,8 @@ static void share_note(struct bgp_rib *rib, const struct rib_src *to, struct adj
 	v->adv_before = bgp_dest_adv_test(d, to->id);
 }
 
-/* Would f make exactly the leader's decisions on this batch? (After the leader's.) */
+/* Would f make exactly the leader's decisions on this batch? Dest by dest, for the cases
+ * share_check() cannot settle for all followers at once. */
 static bool share_follows(const struct rib_src *to, const struct rib_src *f,
 			  const struct adj_out_batch *b)
 {
@@ -1731,23 +1761,131 @@ static bool share_follows(const struct rib_src *to, const struct rib_src *f,
 		if (!update_group_route_shareable(v->from, to, f))
 			return false;
 		/* Nothing announced: the leader withdrew iff its bit was set; so must f's be. */
-		if (!bgp_dest_adv_test(v->dest, to->id) &&
-		    bgp_dest_adv_test(v->dest, f->id) != v->adv_before)
+		if (!v->want && bgp_dest_adv_test(v->dest, f->id) != v->adv_before)
 			return false;
 	}
 	return true;
 }
 
-/* Keep the followers that make the leader's decisions; the number kept. */
+/* The distinct sources of a batch's routes: a follower is checked against each once. */
+#define SHARE_FROM_MAX 8
+
+/* false when there are too many to keep. */
+static bool from_add(const struct rib_src **from, uint32_t *nfrom, const struct rib_src *s)
+{
+	for (uint32_t i = 0; i < *nfrom; i++)
+		if (from[i] == s)
+			return true;
+	if (*nfrom == SHARE_FROM_MAX)
+		return false;
+	from[(*nfrom)++] = s;
+	return true;
+}
+
+static bool from_shareable(const struct rib_src *const *from, uint32_t nfrom,
+			   const struct rib_src *to, const struct rib_src *f)
+{
+	for (uint32_t i = 0; i < nfrom; i++)
+		if (!update_group_route_shareable(from[i], to, f))
+			return false;
+	return true;
+}
+
+static uint64_t fol_inline_mask(const struct adj_out_batch *b)
+{
+	uint64_t m = 0;
+
+	for (uint32_t k = 0; k < b->nfol; k++)
+		if (b->fol[k]->id < 64)
+			m |= UINT64_C(1) << b->fol[k]->id;
+	return m;
+}
+
+/*
+ * Keep the followers that make the leader's decisions; the number kept. The per-dest part is
+ * done once for all of them: the leader's bit after its decision, the sources of the batch's
+ * routes (a follower is then checked against each distinct one), and, where the leader
+ * announced nothing, the inline followers' bits against the leader's before, in one word.
+ * Only a follower with id 64 or more, a dest with a spilled bitmap that the leader announced
+ * nothing for, or a batch with many sources, is checked dest by dest (share_follows()).
+ */
 static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
 {
-	uint32_t n = 0;
+	const struct rib_src *from[SHARE_FROM_MAX];
+	uint32_t nfrom = 0, n = 0;
+	uint64_t inl = fol_inline_mask(b), bad = 0;
+	bool many_from = false, spilled_quiet = false;
 
-	for (uint32_t i = 0; i < b->nfol; i++)
-		if (share_follows(to, b->fol[i], b))
-			b->fol[n++] = b->fol[i];
+	for (uint32_t i = 0; i < b->nvisit; i++) {
+		struct adj_out_visit *v = &b->visit[i];
+
+		v->want = bgp_dest_adv_test(v->dest, to->id);
+		if (v->from && !many_from && !from_add(from, &nfrom, v->from))
+			many_from = true;
+		if (v->want)
+			continue;
+		if (adv_spilled(v->dest))
+			spilled_quiet = true;
+		else
+			bad |= adv_inline_bits(v->dest, inl) ^ (v->adv_before ? inl : 0);
+	}
+	for (uint32_t k = 0; k < b->nfol; k++) {
+		struct rib_src *f = b->fol[k];
+		bool follows;
+
+		if (many_from || spilled_quiet || f->id >= 64)
+			follows = share_follows(to, f, b);
+		else
+			follows = !((bad >> f->id) & 1) && from_shareable(from, nfrom, to, f);
+		if (follows)
+			b->fol[n++] = f;
+	}
 	b->nfol = n;
+	b->fol_inline = fol_inline_mask(b);
+	b->fol_wide = n - (uint32_t)__builtin_popcountll(b->fol_inline);
 	return n;
+}
+
+/* One follower's bit for d made the leader's (want), its count kept. */
+static void share_assign(struct rib_src *f, enum bgp_af af, struct bgp_dest *d, bool want)
+{
+	if (want && !bgp_dest_adv_test(d, f->id)) {
+		adv_set(d, f->id);
+		f->sent[af]++;
+	} else if (!want && bgp_dest_adv_clear(d, f->id)) {
+		f->sent[af]--;
+	}
+}
+
+/* Every follower's bit for d made the leader's (want). The inline followers' bits go in one
+ * word; when that changes all of them, as it does for a new or a withdrawn prefix, their
+ * counts are settled once per batch (*all, share_apply()). */
+static void share_assign_all(struct bgp_rib *rib, enum bgp_af af, const struct adj_out_batch *b,
+			     struct bgp_dest *d, bool want, uint32_t *all)
+{
+	uint64_t inl = b->fol_inline;
+	bool one_by_one = true;
+
+	if (inl && !adv_spilled(d)) {
+		uint64_t changed = adv_inline_assign(d, inl, want);
+
+		one_by_one = false;
+		if (changed == inl)
+			(*all)++;
+		for (; changed && changed != inl; changed &= changed - 1) {
+			struct rib_src *f = rib_src_get(rib, (uint32_t)__builtin_ctzll(changed));
+
+			if (want)
+				f->sent[af]++;
+			else
+				f->sent[af]--;
+		}
+	}
+	if (!one_by_one && !b->fol_wide)
+		return;
+	for (uint32_t k = 0; k < b->nfol; k++)
+		if (b->fol[k]->id >= 64 || one_by_one)
+			share_assign(b->fol[k], af, d, want);
 }
 
 /* The leader has sent the batch (into b->tee as well): each follower gets the same bits, the
@@ -1755,20 +1893,22 @@ static uint32_t share_check(const struct rib_src *to, struct adj_out_batch *b)
 static void share_apply(struct bgp_rib *rib, const struct rib_src *to, enum bgp_af af,
 			struct adj_out_batch *b)
 {
+	uint32_t all_set = 0, all_cleared = 0;
+
+	for (uint32_t i = 0; i < b->nvisit; i++) {
+		struct bgp_dest *d = b->visit[i].dest;
+		/* Read again: sending may have withdrawn what could not be encoded. */
+		bool want = bgp_dest_adv_test(d, to->id);
+
+		share_assign_all(rib, af, b, d, want, want ? &all_set : &all_cleared);
+	}
 	for (uint32_t k = 0; k < b->nfol; k++) {
 		struct rib_src *f = b->fol[k];
 		size_t space = rib->sops->send_space(f->peer);
 
-		for (uint32_t i = 0; i < b->nvisit; i++) {
-			struct bgp_dest *d = b->visit[i].dest;
-			bool want = bgp_dest_adv_test(d, to->id);
-
-			if (want && !bgp_dest_adv_test(d, f->id)) {
-				adv_set(d, f->id);
-				f->sent[af]++;
-			} else if (!want && bgp_dest_adv_clear(d, f->id)) {
-				f->sent[af]--;
-			}
+		if (f->id < 64) {
+			f->sent[af] += all_set;
+			f->sent[af] -= all_cleared;
 		}
 		f->out[af].cursor = to->out[af].cursor;
 		for (size_t off = 0; off < b->tee_len;) {
@@ -1796,26 +1936,33 @@ static size_t run_batch(struct bgp_rib *rib, struct rib_src *to, enum bgp_af af,
 	bool sharing = false;
 
 	if (out->mode == RIB_OUT_WALK) {
-		struct ptree *tree = rib->af[af].tree;
-		struct prefix p;
-		struct bgp_dest *d;
+		struct prefix last;
+		size_t n = 0;
 
-		/* A session sent nothing whatever the table holds: the walk ends at once. */
-		if (out->walk_started)
-			d = ptree_next(tree, &out->walk_last, &p);
-		else
-			d = adj_out_sends_nothing(to, af) ? NULL : ptree_first(tree, &p);
+		/* The batch's dests from one descent of the tree, not one per dest (in a mesh
+		 * every session walks a growing table: doc/performance.md, "Many collectors:
+		 * group-level state (round 3)"). They stay valid while the batch is decided:
+		 * dests are freed in batch_reset(), after. A session sent nothing whatever the
+		 * table holds: the walk ends at once. */
+		if (out->walk_started || !adj_out_sends_nothing(to, af))
+			n = ptree_next_batch(rib->af[af].tree,
+					     out->walk_started ? &out->walk_last : NULL, b->walk,
+					     MIN(limit, (size_t)RIB_BATCH), &last);
 		out->walk_started = true;
-		while (d) {
-			out->walk_last = p;
-			visited++;
+		while (visited < n) {
+			struct bgp_dest *d = b->walk[visited++];
+
 			if (!journal_has_since(j, d, out->cursor))
 				est += collect(rib, to, af, d, b);
-			if (visited >= limit || est >= *space)
+			if (est >= *space)
 				break;
-			d = ptree_next(tree, &out->walk_last, &p);
 		}
-		if (!d) {
+		if (visited == n && n)
+			out->walk_last = last;
+		else if (visited)
+			bgp_dest_prefix(b->walk[visited - 1], af, &out->walk_last);
+		/* Fewer than asked for, all visited: the table has no more. */
+		if (visited == n && n < MIN(limit, (size_t)RIB_BATCH)) {
 			out->mode = RIB_OUT_JOURNAL;
 			if (!out->eor_sent)
 				out->eor_pos = j->head;

@@ -174,6 +174,57 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* A session's table walk goes over several batches (its queue takes 5,000 bytes at a time)
+ * while the table changes behind and ahead of it: every other prefix is withdrawn, the dests
+ * freed where no session holds them, and new ones are added. It ends with exactly the table
+ * as it is then, each withdrawal sent only for what it had. */
+START_TEST(test_walk_while_table_changes)
+{
+	static struct prefix p[10000], q[1000];
+	struct fake_peer *e3;
+	struct bgp_attr t;
+	unsigned rounds = 0;
+	char buf[PREFIX_STRLEN];
+
+	tpfx_range(p, 10000, "20.0.0.0/24", 24);
+	tpfx_range(q, 1000, "21.0.0.0/24", 24);
+	tmpl_init(&t, "65002 65100", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, p, 10000);
+	fake_run(bgp, RUN_ALL);
+
+	e3 = fake_peer_new(bgp, "10.0.3.2", 65004, "10.0.3.1", "4.4.4.4");
+	e3->space = 5000;
+	fake_peer_up(e3);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(fake_adj_count(e3, V4), 0);
+	ck_assert_uint_lt(fake_adj_count(e3, V4), 5000);
+	for (size_t i = 0; i < 10000; i += 2)
+		fake_withdraw(e1, V4, &p[i], 1);
+	fake_announce(e1, V4, &t, q, 1000);
+	tmpl_release(&t);
+	while (!e3->eor[V4]) {
+		e3->space = 5000;
+		rib_peer_writable(&e3->peer);
+		fake_run(bgp, RUN_ALL);
+		ck_assert_msg(++rounds < 400, "no progress");
+	}
+	ck_assert_uint_eq(fake_adj_count(e3, V4), 5000 + 1000);
+	ck_assert_uint_eq(rib_peer_sent(&e3->peer, V4), 5000 + 1000);
+	for (size_t i = 0; i < 10000; i += 7)
+		ck_assert((fake_adj(e3, prefix_to_str(&p[i], buf, sizeof(buf))) != NULL) ==
+			  (i % 2 == 1));
+	for (size_t i = 0; i < 1000; i += 7)
+		ck_assert_ptr_nonnull(fake_adj(e3, prefix_to_str(&q[i], buf, sizeof(buf))));
+	ck_assert_uint_eq(e3->spurious_withdraw, 0);
+	ck_assert_uint_eq(e3->msgs_after_eor[V4], 0);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 5000 + 1000);
+	fake_peer_down(e3);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_free(e3);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 5000 + 1000);
+}
+END_TEST
+
 START_TEST(test_eor_after_initial_table)
 {
 	static struct prefix p[6000];
@@ -489,6 +540,7 @@ static Suite *adj_out_suite(void)
 	tcase_add_test(tc, test_packing_ipv6);
 	tcase_add_test(tc, test_grouping_across_prefix_order);
 	tcase_add_test(tc, test_backpressure);
+	tcase_add_test(tc, test_walk_while_table_changes);
 	tcase_add_test(tc, test_eor_after_initial_table);
 	tcase_add_test(tc, test_many_sessions_bitmap);
 	tcase_add_test(tc, test_journal_dedup);

@@ -9,12 +9,15 @@
 #include "lib/compat.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
+#include "bgpd/rib/bgp_rib_api.h"
 #include "bgpd/rib/bgp_update_group.h"
 #include "bgpd/wire/bgp_codec.h"
+#include "lib/plist.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -51,6 +54,11 @@ static void setup(void)
 
 static void teardown(void)
 {
+	for (int i = 0; i < NCOL; i++) {
+		free(col[i]->peer.conf.plist[V4][BGP_DIR_OUT]);
+		col[i]->peer.conf.plist[V4][BGP_DIR_OUT] = NULL;
+	}
+	prefix_list_reset();
 	fake_peer_free(feeder);
 	for (int i = 0; i < NCOL; i++)
 		if (col[i])
@@ -259,6 +267,264 @@ START_TEST(test_refresh_member)
 }
 END_TEST
 
+/* Outbound prefix list name on a collector (the test owns the string). */
+static void out_plist(struct fake_peer *fp, const char *name)
+{
+	free(fp->peer.conf.plist[V4][BGP_DIR_OUT]);
+	fp->peer.conf.plist[V4][BGP_DIR_OUT] = name ? strdup(name) : NULL;
+	rib_resend(&fp->peer, V4);
+}
+
+START_TEST(test_policy_change_member)
+{
+	struct prefix_list_entry e = { .seq = 5, .action = PREFIX_PERMIT, .le = 24 };
+	/* 20.0.0.0/12 holds the first 16 x 256 prefixes of pfx. */
+	const size_t first = 4096;
+
+	e.p = tpfx("20.0.0.0/12");
+	prefix_list_entry_set(prefix_list_get(AF_INET, "FIRST"), &e);
+	feed(feeder, pfx, NPFX / 2, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	/* col[2] now sends only 20.0.0.0/12: it leaves the group, is sent the withdrawals of
+	 * what it no longer passes, and gets nothing of the second half. */
+	out_plist(col[2], "FIRST");
+	ck_assert(!update_group_same_output(col[0]->peer.rib->cur, col[2]->peer.rib->cur, V4));
+	bgp->rib->out_shared = 0;
+	feed(feeder, pfx + NPFX / 2, NPFX / 2, "65002 65300");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++)
+		if (i != 2)
+			holds_table(col[i], pfx, NPFX);
+	ck_assert_uint_eq(fake_adj_count(col[2], V4), first);
+	ck_assert_uint_eq(rib_peer_sent(&col[2]->peer, V4), first);
+	ck_assert_uint_eq(col[2]->pfx_withdrawn, NPFX / 2 - first);
+	ck_assert_uint_eq(col[2]->spurious_withdraw, 0);
+
+	/* The policy goes: it is sent the rest and shares again; a withdrawal of everything
+	 * reaches all four, each once per prefix it had. */
+	out_plist(col[2], NULL);
+	fake_run(bgp, RUN_ALL);
+	holds_table(col[2], pfx, NPFX);
+	ck_assert(update_group_same_output(col[0]->peer.rib->cur, col[2]->peer.rib->cur, V4));
+	bgp->rib->out_shared = 0;
+	fake_withdraw(feeder, V4, pfx, NPFX);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	ck_assert_uint_eq(col[2]->pfx_withdrawn, NPFX / 2 - first + NPFX);
+	ck_assert_uint_eq(col[0]->pfx_withdrawn, NPFX);
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+}
+END_TEST
+
+START_TEST(test_leave_and_rejoin)
+{
+	feed(feeder, pfx, NPFX / 2, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	/* col[1] leaves while the table grows, and comes back: it walks alone, then shares. */
+	fake_peer_down(col[1]);
+	feed(feeder, pfx + NPFX / 2, NPFX / 4, "65002 65300");
+	fake_run(bgp, RUN_ALL);
+	fake_peer_clear(col[1]);
+	fake_peer_up(col[1]);
+	feed(feeder, pfx + NPFX / 2 + NPFX / 4, NPFX / 4, "65002 65400");
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++)
+		holds_table(col[i], pfx, NPFX);
+	bgp->rib->out_shared = 0;
+	fake_withdraw(feeder, V4, pfx, NPFX);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+}
+END_TEST
+
+START_TEST(test_members_bits_differ)
+{
+	char buf[PREFIX_STRLEN];
+
+	/* col[1]'s routes go to the three others, not to col[1]: their bits differ from its. */
+	feed(col[1], pfx, 1000, "65101 65300 65301");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(col[1], V4), 0);
+	/* The feeder's shorter path wins: all four are sent it, col[1] for the first time, the
+	 * others as a replacement (a batch shared though one member's bits differ). */
+	bgp->rib->out_shared = 0;
+	feed(feeder, pfx, 1000, "65002");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		const struct bgp_attr *a =
+			fake_adj(col[i], prefix_to_str(&pfx[7], buf, sizeof(buf)));
+
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 1000);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 1000);
+		ck_assert_ptr_nonnull(a);
+		ck_assert_uint_eq(bgp_aspath_leftmost(a->aspath), 65001);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	ck_assert_uint_eq(col[0]->pfx_announced, 2000);
+	ck_assert_uint_eq(col[1]->pfx_announced, 1000);
+	/* The feeder withdraws: col[1]'s own routes are best again, withdrawn from col[1] only. */
+	fake_withdraw(feeder, V4, pfx, 1000);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(col[1], V4), 0);
+	ck_assert_uint_eq(rib_peer_sent(&col[1]->peer, V4), 0);
+	ck_assert_uint_eq(col[1]->pfx_withdrawn, 1000);
+	for (int i = 0; i < NCOL; i++) {
+		if (i == 1)
+			continue;
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 1000);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 1000);
+		ck_assert_uint_eq(col[i]->pfx_withdrawn, 0);
+	}
+	fake_withdraw(col[1], V4, pfx, 1000);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+}
+END_TEST
+
+/* More members than the inline bitmap has bits (ids 64 and up): the same table, the same
+ * counts, for members whose bits are spilled and those whose bits are not. */
+#define NMANY 70
+START_TEST(test_many_members)
+{
+	struct fake_peer *more[NMANY];
+
+	for (int i = 0; i < NMANY; i++) {
+		more[i] = collector(NCOL + i);
+		fake_peer_up(more[i]);
+	}
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_ge(more[NMANY - 1]->peer.rib->cur->id, 64);
+	bgp->rib->out_shared = 0;
+	feed(feeder, pfx, 2000, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NMANY; i++)
+		holds_table(more[i], pfx, 2000);
+	for (int i = 0; i < NCOL; i++)
+		holds_table(col[i], pfx, 2000);
+	/* One of the high ids leaves and comes back while half is withdrawn. */
+	fake_peer_down(more[NMANY - 1]);
+	fake_withdraw(feeder, V4, pfx, 1000);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_clear(more[NMANY - 1]);
+	fake_peer_up(more[NMANY - 1]);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NMANY; i++) {
+		holds_table(more[i], pfx + 1000, 1000);
+		if (i != NMANY - 1)
+			ck_assert_uint_eq(more[i]->pfx_withdrawn, 1000);
+	}
+	for (int i = 0; i < NCOL; i++)
+		holds_table(col[i], pfx + 1000, 1000);
+	fake_withdraw(feeder, V4, pfx + 1000, 1000);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NMANY; i++) {
+		ck_assert_uint_eq(fake_adj_count(more[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&more[i]->peer, V4), 0);
+		ck_assert_uint_eq(more[i]->spurious_withdraw, 0);
+	}
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+
+	/* Ten members announce at once: batches with more sources than are checked as a set;
+	 * none is sent its own routes back. */
+	for (int i = 0; i < 10; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%u", 65100 + NCOL + i);
+		feed(more[i], pfx + i * 20, 20, path);
+	}
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NMANY; i++) {
+		char buf[PREFIX_STRLEN];
+
+		ck_assert_uint_eq(fake_adj_count(more[i], V4), i < 10 ? 180 : 200);
+		ck_assert_uint_eq(rib_peer_sent(&more[i]->peer, V4), i < 10 ? 180 : 200);
+		if (i < 10)
+			ck_assert_ptr_null(
+				fake_adj(more[i], prefix_to_str(&pfx[i * 20], buf, sizeof(buf))));
+	}
+	for (int i = 0; i < 10; i++)
+		fake_withdraw(more[i], V4, pfx + i * 20, 20);
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NMANY; i++) {
+		ck_assert_uint_eq(fake_adj_count(more[i], V4), 0);
+		ck_assert_uint_eq(more[i]->spurious_withdraw, 0);
+	}
+	for (int i = 0; i < NMANY; i++)
+		fake_peer_free(more[i]);
+}
+END_TEST
+
+/* An attribute set too large for the collectors' 4,096-byte UPDATEs (the feeder has extended
+ * messages): the leader withdraws instead of announcing while it sends, and its followers,
+ * given its messages, must hold the same bits: none. */
+START_TEST(test_oversized_set_shared)
+{
+	enum { N = 50, NCOMM = 1100 };
+	const size_t attrs = 4 + 9 + 7 + 4 + 4 * NCOMM;
+	uint8_t *body = malloc(2 + 2 + attrs + 4 * N);
+	size_t o = 0;
+
+	feeder->info.max_msg_size = 65535;
+	feeder->info.codec.extended_message = true;
+	/* No withdrawals; ORIGIN IGP, AS_PATH 65002, NEXT_HOP, 1,100 communities. */
+	body[o++] = 0, body[o++] = 0;
+	body[o++] = (uint8_t)(attrs >> 8), body[o++] = (uint8_t)attrs;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 1, 1, 0 }, 4);
+	o += 4;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 2, 6, 2, 1, 0, 0, 0xfd, 0xea }, 9);
+	o += 9;
+	memcpy(body + o, (const uint8_t[]){ 0x40, 3, 4, 10, 0, 0, 2 }, 7);
+	o += 7;
+	body[o++] = 0xd0; /* optional transitive, extended length */
+	body[o++] = BGP_ATTR_COMMUNITIES;
+	body[o++] = (uint8_t)((4 * NCOMM) >> 8), body[o++] = (uint8_t)(4 * NCOMM);
+	for (unsigned c = 0; c < NCOMM; c++) {
+		uint32_t v = (65002u << 16) | c;
+
+		body[o++] = (uint8_t)(v >> 24), body[o++] = (uint8_t)(v >> 16);
+		body[o++] = (uint8_t)(v >> 8), body[o++] = (uint8_t)v;
+	}
+	for (unsigned i = 0; i < N; i++) {
+		body[o++] = 24, body[o++] = 20, body[o++] = 0;
+		body[o++] = (uint8_t)i; /* pfx[i], 20.0.i.0/24 */
+	}
+	ck_assert_int_eq(fake_deliver(feeder, body, o), 0);
+	free(body);
+	bgp->rib->out_shared = 0;
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+	}
+	/* A set that fits replaces it: all four get it, each counted once. */
+	feed(feeder, pfx, N, "65002 65200");
+	fake_run(bgp, RUN_ALL);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), N);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), N);
+	}
+}
+END_TEST
+
 static Suite *update_group_suite(void)
 {
 	Suite *s = suite_create("bgp_update_group");
@@ -272,6 +538,11 @@ static Suite *update_group_suite(void)
 	tcase_add_test(tc, test_other_policy_own_output);
 	tcase_add_test(tc, test_blocked_member);
 	tcase_add_test(tc, test_refresh_member);
+	tcase_add_test(tc, test_policy_change_member);
+	tcase_add_test(tc, test_leave_and_rejoin);
+	tcase_add_test(tc, test_members_bits_differ);
+	tcase_add_test(tc, test_many_members);
+	tcase_add_test(tc, test_oversized_set_shared);
 	suite_add_tcase(s, tc);
 	return s;
 }
