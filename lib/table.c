@@ -697,38 +697,20 @@ void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created)
 	return n ? pt_val(t, n) : NULL;
 }
 
-void *ptree_lookup(const struct ptree *t, const struct prefix *p)
-{
-	uint8_t key[16];
-	unsigned len;
-	uint32_t ref, idx;
-
-	if (!pt_key(t, p, key, &len))
-		return NULL;
-	/* Within a block, p can only be at or below the block's top. */
-	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
-	while (ref) {
-		struct pt_node *n = pt_node(t, ref);
-
-		if (n->len > len || !key_match(n->key, key, n->len))
-			return NULL;
-		if (n->len == len)
-			return pt_is_glue(ref) ? NULL : pt_val(t, n);
-		ref = n->child[pt_bit(key, n->len)];
-	}
-	return NULL;
-}
-
-void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct ptree_where *w)
+/* The exact match's value, and with w (may be NULL) the nodes above it. Inlined into both
+ * callers, so that ptree_lookup() keeps no notes and pays nothing for them. */
+static inline void *pt_lookup(const struct ptree *t, const struct prefix *p, struct ptree_where *w)
 {
 	uint8_t key[16];
 	unsigned len;
 	uint32_t ref, idx, up[PTREE_WHERE_UP] = { PT_NIL };
 
-	memset(w, 0, sizeof(*w));
+	if (w)
+		memset(w, 0, sizeof(*w));
 	if (!pt_key(t, p, key, &len))
 		return NULL;
-	/* From the block's top, as ptree_lookup(): the top's own parent is not known then. */
+	/* Within a block, p can only be at or below the block's top (whose own parent is then
+	 * not known). */
 	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
 	while (ref) {
 		struct pt_node *n = pt_node(t, ref);
@@ -738,14 +720,27 @@ void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct p
 		if (n->len == len) {
 			if (pt_is_glue(ref))
 				return NULL;
-			memcpy(w->up, up, sizeof(up));
+			if (w)
+				memcpy(w->up, up, sizeof(up));
 			return pt_val(t, n);
 		}
-		memmove(&up[1], &up[0], (PTREE_WHERE_UP - 1) * sizeof(up[0]));
-		up[0] = ref;
+		if (w) {
+			memmove(&up[1], &up[0], (PTREE_WHERE_UP - 1) * sizeof(up[0]));
+			up[0] = ref;
+		}
 		ref = n->child[pt_bit(key, n->len)];
 	}
 	return NULL;
+}
+
+void *ptree_lookup(const struct ptree *t, const struct prefix *p)
+{
+	return pt_lookup(t, p, NULL);
+}
+
+void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct ptree_where *w)
+{
+	return pt_lookup(t, p, w);
 }
 
 /* The longest stored prefix with a value covering (key, len) in the subtree at ref. */

@@ -1066,19 +1066,21 @@ START_TEST(test_bounded_reading_by_bytes)
 }
 END_TEST
 
+/* An UPDATE as a peer in AS 65002 sends it: ORIGIN IGP, AS_PATH 65002 (4-octet), NEXT_HOP
+ * 192.0.2.77, NLRI 198.51.100.0/24 (its last byte is the /24's third octet). */
+static const uint8_t update_one[] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
+	0,    0,					      /* withdrawn */
+	0,    20,					      /* attributes */
+	0x40, 1,    1,	  0,				      /* ORIGIN */
+	0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
+	0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
+	24,   198,  51,	  100,				      /* NLRI */
+};
+
 START_TEST(test_update_to_rib_and_malformed)
 {
-	/* ORIGIN IGP, AS_PATH 65002 (4-octet), NEXT_HOP 192.0.2.77, NLRI 198.51.100.0/24. */
-	static const uint8_t good[] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
-		0,    0,					      /* withdrawn */
-		0,    20,					      /* attributes */
-		0x40, 1,    1,	  0,				      /* ORIGIN */
-		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
-		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
-		24,   198,  51,	  100,				      /* NLRI */
-	};
 	/* Total Path Attribute Length beyond the message: Malformed Attribute List (RFC 4271
 	 * 6.3), a session reset under RFC 7606 too. */
 	static const uint8_t bad[] = {
@@ -1090,7 +1092,7 @@ START_TEST(test_update_to_rib_and_malformed)
 	uint8_t body[64];
 	size_t len = 0;
 
-	st_send(fd, good, sizeof(good));
+	st_send(fd, update_one, sizeof(update_one));
 	st_pump(100);
 	ck_assert_uint_eq(rib_calls.updates, 1);
 	ck_assert(rib_calls.last_update_announced_ipv4);
@@ -1110,15 +1112,6 @@ END_TEST
  * last one, not 3 s after it was first armed nor later. */
 START_TEST(test_hold_timer_runs_from_the_last_message)
 {
-	static const uint8_t update[] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
-		0,    0,    0,	  20,				      /* no withdrawn; attributes */
-		0x40, 1,    1,	  0,				      /* ORIGIN */
-		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
-		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
-		24,   198,  51,	  100,				      /* NLRI */
-	};
 	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
 	uint64_t last, expired;
 	int fd;
@@ -1137,7 +1130,7 @@ START_TEST(test_hold_timer_runs_from_the_last_message)
 	for (unsigned i = 0; i < 6; i++) {
 		st_pump(800);
 		if (i & 1)
-			st_send(fd, update, sizeof(update));
+			st_send(fd, update_one, sizeof(update_one));
 		else
 			st_send_keepalive(fd);
 		ck_assert_uint_eq(primary(peer)->state, BGP_ST_ESTABLISHED);
@@ -1162,24 +1155,14 @@ END_TEST
  * those of the last four. */
 START_TEST(test_updates_peeked_ahead)
 {
-	/* ORIGIN IGP, AS_PATH 65002, NEXT_HOP 192.0.2.77, NLRI 198.51.i.0/24 */
-	static const uint8_t one[] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,	  47,	2,    /* header */
-		0,    0,    0,	  20,				      /* no withdrawn; attributes */
-		0x40, 1,    1,	  0,				      /* ORIGIN */
-		0x40, 2,    6,	  2,	1,    0,    0,	  0xfd, 0xea, /* AS_PATH */
-		0x40, 3,    4,	  192,	0,    2,    77,		      /* NEXT_HOP */
-		24,   198,  51,	  0,				      /* NLRI */
-	};
-	enum { N = BGP_PEEK_MAX + 4 };
-	uint8_t all[N * sizeof(one)];
+	enum { N = BGP_PEEK_MAX + 4, LEN = sizeof(update_one) };
+	uint8_t all[N * LEN];
 	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
 	int fd = st_establish_outgoing(peer, lfd, REMOTE_AS, REMOTE_ID_LOW);
 
 	for (unsigned i = 0; i < N; i++) {
-		memcpy(all + i * sizeof(one), one, sizeof(one));
-		all[(i + 1) * sizeof(one) - 1] = (uint8_t)i;
+		memcpy(all + i * LEN, update_one, LEN);
+		all[(i + 1) * LEN - 1] = (uint8_t)i; /* 198.51.i.0/24 */
 	}
 	st_send(fd, all, sizeof(all));
 	st_pump(200);

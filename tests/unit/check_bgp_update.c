@@ -386,23 +386,6 @@ START_TEST(test_nlri_next_guard)
 }
 END_TEST
 
-/* A valid UPDATE using most of the format: withdrawals, MP_UNREACH, MP_REACH, attributes,
- * unknown transitive, NLRI. */
-static size_t rich_update(uint8_t *b, size_t size)
-{
-	return hex(b, size,
-		   "0005 18 0a0909 00"
-		   "008c"
-		   "80 0f 08 0002 01 20 20010db9"
-		   "90 0e 0021 0002 01 10 20010db8000000000000000000000001 00 20 20010db8 30 "
-		   "20010db80001"
-		   "40 01 01 00 40 02 0e 02 03 0000fde9 fa56ea00 00000007"
-		   "40 03 04 c0000201 80 04 04 00000005 40 06 00 c0 07 08 0000fde9 c0000201"
-		   "c0 08 08 fde90001 ffffff01 c0 10 08 0002fde900000001"
-		   "c0 20 0c 0000fde9 00000001 00000002 c0 63 03 010203"
-		   "18 0a0000 10 0b00 20 0c000001");
-}
-
 START_TEST(test_rich_valid)
 {
 	uint8_t b[512];

@@ -215,6 +215,22 @@ START_TEST(test_other_policy_own_output)
 }
 END_TEST
 
+/* The feeder withdraws the whole table: shared batches carry it (out_shared), and every
+ * collector is left with nothing, sent nothing it did not have, the Loc-RIB empty. */
+static void withdraw_all_shared(void)
+{
+	bgp->rib->out_shared = 0;
+	fake_withdraw(feeder, V4, pfx, NPFX);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(bgp->rib->out_shared, 0);
+	for (int i = 0; i < NCOL; i++) {
+		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
+		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
+	}
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+}
+
 START_TEST(test_blocked_member)
 {
 	unsigned rounds = 0;
@@ -239,15 +255,9 @@ START_TEST(test_blocked_member)
 
 	/* Caught up, it shares again: a withdrawal of everything reaches all four alike. */
 	col[1]->space = SIZE_MAX;
-	bgp->rib->out_shared = 0;
-	fake_withdraw(feeder, V4, pfx, NPFX);
-	fake_run(bgp, RUN_ALL);
-	ck_assert_uint_gt(bgp->rib->out_shared, 0);
-	for (int i = 0; i < NCOL; i++) {
-		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
+	withdraw_all_shared();
+	for (int i = 0; i < NCOL; i++)
 		ck_assert_uint_eq(col[i]->pfx_withdrawn, NPFX);
-		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
-	}
 }
 END_TEST
 
@@ -307,18 +317,9 @@ START_TEST(test_policy_change_member)
 	fake_run(bgp, RUN_ALL);
 	holds_table(col[2], pfx, NPFX);
 	ck_assert(update_group_same_output(col[0]->peer.rib->cur, col[2]->peer.rib->cur, V4));
-	bgp->rib->out_shared = 0;
-	fake_withdraw(feeder, V4, pfx, NPFX);
-	fake_run(bgp, RUN_ALL);
-	ck_assert_uint_gt(bgp->rib->out_shared, 0);
-	for (int i = 0; i < NCOL; i++) {
-		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
-		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
-		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
-	}
+	withdraw_all_shared();
 	ck_assert_uint_eq(col[2]->pfx_withdrawn, NPFX / 2 - first + NPFX);
 	ck_assert_uint_eq(col[0]->pfx_withdrawn, NPFX);
-	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
 }
 END_TEST
 
@@ -336,16 +337,7 @@ START_TEST(test_leave_and_rejoin)
 	fake_run(bgp, RUN_ALL);
 	for (int i = 0; i < NCOL; i++)
 		holds_table(col[i], pfx, NPFX);
-	bgp->rib->out_shared = 0;
-	fake_withdraw(feeder, V4, pfx, NPFX);
-	fake_run(bgp, RUN_ALL);
-	ck_assert_uint_gt(bgp->rib->out_shared, 0);
-	for (int i = 0; i < NCOL; i++) {
-		ck_assert_uint_eq(fake_adj_count(col[i], V4), 0);
-		ck_assert_uint_eq(rib_peer_sent(&col[i]->peer, V4), 0);
-		ck_assert_uint_eq(col[i]->spurious_withdraw, 0);
-	}
-	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), 0);
+	withdraw_all_shared();
 }
 END_TEST
 

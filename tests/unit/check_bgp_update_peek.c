@@ -15,31 +15,14 @@ static const struct bgp_codec_ctx ebgp = {
 	.as4 = true, .ebgp = true, .local_as = 65002, .peer_as = 65001
 };
 
-/* Withdrawn 10.9.9.0/24 and 0.0.0.0/0; attributes with MP_UNREACH (2001:db9::/32), MP_REACH (2001:db8::/32,
- * 2001:db8:1::/48) and the rest of the format; NLRI 10.0.0.0/24, 11.0.0.0/16, 12.0.0.1/32. */
-static size_t rich_update(uint8_t *b, size_t size)
-{
-	return hex(b, size,
-		   "0005 18 0a0909 00"
-		   "008c"
-		   "80 0f 08 0002 01 20 20010db9"
-		   "90 0e 0021 0002 01 10 20010db8000000000000000000000001 00 20 20010db8 30 "
-		   "20010db80001"
-		   "40 01 01 00 40 02 0e 02 03 0000fde9 fa56ea00 00000007"
-		   "40 03 04 c0000201 80 04 04 00000005 40 06 00 c0 07 08 0000fde9 c0000201"
-		   "c0 08 08 fde90001 ffffff01 c0 10 08 0002fde900000001"
-		   "c0 20 0c 0000fde9 00000001 00000002 c0 63 03 010203"
-		   "18 0a0000 10 0b00 20 0c000001");
-}
-
 static void zero(struct bgp_update_peek *pk)
 {
 	memset(pk->n, 0, sizeof(pk->n));
 }
 
 /* The decode's prefixes of af (withdrawn, then announced) equal pk's, in order. */
-static void same_as_decode(const struct bgp_update_peek *pk, struct bgp_update *u,
-			   enum bgp_af af, unsigned want)
+static void same_as_decode(const struct bgp_update_peek *pk, struct bgp_update *u, enum bgp_af af,
+			   unsigned want)
 {
 	struct prefix p;
 	unsigned i = 0;

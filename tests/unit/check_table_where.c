@@ -194,7 +194,7 @@ START_TEST(test_where_model_ipv6)
 }
 END_TEST
 
-static struct prefix P(const char *s)
+static struct prefix pfx(const char *s)
 {
 	struct prefix p;
 
@@ -202,18 +202,23 @@ static struct prefix P(const char *s)
 	return p;
 }
 
-/* The tree of the strings in set (each value records its prefix). */
+/* Store s in t, its value recording it. */
+static void put(struct ptree *t, const char *s)
+{
+	struct prefix p = pfx(s);
+	struct val *v = ptree_get_inline(t, &p, NULL);
+
+	ck_assert_ptr_nonnull(v);
+	v->p = p;
+}
+
+/* The tree of the strings in set. */
 static struct ptree *tree_of(int family, const char *const *set, size_t n)
 {
 	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
 
-	for (size_t i = 0; i < n; i++) {
-		struct prefix p = P(set[i]);
-		struct val *v = ptree_get_inline(t, &p, NULL);
-
-		ck_assert_ptr_nonnull(v);
-		v->p = p;
-	}
+	for (size_t i = 0; i < n; i++)
+		put(t, set[i]);
 	return t;
 }
 
@@ -222,7 +227,7 @@ static void expect(struct ptree *t, const char *const *set, size_t n)
 {
 	ck_assert_uint_eq(ptree_count(t), n);
 	for (size_t i = 0; i < n; i++) {
-		struct prefix p = P(set[i]);
+		struct prefix p = pfx(set[i]);
 		struct val *v = ptree_lookup(t, &p);
 
 		ck_assert_msg(v != NULL, "%s missing", set[i]);
@@ -232,7 +237,7 @@ static void expect(struct ptree *t, const char *const *set, size_t n)
 
 static struct val *find(struct ptree *t, const char *s, struct ptree_where *w)
 {
-	struct prefix p = P(s);
+	struct prefix p = pfx(s);
 	struct val *v = ptree_lookup_where(t, &p, w);
 
 	ck_assert_ptr_nonnull(v);
@@ -266,8 +271,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 
 		t = tree_of(family, set, 3);
 		v = find(t, b, &w);
-		p = P(d);
-		((struct val *)ptree_get_inline(t, &p, NULL))->p = p;
+		put(t, d);
 		ck_assert(ptree_delete_inline(t, v, &w));
 		expect(t, left, 3);
 		ptree_free(t, NULL);
@@ -289,7 +293,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 
 		t = tree_of(family, set, 4);
 		v = find(t, b, &w);
-		p = P(a);
+		p = pfx(a);
 		ck_assert_ptr_nonnull(ptree_delete(t, &p));
 		ck_assert(ptree_delete_inline(t, v, &w));
 		expect(t, left, 2);
@@ -301,8 +305,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 
 		t = tree_of(family, set, 3);
 		v = find(t, b, &w);
-		p = P(d);
-		((struct val *)ptree_get_inline(t, &p, NULL))->p = p;
+		put(t, d);
 		ck_assert(ptree_delete_inline(t, v, &w));
 		expect(t, left, 3);
 		ptree_free(t, NULL);
@@ -314,7 +317,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 		t = tree_of(family, set, 4);
 		find(t, e, &w);
 		ck_assert(ptree_delete_inline(t, find(t, b, &wc), &w));
-		p = P(d);
+		p = pfx(d);
 		ck_assert_ptr_null(ptree_lookup_where(t, &p, &wc));
 		ck_assert_uint_eq(wc.up[0], 0);
 		ck_assert(ptree_delete_inline(t, find(t, c, &w), &wc));
@@ -353,8 +356,8 @@ START_TEST(test_where_stale)
 {
 	run_stale(AF_INET, "10.0.0.0/16", "10.0.0.0/24", "10.0.1.0/24", "10.0.0.0/23",
 		  "192.0.2.0/24");
-	run_stale(AF_INET6, "2001:db8::/32", "2001:db8::/48", "2001:db8:1::/48",
-		  "2001:db8::/47", "3fff::/20");
+	run_stale(AF_INET6, "2001:db8::/32", "2001:db8::/48", "2001:db8:1::/48", "2001:db8::/47",
+		  "3fff::/20");
 }
 END_TEST
 
@@ -362,7 +365,7 @@ END_TEST
  * splicing out a glue top, through them must set the block's entry. */
 START_TEST(test_where_block_tops)
 {
-	const char *set4[] = { "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.3.0/24",
+	const char *set4[] = { "10.0.0.0/8",  "10.1.0.0/16", "10.1.2.0/24", "10.1.3.0/24",
 			       "10.2.0.0/24", "10.2.1.0/24", "10.3.4.0/24" };
 	struct ptree_where w[7];
 	struct val *v[7];
@@ -381,12 +384,12 @@ START_TEST(test_where_block_tops)
 			int i = (round + k) % 7;
 
 			ck_assert(ptree_delete_inline(t, v[i], &w[i]));
-			p = P(set4[i]);
+			p = pfx(set4[i]);
 			ck_assert_ptr_null(ptree_lookup(t, &p));
 			for (int m = k + 1; m < 7; m++) {
 				int o = (round + m) % 7;
 
-				p = P(set4[o]);
+				p = pfx(set4[o]);
 				ck_assert_ptr_eq(ptree_lookup(t, &p), v[o]);
 				ck_assert_ptr_eq(ptree_match_prefix(t, &p), v[o]);
 			}

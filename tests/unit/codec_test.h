@@ -78,6 +78,26 @@ static inline struct in6_addr ip6(const char *s)
 	return a;
 }
 
+/*
+ * A valid UPDATE body using most of the format: withdrawn 10.9.9.0/24 and 0.0.0.0/0;
+ * MP_UNREACH (2001:db9::/32), MP_REACH (2001:db8::/32, 2001:db8:1::/48) and the other
+ * attributes, an unknown transitive among them; NLRI 10.0.0.0/24, 11.0.0.0/16, 12.0.0.1/32.
+ */
+static inline size_t rich_update(uint8_t *b, size_t size)
+{
+	return hex(b, size,
+		   "0005 18 0a0909 00"
+		   "008c"
+		   "80 0f 08 0002 01 20 20010db9"
+		   "90 0e 0021 0002 01 10 20010db8000000000000000000000001 00 20 20010db8 30 "
+		   "20010db80001"
+		   "40 01 01 00 40 02 0e 02 03 0000fde9 fa56ea00 00000007"
+		   "40 03 04 c0000201 80 04 04 00000005 40 06 00 c0 07 08 0000fde9 c0000201"
+		   "c0 08 08 fde90001 ffffff01 c0 10 08 0002fde900000001"
+		   "c0 20 0c 0000fde9 00000001 00000002 c0 63 03 010203"
+		   "18 0a0000 10 0b00 20 0c000001");
+}
+
 static inline int run_suite(Suite *s)
 {
 	SRunner *sr = srunner_create(s);
