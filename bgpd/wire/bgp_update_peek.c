@@ -15,10 +15,6 @@
 
 #include "bgpd/wire/bgp_update.h"
 
-#define ATTR_FLAG_EXTLEN 0x10
-#define ATTR_MP_REACH_NLRI 14
-#define ATTR_MP_UNREACH_NLRI 15
-
 /* Add the prefixes of one NLRI run of af; false once af's list is full. */
 static bool peek_nlri(struct stream *run, enum bgp_af af, struct bgp_update_peek *pk)
 {
@@ -67,7 +63,7 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 
 		if (stream_get_u8(&run, &flags) < 0 || stream_get_u8(&run, &code) < 0)
 			return true;
-		if (flags & ATTR_FLAG_EXTLEN) {
+		if (flags & BGP_ATTR_FLAG_EXTLEN) {
 			if (stream_get_u16(&run, &l16) < 0)
 				return true;
 		} else {
@@ -77,8 +73,8 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 		}
 		if (stream_get_sub(&run, l16, &v) < 0)
 			return true;
-		if ((code == ATTR_MP_REACH_NLRI || code == ATTR_MP_UNREACH_NLRI) &&
-		    !peek_mp(&v, code == ATTR_MP_REACH_NLRI, pk))
+		if ((code == BGP_ATTR_MP_REACH_NLRI || code == BGP_ATTR_MP_UNREACH_NLRI) &&
+		    !peek_mp(&v, code == BGP_ATTR_MP_REACH_NLRI, pk))
 			return false;
 	}
 	/* What is left after the attributes is the IPv4 NLRI field. */
