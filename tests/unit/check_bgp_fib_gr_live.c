@@ -139,15 +139,5 @@ static Suite *fib_gr_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	ktest_require_privileges("check_bgp_fib_gr_live");
-	sr = srunner_create(fib_gr_suite());
-	/* each test unshares its network namespace: it must run in its own child */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_bgp_fib_gr_live", fib_gr_suite());
 }

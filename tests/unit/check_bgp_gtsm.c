@@ -1175,15 +1175,5 @@ static Suite *gtsm_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	ktest_require_privileges("check_bgp_gtsm");
-	sr = srunner_create(gtsm_suite());
-	/* Each test lives in its own network namespace, which dies with its forked child. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_bgp_gtsm", gtsm_suite());
 }

@@ -4,19 +4,9 @@
 
 #include <check.h>
 
-/*
- * Check records every passing ck_assert() (a write to its log channel); loops with hundreds of
- * thousands of comparisons use these instead, which only cost something on failure.
- */
-#define FAST_ASSERT(c)                                                                       \
-	do {                                                                                 \
-		if (!(c))                                                                    \
-			ck_abort_msg("%s:%d: assertion failed: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define FAST_EQ(a, b) FAST_ASSERT((a) == (b))
-
 #include "lib/core_mtypes.h"
 #include "lib/hash.h"
+#include "tests/unit/fast_test.h"
 
 struct item {
 	uint32_t key;

@@ -108,19 +108,10 @@ int main(void)
 {
 	Suite *s = suite_create("kernel_conn_nexthops");
 	TCase *tc = tcase_create("live");
-	SRunner *sr;
-	int failed;
 
-	ktest_require_privileges("check_kernel_conn_nexthops");
 	tcase_add_test(tc, test_ipv4_connection);
 	tcase_add_test(tc, test_ipv6_connection);
 	tcase_add_test(tc, test_no_interface);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	/* each test unshares its network namespace: it must run in its own child */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_kernel_conn_nexthops", s);
 }

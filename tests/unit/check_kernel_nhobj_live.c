@@ -97,6 +97,18 @@ static void objects_are(struct kernel_fib *kf, size_t objects, size_t routes)
 	ck_assert_uint_eq(lines_of("ip nexthop show proto 186"), objects);
 }
 
+/* Delete the NULL-terminated list of routes, then close: nothing refused on the way, and no
+ * object of ours left, since each goes with the last route using it. */
+static void del_all_and_close(struct kernel_fib *kf, const char *const *dsts)
+{
+	for (; *dsts; dsts++)
+		del(kf, *dsts);
+	kernel_fib_flush(kf);
+	ck_assert_uint_eq(refusals, 0);
+	objects_are(kf, 0, 0);
+	kernel_fib_close(kf);
+}
+
 /* A lab and a FIB handle on it, with no refusal counted yet. */
 static struct kernel_fib *fib_in_lab(void)
 {
@@ -152,14 +164,9 @@ START_TEST(test_routes_share_objects_until_the_last_goes)
 	del(kf, "192.0.2.0/26");
 	kernel_fib_flush(kf);
 	objects_are(kf, 3, 3);
-	del(kf, "192.0.2.64/26");
-	del(kf, "192.0.2.128/26");
-	del(kf, "2001:db8:1::/48");
-	kernel_fib_flush(kf);
-	ck_assert_uint_eq(refusals, 0);
-	objects_are(kf, 0, 0);
+	del_all_and_close(kf, (const char *const[]){ "192.0.2.64/26", "192.0.2.128/26",
+						     "2001:db8:1::/48", NULL });
 	ck_assert_uint_eq(lines_of("ip route show proto bgp"), 0);
-	kernel_fib_close(kf);
 }
 END_TEST
 
@@ -200,12 +207,7 @@ START_TEST(test_interface_down_and_up)
 	ktest_output("ip route show proto bgp", buf, sizeof(buf));
 	ck_assert_msg(strstr(buf, "192.0.2.0/26 nhid") && strstr(buf, "192.0.2.64/26 nhid"), "%s",
 		      buf);
-	del(kf, "192.0.2.0/26");
-	del(kf, "192.0.2.64/26");
-	kernel_fib_flush(kf);
-	ck_assert_uint_eq(refusals, 0);
-	objects_are(kf, 0, 0);
-	kernel_fib_close(kf);
+	del_all_and_close(kf, (const char *const[]){ "192.0.2.0/26", "192.0.2.64/26", NULL });
 }
 END_TEST
 
@@ -241,13 +243,8 @@ START_TEST(test_restart_adopts_routes_and_prunes_the_rest)
 	kernel_fib_flush(kf);
 	objects_are(kf, 3, 3);
 	/* The adopted routes go: their objects with them (the earlier run's group too). */
-	del(kf, "192.0.2.128/26");
-	del(kf, "192.0.2.0/26");
-	del(kf, "192.0.2.64/26");
-	kernel_fib_flush(kf);
-	ck_assert_uint_eq(refusals, 0);
-	objects_are(kf, 0, 0);
-	kernel_fib_close(kf);
+	del_all_and_close(kf, (const char *const[]){ "192.0.2.128/26", "192.0.2.0/26",
+						     "192.0.2.64/26", NULL });
 }
 END_TEST
 
@@ -294,14 +291,5 @@ static Suite *nhobj_live_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	ktest_require_privileges("check_kernel_nhobj_live");
-	sr = srunner_create(nhobj_live_suite());
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_kernel_nhobj_live", nhobj_live_suite());
 }

@@ -275,15 +275,5 @@ static Suite *route_hold_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	ktest_require_privileges("check_kernel_route_hold_live");
-	sr = srunner_create(route_hold_suite());
-	/* each test unshares its network namespace: it must run in its own child */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_kernel_route_hold_live", route_hold_suite());
 }

@@ -589,15 +589,5 @@ static Suite *sockopt_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	ktest_require_privileges("check_kernel_sockopt");
-	sr = srunner_create(sockopt_suite());
-	/* each test unshares its network namespace: it must run in its own child */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktest_run("check_kernel_sockopt", sockopt_suite());
 }

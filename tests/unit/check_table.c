@@ -10,27 +10,14 @@
 #include <arpa/inet.h>
 #include <check.h>
 
-/*
- * Check records every passing ck_assert() (a write to its log channel); loops with hundreds of
- * thousands of comparisons use these instead, which only cost something on failure.
- */
-#define FAST_ASSERT(c)                                                                       \
-	do {                                                                                 \
-		if (!(c))                                                                    \
-			ck_abort_msg("%s:%d: assertion failed: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define FAST_EQ(a, b) FAST_ASSERT((a) == (b))
-
 #include "lib/table.h"
+#include "tests/unit/fast_test.h"
 
 static uint64_t rng = 0x123456789abcdef1ull;
 
 static uint64_t rnd64(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dull;
+	return xorshift64s(&rng);
 }
 
 static uint32_t rnd(void)

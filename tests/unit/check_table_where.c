@@ -12,23 +12,13 @@
 #include <check.h>
 
 #include "lib/table.h"
-
-/* Check logs every passing ck_assert(): loops with many comparisons use these. */
-#define FAST_ASSERT(c)                                                                       \
-	do {                                                                                 \
-		if (!(c))                                                                    \
-			ck_abort_msg("%s:%d: assertion failed: %s", __FILE__, __LINE__, #c); \
-	} while (0)
-#define FAST_EQ(a, b) FAST_ASSERT((a) == (b))
+#include "tests/unit/fast_test.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+	return (uint32_t)(xorshift64s(&rng) >> 32);
 }
 
 /* A random prefix crowded into a few /16 blocks (IPv6: a few /19s inside 2000::/3, and one

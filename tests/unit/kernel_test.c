@@ -85,6 +85,20 @@ void ktest_require_privileges(const char *prog)
 	}
 }
 
+int ktest_run(const char *prog, Suite *s)
+{
+	SRunner *sr;
+	int failed;
+
+	ktest_require_privileges(prog);
+	sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 static void if_up(const char *ifname)
 {
 	struct ifreq ifr;

@@ -18,6 +18,11 @@
 /* In main(): exit 77 (automake SKIP) with "SKIP: reason" unless this process is root and can
  * create a network namespace, attach a socket filter and open /dev/net/tun. */
 void ktest_require_privileges(const char *prog);
+/* The main() of a live kernel test program: skip without privileges (as above), then run s
+ * with every test in its own forked child, since each unshares its network namespace.
+ * Returns the exit status (EXIT_FAILURE when a test failed). */
+struct Suite;
+int ktest_run(const char *prog, struct Suite *s);
 
 /* In a test (Check runs each one in a forked child, forced with CK_FORK): move this process
  * into a new network namespace and bring lo up with an ioctl. The namespace, with everything the
