@@ -118,11 +118,13 @@ struct kernel_watch;
 /* Subscribe to link and route changes and read the current state. 0 or -errno. */
 int kernel_watch_open(struct kernel_watch **w);
 void kernel_watch_close(struct kernel_watch *w);
-/* The socket to watch for readability. */
+/* The socket to watch for readability. It changes when kernel_watch_read() resynchronises:
+ * compare after each call and watch the new one. */
 int kernel_watch_fd(const struct kernel_watch *w);
 /* Process what the kernel sent. 1 when routes or interfaces changed, 0 when not, -errno on a
- * socket error. A lost notification (ENOBUFS) is repaired here by reading the state again (at
- * most once per call; kernel_watch_resyncs() counts them, for the caller to report). */
+ * socket error. A lost notification (ENOBUFS) is repaired here by reading the state again on a
+ * new socket (at most once per call; kernel_watch_resyncs() counts them, for the caller to
+ * report). */
 int kernel_watch_read(struct kernel_watch *w);
 /* Times the mirror was rebuilt after lost notifications, and routes mirrored per family. */
 uint64_t kernel_watch_resyncs(const struct kernel_watch *w);

@@ -8,8 +8,8 @@
  * RTMGRP_IPV6_ROUTE). A classic BPF filter on the socket drops route notifications of protocol
  * bgp in the kernel: those are our own installs (a full table would otherwise come back to us
  * as a million messages) or another BGP daemon's, and BGP never resolves through BGP here. If
- * the kernel still drops notifications (ENOBUFS), the mirror is rebuilt from a dump: it can be
- * late, never wrong for long.
+ * the kernel still drops notifications (ENOBUFS), the mirror is rebuilt from a dump on a new
+ * socket (watch_reopen() says why a new one): it can be late, never wrong for long.
  */
 #include "lib/compat.h"
 
@@ -55,6 +55,7 @@ struct kernel_watch {
 	struct hash *links;
 	uint64_t resyncs;
 	bool changed;
+	bool lost; /* notifications were dropped: what the socket still holds is meaningless */
 };
 
 static struct ptree *tree_of(const struct kernel_watch *w, int family)
@@ -367,14 +368,25 @@ static int attach_bgp_filter(int fd)
 	return 0;
 }
 
+/* The monitor socket: subscribed to link and route changes, bgp's own routes filtered out. */
+static int monitor_open(struct nl_sock *mon)
+{
+	int ret = nl_open(mon, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE, WATCH_RCVBUF,
+			  true);
+
+	if (ret == 0) {
+		ret = attach_bgp_filter(nl_fd(mon));
+		if (ret < 0)
+			nl_close(mon);
+	}
+	return ret;
+}
+
 int kernel_watch_open(struct kernel_watch **out)
 {
 	struct kernel_watch *w = XCALLOC(MTYPE_KERNEL_WATCH, sizeof(*w));
-	int ret = nl_open(&w->mon, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
-			  WATCH_RCVBUF, true);
+	int ret = monitor_open(&w->mon);
 
-	if (ret == 0)
-		ret = attach_bgp_filter(nl_fd(&w->mon));
 	/* Subscribed first, dumped second: a change in between arrives as a notification. */
 	if (ret == 0)
 		ret = mirror_load(w);
@@ -405,6 +417,35 @@ int kernel_watch_fd(const struct kernel_watch *w)
 	return nl_fd(&w->mon);
 }
 
+/*
+ * After ENOBUFS: a new monitor socket, subscribed before the dump as at start-up, in place of
+ * the one that overran. Why not drain the old one and dump: an overrun marks a netlink socket
+ * congested, and the kernel then drops every notification for it, without a second ENOBUFS,
+ * until a recv() finds its queue empty (net/netlink/af_netlink.c: netlink_overrun() reports
+ * once, netlink_broadcast_deliver() refuses while congested, netlink_rcv_wake() clears it). A
+ * drain that stops short of empty, as a bounded one can with thousands queued, leaves the
+ * mirror deaf for good; the fault_enobufs lab caught it holding 38 routes for the kernel's 17.
+ * A new socket starts empty and uncongested, and the old queue goes with the old socket. The
+ * new socket is opened before the old one is closed, so its descriptor differs: the caller
+ * sees kernel_watch_fd() change and watches the new one.
+ */
+static int watch_reopen(struct kernel_watch *w)
+{
+	struct nl_sock mon;
+	int ret = monitor_open(&mon);
+
+	if (ret < 0)
+		return ret;
+	ret = mirror_load(w);
+	if (ret < 0) {
+		nl_close(&mon);
+		return ret;
+	}
+	nl_close(&w->mon);
+	w->mon = mon;
+	return 0;
+}
+
 int kernel_watch_read(struct kernel_watch *w)
 {
 	uint8_t buf[NL_RECV_SIZE];
@@ -418,34 +459,25 @@ int kernel_watch_read(struct kernel_watch *w)
 				break;
 			if (errno == EINTR)
 				continue;
-			if (errno == ENOBUFS) {
-				int ret;
-
-				/* What is still queued was sent before the overrun: older
-				 * than the dump, and some of what followed it was lost (a
-				 * route added, its deletion dropped). Applied after the
-				 * dump it would bring such routes back for good: drop it
-				 * first (bounded: under a storm the next overrun resyncs
-				 * again). One dump per call: under a sustained storm the
-				 * socket overruns again while we dump, and a dump per
-				 * overrun in this loop would hold the daemon for as many
-				 * dumps. The notifications queued during the dump are
-				 * newer than what it read, so reading them on the next
-				 * turn keeps the mirror right. */
-				for (int k = 0; k < 4096; k++)
-					if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0 &&
-					    errno != EINTR && errno != ENOBUFS)
-						break;
-				w->resyncs++;
-				ret = mirror_load(w);
-				if (ret < 0)
-					return ret;
-				break;
-			}
-			return -errno;
+			if (errno != ENOBUFS)
+				return -errno;
+			w->lost = true;
+			break;
 		}
-		/* Notifications: no sequence or port to check. */
-		mnl_cb_run(buf, (size_t)n, 0, 0, watch_msg, w);
+		/* Notifications (no sequence or port to check); while lost, read only to keep
+		 * the old socket from staying readable until the new one is in place. */
+		if (!w->lost)
+			mnl_cb_run(buf, (size_t)n, 0, 0, watch_msg, w);
+	}
+	if (w->lost) {
+		/* Failing (no descriptor, no memory), it stays lost and is tried again on the
+		 * next call; the mirror is as stale as the error says. */
+		int ret = watch_reopen(w);
+
+		if (ret < 0)
+			return ret;
+		w->lost = false;
+		w->resyncs++;
 	}
 	if (!w->changed)
 		return 0;

@@ -349,10 +349,17 @@ static void watch_cb(int fd, short what, void *arg)
 	struct bgp *bgp = fib.bgp;
 	int ret;
 
-	(void)fd;
 	(void)what;
 	(void)arg;
 	ret = kernel_watch_read(fib.kw);
+	if (kernel_watch_fd(fib.kw) != fd) {
+		/* A resynchronisation replaced the socket (kernel_watch_read()): watch the new
+		 * one. libevent allows freeing an event inside its own callback. */
+		event_free(fib.watch_ev);
+		fib.watch_ev = event_fd_new(fib.base, kernel_watch_fd(fib.kw), EV_READ_FLAG,
+					    watch_cb, NULL);
+		event_add(fib.watch_ev);
+	}
 	if (ret < 0) {
 		log_err("FIB: reading the kernel's route changes failed: %s; next hops may be "
 			"judged on stale routes",

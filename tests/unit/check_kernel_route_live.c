@@ -25,16 +25,29 @@ static void lab(void)
 	ktest_addr("skua0", "2001:db8::1", 64);
 }
 
-/* Read notifications until the mirror says it changed (at most 2 s). */
+/* Read notifications until the mirror says it changed (at most 2 s). The socket is asked for
+ * on every turn: a resynchronisation replaces it. */
 static void watch_settle(struct kernel_watch *w)
 {
-	struct pollfd pfd = { .fd = kernel_watch_fd(w), .events = POLLIN };
-
 	for (int i = 0; i < 20; i++) {
+		struct pollfd pfd = { .fd = kernel_watch_fd(w), .events = POLLIN };
+
 		if (poll(&pfd, 1, 100) > 0 && kernel_watch_read(w) > 0)
 			return;
 	}
 	ck_abort_msg("no notification from the kernel within 2 s");
+}
+
+/* Read notifications until the mirror holds want IPv6 routes (at most 5 s). */
+static void watch_until_v6_routes(struct kernel_watch *w, size_t want)
+{
+	for (int i = 0; i < 50 && kernel_watch_routes(w, AF_INET6) != want; i++) {
+		struct pollfd pfd = { .fd = kernel_watch_fd(w), .events = POLLIN };
+
+		if (poll(&pfd, 1, 100) > 0)
+			ck_assert_int_ge(kernel_watch_read(w), 0);
+	}
+	ck_assert_uint_eq(kernel_watch_routes(w, AF_INET6), want);
 }
 
 static int resolve(struct kernel_watch *w, const char *addr, struct kernel_resolution *res)
@@ -95,6 +108,39 @@ START_TEST(test_carrier_loss_unresolves)
 	watch_settle(w);
 	ck_assert_int_eq(resolve(w, "203.0.113.9", &res), -ENETUNREACH);
 	ck_assert_int_eq(resolve(w, "198.51.100.7", &res), -ENETUNREACH);
+	kernel_watch_close(w);
+}
+END_TEST
+
+/*
+ * An overrun, then changes while the kernel still holds the overrun's backlog. 20,000 routes
+ * added unread overflow the watch socket (ENOBUFS); 1,000 of them deleted right after the
+ * first read must still reach the mirror. A socket drained short of empty after an overrun
+ * stays congested and the kernel drops those deletions without a word, so the mirror would
+ * keep 20,000 for good.
+ */
+START_TEST(test_overrun_resynchronises_and_keeps_listening)
+{
+	struct kernel_watch *w;
+	size_t base;
+
+	lab();
+	ck_assert_int_eq(kernel_watch_open(&w), 0);
+	base = kernel_watch_routes(w, AF_INET6);
+	ktest_sh("awk 'BEGIN { for (i = 0; i < 20000; i++) printf \"route add "
+		 "2001:db8:100::%x/128 via 2001:db8::2\\n\", i }' | ip -batch -");
+	ck_assert_int_eq(kernel_watch_read(w), 1);
+	ck_assert_uint_eq(kernel_watch_resyncs(w), 1);
+	ck_assert_uint_eq(kernel_watch_routes(w, AF_INET6), base + 20000);
+
+	ktest_sh("awk 'BEGIN { for (i = 0; i < 1000; i++) printf \"route del "
+		 "2001:db8:100::%x/128\\n\", i }' | ip -batch -");
+	watch_until_v6_routes(w, base + 19000);
+	ck_assert_uint_eq(kernel_watch_resyncs(w), 1);
+
+	/* And it keeps listening: one more route, one more notification. */
+	ktest_sh("ip route add 2001:db8:200::/48 via 2001:db8::2");
+	watch_until_v6_routes(w, base + 19001);
 	kernel_watch_close(w);
 }
 END_TEST
@@ -315,6 +361,7 @@ static Suite *route_live_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_resolve_connected_gateway_and_default);
 	tcase_add_test(tc, test_carrier_loss_unresolves);
+	tcase_add_test(tc, test_overrun_resynchronises_and_keeps_listening);
 	tcase_add_test(tc, test_install_replace_refuse_purge);
 	tcase_add_test(tc, test_other_table);
 	tcase_add_test(tc, test_dump_reads_our_routes_back);
