@@ -660,4 +660,5 @@ void bgp_fib_status(struct bgp_fib_status *st)
 		st->gr_removed = gs.removed;
 		st->gr_pending = fib_gr_pending();
 	}
+	st->nh_err = kernel_fib_nexthop_objects(fib.kf, &st->nh_objects, &st->nh_routes);
 }

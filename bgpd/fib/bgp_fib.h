@@ -52,6 +52,10 @@ struct bgp_fib_status {
 	 * left as they were, replaced, removed; pending: the deferred selection is not done. */
 	uint64_t gr_adopted, gr_unchanged, gr_replaced, gr_removed;
 	bool gr_pending;
+	/* Nexthop objects: nh_err 0 when routes refer to them (nh_objects of them, used by
+	 * nh_routes routes), else why not (-errno of the kernel's probe). */
+	int nh_err;
+	size_t nh_objects, nh_routes;
 };
 void bgp_fib_status(struct bgp_fib_status *st);
 

@@ -346,6 +346,13 @@ DEFCMD(show_bgp_fib, "show bgp fib [json]", SHOW_STR BGP_STR FIB_STR JSON_STR)
 		json_uint(&w, "replaced", st.gr_replaced);
 		json_uint(&w, "removed", st.gr_removed);
 		json_object_close(&w);
+		json_object_open(&w, "nexthopObjects");
+		json_bool(&w, "used", st.nh_err == 0);
+		if (st.enabled && st.nh_err) /* with --no-fib there is no installer to ask */
+			json_string(&w, "reason", strerror(-st.nh_err));
+		json_uint(&w, "objects", st.nh_objects);
+		json_uint(&w, "routes", st.nh_routes);
+		json_object_close(&w);
 		json_uint(&w, "nexthopsTracked", bgp_nh_count());
 		json_uint(&w, "kernelRoutesIpv4", kw ? kernel_watch_routes(kw, AF_INET) : 0);
 		json_uint(&w, "kernelRoutesIpv6", kw ? kernel_watch_routes(kw, AF_INET6) : 0);
@@ -366,6 +373,13 @@ DEFCMD(show_bgp_fib, "show bgp fib [json]", SHOW_STR BGP_STR FIB_STR JSON_STR)
 		"Changes: %" PRIu64 " installs, %" PRIu64 " removals, %" PRIu64
 		" refused by the kernel, in %" PRIu64 " netlink messages\n",
 		st.installs, st.removals, st.refused, st.messages);
+	if (st.nh_err == 0)
+		vty_out(vty, "Nexthop objects: %zu, used by %zu routes\n", st.nh_objects,
+			st.nh_routes);
+	else
+		vty_out(vty,
+			"Nexthop objects: not used (%s); each route carries its own next hops\n",
+			strerror(-st.nh_err));
 	vty_out(vty, "Next hops tracked: %zu; kernel routes watched: %zu IPv4, %zu IPv6\n",
 		bgp_nh_count(), kw ? kernel_watch_routes(kw, AF_INET) : 0,
 		kw ? kernel_watch_routes(kw, AF_INET6) : 0);

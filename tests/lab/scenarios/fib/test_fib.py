@@ -141,6 +141,12 @@ def test_routes_refer_to_nexthop_objects(lab):
     ns = lab.namespaces["dut"]
     assert kit.nexthop_objects_problems(ns) is None, kit.nexthop_objects_problems(ns)
     assert kit.nexthop_object_count(ns) == 8, ns.exec(["ip", "nexthop", "show"])
+    st = lab["dut"].vtysh_json("show bgp fib json")
+    assert st["nexthopObjects"] == {"used": True, "objects": 8,
+                                    "routes": st["ipv4Routes"] + st["ipv6Routes"]}, st
+    text = lab["dut"].vtysh("show bgp fib")
+    assert "Nexthop objects: 8, used by %d routes" % (st["ipv4Routes"] + st["ipv6Routes"]) \
+        in text, text
 
 
 def expect_same_as_frr(lab, version, what):
@@ -278,6 +284,10 @@ def test_session_loss(lab):
         lab.expect("nexthop objects used by the routes left", lambda: (
             kit.nexthop_objects_problems(ns), kit.nexthop_object_count(ns)),
             lambda r: None if r == (None, 2) else "problems, objects: %s" % (r,), timeout=10)
+        lab.expect("show bgp fib counting rt's 2 nexthop objects and their routes",
+                   lambda: lab["dut"].vtysh_json("show bgp fib json")["nexthopObjects"],
+                   {"used": True, "objects": 2,
+                    "routes": len(SESSIONS_LOST[4]) + len(SESSIONS_LOST[6])}, timeout=10)
     finally:
         configure(lab["dut"], "router bgp 65000",
                   *["no neighbor %s shutdown" % a for a in E_PEERS])
