@@ -23,6 +23,7 @@
 
 #include "bgpd/rpki/rpki_db.h"
 #include "bgpd/rtr/rtr_private.h"
+#include "bgpd/rtr/rtr_tls.h"
 #include "lib/event.h"
 #include "lib/log.h"
 
@@ -125,6 +126,7 @@ void rtr_fini(void)
 static int check(const struct rtr_cache_config *c, char *err, size_t errlen)
 {
 	struct rtr_cache_cfg cfg;
+	const struct rtr_tls_ops *tls;
 	struct ipaddr a;
 	SSL_CTX *ctx;
 
@@ -171,10 +173,11 @@ static int check(const struct rtr_cache_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read CA file %s: %s", c->ca_file, strerror(errno));
 		return -EINVAL;
 	}
-	ctx = rtr_tls_ctx_new(&cfg, err, errlen);
+	tls = rtr_tls(err, errlen);
+	ctx = tls ? tls->ctx_new(&cfg, err, errlen) : NULL;
 	if (!ctx)
 		return -EINVAL;
-	rtr_tls_ctx_free(ctx);
+	tls->ctx_free(ctx);
 	return 0;
 }
 

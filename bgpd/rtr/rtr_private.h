@@ -21,6 +21,7 @@ struct ev;
 struct evdns_base;
 struct evdns_getaddrinfo_request;
 struct rpki_txn;
+struct rtr_tls_ops;
 typedef struct ssl_ctx_st SSL_CTX;
 
 /* Milliseconds per protocol second: 1000, lowered by tests so that a 600-second expire
@@ -58,7 +59,8 @@ struct rtr_cache {
 	struct ev *connect_ev; /* the non-blocking connect's completion */
 	struct bufferevent *bev;
 	SSL_CTX *ssl_ctx; /* TLS: built from the configuration, kept across connections */
-	bool closing;	  /* an Error Report is being flushed before the close */
+	const struct rtr_tls_ops *tls; /* the module that built ssl_ctx (rtr_tls.h) */
+	bool closing;		       /* an Error Report is being flushed before the close */
 	struct ev *retry_timer, *refresh_timer, *expire_timer, *close_timer;
 	struct ev *input_ev; /* more input to decode on the next loop turn */
 
@@ -112,18 +114,6 @@ void rtr_dns_free(void); /* after every cache is freed (rtr_fini) */
  * the next loop turn, so that a cache is never freed from inside its own callback). */
 void rtr_mgr_changed(void);
 
-/* ---- rtr_tls.c ---- */
-/* Build the context for c's configuration (CA file, client certificate and key). NULL with a
- * reason in err. */
-SSL_CTX *rtr_tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errlen);
-void rtr_tls_ctx_free(SSL_CTX *ctx);
-/* A bufferevent running the TLS client handshake on the connected fd, checking the server's
- * certificate against cfg->host. NULL with a reason in err. */
-struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int fd,
-				    const struct rtr_cache_cfg *cfg, char *err, size_t errlen);
-/* Why the handshake failed (verification result, OpenSSL's error queue). */
-void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen);
-/* After the handshake: the verified subject and the protocol version. */
-void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version, size_t vlen);
+/* rtr_tls.c is a module: bgpd/rtr/rtr_tls.h. */
 
 #endif /* SKUA_RTR_PRIVATE_H */

@@ -50,6 +50,7 @@
 #include "bgpd/rpki/rpki_db.h"
 #include "bgpd/rtr/rtr_pdu.h"
 #include "bgpd/rtr/rtr_private.h"
+#include "bgpd/rtr/rtr_tls.h"
 #include "kernel/kernel_security.h"
 #include "lib/event.h"
 #include "lib/log.h"
@@ -329,7 +330,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_CONNECTED) {
 		/* The TLS handshake finished and the certificate was verified. */
 		event_del(c->close_timer);
-		rtr_tls_peer(bev, c->tls_peer, sizeof(c->tls_peer), c->tls_version,
+		c->tls->peer(bev, c->tls_peer, sizeof(c->tls_peer), c->tls_version,
 			     sizeof(c->tls_version));
 		cache_log(c, LOG_LVL_INFO, "TLS %s, certificate of %s verified", c->tls_version,
 			  c->tls_peer);
@@ -343,7 +344,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	if (c->state == RTR_STATE_TLS_HANDSHAKE && (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF))) {
 		char why[200];
 
-		rtr_tls_failure(bev, why, sizeof(why));
+		c->tls->failure(bev, why, sizeof(why));
 		set_error(c, "TLS handshake failed: %s", why);
 	} else if (what & BEV_EVENT_EOF) {
 		set_error(c, "the cache closed the connection");
@@ -398,7 +399,7 @@ static void connected(struct rtr_cache *c)
 	c->connect_ev = NULL;
 	event_del(c->close_timer);
 	if (c->cfg.transport == RTR_TRANSPORT_TLS) {
-		bev = rtr_tls_bev_new(c->base, c->ssl_ctx, fd, &c->cfg, why, sizeof(why));
+		bev = c->tls->bev_new(c->base, c->ssl_ctx, fd, &c->cfg, why, sizeof(why));
 		if (!bev) {
 			set_error(c, "TLS: %s", why);
 			conn_fail(c);
@@ -971,7 +972,7 @@ void rtr_session_free(struct rtr_cache *c)
 	event_free(c->close_timer);
 	event_free(c->input_ev);
 	if (c->ssl_ctx)
-		rtr_tls_ctx_free(c->ssl_ctx);
+		c->tls->ctx_free(c->ssl_ctx);
 	XFREE(MTYPE_RTR_CACHE, c->cfg.host);
 	XFREE(MTYPE_RTR_CACHE, c->cfg.source);
 	XFREE(MTYPE_RTR_CACHE, c->cfg.password);
@@ -990,7 +991,8 @@ void rtr_session_start(struct rtr_cache *c)
 	if (c->cfg.transport == RTR_TRANSPORT_TLS && !c->ssl_ctx) {
 		char why[200];
 
-		c->ssl_ctx = rtr_tls_ctx_new(&c->cfg, why, sizeof(why));
+		c->tls = rtr_tls(why, sizeof(why));
+		c->ssl_ctx = c->tls ? c->tls->ctx_new(&c->cfg, why, sizeof(why)) : NULL;
 		if (!c->ssl_ctx) {
 			set_error(c, "TLS: %s", why);
 			conn_fail(c);

@@ -8,9 +8,12 @@
  * SANs), sends SNI for names, and presents a client certificate when one is configured. Every
  * failure comes back as text with OpenSSL's own reason, for the log and `show rpki
  * cache-connection`.
+ *
+ * This file is the module rtr_tls.so (bgpd/rtr/rtr_tls.h): libc, OpenSSL and libevent only.
  */
 #include "lib/compat.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +25,7 @@
 #include <openssl/x509v3.h>
 
 #include "bgpd/rtr/rtr_private.h"
-#include "lib/prefix.h"
+#include "bgpd/rtr/rtr_tls.h"
 
 /* The most specific reason in OpenSSL's error queue (emptied), or fallback. */
 static void ssl_reason(char *err, size_t errlen, const char *what, const char *fallback)
@@ -40,7 +43,7 @@ static void ssl_reason(char *err, size_t errlen, const char *what, const char *f
 	}
 }
 
-SSL_CTX *rtr_tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errlen)
+static SSL_CTX *tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errlen)
 {
 	SSL_CTX *ctx;
 
@@ -97,17 +100,17 @@ SSL_CTX *rtr_tls_ctx_new(const struct rtr_cache_cfg *cfg, char *err, size_t errl
 	return ctx;
 }
 
-void rtr_tls_ctx_free(SSL_CTX *ctx)
+static void tls_ctx_free(SSL_CTX *ctx)
 {
 	SSL_CTX_free(ctx);
 }
 
-struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int fd,
-				    const struct rtr_cache_cfg *cfg, char *err, size_t errlen)
+static struct bufferevent *tls_bev_new(struct event_base *base, SSL_CTX *ctx, int fd,
+				       const struct rtr_cache_cfg *cfg, char *err, size_t errlen)
 {
 	struct bufferevent *bev;
 	X509_VERIFY_PARAM *param;
-	struct ipaddr literal;
+	uint8_t literal[16];
 	SSL *ssl;
 	int ok;
 
@@ -119,7 +122,8 @@ struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int f
 	}
 	param = SSL_get0_param(ssl);
 	X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-	if (ipaddr_from_str(&literal, cfg->host) == 0) {
+	if (inet_pton(AF_INET, cfg->host, literal) == 1 ||
+	    inet_pton(AF_INET6, cfg->host, literal) == 1) {
 		ok = X509_VERIFY_PARAM_set1_ip_asc(param, cfg->host);
 	} else {
 		ok = X509_VERIFY_PARAM_set1_host(param, cfg->host, 0) &&
@@ -140,7 +144,7 @@ struct bufferevent *rtr_tls_bev_new(struct event_base *base, SSL_CTX *ctx, int f
 	return bev;
 }
 
-void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen)
+static void tls_failure(struct bufferevent *bev, char *err, size_t errlen)
 {
 	SSL *ssl = bufferevent_openssl_get_ssl(bev);
 	unsigned long e, last = 0;
@@ -164,7 +168,8 @@ void rtr_tls_failure(struct bufferevent *bev, char *err, size_t errlen)
 	ERR_clear_error();
 }
 
-void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version, size_t vlen)
+static void tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *version,
+		     size_t vlen)
 {
 	SSL *ssl = bufferevent_openssl_get_ssl(bev);
 	X509 *cert;
@@ -179,3 +184,14 @@ void rtr_tls_peer(struct bufferevent *bev, char *subject, size_t slen, char *ver
 		X509_free(cert);
 	}
 }
+
+const struct rtr_tls_ops rtr_tls_module = {
+	.abi = RTR_TLS_ABI,
+	.cfg_size = sizeof(struct rtr_cache_cfg),
+	.version = PACKAGE_VERSION,
+	.ctx_new = tls_ctx_new,
+	.ctx_free = tls_ctx_free,
+	.bev_new = tls_bev_new,
+	.failure = tls_failure,
+	.peer = tls_peer,
+};

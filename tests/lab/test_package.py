@@ -418,6 +418,19 @@ def test_install_run_reload_purge(package, tmp_path):
         assert root.stat("/etc/skua/bgpd.conf") == ("skua", "skua", "640")
         assert "192.0.2.2" in vtysh("show ip bgp summary").stdout
 
+        # --- RTR over TLS is a module: OpenSSL is not mapped until a TLS cache is
+        # configured, then the module comes from the package's own directory
+        def maps():
+            with open("/proc/%d/maps" % bgpd.pid) as f:
+                return f.read()
+        assert "libcrypto" not in maps() and "rtr_tls.so" not in maps(), maps()
+        tls_cache = "rpki cache tls 192.0.2.10 8324 ca-file /etc/ssl/certs/ca-certificates.crt"
+        vtysh("configure terminal", "rpki", tls_cache + " preference 1", "end")
+        assert re.search(r"/usr/lib/[^ ]*skua/rtr_tls\.so", maps()), maps()
+        assert "libcrypto" in maps(), maps()
+        vtysh("configure terminal", "rpki", "no rpki cache tls 192.0.2.10 8324 preference 1",
+              "end")
+
         # --- a file that does not validate is stopped by ExecStartPre
         good = conf
         bad = good.replace("remote-as 64501", "remote-as 64501\n neighbor 192.0.2.2 bogus-word")
