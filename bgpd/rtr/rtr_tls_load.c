@@ -65,11 +65,12 @@ const struct rtr_tls_ops *rtr_tls(char *err, size_t errlen)
 		return NULL;
 	}
 	ops = dlsym(handle, RTR_TLS_SYMBOL);
+	/* The interface number first: only a table of this layout has a version to read. */
 	if (!ops || ops->abi != RTR_TLS_ABI || ops->cfg_size != sizeof(struct rtr_cache_cfg) ||
 	    strcmp(ops->version, PACKAGE_VERSION) != 0) {
 		snprintf(err, errlen,
-			 "the TLS module %s is not of this bgpd (version %s): reinstall skua", path,
-			 ops ? ops->version : "unknown");
+			 "the TLS module %s is not of this bgpd (%s %s): reinstall skua", path,
+			 PACKAGE_NAME, PACKAGE_VERSION);
 		dlclose(handle);
 		return NULL;
 	}
