@@ -64,7 +64,7 @@ static struct bgp_path *path_find(struct bgp_rib *rib, struct bgp_dest *dest,
 				  const struct rib_src *src, struct bgp_path **prev)
 {
 	*prev = NULL;
-	for (struct bgp_path *path = dest->paths; path; *prev = path, path = path->next) {
+	for (struct bgp_path *path = dest_paths(dest); path; *prev = path, path = path_next(path)) {
 		const struct rib_src *ps;
 
 		if (path->src == src->id)
@@ -108,7 +108,7 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	best_snap(rib, af, dest, &after);
 	/* An empty dest is journaled too: the journal frees it once every reader is past. */
 	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
-	    !dest->paths)
+	    !dest_paths(dest))
 		rib_journal_mark(rib, af, dest);
 	if (rib->fib.ops && !rib_fib_set_same(&before->fib, &after.fib))
 		rib_fib_sync(rib, af, dest);
@@ -124,9 +124,9 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	 * rule must not take the next one for it). The mark goes with it: the new head has none. */
 	path->flags &= ~PATH_F_BEST;
 	if (prev)
-		prev->next = path->next;
+		prev->next = path_next(path);
 	else
-		dest->paths = path->next;
+		dest->paths = path_next(path);
 	if (src)
 		src->accepted[af]--;
 	rib->af[af].paths--;
@@ -188,10 +188,10 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		/* Behind the selected path, which stays first (dest_best()); the others are
 		 * newest first, the order FRR walks its paths in. */
 		if (best) {
-			path->next = best->next;
+			path->next = path_next(best);
 			best->next = path;
 		} else {
-			path->next = dest->paths;
+			path->next = dest_paths(dest);
 			dest->paths = path;
 		}
 		src->accepted[af]++;
@@ -225,7 +225,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
 	/* Emptied: the trim frees it later, from where this descent found it. */
-	if (!dest->paths)
+	if (!dest_paths(dest))
 		rib_journal_note_where(rib, af, dest, &where);
 }
 
@@ -235,7 +235,7 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	struct bgp_path *path, *prev = NULL;
 	struct best_snap before;
 
-	for (path = dest->paths; path; prev = path, path = path->next)
+	for (path = dest_paths(dest); path; prev = path, path = path_next(path))
 		if (path->src == src->id)
 			break;
 	if (!path)
@@ -365,7 +365,7 @@ static int dest_release_cb(const struct prefix *p, void *value, void *arg)
 	struct bgp_dest *dest = value;
 	struct bgp_path *path;
 
-	for (path = dest->paths; path; path = path->next)
+	for (path = dest_paths(dest); path; path = path_next(path))
 		bgp_attr_unref(path->attr);
 	/* The bitmap only (no counters to keep: every source goes with the RIB). */
 	if (dest->adv & 1) {

@@ -118,6 +118,18 @@ struct bgp_dest {
 } __attribute__((packed));
 _Static_assert(sizeof(struct bgp_dest) == 20, "struct bgp_dest is counted per prefix");
 
+/* The path lists are read through these, never through the links themselves, so that the
+ * links' representation can change behind them. */
+static inline struct bgp_path *path_next(const struct bgp_path *path)
+{
+	return path->next;
+}
+/* dest's first path (its best when PATH_F_BEST is set), NULL when it has none. */
+static inline struct bgp_path *dest_paths(const struct bgp_dest *dest)
+{
+	return dest->paths;
+}
+
 /*
  * The change journal of one address family: dests whose best path (or its attributes)
  * changed, in order. Positions are 64-bit and start at 1; the table version is the last
@@ -428,7 +440,7 @@ static inline struct rib_src *rib_src_get(const struct bgp_rib *rib, uint32_t id
 }
 static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
 {
-	struct bgp_path *head = dest->paths;
+	struct bgp_path *head = dest_paths(dest);
 
 	return head && (head->flags & PATH_F_BEST) ? head : NULL;
 }

@@ -384,7 +384,7 @@ static const struct bgp_path *decide(const int *perm, size_t n)
 	dest->paths = NULL;
 	clear_selection();
 	for (size_t i = n; i-- > 0;) {
-		paths[perm[i]].next = dest->paths;
+		paths[perm[i]].next = dest_paths(dest);
 		dest->paths = &paths[perm[i]];
 	}
 	bgp_decision_run(bgp->rib, dest);
@@ -442,7 +442,7 @@ START_TEST(test_order_independence)
 
 		ck_assert_msg(best == first, "best depends on the order of paths (permutation %u)",
 			      count);
-		ck_assert_ptr_eq(dest->paths, best); /* best at the head */
+		ck_assert_ptr_eq(dest_paths(dest), best); /* best at the head */
 		ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
 		count++;
 	} while (next_perm(perm, NPATHS));
