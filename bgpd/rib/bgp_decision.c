@@ -596,11 +596,14 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 	winner->reason = why;
 	/* Move the best path to the head of the list. */
 	if (winner != dest_paths(dest)) {
+		bgp_path_ref ref;
+
 		for (prev = dest_paths(dest); path_next(prev) != winner; prev = path_next(prev))
 			;
-		prev->next = path_next(winner);
-		winner->next = dest_paths(dest);
-		dest->paths = winner;
+		ref = prev->next;
+		prev->next = winner->next;
+		winner->next = dest->paths;
+		dest->paths = ref;
 	}
 	winner->flags |= PATH_F_BEST;
 }

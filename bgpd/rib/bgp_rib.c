@@ -38,6 +38,8 @@ DEFINE_MTYPE(BGP_JOURNAL, "BGP change journal");
 DEFINE_MTYPE(BGP_ADV_BITMAP, "BGP advertised-to bitmaps");
 DEFINE_MTYPE(BGP_ADJ_OUT, "BGP Adj-RIB-Out");
 
+struct bgp_slab_dir bgp_path_dir;
+
 #define SRC_TABLE_INITIAL 64
 
 /* ---- dests and paths ---- */
@@ -122,16 +124,18 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 
 	/* The selected path goes: none is selected until the decision runs (its "Older Path"
 	 * rule must not take the next one for it). The mark goes with it: the new head has none. */
+	bgp_path_ref ref = prev ? prev->next : dest->paths;
+
 	path->flags &= ~PATH_F_BEST;
 	if (prev)
-		prev->next = path_next(path);
+		prev->next = path->next;
 	else
-		dest->paths = path_next(path);
+		dest->paths = path->next;
 	if (src)
 		src->accepted[af]--;
 	rib->af[af].paths--;
 	bgp_attr_unref(path->attr);
-	bgp_slab_free(&rib->path_slab, path);
+	bgp_slab_free_ref(&rib->path_slab, ref);
 }
 
 /* Store (or replace) src's path for p with attr (a reference is taken), its
@@ -177,8 +181,9 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		}
 	} else {
 		struct bgp_path *best = dest_best(dest);
+		bgp_path_ref ref;
 
-		path = bgp_slab_alloc(&rib->path_slab);
+		path = bgp_slab_alloc_ref(&rib->path_slab, &ref);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
 		/* the slab does not clear: a freed path's flags would stay */
@@ -188,11 +193,11 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		/* Behind the selected path, which stays first (dest_best()); the others are
 		 * newest first, the order FRR walks its paths in. */
 		if (best) {
-			path->next = path_next(best);
-			best->next = path;
+			path->next = best->next;
+			best->next = ref;
 		} else {
-			path->next = dest_paths(dest);
-			dest->paths = path;
+			path->next = dest->paths;
+			dest->paths = ref;
 		}
 		src->accepted[af]++;
 		rib->af[af].paths++;
@@ -341,7 +346,8 @@ struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 		raf->journal.base = raf->journal.tail = raf->journal.head = 1;
 		raf->journal.passed = 1;
 	}
-	bgp_slab_init(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path));
+	bgp_slab_init_numbered(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path),
+			       &bgp_path_dir);
 	rib->src_cap = SRC_TABLE_INITIAL;
 	rib->src = XCALLOC(MTYPE_BGP_RIB, rib->src_cap * sizeof(*rib->src));
 	rib->local.id = 0;
