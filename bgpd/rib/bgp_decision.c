@@ -577,14 +577,14 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 {
 	struct decide_ctx ctx;
 	const struct bgp_path *best, *second;
-	struct bgp_path *winner, *prev;
+	struct bgp_path *winner, *prev, *head = dest_paths(dest);
 	enum bgp_sel_reason why = BGP_SEL_FIRST;
 
 	ctx_init(&ctx, rib, dest);
 	best = select_best(&ctx, dest, NULL);
 	/* Only the head may carry the mark: take it off the old winner first. */
-	if (dest_paths(dest))
-		dest_paths(dest)->flags &= ~PATH_F_BEST;
+	if (head)
+		head->flags &= ~PATH_F_BEST;
 	if (!best)
 		return;
 	/* Why, judged with what was selected before this run, as FRR records it. */
@@ -595,10 +595,10 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 	winner = (struct bgp_path *)best;
 	winner->reason = why;
 	/* Move the best path to the head of the list. */
-	if (winner != dest_paths(dest)) {
+	if (winner != head) {
 		bgp_path_ref ref;
 
-		for (prev = dest_paths(dest); path_next(prev) != winner; prev = path_next(prev))
+		for (prev = head; path_next(prev) != winner; prev = path_next(prev))
 			;
 		ref = prev->next;
 		prev->next = winner->next;

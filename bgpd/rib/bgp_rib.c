@@ -110,7 +110,7 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	best_snap(rib, af, dest, &after);
 	/* An empty dest is journaled too: the journal frees it once every reader is past. */
 	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
-	    !dest_paths(dest))
+	    !dest_has_paths(dest))
 		rib_journal_mark(rib, af, dest);
 	if (rib->fib.ops && !rib_fib_set_same(&before->fib, &after.fib))
 		rib_fib_sync(rib, af, dest);
@@ -230,7 +230,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
 	/* Emptied: the trim frees it later, from where this descent found it. */
-	if (!dest_paths(dest))
+	if (!dest_has_paths(dest))
 		rib_journal_note_where(rib, af, dest, &where);
 }
 

@@ -146,6 +146,11 @@ static inline struct bgp_path *dest_paths(const struct bgp_dest *dest)
 {
 	return bgp_path_at(dest->paths);
 }
+/* Whether dest has a path, without decoding the handle. */
+static inline bool dest_has_paths(const struct bgp_dest *dest)
+{
+	return dest->paths != 0;
+}
 
 /*
  * The change journal of one address family: dests whose best path (or its attributes)

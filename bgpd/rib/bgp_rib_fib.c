@@ -72,13 +72,16 @@ static void set_add(struct rib_fib_set *set, const struct ipaddr *nh)
 void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
 		    struct rib_fib_set *set)
 {
-	const struct bgp_path *best = dest_best(dest);
+	const struct bgp_path *best;
 	const struct rib_src *bsrc;
 	struct ipaddr nh;
 	unsigned max;
 
 	set->n = 0;
-	if (!rib->fib.ops || !best)
+	if (!rib->fib.ops)
+		return; /* no kernel: not even the best path to read */
+	best = dest_best(dest);
+	if (!best)
 		return;
 	bsrc = rib_src_get(rib, best->src);
 	if (!bsrc || bsrc->local)

@@ -424,7 +424,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 		prefix_from_ipaddr(&hp, &a);
 		while (true) {
 			d = ptree_match_prefix(s.rib->af[af].tree, &hp);
-			if (!d || dest_paths(d))
+			if (!d || dest_has_paths(d))
 				break;
 			bgp_dest_prefix(d, af, &hp);
 			if (hp.len == 0) {
@@ -437,7 +437,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 		if (d)
 			bgp_dest_prefix(d, af, &p);
 	}
-	if (!d || !dest_paths(d)) {
+	if (!d || !dest_has_paths(d)) {
 		o->not_found(&s);
 		return CMD_WARNING;
 	}

@@ -80,7 +80,7 @@ static int stats_cb(const struct prefix *p, void *value, void *arg)
 	struct table_stats *ts = arg;
 	const struct bgp_dest *d = value;
 
-	if (!dest_paths(d))
+	if (!dest_has_paths(d))
 		return 0;
 	ts->prefixes++;
 	ts->total_plen += p->len;
