@@ -48,11 +48,11 @@ struct bgp_slab {
 	struct mtype *mt;
 	uint32_t obj_size; /* rounded up to 8 bytes (4 when numbered) */
 	uint32_t per_chunk;
-	size_t chunk_bytes;	    /* one chunk's allocation */
-	struct bgp_slab_dir *dir;   /* numbered: where its chunks are numbered, else NULL */
-	void *free_list; /* freed objects, linked through their first word */
-	uint32_t free_ref; /* numbered: the first freed object's handle, linked through the
-			    * first 4 bytes of each (free_list is unused) */
+	size_t chunk_bytes;	  /* one chunk's allocation */
+	struct bgp_slab_dir *dir; /* numbered: where its chunks are numbered, else NULL */
+	void *free_list;	  /* freed objects, linked through their first word */
+	uint32_t free_ref;	  /* numbered: the first freed object's handle, linked through the
+				   * first 4 bytes of each (free_list is unused) */
 	struct bgp_slab_chunk *chunks;
 	uint32_t fresh; /* objects never handed out in the newest chunk */
 	size_t in_use;

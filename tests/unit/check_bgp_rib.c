@@ -204,8 +204,8 @@ START_TEST(test_update_prefix_groups)
 		for (unsigned j = 0; j < sizes[k]; j++) {
 			const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p[j]);
 
-			ck_assert_msg(d && dest_paths(d), "UPDATE of %u: prefix %u not stored", sizes[k],
-				      j);
+			ck_assert_msg(d && dest_paths(d), "UPDATE of %u: prefix %u not stored",
+				      sizes[k], j);
 			ck_assert_msg(ptree_lookup(e2->adj[V4], &p[j]),
 				      "UPDATE of %u: prefix %u not sent on", sizes[k], j);
 		}
