@@ -339,7 +339,7 @@ static bool dest_maybe_free(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest
 
 	/* Nobody needs a dest without paths once no journal entry points to it and no live
 	 * session has it (a reader that restarted its walk withdraws it from there). */
-	if (d->paths || journal_has_since(j, d, j->tail) || adv_to_live_session(rib, d))
+	if (dest_has_paths(d) || journal_has_since(j, d, j->tail) || adv_to_live_session(rib, d))
 		return false;
 	if (bgp_dest_plen(d, af) == 0 && rib_deforig_keeps(rib, af))
 		return false; /* a session's default-originate is exported from it */
@@ -408,7 +408,7 @@ static void trim_prefetch(struct bgp_rib *rib, enum bgp_af af, uint64_t pos, uin
 		const struct bgp_dest *d = *jslot(j, k);
 		const struct ptree_where *w;
 
-		if (d->version != (uint32_t)k || d->paths)
+		if (d->version != (uint32_t)k || dest_has_paths(d))
 			continue;
 		w = jwhere(j, k);
 		if (w)
@@ -938,7 +938,7 @@ static uint32_t export_paths(const struct bgp_rib *rib, enum bgp_af af, const st
 {
 	uint32_t n = 0;
 
-	for (const struct bgp_path *p = dest->paths; p; p = p->next)
+	for (const struct bgp_path *p = dest_paths(dest); p; p = path_next(p))
 		n += p != dest_best(dest) && rib_path_multipath(rib, af, dest, p);
 	return n + 1;
 }
@@ -1311,7 +1311,7 @@ static size_t batch_add(struct adj_out_batch *b, enum bgp_af af, struct bgp_dest
 static void batch_reset(struct bgp_rib *rib, enum bgp_af af, struct adj_out_batch *b)
 {
 	for (uint32_t i = 0; i < b->nitem; i++)
-		if (!b->group[b->item[i].group].wire_len && !b->item[i].dest->paths)
+		if (!b->group[b->item[i].group].wire_len && !dest_has_paths(b->item[i].dest))
 			/* Withdrawn from this session: maybe the last one that had it. */
 			rib_dest_maybe_free(rib, af, b->item[i].dest);
 	for (uint32_t g = 0; g < b->ngroup; g++)

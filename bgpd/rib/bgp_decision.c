@@ -491,7 +491,7 @@ static const struct bgp_path *select_deterministic(const struct decide_ctx *ctx,
 	size_t ng = 0, cap = MED_GROUPS_STACK;
 	const struct bgp_path *p, *best;
 
-	for (p = dest->paths; p; p = p->next) {
+	for (p = dest_paths(dest); p; p = path_next(p)) {
 		uint32_t asn;
 		enum nbr_kind kind;
 		size_t i;
@@ -539,7 +539,7 @@ static const struct bgp_path *select_pairwise(const struct decide_ctx *ctx,
 {
 	const struct bgp_path *best = NULL;
 
-	for (const struct bgp_path *p = dest->paths; p; p = p->next) {
+	for (const struct bgp_path *p = dest_paths(dest); p; p = path_next(p)) {
 		if (p == skip || !bgp_path_valid(ctx->rib, p))
 			continue;
 		if (!best || better(ctx, p, best))
@@ -564,7 +564,7 @@ static const struct bgp_path *last_valid_other(const struct decide_ctx *ctx,
 {
 	const struct bgp_path *last = NULL;
 
-	for (const struct bgp_path *p = dest->paths; p; p = p->next)
+	for (const struct bgp_path *p = dest_paths(dest); p; p = path_next(p))
 		if (p != skip && bgp_path_valid(ctx->rib, p))
 			last = p;
 	return last;
@@ -577,14 +577,14 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 {
 	struct decide_ctx ctx;
 	const struct bgp_path *best, *second;
-	struct bgp_path *winner, *prev;
+	struct bgp_path *winner, *prev, *head = dest_paths(dest);
 	enum bgp_sel_reason why = BGP_SEL_FIRST;
 
 	ctx_init(&ctx, rib, dest);
 	best = select_best(&ctx, dest, NULL);
 	/* Only the head may carry the mark: take it off the old winner first. */
-	if (dest->paths)
-		dest->paths->flags &= ~PATH_F_BEST;
+	if (head)
+		head->flags &= ~PATH_F_BEST;
 	if (!best)
 		return;
 	/* Why, judged with what was selected before this run, as FRR records it. */
@@ -595,12 +595,15 @@ void bgp_decision_run(struct bgp_rib *rib, struct bgp_dest *dest)
 	winner = (struct bgp_path *)best;
 	winner->reason = why;
 	/* Move the best path to the head of the list. */
-	if (winner != dest->paths) {
-		for (prev = dest->paths; prev->next != winner; prev = prev->next)
+	if (winner != head) {
+		bgp_path_ref ref;
+
+		for (prev = head; path_next(prev) != winner; prev = path_next(prev))
 			;
+		ref = prev->next;
 		prev->next = winner->next;
 		winner->next = dest->paths;
-		dest->paths = winner;
+		dest->paths = ref;
 	}
 	winner->flags |= PATH_F_BEST;
 }

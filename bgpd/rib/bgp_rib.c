@@ -38,6 +38,8 @@ DEFINE_MTYPE(BGP_JOURNAL, "BGP change journal");
 DEFINE_MTYPE(BGP_ADV_BITMAP, "BGP advertised-to bitmaps");
 DEFINE_MTYPE(BGP_ADJ_OUT, "BGP Adj-RIB-Out");
 
+struct bgp_slab_dir bgp_path_dir;
+
 #define SRC_TABLE_INITIAL 64
 
 /* ---- dests and paths ---- */
@@ -64,7 +66,7 @@ static struct bgp_path *path_find(struct bgp_rib *rib, struct bgp_dest *dest,
 				  const struct rib_src *src, struct bgp_path **prev)
 {
 	*prev = NULL;
-	for (struct bgp_path *path = dest->paths; path; *prev = path, path = path->next) {
+	for (struct bgp_path *path = dest_paths(dest); path; *prev = path, path = path_next(path)) {
 		const struct rib_src *ps;
 
 		if (path->src == src->id)
@@ -108,7 +110,7 @@ static void dest_decide(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	best_snap(rib, af, dest, &after);
 	/* An empty dest is journaled too: the journal frees it once every reader is past. */
 	if (after.path != before->path || after.attr != before->attr || after.src != before->src ||
-	    !dest->paths)
+	    !dest_has_paths(dest))
 		rib_journal_mark(rib, af, dest);
 	if (rib->fib.ops && !rib_fib_set_same(&before->fib, &after.fib))
 		rib_fib_sync(rib, af, dest);
@@ -122,6 +124,8 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 
 	/* The selected path goes: none is selected until the decision runs (its "Older Path"
 	 * rule must not take the next one for it). The mark goes with it: the new head has none. */
+	bgp_path_ref ref = prev ? prev->next : dest->paths;
+
 	path->flags &= ~PATH_F_BEST;
 	if (prev)
 		prev->next = path->next;
@@ -131,7 +135,7 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 		src->accepted[af]--;
 	rib->af[af].paths--;
 	bgp_attr_unref(path->attr);
-	bgp_slab_free(&rib->path_slab, path);
+	bgp_slab_free_ref(&rib->path_slab, ref);
 }
 
 /* Store (or replace) src's path for p with attr (a reference is taken), its
@@ -177,8 +181,9 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		}
 	} else {
 		struct bgp_path *best = dest_best(dest);
+		bgp_path_ref ref;
 
-		path = bgp_slab_alloc(&rib->path_slab);
+		path = bgp_slab_alloc_ref(&rib->path_slab, &ref);
 		path->attr = bgp_attr_ref(attr);
 		path->src = src->id;
 		/* the slab does not clear: a freed path's flags would stay */
@@ -189,10 +194,10 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		 * newest first, the order FRR walks its paths in. */
 		if (best) {
 			path->next = best->next;
-			best->next = path;
+			best->next = ref;
 		} else {
 			path->next = dest->paths;
-			dest->paths = path;
+			dest->paths = ref;
 		}
 		src->accepted[af]++;
 		rib->af[af].paths++;
@@ -225,7 +230,7 @@ static void rib_path_withdraw(struct bgp_rib *rib, enum bgp_af af, struct rib_sr
 	path_unlink(rib, af, dest, prev, path);
 	dest_decide(rib, af, dest, &before);
 	/* Emptied: the trim frees it later, from where this descent found it. */
-	if (!dest->paths)
+	if (!dest_has_paths(dest))
 		rib_journal_note_where(rib, af, dest, &where);
 }
 
@@ -235,7 +240,7 @@ void rib_dest_remove_src(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d
 	struct bgp_path *path, *prev = NULL;
 	struct best_snap before;
 
-	for (path = dest->paths; path; prev = path, path = path->next)
+	for (path = dest_paths(dest); path; prev = path, path = path_next(path))
 		if (path->src == src->id)
 			break;
 	if (!path)
@@ -341,7 +346,8 @@ struct bgp_rib *rib_new(struct bgp *bgp, const struct bgp_session_ops *sops)
 		raf->journal.base = raf->journal.tail = raf->journal.head = 1;
 		raf->journal.passed = 1;
 	}
-	bgp_slab_init(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path));
+	bgp_slab_init_numbered(&rib->path_slab, MTYPE_BGP_PATH_SLAB, sizeof(struct bgp_path),
+			       &bgp_path_dir);
 	rib->src_cap = SRC_TABLE_INITIAL;
 	rib->src = XCALLOC(MTYPE_BGP_RIB, rib->src_cap * sizeof(*rib->src));
 	rib->local.id = 0;
@@ -365,7 +371,7 @@ static int dest_release_cb(const struct prefix *p, void *value, void *arg)
 	struct bgp_dest *dest = value;
 	struct bgp_path *path;
 
-	for (path = dest->paths; path; path = path->next)
+	for (path = dest_paths(dest); path; path = path_next(path))
 		bgp_attr_unref(path->attr);
 	/* The bitmap only (no counters to keep: every source goes with the RIB). */
 	if (dest->adv & 1) {

@@ -9,12 +9,12 @@
  *   - prefix tree (lib/table.h) per address family, whose stored nodes hold the struct
  *     bgp_dest inline (ptree_new_inline()): the prefix is stored once, in the node's key,
  *     and there is no pointer from the tree to the dest nor an allocation of its own
- *   - struct bgp_dest: path list, peers advertised to (bitmap), version (20 bytes, packed:
- *     its node 36 bytes for IPv4, 48 for IPv6, plus the tree's glue nodes, 16 or 28 bytes);
+ *   - struct bgp_dest: path list, peers advertised to (bitmap), version (16 bytes, packed:
+ *     its node 32 bytes for IPv4, 44 for IPv6, plus the tree's glue nodes, 16 or 28 bytes);
  *     its prefix length and FIB flag are in the node's header, the selection (PATH_F_BEST
  *     and its reason) on the best path
  *   - struct bgp_path, slab-allocated: next, interned attribute, source id, last update
- *     (24 bytes)
+ *     (20 bytes, packed; the list links are 32-bit handles into the slab, bgp_path_ref)
  *   - the journal: one pointer per change, trimmed as soon as every peer has read it
  * There is no per-prefix per-peer object on the output side (see bgp_adj_out.c).
  *
@@ -72,9 +72,16 @@ DECLARE_MTYPE(BGP_AGGREGATE);  /* aggregate-address (bgp_rib_aggregate.c) */
  * switched to a walk of the table (bgp_adj_out.c), so the journal stays bounded. */
 #define RIB_JOURNAL_LAG_MIN 65536
 
-/* One path: what one source says about one prefix. */
+/* A path's handle in its RIB's path slab (bgp_slab.h), numbered in bgp_path_dir: 4 bytes where
+ * a pointer is 8, in every path and every dest. 0 = none. Read it with bgp_path_at(). */
+typedef uint32_t bgp_path_ref;
+
+/* One path: what one source says about one prefix.
+ *
+ * Packed to 20 bytes (24 with the attribute pointer aligned): its slab keeps it 4-aligned
+ * and the compiler reads attr unaligned. Never take a member's address. */
 struct bgp_path {
-	struct bgp_path *next;
+	bgp_path_ref next;
 	struct bgp_attr *attr; /* interned, one reference held */
 	uint32_t src : 20;     /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
 	uint32_t flags : 6;    /* PATH_F_* */
@@ -82,7 +89,8 @@ struct bgp_path {
 	 * here rather than in the dest, whose every byte costs a million nodes a byte. */
 	uint32_t reason : 6;
 	uint32_t uptime; /* wall clock seconds of the last change (Last update) */
-};
+} __attribute__((packed, aligned(4)));
+_Static_assert(sizeof(struct bgp_path) == 20, "struct bgp_path is counted per prefix");
 #define RIB_SRC_MAX (1u << 20)
 
 /* path->flags. A path of a source kept across its session's loss (graceful restart, struct
@@ -108,15 +116,41 @@ struct bgp_path {
  * (bgp_dest_prefix()) and its length (bgp_dest_plen()). It lives from rib_dest_get() until the
  * journal frees it (no paths left, every reader past it: rib_journal_trim()).
  *
- * Packed to 20 bytes: the tree puts it right after the key, 4-aligned, which makes an IPv6
- * node 48 bytes instead of 56 and an IPv4 node 36 instead of 40 (x86 reads a pointer at any
- * address; the compiler knows these may be unaligned). Never take a member's address. */
+ * Packed to 16 bytes: the tree puts it right after the key, 4-aligned, which makes an IPv6
+ * node 44 bytes and an IPv4 node 32 (x86 reads a word at any address; the compiler knows
+ * these may be unaligned). Never take a member's address. */
 struct bgp_dest {
-	struct bgp_path *paths; /* best first when its PATH_F_BEST is set */
-	uintptr_t adv;		/* sessions this prefix is advertised to (bgp_adj_out.c) */
-	uint32_t version;	/* journal position of the last change (low 32 bits) */
+	bgp_path_ref paths; /* best first when its PATH_F_BEST is set */
+	uintptr_t adv;	    /* sessions this prefix is advertised to (bgp_adj_out.c) */
+	uint32_t version;   /* journal position of the last change (low 32 bits) */
 } __attribute__((packed));
-_Static_assert(sizeof(struct bgp_dest) == 20, "struct bgp_dest is counted per prefix");
+_Static_assert(sizeof(struct bgp_dest) == 16, "struct bgp_dest is counted per prefix");
+
+/* The chunk numbers of every RIB's path slab (bgp_rib.c): one table for the process, so that a
+ * handle decodes without its RIB. */
+extern struct bgp_slab_dir bgp_path_dir;
+
+static inline struct bgp_path *bgp_path_at(bgp_path_ref ref)
+{
+	return ref ? (struct bgp_path *)bgp_slab_dir_at(&bgp_path_dir, ref, sizeof(struct bgp_path))
+		   : NULL;
+}
+/* The path lists are read through these; only bgp_rib.c and the decision's move of the best
+ * to the head write the handles. */
+static inline struct bgp_path *path_next(const struct bgp_path *path)
+{
+	return bgp_path_at(path->next);
+}
+/* dest's first path (its best when PATH_F_BEST is set), NULL when it has none. */
+static inline struct bgp_path *dest_paths(const struct bgp_dest *dest)
+{
+	return bgp_path_at(dest->paths);
+}
+/* Whether dest has a path, without decoding the handle. */
+static inline bool dest_has_paths(const struct bgp_dest *dest)
+{
+	return dest->paths != 0;
+}
 
 /*
  * The change journal of one address family: dests whose best path (or its attributes)
@@ -428,7 +462,7 @@ static inline struct rib_src *rib_src_get(const struct bgp_rib *rib, uint32_t id
 }
 static inline struct bgp_path *dest_best(const struct bgp_dest *dest)
 {
-	struct bgp_path *head = dest->paths;
+	struct bgp_path *head = dest_paths(dest);
 
 	return head && (head->flags & PATH_F_BEST) ? head : NULL;
 }

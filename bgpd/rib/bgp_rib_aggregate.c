@@ -263,7 +263,7 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 	/* In prefix_cmp order every more specific follows the aggregate's prefix, together. */
 	for (dest = ptree_next(rib->af[af].tree, &ag->p, &q); dest && prefix_contains(&ag->p, &q);
 	     dest = ptree_next(rib->af[af].tree, &q, &q)) {
-		for (const struct bgp_path *path = dest->paths; path; path = path->next) {
+		for (const struct bgp_path *path = dest_paths(dest); path; path = path_next(path)) {
 			const struct rib_src *src = rib_src_get(rib, path->src);
 			uint32_t med;
 

@@ -47,7 +47,7 @@ static bool table_matches(struct bgp_rib *rib, enum bgp_af af, const char *rmap,
 	struct prefix p;
 
 	for (dest = ptree_first(tree, &p); dest; dest = ptree_next(tree, &p, &p)) {
-		for (const struct bgp_path *path = dest->paths; path; path = path->next) {
+		for (const struct bgp_path *path = dest_paths(dest); path; path = path_next(path)) {
 			const struct rib_src *from = rib_src_get(rib, path->src);
 			struct bgp_attr try = *t;
 

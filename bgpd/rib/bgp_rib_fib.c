@@ -72,13 +72,16 @@ static void set_add(struct rib_fib_set *set, const struct ipaddr *nh)
 void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_dest *dest,
 		    struct rib_fib_set *set)
 {
-	const struct bgp_path *best = dest_best(dest);
+	const struct bgp_path *best;
 	const struct rib_src *bsrc;
 	struct ipaddr nh;
 	unsigned max;
 
 	set->n = 0;
-	if (!rib->fib.ops || !best)
+	if (!rib->fib.ops)
+		return; /* no kernel: not even the best path to read */
+	best = dest_best(dest);
+	if (!best)
 		return;
 	bsrc = rib_src_get(rib, best->src);
 	if (!bsrc || bsrc->local)
@@ -86,7 +89,7 @@ void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_
 	max = rib->fib.maxpaths[af][bsrc->ebgp ? 0 : 1];
 	rib_path_nexthop(best->attr, &nh);
 	set_add(set, &nh);
-	for (const struct bgp_path *p = best->next; p && set->n < max; p = p->next) {
+	for (const struct bgp_path *p = path_next(best); p && set->n < max; p = path_next(p)) {
 		if (!bgp_path_valid(rib, p) || !path_equal_to_best(rib, best, p))
 			continue;
 		rib_path_nexthop(p->attr, &nh);
@@ -104,7 +107,7 @@ bool rib_path_multipath(const struct bgp_rib *rib, enum bgp_af af, const struct 
 	if (!bsrc || bsrc->local)
 		return false;
 	max = rib->fib.maxpaths[af][bsrc->ebgp ? 0 : 1];
-	for (const struct bgp_path *p = best->next; p && n < max; p = p->next) {
+	for (const struct bgp_path *p = path_next(best); p && n < max; p = path_next(p)) {
 		if (!bgp_path_valid(rib, p) || !path_equal_to_best(rib, best, p))
 			continue;
 		if (p == path || path == best)
@@ -239,7 +242,7 @@ static bool uses_changed_nexthop(const struct bgp_rib *rib, const struct bgp_des
 
 	if (!ops || !ops->nexthop_changed)
 		return true;
-	for (const struct bgp_path *p = d->paths; p; p = p->next) {
+	for (const struct bgp_path *p = dest_paths(d); p; p = path_next(p)) {
 		if (!p->attr)
 			continue;
 		rib_path_nexthop(p->attr, &nh);

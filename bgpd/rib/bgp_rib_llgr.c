@@ -64,7 +64,7 @@ static struct bgp_attr *attr_with_llgr_stale(const struct bgp_attr *attr)
 
 static struct bgp_path *src_path(struct bgp_dest *dest, const struct rib_src *src)
 {
-	for (struct bgp_path *path = dest->paths; path; path = path->next)
+	for (struct bgp_path *path = dest_paths(dest); path; path = path_next(path))
 		if (path->src == src->id)
 			return path;
 	return NULL;

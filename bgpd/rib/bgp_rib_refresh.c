@@ -55,7 +55,7 @@ static struct rib_src *refresh_src(const struct bgp_peer *peer, enum bgp_af af)
  * kept by graceful restart, are not this refresh's business). */
 static struct bgp_path *src_path(struct bgp_dest *dest, const struct rib_src *src)
 {
-	for (struct bgp_path *path = dest->paths; path; path = path->next)
+	for (struct bgp_path *path = dest_paths(dest); path; path = path_next(path))
 		if (path->src == src->id)
 			return path;
 	return NULL;

@@ -207,7 +207,7 @@ size_t rib_rpki_run(struct bgp_rib *rib, size_t budget)
 			continue;
 		}
 		visited++;
-		if (((struct bgp_dest *)v)->paths)
+		if (dest_paths((struct bgp_dest *)v))
 			rib_journal_mark(rib, st->af, v);
 	}
 	return visited;

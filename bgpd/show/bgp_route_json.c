@@ -149,7 +149,7 @@ static void json_table_route(struct route_show *s, const struct bgp_dest *d, con
 		json_dest_header(s, d, p);
 		json_object_close(w);
 	}
-	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 		if (!route_path_shown(s, path))
 			continue;
 		if (s->detail)
@@ -356,7 +356,7 @@ static void json_detail(struct route_show *s, const struct bgp_dest *d, const st
 	json_uint(w, "multiPathCount", dest_best(d) ? 1 : 0);
 	sbuf_init(&tmp);
 	json_array_open(w, "paths");
-	for (const struct bgp_path *path = d->paths; path; path = path->next)
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
 		json_path_detail(s, d, p, path, &tmp);
 	json_array_close(w);
 	sbuf_free(&tmp);

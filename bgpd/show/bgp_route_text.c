@@ -128,7 +128,7 @@ static void text_table_route(struct route_show *s, const struct bgp_dest *d, con
 		s->header_done = true;
 	}
 	sbuf_init(&tmp);
-	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 		if (!route_path_shown(s, path))
 			continue;
 		if (s->detail)
@@ -309,7 +309,7 @@ static void text_detail(struct route_show *s, const struct bgp_dest *d, const st
 	vty_out(vty, ")\n");
 	text_advertised_to(s, d);
 	sbuf_init(&tmp);
-	for (const struct bgp_path *path = d->paths; path; path = path->next)
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
 		text_path_detail(s, d, p, path, &tmp);
 	sbuf_free(&tmp);
 }

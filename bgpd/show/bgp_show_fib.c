@@ -193,7 +193,7 @@ static unsigned paths_using(const struct bgp_rib *rib, const struct ipaddr *addr
 
 	for (struct bgp_dest *d = ptree_first(rib->af[af].tree, &p); d;
 	     d = ptree_next(rib->af[af].tree, &p, &p))
-		for (const struct bgp_path *path = d->paths; path; path = path->next) {
+		for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 			const struct rib_src *src = rib_src_get(rib, path->src);
 
 			if (!path->attr || !src || src->local)

@@ -57,7 +57,7 @@ static int pcount_cb(const struct prefix *p, void *value, void *arg)
 	const struct bgp_dest *d = value;
 
 	(void)p;
-	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 		bool removed, valid;
 
 		if (path->src != w->src->id)

@@ -308,7 +308,7 @@ unsigned route_path_count(const struct bgp_dest *d)
 {
 	unsigned n = 0;
 
-	for (const struct bgp_path *p = d->paths; p; p = p->next)
+	for (const struct bgp_path *p = dest_paths(d); p; p = path_next(p))
 		n++;
 	return n;
 }
@@ -332,7 +332,7 @@ static bool show_setup(struct route_show *s, const struct route_out *o, struct v
 
 static bool dest_has_shown(const struct route_show *s, const struct bgp_dest *d)
 {
-	for (const struct bgp_path *path = d->paths; path; path = path->next)
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
 		if (route_path_shown(s, path))
 			return true;
 	return false;
@@ -349,7 +349,7 @@ static int table_cb(const struct prefix *p, void *value, void *arg)
 	/* FRR counts every path of the table in "total paths", shown or filtered out by
 	 * state, attribute or prefix. */
 	if (s->only_rpki != RPKI_NOT_USED || s->filter)
-		for (const struct bgp_path *path = d->paths; path; path = path->next)
+		for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
 			s->paths += (outside || !route_path_shown(s, path)) &&
 				    (!s->only || path->src == s->only->id);
 	/* Prefixes without paths wait for the journal to free them: nothing to show. */
@@ -424,7 +424,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 		prefix_from_ipaddr(&hp, &a);
 		while (true) {
 			d = ptree_match_prefix(s.rib->af[af].tree, &hp);
-			if (!d || d->paths)
+			if (!d || dest_has_paths(d))
 				break;
 			bgp_dest_prefix(d, af, &hp);
 			if (hp.len == 0) {
@@ -437,7 +437,7 @@ static int show_route(struct vty *vty, enum bgp_af af, const char *net, bool jso
 		if (d)
 			bgp_dest_prefix(d, af, &p);
 	}
-	if (!d || !d->paths) {
+	if (!d || !dest_has_paths(d)) {
 		o->not_found(&s);
 		return CMD_WARNING;
 	}

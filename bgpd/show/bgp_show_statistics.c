@@ -80,7 +80,7 @@ static int stats_cb(const struct prefix *p, void *value, void *arg)
 	struct table_stats *ts = arg;
 	const struct bgp_dest *d = value;
 
-	if (!d->paths)
+	if (!dest_has_paths(d))
 		return 0;
 	ts->prefixes++;
 	ts->total_plen += p->len;
@@ -100,7 +100,7 @@ static int stats_cb(const struct prefix *p, void *value, void *arg)
 		ts->cover[ts->depth] = &ts->cover_buf[ts->depth];
 		ts->depth++;
 	}
-	for (const struct bgp_path *path = d->paths; path; path = path->next) {
+	for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 		struct aspath_stats st = { 0 };
 
 		ts->rib++;

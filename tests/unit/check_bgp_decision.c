@@ -335,7 +335,9 @@ END_TEST
 
 static struct bgp *bgp;
 static struct built cands[NPATHS];
-static struct bgp_path paths[NPATHS];
+/* From the RIB's path slab: the lists link paths by handle. */
+static struct bgp_path *paths[NPATHS];
+static bgp_path_ref refs[NPATHS];
 static struct bgp_dest *dest;
 
 static void dest_setup(const struct cand_desc *descs, size_t n)
@@ -346,14 +348,17 @@ static void dest_setup(const struct cand_desc *descs, size_t n)
 		build(&descs[i], &cands[i]);
 		cands[i].src.id = (uint32_t)i + 1;
 		bgp->rib->src[i + 1] = &cands[i].src;
-		paths[i].attr = &cands[i].attr;
-		paths[i].src = (uint32_t)i + 1;
+		paths[i] = bgp_slab_alloc_ref(&bgp->rib->path_slab, &refs[i]);
+		paths[i]->attr = &cands[i].attr;
+		paths[i]->src = (uint32_t)i + 1;
 	}
 }
 
 static void dest_teardown(size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		bgp_slab_free_ref(&bgp->rib->path_slab, refs[i]);
+		paths[i] = NULL;
 		bgp->rib->src[i + 1] = NULL;
 		release(&cands[i]);
 	}
@@ -365,7 +370,8 @@ static void dest_teardown(size_t n)
 static void clear_selection(void)
 {
 	for (size_t i = 0; i < NPATHS; i++)
-		paths[i].flags &= ~PATH_F_BEST;
+		if (paths[i])
+			paths[i]->flags &= ~PATH_F_BEST;
 }
 
 /* Paths that carry the selection's mark. */
@@ -374,18 +380,18 @@ static size_t marked_paths(void)
 	size_t n = 0;
 
 	for (size_t i = 0; i < NPATHS; i++)
-		n += (paths[i].flags & PATH_F_BEST) != 0;
+		n += paths[i] && (paths[i]->flags & PATH_F_BEST) != 0;
 	return n;
 }
 
 /* Link the paths in the order given by perm and run the decision. */
 static const struct bgp_path *decide(const int *perm, size_t n)
 {
-	dest->paths = NULL;
+	dest->paths = 0;
 	clear_selection();
 	for (size_t i = n; i-- > 0;) {
-		paths[perm[i]].next = dest->paths;
-		dest->paths = &paths[perm[i]];
+		paths[perm[i]]->next = dest->paths;
+		dest->paths = refs[perm[i]];
 	}
 	bgp_decision_run(bgp->rib, dest);
 	return dest_best(dest);
@@ -436,13 +442,13 @@ START_TEST(test_order_independence)
 	dest_setup(med_cycle, NPATHS);
 	bgp->bestpath.deterministic_med = true;
 	first = decide(perm, NPATHS);
-	ck_assert_ptr_eq(first, &paths[1]);
+	ck_assert_ptr_eq(first, paths[1]);
 	do {
 		const struct bgp_path *best = decide(perm, NPATHS);
 
 		ck_assert_msg(best == first, "best depends on the order of paths (permutation %u)",
 			      count);
-		ck_assert_ptr_eq(dest->paths, best); /* best at the head */
+		ck_assert_ptr_eq(dest_paths(dest), best); /* best at the head */
 		ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
 		count++;
 	} while (next_perm(perm, NPATHS));
@@ -459,13 +465,13 @@ START_TEST(test_pairwise_in_list_order)
 	dest_setup(med_cycle, NPATHS);
 	/* A beats B, then C beats A by MED: C. The reason is that of FRR's last comparison:
 	 * C against the last path of the list, E, which is iBGP. */
-	ck_assert_ptr_eq(decide(abc, NPATHS), &paths[2]);
+	ck_assert_ptr_eq(decide(abc, NPATHS), paths[2]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_PEER_TYPE);
 	/* C beats A by MED, then B beats C: B, as deterministic-med gives. */
-	ck_assert_ptr_eq(decide(cab, NPATHS), &paths[1]);
+	ck_assert_ptr_eq(decide(cab, NPATHS), paths[1]);
 	/* Switched on, the order no longer matters. */
 	bgp->bestpath.deterministic_med = true;
-	ck_assert_ptr_eq(decide(abc, NPATHS), &paths[1]);
+	ck_assert_ptr_eq(decide(abc, NPATHS), paths[1]);
 	dest_teardown(NPATHS);
 }
 END_TEST
@@ -494,30 +500,30 @@ START_TEST(test_older_path)
 	static const int only_first[1] = { 0 };
 
 	dest_setup(two_ebgp, 2);
-	ck_assert_ptr_eq(decide(only_first, 1), &paths[0]);
+	ck_assert_ptr_eq(decide(only_first, 1), paths[0]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_FIRST);
 	/* The second path arrives (behind the selected one, as bgp_rib.c links it): the first
 	 * stays. */
-	paths[1].next = NULL;
-	paths[0].next = &paths[1];
-	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	paths[1]->next = 0;
+	paths[0]->next = refs[1];
+	ck_assert_ptr_eq(decide_again(), paths[0]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_OLDER);
 	ck_assert_str_eq(bgp_sel_reason_str(bgp_decision_reason(bgp->rib, dest)), "Older Path");
 	/* bgp bestpath compare-routerid: the lower router id wins. */
 	bgp->bestpath.compare_routerid = true;
-	ck_assert_ptr_eq(decide_again(), &paths[1]);
+	ck_assert_ptr_eq(decide_again(), paths[1]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
 	/* Back off: the path now selected (the second) stays. */
 	bgp->bestpath.compare_routerid = false;
 	cands[1].src.remote_id.s_addr = htonl(0xc00002ff); /* 192.0.2.255: now the higher id */
-	ck_assert_ptr_eq(decide_again(), &paths[1]);
+	ck_assert_ptr_eq(decide_again(), paths[1]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_OLDER);
 	/* The selected path's session goes: nothing is selected, the router id decides again. */
 	cands[1].src.up = false;
-	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	ck_assert_ptr_eq(decide_again(), paths[0]);
 	cands[1].src.up = true;
 	clear_selection(); /* as after a withdrawal of every path: no selection to keep */
-	ck_assert_ptr_eq(decide_again(), &paths[0]);
+	ck_assert_ptr_eq(decide_again(), paths[0]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_ROUTER_ID);
 	dest_teardown(2);
 }
@@ -534,14 +540,14 @@ START_TEST(test_invalid_paths_and_reasons)
 	cands[1].src.up = false;
 	best = decide(perm, NPATHS);
 	/* Without B: A vs C by MED within 65100 -> C; C vs the iBGP path: eBGP wins. */
-	ck_assert_ptr_eq(best, &paths[2]);
+	ck_assert_ptr_eq(best, paths[2]);
 	/* The runner-up is A (best without C), which C beat by MED. */
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_MED);
 	for (int i = 0; i < NPATHS; i++)
 		cands[i].src.up = false;
 	cands[3].src.up = true;
 	best = decide(perm, NPATHS);
-	ck_assert_ptr_eq(best, &paths[3]);
+	ck_assert_ptr_eq(best, paths[3]);
 	ck_assert_int_eq(bgp_decision_reason(bgp->rib, dest), BGP_SEL_FIRST);
 	cands[3].src.up = false;
 	ck_assert_ptr_null(decide(perm, NPATHS));

@@ -160,7 +160,7 @@ static unsigned multipaths(const char *pfx)
 	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 	unsigned n = 0;
 
-	for (const struct bgp_path *path = d ? d->paths : NULL; path; path = path->next)
+	for (const struct bgp_path *path = d ? dest_paths(d) : NULL; path; path = path_next(path))
 		n += rib_path_multipath(bgp->rib, V4, d, path);
 	return n;
 }

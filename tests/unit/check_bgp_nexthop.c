@@ -120,7 +120,7 @@ static const struct bgp_path *network_path(const struct prefix *p, bool *best)
 	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, p);
 
 	*best = d && dest_best(d);
-	return d ? d->paths : NULL;
+	return d ? dest_paths(d) : NULL;
 }
 
 START_TEST(test_network_import_check_without_kernel_view)

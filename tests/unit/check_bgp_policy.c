@@ -249,7 +249,7 @@ START_TEST(test_route_map_in_sets_and_denies)
 	p = tpfx("198.51.100.0/26");
 	d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 	ck_assert_ptr_nonnull(d);
-	a = d->paths->attr;
+	a = dest_paths(d)->attr;
 	ck_assert(a->present & ATTR_BIT(BGP_ATTR_MED));
 	ck_assert_uint_eq(a->med, 77);
 	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
@@ -383,7 +383,7 @@ static const struct bgp_attr *stored_of(const char *s)
 	struct prefix p = tpfx(s);
 	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 
-	return d && d->paths ? d->paths->attr : NULL;
+	return d && dest_paths(d) ? dest_paths(d)->attr : NULL;
 }
 
 static bool has_comm(const struct bgp_attr *a, uint32_t c)
@@ -491,7 +491,7 @@ static bool accepted_with(const char *pfx, const char *path)
 	tmpl_release(&t);
 	fake_run(bgp, RUN_ALL);
 	return ptree_lookup(bgp->rib->af[V4].tree, &p) &&
-	       ((const struct bgp_dest *)ptree_lookup(bgp->rib->af[V4].tree, &p))->paths;
+	       dest_paths(ptree_lookup(bgp->rib->af[V4].tree, &p));
 }
 
 /* RFC 8212 (bgp ebgp-requires-policy, FRR 8.4): an eBGP neighbor with no policy in a

@@ -147,9 +147,9 @@ START_TEST(test_ebgp_learned)
 	/* Stored: LOCAL_PREF from an external peer ignored (RFC 4271 5.1.5), MED kept. */
 	d = rib_dest("192.0.2.0/24");
 	ck_assert_ptr_nonnull(d);
-	ck_assert_ptr_nonnull(d->paths);
-	ck_assert(!has(d->paths->attr, BGP_ATTR_LOCAL_PREF));
-	ck_assert(has(d->paths->attr, BGP_ATTR_MED));
+	ck_assert_ptr_nonnull(dest_paths(d));
+	ck_assert(!has(dest_paths(d)->attr, BGP_ATTR_LOCAL_PREF));
+	ck_assert(has(dest_paths(d)->attr, BGP_ATTR_MED));
 	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 1);
 
 	/* eBGP: our AS prepended, next hop self, no MED (5.1.4), no LOCAL_PREF. */
@@ -204,8 +204,8 @@ START_TEST(test_update_prefix_groups)
 		for (unsigned j = 0; j < sizes[k]; j++) {
 			const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p[j]);
 
-			ck_assert_msg(d && d->paths, "UPDATE of %u: prefix %u not stored", sizes[k],
-				      j);
+			ck_assert_msg(d && dest_paths(d), "UPDATE of %u: prefix %u not stored",
+				      sizes[k], j);
 			ck_assert_msg(ptree_lookup(e2->adj[V4], &p[j]),
 				      "UPDATE of %u: prefix %u not sent on", sizes[k], j);
 		}
@@ -241,8 +241,8 @@ START_TEST(test_ibgp_learned)
 
 	d = rib_dest("198.51.100.0/24");
 	ck_assert_ptr_nonnull(d);
-	ck_assert(has(d->paths->attr, BGP_ATTR_LOCAL_PREF));
-	ck_assert_uint_eq(d->paths->attr->local_pref, 200);
+	ck_assert(has(dest_paths(d)->attr, BGP_ATTR_LOCAL_PREF));
+	ck_assert_uint_eq(dest_paths(d)->attr->local_pref, 200);
 
 	/* RFC 4271 9.2: not to other iBGP peers (no reflection), not back to the sender. */
 	ck_assert_ptr_null(fake_adj(i2, "198.51.100.0/24"));
@@ -366,8 +366,8 @@ START_TEST(test_replace_and_best_switch)
 	ck_assert_str_eq(aspath_of(a, buf, sizeof(buf)), "65003 65200");
 	ck_assert_str_eq(nh_of(a, buf), "10.0.1.2");
 	d = rib_dest("192.0.2.0/24");
-	ck_assert_ptr_nonnull(d->paths->next);
-	ck_assert_ptr_null(d->paths->next->next);
+	ck_assert_ptr_nonnull(path_next(dest_paths(d)));
+	ck_assert_ptr_null(path_next(path_next(dest_paths(d))));
 
 	/* e2 replaces its path with a longer one: back to e1's. */
 	announce1(e2, "192.0.2.0/24", "65003 65300 65400 65200", "10.0.1.2", NULL);
@@ -427,7 +427,7 @@ START_TEST(test_network_statement)
 	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), buf, sizeof(buf)),
 			 "::ffff:10.0.0.1");
 	/* Stored with weight 32768 and no LOCAL_PREF, as FRR's static routes. */
-	ck_assert_uint_eq(rib_dest("203.0.113.0/24")->paths->attr->weight, 32768);
+	ck_assert_uint_eq(dest_paths(rib_dest("203.0.113.0/24"))->attr->weight, 32768);
 
 	rib_network_del(bgp, V4, &p);
 	rib_network_del(bgp, V6, &p6);
@@ -508,8 +508,8 @@ START_TEST(test_flap_during_cleanup)
 	ck_assert_ptr_null(rib_dest("20.0.200.0/24"));	       /* p[200]: not announced again */
 	d = rib_dest("20.23.112.0/24");			       /* p[6000] */
 	ck_assert_ptr_nonnull(d);
-	ck_assert_ptr_null(d->paths->next);
-	ck_assert_uint_eq(d->paths->src, e1->peer.rib->cur->id);
+	ck_assert_ptr_null(path_next(dest_paths(d)));
+	ck_assert_uint_eq(dest_paths(d)->src, e1->peer.rib->cur->id);
 	ck_assert_uint_eq(e2->spurious_withdraw, 0);
 	ck_assert_ptr_null(bgp->rib->src[old_id]);
 	/* e1 never gets its own routes back; each of its two sessions got an End-of-RIB. */

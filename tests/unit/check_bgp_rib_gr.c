@@ -101,7 +101,7 @@ static const struct rib_src *path_src(const char *pfx)
 	const struct bgp_dest *d =
 		ptree_lookup(bgp->rib->af[p.family == AF_INET ? V4 : V6].tree, &p);
 
-	return d && d->paths ? rib_src_get(bgp->rib, d->paths->src) : NULL;
+	return d && dest_paths(d) ? rib_src_get(bgp->rib, dest_paths(d)->src) : NULL;
 }
 
 static bool o_lost_all(void *arg)

@@ -2,7 +2,9 @@
 /*
  * The RIB's fixed-size slabs (bgpd/rib/bgp_slab.c): chunks whose objects are all freed go back
  * when the slab shrinks (a withdrawn table), chunks with a live object stay, and live objects
- * are never handed out twice across the reclaim passes.
+ * are never handed out twice across the reclaim passes. Every test runs on a plain slab and on
+ * a numbered one (objects named by 32-bit handles, as the RIB's paths), where the handles of
+ * live objects must also keep naming them across the passes.
  */
 #include "lib/compat.h"
 
@@ -13,51 +15,96 @@
 
 static DEFINE_MTYPE(TEST_SLAB, "test slab");
 
-#define OBJ_SIZE 24 /* struct bgp_path's */
+#define OBJ_SIZE 20 /* struct bgp_path's */
 
 struct obj {
-	uint64_t owner; /* the index that holds it, checked for double hand-outs */
-	uint64_t pad[2];
+	uint32_t link;	/* the free list's, while free */
+	uint32_t owner; /* the index that holds it, checked for double hand-outs */
+	uint32_t pad[3];
 };
 
 _Static_assert(sizeof(struct obj) == OBJ_SIZE, "test objects are path-sized");
 
 static struct bgp_slab slab;
+static struct bgp_slab_dir dir; /* the numbered slab's */
+static bool numbered;
 static struct obj **o;
+static uint32_t *r; /* numbered: o[i]'s handle */
 static size_t per_chunk, n;
 
-static void setup(void)
+/* A new object for index i. */
+static struct obj *take(size_t i)
 {
-	bgp_slab_init(&slab, MTYPE_TEST_SLAB, OBJ_SIZE);
+	struct obj *x;
+
+	if (!numbered)
+		return bgp_slab_alloc(&slab);
+	x = bgp_slab_alloc_ref(&slab, &r[i]);
+	ck_assert_uint_ne(r[i], 0);
+	ck_assert_ptr_eq(bgp_slab_dir_at(&dir, r[i], OBJ_SIZE), x);
+	return x;
+}
+
+static void fill(void)
+{
 	/* Twenty chunks' worth, in order: object i is in chunk i / per_chunk. */
 	o = XCALLOC(MTYPE_TEST_SLAB, 20 * 4096 * sizeof(*o));
+	r = XCALLOC(MTYPE_TEST_SLAB, 20 * 4096 * sizeof(*r));
 	n = 0;
 	do {
-		o[n] = bgp_slab_alloc(&slab);
-		o[n]->owner = n;
+		o[n] = take(n);
+		o[n]->owner = (uint32_t)n;
 		n++;
 	} while (slab.chunk_count < 20 || slab.fresh);
 	per_chunk = n / 20;
 	ck_assert_uint_eq(n, 20 * per_chunk);
 }
 
+static void setup(void)
+{
+	numbered = false;
+	bgp_slab_init(&slab, MTYPE_TEST_SLAB, OBJ_SIZE);
+	fill();
+}
+
+static void setup_numbered(void)
+{
+	numbered = true;
+	bgp_slab_init_numbered(&slab, MTYPE_TEST_SLAB, OBJ_SIZE, &dir);
+	ck_assert_uint_eq(slab.obj_size, OBJ_SIZE); /* not rounded up to 24 */
+	fill();
+	ck_assert_uint_eq(per_chunk, BGP_SLAB_REF_PER_CHUNK);
+}
+
 static void teardown(void)
 {
 	bgp_slab_fini(&slab);
+	/* The numbers came back with the chunks, and the table with the last of them. */
+	ck_assert_uint_eq(dir.used, 0);
+	ck_assert_ptr_null(dir.base);
 	XFREE(MTYPE_TEST_SLAB, o);
+	XFREE(MTYPE_TEST_SLAB, r);
+	ck_assert_uint_eq(MTYPE_TEST_SLAB->allocated, 0);
 }
 
 static void drop(size_t i)
 {
-	bgp_slab_free(&slab, o[i]);
+	if (numbered)
+		bgp_slab_free_ref(&slab, r[i]);
+	else
+		bgp_slab_free(&slab, o[i]);
 	o[i] = NULL;
 }
 
 static void check_live(void)
 {
-	for (size_t i = 0; i < n; i++)
-		if (o[i])
-			ck_assert_uint_eq(o[i]->owner, i);
+	for (size_t i = 0; i < n; i++) {
+		if (!o[i])
+			continue;
+		ck_assert_uint_eq(o[i]->owner, i);
+		if (numbered)
+			ck_assert_ptr_eq(bgp_slab_dir_at(&dir, r[i], OBJ_SIZE), o[i]);
+	}
 }
 
 START_TEST(test_all_freed)
@@ -86,9 +133,9 @@ START_TEST(test_one_live_keeps_its_chunk)
 	/* Refilled from the free list: live objects are not handed out again. */
 	for (size_t i = 0; i < n; i++)
 		if (!o[i]) {
-			o[i] = bgp_slab_alloc(&slab);
+			o[i] = take(i);
 			ck_assert_uint_eq(o[i]->owner, 0); /* zeroed */
-			o[i]->owner = i;
+			o[i]->owner = (uint32_t)i;
 		}
 	check_live();
 	ck_assert_uint_eq(bgp_slab_memory(&slab), mem);
@@ -107,9 +154,9 @@ START_TEST(test_emptied_chunks_go_back)
 	ck_assert_uint_le(bgp_slab_memory(&slab), mem / 20 * 5);
 	check_live();
 	for (size_t i = 0; i < 16 * per_chunk; i++) {
-		o[i] = bgp_slab_alloc(&slab);
+		o[i] = take(i);
 		ck_assert_uint_eq(o[i]->owner, 0);
-		o[i]->owner = i;
+		o[i]->owner = (uint32_t)i;
 	}
 	check_live();
 	ck_assert_uint_eq(bgp_slab_memory(&slab), mem);
@@ -153,12 +200,44 @@ START_TEST(test_scattered_shrink_then_refill)
 	check_live();
 	for (size_t i = 0; i < n; i++)
 		if (!o[i]) {
-			o[i] = bgp_slab_alloc(&slab);
+			o[i] = take(i);
 			ck_assert_uint_eq(o[i]->owner, 0);
-			o[i]->owner = i;
+			o[i]->owner = (uint32_t)i;
 		}
 	check_live();
 	ck_assert_uint_eq(bgp_slab_memory(&slab), mem);
+}
+END_TEST
+
+/* Two slabs numbered in one table (every RIB's paths): their chunks have distinct numbers, a
+ * number given back is given again, and the other slab's handles keep naming its objects. */
+START_TEST(test_shared_dir)
+{
+	struct bgp_slab other;
+	uint32_t ref;
+	struct obj *x;
+
+	bgp_slab_init_numbered(&other, MTYPE_TEST_SLAB, OBJ_SIZE, &dir);
+	x = bgp_slab_alloc_ref(&other, &ref);
+	x->owner = 4242;
+	ck_assert_uint_eq(dir.used, 21);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_ne(r[i] >> BGP_SLAB_REF_SHIFT, ref >> BGP_SLAB_REF_SHIFT);
+	/* Handle 0 is none: chunk number 0 is never given, the first is 1. */
+	ck_assert_uint_eq(r[0] >> BGP_SLAB_REF_SHIFT, 1);
+	/* The first slab emptied: its numbers come back, the other's stays. */
+	for (size_t i = 0; i < n; i++)
+		drop(i);
+	ck_assert_uint_eq(dir.used, 1);
+	ck_assert_ptr_eq(bgp_slab_dir_at(&dir, ref, OBJ_SIZE), x);
+	ck_assert_uint_eq(x->owner, 4242);
+	/* The first slab grows again from the lowest number. */
+	o[0] = take(0);
+	ck_assert_uint_eq(r[0] >> BGP_SLAB_REF_SHIFT, 1);
+	drop(0);
+	bgp_slab_free_ref(&other, ref);
+	ck_assert_uint_eq(other.chunk_count, 0);
+	bgp_slab_fini(&other);
 }
 END_TEST
 
@@ -176,6 +255,15 @@ int main(void)
 	tcase_add_test(tc, test_emptied_chunks_go_back);
 	tcase_add_test(tc, test_scattered_frees_walk_once);
 	tcase_add_test(tc, test_scattered_shrink_then_refill);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("numbered");
+	tcase_add_checked_fixture(tc, setup_numbered, teardown);
+	tcase_add_test(tc, test_all_freed);
+	tcase_add_test(tc, test_one_live_keeps_its_chunk);
+	tcase_add_test(tc, test_emptied_chunks_go_back);
+	tcase_add_test(tc, test_scattered_frees_walk_once);
+	tcase_add_test(tc, test_scattered_shrink_then_refill);
+	tcase_add_test(tc, test_shared_dir);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
