@@ -454,23 +454,27 @@ static void pt_dir_build(struct ptree *t)
  * in 256 that is not the prefix costs a node read). 0 is an empty slot, PT_IX_TOMB one whose
  * prefix was deleted (a probe passes it; a rebuild clears them).
  *
- * Memory: kept between 72% and 90% full (rebuilt at 72% when an insert would pass 90%), so
- * 4.4 to 5.6 bytes a prefix; a probe of a 90%-full table passes about 5 slots on average
- * when the prefix is there, 50 (200 bytes, adjacent) when it is not. A rebuild is made from
- * the stored slab, read in memory order (not from the old table, which holds no keys): the
- * table is reallocated in place, so the old and the new one are never held together.
+ * Memory: at most 90% full. Made 85% full (4.7 bytes a prefix: a tree that asks for an
+ * index mostly holds its table already), and when an insert would pass 90%, rebuilt 75%
+ * full (5.3 bytes; growing by a fifth, not by a sixteenth, so that a growing table places
+ * each prefix about 6 times over its growth, not 18); made smaller when a quarter full. A
+ * probe of an 85%-full table passes about 4 slots on average when the prefix is there, 23
+ * (92 bytes, adjacent) when it is not. A rebuild reads the stored slab in memory order
+ * (the old table holds no keys) into the table reallocated in place, so the old and the new
+ * one are never held together.
  * Built on demand: a tree of at least the directory's size (its thresholds) gets one once
  * dir_build_at / 16 inserts found their prefix already there (a second feed of the table,
  * re-announcements), since a first feed (every prefix new, the tree growing from empty)
- * would only pay for it: a miss per insert to place the prefix, and the rebuilds as it
- * grows (about 5 placements per prefix over the growth from the threshold). Dropped below
- * the directory's drop threshold. Handles from 2^24 - 1 up (16 million stored prefixes) do
+ * would only pay for it: a probe and a placement per insert, and the rebuilds as it grows.
+ * Dropped below the directory's drop threshold. Handles from 2^24 - 1 up (16 million stored prefixes) do
  * not fit a slot, and a tree that has one has no index.
  */
 #define PT_IX_HANDLE_BITS 24
 #define PT_IX_HANDLE_MASK ((1u << PT_IX_HANDLE_BITS) - 1)
 #define PT_IX_TOMB 0xffffffffu /* tag 0xff, handle 2^24 - 1: no stored handle is that */
 #define PT_IX_MIN 64u
+#define PT_IX_MADE 85u	/* % full when made or made smaller */
+#define PT_IX_GROWN 75u /* % full when grown */
 
 static inline uint64_t pt_hash(const struct ptree *t, const uint8_t *key, unsigned len)
 {
@@ -539,12 +543,12 @@ static void pt_ix_free(struct ptree *t)
 	t->ix_size = t->ix_live = t->ix_tomb = t->ix_demand = 0;
 }
 
-/* (Re)make the index from the stored slab, at 72% of a table for the tree's count (every
- * stored node is then in it). False, with no index, when a handle does not fit a slot. */
-static bool pt_ix_build(struct ptree *t)
+/* (Re)make the index from the stored slab, pct% full (every stored node is then in it).
+ * False, with no index, when a handle does not fit a slot. */
+static bool pt_ix_build(struct ptree *t, unsigned pct)
 {
 	const struct pt_slab *s = &t->stored;
-	size_t size = MAX((size_t)PT_IX_MIN, t->count * 25 / 18 + 1);
+	size_t size = MAX((size_t)PT_IX_MIN, t->count * 100 / pct + 1);
 
 	if (size > UINT32_MAX / 2 || (size_t)s->nchunks << PT_CHUNK_SHIFT >= PT_IX_HANDLE_MASK) {
 		pt_ix_free(t);
@@ -580,7 +584,7 @@ static void pt_ix_insert(struct ptree *t, uint32_t ref, const struct pt_node *n)
 	}
 	/* More than 90% taken (tombstones count: a probe passes them): rebuilt, with ref. */
 	if ((uint64_t)(t->ix_live + t->ix_tomb + 1) * 10 > (uint64_t)t->ix_size * 9) {
-		pt_ix_build(t);
+		pt_ix_build(t, PT_IX_GROWN);
 		return;
 	}
 	pt_ix_put(t, ref, n->key, n->len);
@@ -631,9 +635,9 @@ static void pt_sized(struct ptree *t)
 	if (t->count >= t->dir_build_at && !t->dir)
 		pt_dir_build(t);
 	if (pt_ix_wanted(t))
-		pt_ix_build(t);
+		pt_ix_build(t, PT_IX_MADE);
 	if (t->ix && t->ix_size > PT_IX_MIN && (uint64_t)t->ix_live * 4 < t->ix_size)
-		pt_ix_build(t);
+		pt_ix_build(t, PT_IX_MADE);
 }
 
 void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below)
@@ -886,7 +890,7 @@ static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *cre
 	if (n && !*created && t->dir && !t->ix) {
 		t->ix_demand++;
 		if (pt_ix_wanted(t))
-			pt_ix_build(t);
+			pt_ix_build(t, PT_IX_MADE);
 	}
 	return n;
 }

@@ -147,9 +147,10 @@ size_t ptree_count(const struct ptree *t); /* stored prefixes */
 /*
  * A large tree keeps a directory of its /16 blocks (IPv4; IPv6: the /19s of 2000::/3) so that
  * a lookup, insert or delete of a prefix at least that long starts its descent at the block
- * instead of the root; it changes no answer, and costs 256 KiB. With it, an index of the
- * stored prefixes by hash (4.4 to 5.6 bytes a prefix) answers ptree_lookup() and finds the
- * prefixes ptree_get*() already holds in two cache misses instead of a descent. It is made once the tree
+ * instead of the root; it changes no answer, and costs 256 KiB. Such a tree, once
+ * build_at / 16 of its inserts found their prefix stored (a second feed), also keeps an
+ * index of its stored prefixes by hash (4.7 bytes a prefix when made), by which ptree_lookup()
+ * and ptree_get*() of a stored prefix find it in two cache misses instead of a descent. It is made once the tree
  * holds build_at prefixes and dropped when it falls below drop_below (at most build_at);
  * by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
  */
