@@ -105,6 +105,10 @@ struct ptree {
 	uint8_t dir_base[16];
 	unsigned dir_base_len, dir_len;
 	size_t dir_build_at, dir_drop_below;
+	/* The index of the stored nodes (NULL while the tree is small): see pt_ix_find(). */
+	uint32_t *ix;
+	uint32_t ix_size, ix_live, ix_tomb; /* slots; those holding a node, a tombstone */
+	uint32_t ix_demand; /* inserts that found the prefix stored, while there is no index */
 };
 
 /* ---- slab allocator ---- */
@@ -440,16 +444,209 @@ static void pt_dir_build(struct ptree *t)
 	}
 }
 
+/* ---- the index: exact lookups by hash, in front of the tree ----
+ *
+ * An exact lookup of a large tree still descends from its block, a cache miss per level; a
+ * full table's withdrawals and second feeds are made of such lookups. The index finds a stored
+ * prefix in two misses: its slot, then its node. Open addressing (linear probing) of 4-byte
+ * slots: the stored node's handle in the low 24 bits and 8 bits of the key's hash above
+ * them, so that a probe compares tags without reading the nodes of other prefixes (one slot
+ * in 256 that is not the prefix costs a node read). 0 is an empty slot, PT_IX_TOMB one whose
+ * prefix was deleted (a probe passes it; a rebuild clears them).
+ *
+ * Memory: at most 90% full. Made 85% full (4.7 bytes a prefix: a tree that asks for an
+ * index mostly holds its table already), and when an insert would pass 90%, rebuilt 75%
+ * full (5.3 bytes; growing by a fifth, not by a sixteenth, so that a growing table places
+ * each prefix about 6 times over its growth, not 18); made smaller when a quarter full. A
+ * probe of an 85%-full table passes about 4 slots on average when the prefix is there, 23
+ * (92 bytes, adjacent) when it is not. A rebuild reads the stored slab in memory order
+ * (the old table holds no keys) into the table reallocated in place, so the old and the new
+ * one are never held together.
+ * Built on demand: a tree of at least the directory's size (its thresholds) gets one once
+ * dir_build_at / 16 inserts found their prefix already there (a second feed of the table,
+ * re-announcements), since a first feed (every prefix new, the tree growing from empty)
+ * would only pay for it: a probe and a placement per insert, and the rebuilds as it grows.
+ * Dropped below the directory's drop threshold. Handles from 2^24 - 1 up (16 million stored prefixes) do
+ * not fit a slot, and a tree that has one has no index.
+ */
+#define PT_IX_HANDLE_BITS 24
+#define PT_IX_HANDLE_MASK ((1u << PT_IX_HANDLE_BITS) - 1)
+#define PT_IX_TOMB 0xffffffffu /* tag 0xff, handle 2^24 - 1: no stored handle is that */
+#define PT_IX_MIN 64u
+#define PT_IX_MADE 85u	/* % full when made or made smaller */
+#define PT_IX_GROWN 75u /* % full when grown */
+
+static inline uint64_t pt_hash(const struct ptree *t, const uint8_t *key, unsigned len)
+{
+	uint64_t h = (uint64_t)load_be32(key) << 8 | len;
+
+	if (t->keylen == 16) {
+		h ^= ((uint64_t)load_be32(key + 4) << 32 | load_be32(key + 8)) *
+		     0xc2b2ae3d27d4eb4full;
+		h ^= (uint64_t)load_be32(key + 12) * 0x165667b19e3779f9ull;
+	}
+	h *= 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+/* The slot where a probe for hash h starts (the top 32 bits scaled to the table's size,
+ * which need not be a power of two), and the tag (bits below them) its slot carries. */
+static inline uint32_t pt_ix_home(const struct ptree *t, uint64_t h)
+{
+	return (uint32_t)(((h >> 32) * t->ix_size) >> 32);
+}
+
+static inline uint32_t pt_ix_tag(uint64_t h)
+{
+	return (uint32_t)(h >> 8) & ~PT_IX_HANDLE_MASK;
+}
+
+/* The stored node of (key, len) by the index: its handle, PT_NIL when absent. */
+static inline uint32_t pt_ix_find(const struct ptree *t, const uint8_t *key, unsigned len)
+{
+	uint64_t h = pt_hash(t, key, len);
+	uint32_t i = pt_ix_home(t, h), tag = pt_ix_tag(h), s;
+
+	while ((s = t->ix[i]) != 0) {
+		if ((s & ~PT_IX_HANDLE_MASK) == tag && s != PT_IX_TOMB) {
+			const struct pt_node *n = pt_node(t, s & PT_IX_HANDLE_MASK);
+
+			if (n->len == len && !memcmp(n->key, key, t->keylen))
+				return s & PT_IX_HANDLE_MASK;
+		}
+		if (++i == t->ix_size)
+			i = 0;
+	}
+	return PT_NIL;
+}
+
+/* Put stored handle ref (not in the index) in a free slot of its probe. */
+static void pt_ix_put(struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
+{
+	uint64_t h = pt_hash(t, key, len);
+	uint32_t i = pt_ix_home(t, h);
+
+	while (t->ix[i] != 0 && t->ix[i] != PT_IX_TOMB)
+		if (++i == t->ix_size)
+			i = 0;
+	if (t->ix[i] == PT_IX_TOMB)
+		t->ix_tomb--;
+	t->ix[i] = pt_ix_tag(h) | ref;
+	t->ix_live++;
+}
+
+static void pt_ix_free(struct ptree *t)
+{
+	XFREE(MTYPE_PTREE_DIR, t->ix);
+	t->ix_size = t->ix_live = t->ix_tomb = t->ix_demand = 0;
+}
+
+/* (Re)make the index from the stored slab, pct% full (every stored node is then in it).
+ * False, with no index, when a handle does not fit a slot. */
+static bool pt_ix_build(struct ptree *t, unsigned pct)
+{
+	const struct pt_slab *s = &t->stored;
+	size_t size = MAX((size_t)PT_IX_MIN, t->count * 100 / pct + 1);
+
+	if (size > UINT32_MAX / 2 || (size_t)s->nchunks << PT_CHUNK_SHIFT >= PT_IX_HANDLE_MASK) {
+		pt_ix_free(t);
+		return false;
+	}
+	t->ix_demand = 0;
+	t->ix = XREALLOC(MTYPE_PTREE_DIR, t->ix, size * sizeof(*t->ix));
+	memset(t->ix, 0, size * sizeof(*t->ix));
+	t->ix_size = (uint32_t)size;
+	t->ix_live = t->ix_tomb = 0;
+	for (uint32_t c = 0; c < s->nchunks; c++) {
+		const struct pt_chunk *ch = &s->chunks[c];
+
+		for (uint32_t off = 0; ch->mem && off < ch->used; off++) {
+			const struct pt_node *n =
+				(const struct pt_node *)(ch->mem + (size_t)off * s->obj_size);
+
+			if (n->len != PT_FREED)
+				pt_ix_put(t, ((c << PT_CHUNK_SHIFT) | off) + 1, n->key, n->len);
+		}
+	}
+	return true;
+}
+
+/* A new stored node (key and length set), to be found by the index. */
+static void pt_ix_insert(struct ptree *t, uint32_t ref, const struct pt_node *n)
+{
+	if (!t->ix)
+		return;
+	if (ref >= PT_IX_HANDLE_MASK) {
+		pt_ix_free(t); /* too many nodes for a slot: no index, the tree answers alone */
+		return;
+	}
+	/* More than 90% taken (tombstones count: a probe passes them): rebuilt, with ref. */
+	if ((uint64_t)(t->ix_live + t->ix_tomb + 1) * 10 > (uint64_t)t->ix_size * 9) {
+		pt_ix_build(t, PT_IX_GROWN);
+		return;
+	}
+	pt_ix_put(t, ref, n->key, n->len);
+}
+
+/* Stored node ref (still live, key and length intact) leaves the index. */
+static void pt_ix_remove(struct ptree *t, uint32_t ref, const struct pt_node *n)
+{
+	uint64_t h;
+	uint32_t i, j, s;
+
+	if (!t->ix)
+		return;
+	h = pt_hash(t, n->key, n->len);
+	for (i = pt_ix_home(t, h); (s = t->ix[i]) != 0; i = i + 1 == t->ix_size ? 0 : i + 1) {
+		if (s == PT_IX_TOMB || (s & PT_IX_HANDLE_MASK) != ref)
+			continue;
+		/* Before an empty slot no probe needs to pass it. */
+		j = i + 1 == t->ix_size ? 0 : i + 1;
+		if (t->ix[j] == 0) {
+			t->ix[i] = 0;
+		} else {
+			t->ix[i] = PT_IX_TOMB;
+			t->ix_tomb++;
+		}
+		t->ix_live--;
+		return;
+	}
+}
+
+/* Does t want an index now (large, asked for, and its handles fit a slot)? */
+static bool pt_ix_wanted(const struct ptree *t)
+{
+	return !t->ix && t->count >= t->dir_build_at && t->ix_demand >= t->dir_build_at / 16 &&
+	       (size_t)t->stored.nchunks << PT_CHUNK_SHIFT < PT_IX_HANDLE_MASK;
+}
+
+/* After a change of the count: the directory and the index made or dropped at their
+ * thresholds, and the index made smaller when a quarter full. */
+static void pt_sized(struct ptree *t)
+{
+	if (t->count < t->dir_drop_below) {
+		if (t->dir)
+			pt_dir_free(t);
+		pt_ix_free(t);
+		return;
+	}
+	if (t->count >= t->dir_build_at && !t->dir)
+		pt_dir_build(t);
+	if (pt_ix_wanted(t))
+		pt_ix_build(t, PT_IX_MADE);
+	if (t->ix && t->ix_size > PT_IX_MIN && (uint64_t)t->ix_live * 4 < t->ix_size)
+		pt_ix_build(t, PT_IX_MADE);
+}
+
 void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below)
 {
 	if (!t)
 		return;
 	t->dir_build_at = build_at;
 	t->dir_drop_below = MIN(drop_below, build_at);
-	if (t->dir && t->count < t->dir_drop_below)
-		pt_dir_free(t);
-	else if (!t->dir && t->count >= t->dir_build_at)
-		pt_dir_build(t);
+	pt_sized(t);
 }
 
 /* ---- the tree ---- */
@@ -551,6 +748,7 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value))
 	slab_release(&t->stored);
 	slab_release(&t->glue);
 	pt_dir_free(t);
+	pt_ix_free(t);
 	XFREE(MTYPE_PTREE, t);
 }
 
@@ -565,6 +763,7 @@ static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
 	memcpy(n->key, key, t->keylen);
 	pt_val_clear(t, n);
 	t->count++;
+	pt_ix_insert(t, ref, n);
 	return ref;
 }
 
@@ -577,8 +776,12 @@ static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 
 	memcpy(n, o, sizeof(*n) + t->keylen);
 	memset(n->pad, 0, sizeof(n->pad)); /* a value's spare bytes go with the value */
-	if (!pt_is_glue(nref))
+	if (!pt_is_glue(ref))
+		pt_ix_remove(t, ref, o);
+	if (!pt_is_glue(nref)) {
 		pt_val_clear(t, n);
+		pt_ix_insert(t, nref, n);
+	}
 	*link = nref;
 	slab_free(pt_is_glue(ref) ? &t->glue : &t->stored, ref);
 	return nref;
@@ -638,17 +841,13 @@ static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8
 	return nn;
 }
 
-/* The stored node of p, made if absent (*created says so). NULL: p does not fit the tree. */
-static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *created)
+/* pt_get() by the tree: from the directory's block, or from the root. */
+static struct pt_node *pt_get_by_tree(struct ptree *t, const uint8_t *key, unsigned len,
+				      bool *created)
 {
-	uint8_t key[16];
-	unsigned len;
 	uint32_t idx, top;
 	struct pt_node *n;
 
-	*created = false;
-	if (!pt_key(t, p, key, &len))
-		return NULL;
 	if (pt_dir_slot(t, key, len, &idx)) {
 		top = t->dir[idx];
 		if (top) {
@@ -667,8 +866,32 @@ static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *cre
 		return n;
 	}
 	n = pt_get_below(t, &t->root, key, len, created);
-	if (*created && !t->dir && t->count >= t->dir_build_at)
-		pt_dir_build(t);
+	if (*created)
+		pt_sized(t);
+	return n;
+}
+
+/* The stored node of p, made if absent (*created says so). NULL: p does not fit the tree. */
+static struct pt_node *pt_get(struct ptree *t, const struct prefix *p, bool *created)
+{
+	uint8_t key[16];
+	unsigned len;
+	uint32_t ref;
+	struct pt_node *n;
+
+	*created = false;
+	if (!pt_key(t, p, key, &len))
+		return NULL;
+	/* Already stored (a second feed, a re-announcement): found in two misses. */
+	if (t->ix && (ref = pt_ix_find(t, key, len)) != PT_NIL)
+		return pt_node(t, ref);
+	n = pt_get_by_tree(t, key, len, created);
+	/* Without an index, a large tree counts the inserts that found their prefix. */
+	if (n && !*created && t->dir && !t->ix) {
+		t->ix_demand++;
+		if (pt_ix_wanted(t))
+			pt_ix_build(t, PT_IX_MADE);
+	}
 	return n;
 }
 
@@ -709,6 +932,11 @@ static inline void *pt_lookup(const struct ptree *t, const struct prefix *p, str
 		memset(w, 0, sizeof(*w));
 	if (!pt_key(t, p, key, &len))
 		return NULL;
+	/* Without notes to take, the index answers (it holds every stored node). */
+	if (!w && t->ix) {
+		ref = pt_ix_find(t, key, len);
+		return ref ? pt_val(t, pt_node(t, ref)) : NULL;
+	}
 	/* Within a block, p can only be at or below the block's top (whose own parent is then
 	 * not known). */
 	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
@@ -826,6 +1054,7 @@ static enum pt_del pt_delete_below(struct ptree *t, uint32_t *link, uint32_t *pl
 		return PT_DEL_DONE;
 	}
 	*link = child;
+	pt_ix_remove(t, ref, n);
 	slab_free(&t->stored, ref);
 	if (!child && pt_is_glue(pref)) {
 		/* The parent glue is left with one child: it has no reason to exist. */
@@ -866,8 +1095,8 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 	} else {
 		r = pt_delete_below(t, &t->root, NULL, PT_NIL, key, len, &val);
 	}
-	if (r == PT_DEL_DONE && t->dir && t->count < t->dir_drop_below)
-		pt_dir_free(t);
+	if (r == PT_DEL_DONE)
+		pt_sized(t);
 	return val;
 }
 
@@ -929,8 +1158,7 @@ bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where 
 		return false;
 	n = (struct pt_node *)((uint8_t *)value - t->value_off);
 	if (w && pt_delete_where(t, n, w)) {
-		if (t->dir && t->count < t->dir_drop_below)
-			pt_dir_free(t);
+		pt_sized(t);
 		return true;
 	}
 	pt_to_prefix(t, n, &p);
@@ -1116,7 +1344,8 @@ int ptree_walk(const struct ptree *t, ptree_walk_cb cb, void *arg)
 	return 0;
 }
 
-void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
+/* The descents of p[0 .. n - 1] (at most PTREE_PREFETCH_MAX), one level of each per round. */
+static void pt_prefetch_descents(const struct ptree *t, const struct prefix *p, size_t n)
 {
 	uint32_t ref[PTREE_PREFETCH_MAX];
 	uint8_t key[PTREE_PREFETCH_MAX][16];
@@ -1170,6 +1399,61 @@ void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
 	} while (active);
 }
 
+void ptree_prefetch_descents(const struct ptree *t, const struct prefix *p, size_t n)
+{
+	pt_prefetch_descents(t, p, n);
+}
+
+/*
+ * With the index, in two passes: the probes' first slots, then the node each probe names
+ * (its first slot with the prefix's tag) and its value. A prefix the index does not have
+ * is about to be inserted (a lookup of it needs nothing more): its descent is fetched.
+ */
+void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
+{
+	struct prefix absent[PTREE_PREFETCH_MAX];
+	uint32_t home[PTREE_PREFETCH_MAX], tag[PTREE_PREFETCH_MAX];
+	size_t nabsent = 0;
+
+	if (!t || !t->ix || n < 2) {
+		pt_prefetch_descents(t, p, n);
+		return;
+	}
+	n = MIN(n, (size_t)PTREE_PREFETCH_MAX);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t key[16];
+		unsigned len;
+		uint64_t h;
+
+		if (!pt_key(t, &p[i], key, &len)) {
+			tag[i] = PT_IX_TOMB; /* nothing to fetch */
+			continue;
+		}
+		h = pt_hash(t, key, len);
+		home[i] = pt_ix_home(t, h);
+		tag[i] = pt_ix_tag(h);
+		__builtin_prefetch(&t->ix[home[i]]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t j = home[i], s;
+
+		if (tag[i] == PT_IX_TOMB)
+			continue;
+		while ((s = t->ix[j]) != 0 && ((s & ~PT_IX_HANDLE_MASK) != tag[i] || s == PT_IX_TOMB))
+			if (++j == t->ix_size)
+				j = 0;
+		if (s) {
+			struct pt_node *node = pt_node(t, s & PT_IX_HANDLE_MASK);
+
+			__builtin_prefetch(node);
+			__builtin_prefetch((uint8_t *)node + t->value_off);
+		} else {
+			absent[nabsent++] = p[i];
+		}
+	}
+	pt_prefetch_descents(t, absent, nabsent);
+}
+
 int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_walk_cb cb, void *arg)
 {
 	uint8_t key[16];
@@ -1210,5 +1494,11 @@ size_t ptree_memory(const struct ptree *t)
 		return 0;
 	return malloc_usable_size((void *)t) + t->stored.bytes + t->glue.bytes +
 	       (t->dir ? malloc_usable_size(t->dir) : 0) +
+	       (t->ix ? malloc_usable_size(t->ix) : 0) +
 	       (size_t)(t->stored.nchunks + t->glue.nchunks) * sizeof(struct pt_chunk);
+}
+
+size_t ptree_index_slots(const struct ptree *t)
+{
+	return t && t->ix ? t->ix_size : 0;
 }

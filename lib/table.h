@@ -124,6 +124,9 @@ size_t ptree_next_batch(const struct ptree *t, const struct prefix *after, void 
  * (in prefix order, all within 256 of each other) share their descents and are skipped. */
 #define PTREE_PREFETCH_MAX 32
 void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n);
+/* The same for the tree's own descents, which a large tree's exact lookups skip (they go by
+ * an index of the stored prefixes): before ptree_lookup_where() and ptree_delete(). */
+void ptree_prefetch_descents(const struct ptree *t, const struct prefix *p, size_t n);
 
 typedef int (*ptree_walk_cb)(const struct prefix *p, void *value, void *arg);
 /* Walk in order; a callback returning non-zero stops the walk and that value is returned.
@@ -144,11 +147,16 @@ size_t ptree_count(const struct ptree *t); /* stored prefixes */
 /*
  * A large tree keeps a directory of its /16 blocks (IPv4; IPv6: the /19s of 2000::/3) so that
  * a lookup, insert or delete of a prefix at least that long starts its descent at the block
- * instead of the root; it changes no answer, and costs 256 KiB. It is made once the tree
+ * instead of the root; it changes no answer, and costs 256 KiB. Such a tree, once
+ * build_at / 16 of its inserts found their prefix stored (a second feed), also keeps an
+ * index of its stored prefixes by hash (4.7 bytes a prefix when made), by which ptree_lookup()
+ * and ptree_get*() of a stored prefix find it in two cache misses instead of a descent. It is made once the tree
  * holds build_at prefixes and dropped when it falls below drop_below (at most build_at);
  * by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
  */
 void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below);
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
+/* Slots of the index, 0 while there is none (for tests and memory accounting). */
+size_t ptree_index_slots(const struct ptree *t);
 
 #endif /* SKUA_TABLE_H */

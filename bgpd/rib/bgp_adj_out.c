@@ -416,7 +416,7 @@ static void trim_prefetch(struct bgp_rib *rib, enum bgp_af af, uint64_t pos, uin
 		else
 			bgp_dest_prefix(d, af, &p[n++]);
 	}
-	ptree_prefetch(rib->af[af].tree, p, n);
+	ptree_prefetch_descents(rib->af[af].tree, p, n);
 }
 
 size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)

@@ -981,7 +981,8 @@ static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enu
 	do {
 		for (n = 0; n < WITHDRAW_GROUP && bgp_nlri_next(it, af, &group[n]); n++)
 			;
-		ptree_prefetch(rib->af[af].tree, group, n);
+		/* The withdrawal's lookup descends (it notes the way for the delete). */
+		ptree_prefetch_descents(rib->af[af].tree, group, n);
 		for (size_t i = 0; i < n; i++) {
 			adj_in_set(src, af, &group[i], NULL);
 			rib_path_withdraw(rib, af, src, &group[i]);

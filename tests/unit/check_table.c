@@ -465,6 +465,87 @@ START_TEST(test_directory_churn)
 }
 END_TEST
 
+/*
+ * The index against the reference: a set of prefixes (every length from /0, both families)
+ * grown to all of it (the index made once enough inserts found their prefix stored), churned at a steady size (tombstones pile up, and rebuilds of the
+ * same size clear them), shrunk to nearly none, again and again across the thresholds.
+ * After every operation the prefix is found (or not) by ptree_lookup(), which the index
+ * answers, and ptree_get() of a stored one gives its slot back without making a node; a
+ * group of ptree_prefetch() with stored and absent prefixes now and then changes nothing.
+ */
+static void run_index_churn(int family, size_t nrand)
+{
+	struct ref *refs = malloc(nrand * sizeof(*refs));
+	struct ptree *t = ptree_new(family);
+	size_t n, present = 0, builds = 0, drops = 0, resizes = 0, slots = 0;
+
+	n = make_reference(family, refs, nrand);
+	for (size_t i = 0; i < n; i++)
+		refs[i].present = false;
+	ptree_directory_thresholds(t, n / 2, n / 4);
+	for (size_t op = 0; op < 60 * n; op++) {
+		/* grow to nearly all, churn at a steady size, shrink to nearly none */
+		unsigned phase = (unsigned)(op / (4 * n)) % 3;
+		unsigned in = phase == 0 ? 7 : phase == 1 ? 4 : 1; /* eighths that insert */
+		struct ref *r = &refs[(size_t)rnd() % n];
+		size_t now;
+
+		if (!r->present && rnd() % 8 < in) {
+			void **slot = ptree_get(t, &r->p);
+
+			FAST_ASSERT(slot != NULL);
+			FAST_EQ(*slot, NULL);
+			*slot = r;
+			r->present = true;
+			present++;
+		} else if (r->present && rnd() % 8 >= in) {
+			FAST_EQ(ptree_delete(t, &r->p), r);
+			r->present = false;
+			present--;
+		} else if (r->present) {
+			void **slot = ptree_get(t, &r->p);
+
+			FAST_ASSERT(slot != NULL);
+			FAST_EQ(*slot, r);
+		}
+		FAST_EQ(ptree_lookup(t, &r->p), r->present ? r : NULL);
+		FAST_EQ(ptree_count(t), present);
+		if (op % 97 == 0) {
+			struct prefix group[PTREE_PREFETCH_MAX];
+
+			for (size_t m = 0; m < PTREE_PREFETCH_MAX; m++)
+				group[m] = refs[(size_t)rnd() % n].p;
+			ptree_prefetch(t, group, PTREE_PREFETCH_MAX);
+			ptree_prefetch_descents(t, group, PTREE_PREFETCH_MAX);
+			FAST_EQ(ptree_count(t), present);
+		}
+		now = ptree_index_slots(t);
+		builds += !slots && now;
+		drops += slots && !now;
+		resizes += slots && now && now != slots;
+		slots = now;
+		/* never full, and gone below the drop threshold */
+		FAST_ASSERT(!now || now > present);
+		if (present < n / 4)
+			FAST_EQ(now, 0);
+		if (op % (8 * n) == 8 * n - 1)
+			check_against_reference(t, family, refs, n);
+	}
+	check_against_reference(t, family, refs, n);
+	ck_assert_uint_ge(builds, 2);
+	ck_assert_uint_ge(drops, 2);
+	ck_assert_uint_ge(resizes, 4);
+	ptree_free(t, NULL);
+	free(refs);
+}
+
+START_TEST(test_index_churn)
+{
+	run_index_churn(AF_INET, 3000);
+	run_index_churn(AF_INET6, 3000);
+}
+END_TEST
+
 static struct prefix P(const char *s) {
 	struct prefix p;
 
@@ -811,6 +892,7 @@ int main(void)
 	tcase_add_test(tc, test_random_ipv4);
 	tcase_add_test(tc, test_random_ipv6);
 	tcase_add_test(tc, test_directory_churn);
+	tcase_add_test(tc, test_index_churn);
 	tcase_add_test(tc, test_free_values);
 	tcase_add_test(tc, test_inline_values);
 	tcase_add_test(tc, test_memory_budget);
