@@ -236,6 +236,32 @@ static void clean_dest(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
 		rib_dest_maybe_free(rib, af, d);
 }
 
+/* How far ahead of the dest being cleaned its paths (CLEAN_AHEAD_PATH), then their
+ * attribute sets (CLEAN_AHEAD_ATTR) start loading: the walk's dests are in the cache, but
+ * a path and then its set were two dependent misses per dest before each release. */
+#define CLEAN_AHEAD_PATH 8
+#define CLEAN_AHEAD_ATTR 4
+
+/* A hint, which changes nothing: the batch's dests further on stay valid (cleaning a dest
+ * frees at most that dest), and so do their paths until their own dest is cleaned. Every path
+ * of the dest, not only the cleaned sessions': one or two in a table, and a loaded line
+ * costs nothing when it is not released. */
+static void clean_prefetch(void *const *dests, size_t got, size_t i)
+{
+	if (i + CLEAN_AHEAD_PATH < got) {
+		const struct bgp_dest *d = dests[i + CLEAN_AHEAD_PATH];
+
+		if (dest_has_paths(d))
+			__builtin_prefetch(dest_paths(d));
+	}
+	if (i + CLEAN_AHEAD_ATTR < got) {
+		const struct bgp_dest *d = dests[i + CLEAN_AHEAD_ATTR];
+
+		for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
+			bgp_attr_prefetch_release(path->attr);
+	}
+}
+
 /* Dests taken from the tree per descent: ptree_next() from the cursor for every prefix cost a
  * descent with a key comparison per level each, 40% of a full table's removal. */
 #define CLEAN_STEP 256
@@ -270,8 +296,10 @@ size_t rib_cleanup_run(struct bgp_rib *rib, size_t budget)
 		}
 		/* Cleaning a dest frees at most that dest (rib_dest_maybe_free()), so the others
 		 * of the batch stay valid; the cursor is already past the last one. */
-		for (size_t i = 0; i < got; i++)
+		for (size_t i = 0; i < got; i++) {
+			clean_prefetch(dests, got, i);
 			clean_dest(rib, af, dests[i]);
+		}
 		visited += got;
 	}
 	return visited;

@@ -219,7 +219,7 @@ static size_t conn_peek(struct bgp_conn *c, size_t off)
 	struct bgp_update_peek pk;
 	unsigned msgs = 0;
 
-	memset(pk.n, 0, sizeof(pk.n));
+	bgp_update_peek_start(&pk, c->nego.as4);
 	while (msgs < PEEK_MSGS && c->ilen - off >= BGP_HEADER_LEN) {
 		size_t len = (size_t)c->ibuf[off + 16] << 8 | c->ibuf[off + 17];
 		bool room = true;
@@ -235,6 +235,8 @@ static size_t conn_peek(struct bgp_conn *c, size_t off)
 		if (!room)
 			break;
 	}
+	/* The stores' slots first: their loads complete while the tree's descents are walked. */
+	bgp_update_peek_prefetch(&pk);
 	rib_prefetch(c->s->peer, &pk);
 	return off;
 }

@@ -145,6 +145,17 @@ bool bgp_aspath_has_confed(const struct bgp_aspath *p)
 
 /* ---- interning ---- */
 
+uint32_t bgp_aspath_hash(const uint8_t *data, size_t len)
+{
+	return hash_bytes(data, len, 0x61737061u);
+}
+
+void bgp_aspath_prefetch(uint32_t hv, size_t len)
+{
+	if (!aspath_is_large(len)) /* the long ones are in lib/hash.c */
+		bgp_vstore_prefetch(&aspath_store, hv);
+}
+
 struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len)
 {
 	struct bgp_aspath *key = key_path(), *p;
@@ -155,7 +166,7 @@ struct bgp_aspath *bgp_aspath_intern_data(const uint8_t *data, size_t len)
 	if (len && data != key->data)
 		memmove(key->data, data, len);
 	key->len = (uint16_t)len;
-	key->hash = hash_bytes(key->data, len, 0x61737061u);
+	key->hash = bgp_aspath_hash(key->data, len);
 	if (aspath_is_large(len))
 		p = aspath_large_hash ? hash_lookup(aspath_large_hash, key) : NULL;
 	else

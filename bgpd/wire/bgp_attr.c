@@ -225,47 +225,15 @@ static struct bgp_u32list *intern_u32s(struct stream *v)
 	return bgp_u32list_intern(vals, n);
 }
 
-static int u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort v[0..n). Peers send a few communities, most often already in order: an insertion
- * sort finds that in one pass and sorts a short list in place, where qsort (glibc's merge
- * sort, with its comparator called through a pointer) cost 2% of a full table's
- * announcement. Long lists still go to qsort. */
-#define SMALL_SORT_MAX 32
-
-static void u32_sort(uint32_t *v, uint32_t n)
-{
-	if (n > SMALL_SORT_MAX) {
-		qsort(v, n, sizeof(*v), u32_cmp);
-		return;
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t x = v[i], j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
 /* COMMUNITIES are a set: sorted and without repeats on receipt, as FRR keeps them
  * (community_uniq_sort()), so matching, printing and what is passed on agree with it. */
 static enum bgp_attr_action dec_communities(struct attr_state *st, struct stream *v)
 {
-	uint32_t *vals = bgp_u32list_key_vals(), n = (uint32_t)(stream_readable(v) / 4), k = 0;
+	uint32_t *vals = bgp_u32list_key_vals(), n = (uint32_t)(stream_readable(v) / 4);
 
 	for (uint32_t i = 0; i < n; i++)
 		stream_get_u32(v, &vals[i]);
-	u32_sort(vals, n);
-	for (uint32_t i = 0; i < n; i++)
-		if (!k || vals[k - 1] != vals[i])
-			vals[k++] = vals[i];
-	st->ap->attr.communities = bgp_u32list_intern(vals, k);
+	st->ap->attr.communities = bgp_u32list_intern(vals, bgp_u32list_set(vals, n));
 	st->ap->attr.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
 	return BGP_ACT_NONE;
 }

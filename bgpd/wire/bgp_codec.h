@@ -85,6 +85,11 @@ size_t bgp_aspath_count(void);
 size_t bgp_aspath_memory(void); /* slabs, large paths and the index */
 void bgp_aspath_finish(void);
 void bgp_aspath_trim(void); /* empty slab chunks back to malloc (bgp_vstore_trim) */
+/* The hash the store files a path of len bytes (the 4-octet form, as interned) under, and a
+ * hint that starts loading the store's index slot for that hash: for the input side, a few
+ * UPDATEs before the path's decode interns it (bgp_update_peek.c). */
+uint32_t bgp_aspath_hash(const uint8_t *data, size_t len);
+void bgp_aspath_prefetch(uint32_t hv, size_t len);
 
 /* ---- communities (bgp_community.c) ---- */
 /* Lookup key value areas (65535/4 values), filled by the parser before interning. */
@@ -96,6 +101,13 @@ size_t bgp_lcommlist_count(void);
 size_t bgp_ecommlist_count(void);
 void bgp_community_finish(void);
 void bgp_community_trim(void); /* empty slab chunks back to malloc (bgp_vstore_trim) */
+/* COMMUNITIES as kept (a set, as FRR): val[0..n) sorted and without repeats in place; returns
+ * how many are left. The decode and the input side's peek both use it. */
+uint32_t bgp_u32list_set(uint32_t *val, uint32_t n);
+/* As for AS paths: the hash the 32-bit list store files val[0..count) under, and a hint that
+ * starts loading its index slot. */
+uint32_t bgp_u32list_hash(const uint32_t *val, uint32_t count);
+void bgp_u32list_prefetch(uint32_t hv, uint32_t count);
 
 /* ---- attribute section (bgp_attr.c) ---- */
 

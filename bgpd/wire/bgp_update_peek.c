@@ -13,7 +13,71 @@
  */
 #include "lib/compat.h"
 
+#include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_update.h"
+#include "bgpd/wire/bgp_vstore.h"
+
+void bgp_update_peek_start(struct bgp_update_peek *pk, bool as4)
+{
+	memset(pk->n, 0, sizeof(pk->n));
+	pk->nsets = 0;
+	pk->as4 = as4;
+}
+
+/*
+ * The hashes of an UPDATE's AS_PATH and COMMUNITIES, as the stores will compute them once the
+ * decode has judged the attributes: the announcement's interning was a chain of cache misses
+ * per UPDATE, the first of each the store's index slot (2 MiB per store at a full table).
+ * Loading the slots of the next UPDATEs now takes that miss off the chain. The values are
+ * not checked: a malformed one gives a hash nothing is filed under, and only a useless load.
+ */
+static void peek_aspath(struct stream *v, struct bgp_peek_set *set, bool as4)
+{
+	/* The stored form, as the decode makes it: 4-octet numbers in host order. From 4-octet
+	 * wire numbers it is never longer than the wire's. */
+	uint8_t data[BGP_VSTORE_MAX_SIZE];
+	size_t len = stream_readable(v), out;
+	const char *reason;
+
+	/* A 2-octet session's paths are widened (and merged with AS4_PATH) before interning;
+	 * the long ones live outside the store (and their hash would cost more than a miss). */
+	if (!as4 || len > sizeof(data))
+		return;
+	if (bgp_aspath_wire_parse(stream_pnt(v), len, 4, false, data, &out, &reason) < 0)
+		return;
+	set->aspath_hash = bgp_aspath_hash(data, out);
+	set->aspath_len = (uint16_t)out;
+	set->flags |= BGP_PEEK_F_ASPATH;
+}
+
+static void peek_communities(struct stream *v, struct bgp_peek_set *set)
+{
+	uint32_t val[BGP_PEEK_COMMUNITIES], n = 0;
+
+	/* The decode refuses a length that is not a multiple of 4 (or is 0). */
+	if (stream_readable(v) % 4 || stream_readable(v) / 4 > BGP_PEEK_COMMUNITIES)
+		return;
+	while (stream_get_u32(v, &val[n]) == 0)
+		n++;
+	if (!n)
+		return;
+	n = bgp_u32list_set(val, n);
+	set->comm_hash = bgp_u32list_hash(val, n);
+	set->comm_count = (uint8_t)n;
+	set->flags |= BGP_PEEK_F_COMMUNITIES;
+}
+
+void bgp_update_peek_prefetch(const struct bgp_update_peek *pk)
+{
+	for (unsigned i = 0; i < pk->nsets; i++) {
+		const struct bgp_peek_set *set = &pk->set[i];
+
+		if (set->flags & BGP_PEEK_F_ASPATH)
+			bgp_aspath_prefetch(set->aspath_hash, set->aspath_len);
+		if (set->flags & BGP_PEEK_F_COMMUNITIES)
+			bgp_u32list_prefetch(set->comm_hash, set->comm_count);
+	}
+}
 
 /* Add the prefixes of one NLRI run of af; false once af's list is full. */
 static bool peek_nlri(struct stream *run, enum bgp_af af, struct bgp_update_peek *pk)
@@ -48,6 +112,10 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 {
 	struct stream s, run;
 	uint16_t wlen, alen;
+	/* The hashes go to the next free entry, kept only if one was read (a withdrawal has
+	 * none); once the entries are full, the rest go to a scratch one. */
+	struct bgp_peek_set scratch, *set = pk->nsets < BGP_PEEK_SETS ? &pk->set[pk->nsets]
+								       : &scratch;
 
 	stream_init_reader(&s, body, len);
 	if (stream_get_u16(&s, &wlen) < 0 || stream_get_sub(&s, wlen, &run) < 0)
@@ -56,6 +124,7 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 		return false;
 	if (stream_get_u16(&s, &alen) < 0 || stream_get_sub(&s, alen, &run) < 0)
 		return true;
+	set->flags = 0;
 	while (stream_readable(&run) > 0) {
 		uint8_t flags, code, l8;
 		uint16_t l16;
@@ -73,10 +142,17 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 		}
 		if (stream_get_sub(&run, l16, &v) < 0)
 			return true;
+		if (code == BGP_ATTR_AS_PATH)
+			peek_aspath(&v, set, pk->as4);
+		else if (code == BGP_ATTR_COMMUNITIES)
+			peek_communities(&v, set);
 		if ((code == BGP_ATTR_MP_REACH_NLRI || code == BGP_ATTR_MP_UNREACH_NLRI) &&
 		    !peek_mp(&v, code == BGP_ATTR_MP_REACH_NLRI, pk))
 			return false;
 	}
+	/* The attributes parsed to their end: their hashes count. */
+	if (set->flags && set != &scratch)
+		pk->nsets++;
 	/* What is left after the attributes is the IPv4 NLRI field. */
 	return peek_nlri(&s, BGP_AF_IPV4_UNICAST, pk);
 }

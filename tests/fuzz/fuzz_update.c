@@ -66,11 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ctx.ebgp)
 		ctx.peer_as = ctx.local_as;
 	/* The input side peeks at UPDATEs before they are decoded: any bytes at all. */
-	memset(pk.n, 0, sizeof(pk.n));
+	bgp_update_peek_start(&pk, ctx.as4);
 	bgp_update_peek(data + 1, size - 1, &pk);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		if (pk.n[af] > BGP_PEEK_MAX)
 			abort();
+	if (pk.nsets > BGP_PEEK_SETS)
+		abort();
+	bgp_update_peek_prefetch(&pk);
 	if (bgp_update_decode(&u, data + 1, size - 1, &ctx, &err) != 0)
 		return 0;
 	for (af = 0; af < BGP_AF_MAX; af++) {

@@ -9,6 +9,7 @@
 
 #include "bgpd/wire/bgp_codec.h"
 #include "bgpd/wire/bgp_update.h"
+#include "bgpd/wire/bgp_vstore.h"
 #include "tests/unit/codec_test.h"
 
 static const struct bgp_codec_ctx ebgp = {
@@ -17,7 +18,7 @@ static const struct bgp_codec_ctx ebgp = {
 
 static void zero(struct bgp_update_peek *pk)
 {
-	memset(pk->n, 0, sizeof(pk->n));
+	bgp_update_peek_start(pk, true);
 }
 
 /* The decode's prefixes of af (withdrawn, then announced) equal pk's, in order. */
@@ -126,11 +127,101 @@ START_TEST(test_peek_adds_up_across_updates)
 }
 END_TEST
 
+/* A 4-octet AS path and COMMUNITIES out of order and with a repeat (the decode sorts them and
+ * drops the repeat before interning), one prefix. */
+static size_t communities_update(uint8_t *b, size_t size)
+{
+	return hex(b, size,
+		   "0000 002f"
+		   "40 01 01 00 40 02 0e 02 03 0000fde9 fa56ea00 00000007 40 03 04 c0000201"
+		   "c0 08 10 ffffff01 fde90001 ffffff01 00010002"
+		   "18 0a0000");
+}
+
+/* The peeked hashes are those the stores filed the decoded set's path and list under. */
+static void same_hashes_as_decode(const uint8_t *b, size_t len)
+{
+	struct bgp_update_peek pk;
+	struct bgp_update u;
+	struct bgp_error e;
+	uint32_t refs;
+
+	zero(&pk);
+	ck_assert(bgp_update_peek(b, len, &pk));
+	ck_assert_uint_eq(pk.nsets, 1);
+	ck_assert_uint_eq(pk.set[0].flags, BGP_PEEK_F_ASPATH | BGP_PEEK_F_COMMUNITIES);
+	ck_assert_int_eq(bgp_update_decode(&u, b, len, &ebgp, &e), 0);
+	ck_assert_ptr_nonnull(u.attr);
+	ck_assert_uint_eq(pk.set[0].aspath_hash, u.attr->aspath->hash);
+	ck_assert_uint_eq(pk.set[0].aspath_len, u.attr->aspath->len);
+	ck_assert_uint_eq(pk.set[0].comm_hash, u.attr->communities->hash);
+	ck_assert_uint_eq(pk.set[0].comm_count, u.attr->communities->count);
+	/* A hint, with the stores filled: it changes nothing. */
+	refs = u.attr->aspath->refcnt;
+	bgp_update_peek_prefetch(&pk);
+	ck_assert_uint_eq(u.attr->aspath->refcnt, refs);
+	bgp_update_release(&u);
+}
+
+START_TEST(test_peeked_hashes_are_the_stores)
+{
+	uint8_t b[512];
+
+	same_hashes_as_decode(b, rich_update(b, sizeof(b)));
+	same_hashes_as_decode(b, communities_update(b, sizeof(b)));
+	bgp_attr_finish();
+}
+END_TEST
+
+START_TEST(test_peek_hashes_only_what_the_store_keeps_as_sent)
+{
+	uint8_t b[512];
+	size_t len = communities_update(b, sizeof(b));
+	struct bgp_update_peek pk;
+
+	/* A 2-octet session's path is widened before interning: no hash of its bytes. */
+	bgp_update_peek_start(&pk, false);
+	ck_assert(bgp_update_peek(b, len, &pk));
+	ck_assert_uint_eq(pk.nsets, 1);
+	ck_assert_uint_eq(pk.set[0].flags, BGP_PEEK_F_COMMUNITIES);
+	ck_assert_uint_eq(pk.set[0].comm_count, 3);
+	/* A withdrawal has no attributes: no entry. */
+	ck_assert(bgp_update_peek(b, hex(b, sizeof(b), "0004 18 0a0909 0000"), &pk));
+	ck_assert_uint_eq(pk.nsets, 1);
+	/* Attributes cut short: the entry is not kept. */
+	ck_assert(bgp_update_peek(b, len - 20, &pk));
+	ck_assert_uint_eq(pk.nsets, 1);
+	/* No store exists yet: the hint is still safe. */
+	bgp_update_peek_prefetch(&pk);
+}
+END_TEST
+
+START_TEST(test_peek_keeps_at_most_its_sets)
+{
+	uint8_t b[512];
+	size_t len = communities_update(b, sizeof(b)) - 4; /* without its prefix */
+	struct bgp_update_peek pk;
+
+	/* UPDATEs without prefixes never fill a family: the entries fill, then stay full. */
+	zero(&pk);
+	b[len - 1] ^= 0x01; /* the last community: a different list from here on */
+	for (unsigned i = 0; i < BGP_PEEK_SETS + 8; i++)
+		ck_assert(bgp_update_peek(b, len, &pk));
+	ck_assert_uint_eq(pk.nsets, BGP_PEEK_SETS);
+	for (unsigned i = 1; i < BGP_PEEK_SETS; i++)
+		ck_assert(memcmp(&pk.set[i], &pk.set[0], sizeof(pk.set[0])) == 0);
+}
+END_TEST
+
 /* Whatever it was given: within its limit, and only prefixes a family can hold. */
 static void sane(const struct bgp_update_peek *pk)
 {
 	ck_assert_uint_le(pk->n[BGP_AF_IPV4_UNICAST], BGP_PEEK_MAX);
 	ck_assert_uint_le(pk->n[BGP_AF_IPV6_UNICAST], BGP_PEEK_MAX);
+	ck_assert_uint_le(pk->nsets, BGP_PEEK_SETS);
+	for (unsigned i = 0; i < pk->nsets; i++)
+		ck_assert(pk->set[i].flags && pk->set[i].comm_count <= BGP_PEEK_COMMUNITIES &&
+			  pk->set[i].aspath_len <= BGP_VSTORE_MAX_SIZE);
 	for (unsigned i = 0; i < pk->n[BGP_AF_IPV4_UNICAST]; i++)
 		ck_assert(pk->p[BGP_AF_IPV4_UNICAST][i].family == AF_INET &&
 			  pk->p[BGP_AF_IPV4_UNICAST][i].len <= 32);
@@ -188,6 +279,9 @@ int main(void)
 	tcase_add_test(tc, test_peek_stops_at_its_limit);
 	tcase_add_test(tc, test_peek_adds_up_across_updates);
 	tcase_add_test(tc, test_peek_truncated_and_mutated);
+	tcase_add_test(tc, test_peeked_hashes_are_the_stores);
+	tcase_add_test(tc, test_peek_hashes_only_what_the_store_keeps_as_sent);
+	tcase_add_test(tc, test_peek_keeps_at_most_its_sets);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

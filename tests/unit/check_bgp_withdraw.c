@@ -204,6 +204,47 @@ START_TEST(test_other_source_keeps_its_paths)
 }
 END_TEST
 
+/* A received withdrawal is handled a group of prefixes at a time, their lookups (and the
+ * loads of their paths and sets) ahead of the withdrawals: a prefix repeated within a group,
+ * one the peer never sent, and prefixes where another peer's path is also there. */
+START_TEST(test_withdrawal_groups_with_repeats_and_strangers)
+{
+	struct fake_peer *e3 = fake_peer_new(bgp, "10.0.2.2", 65004, "10.0.2.1", "4.4.4.4");
+	struct prefix w[40], stranger;
+	struct bgp_attr t;
+	size_t n = 0;
+
+	fake_peer_up(e3);
+	load_table();
+	tmpl_init(&t, "65004 65100 65101", "10.0.2.2", BGP_ORIGIN_IGP);
+	fake_announce(e3, V4, &t, table, 20);
+	tmpl_release(&t);
+	fake_run(bgp, RUN_ALL);
+	/* 20.0.0.0/24, 20.0.2.0/24 ... 20.0.34.0/24, each twice in a row, over three groups. */
+	for (size_t i = 0; i < 36; i += 2) {
+		w[n++] = table[i];
+		w[n++] = table[i];
+	}
+	tpfx_range(&stranger, 1, "30.0.0.0/24", 24);
+	w[n++] = stranger;
+	fake_withdraw(e1, V4, w, n);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), TABLE - 18);
+	ck_assert_uint_eq(rib_peer_accepted(&e3->peer, V4), 20);
+	/* e3's path stays where it was (0 .. 18), the other 8 went (20 .. 34). */
+	ck_assert_uint_eq(ptree_count(bgp->rib->af[V4].tree), TABLE - 8);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE - 8);
+	ck_assert_ptr_nonnull(fake_adj(e2, "20.0.18.0/24"));
+	ck_assert_ptr_null(fake_adj(e2, "20.0.20.0/24"));
+	ck_assert_ptr_null(fake_adj(e2, "20.0.34.0/24"));
+	ck_assert_ptr_nonnull(fake_adj(e2, "20.0.35.0/24"));
+	ck_assert_uint_eq(e2->spurious_withdraw, 0);
+	fake_peer_down(e3);
+	fake_run(bgp, RUN_ALL);
+	fake_peer_free(e3);
+}
+END_TEST
+
 /* A full table withdrawn: the work gives memory back once, when it goes idle, and the export
  * caches no longer pin attribute sets, so the interning pools empty too. */
 START_TEST(test_full_withdrawal_empties_the_pools)
@@ -267,6 +308,7 @@ static Suite *withdraw_suite(void)
 	tcase_add_test(tr, test_explicit_withdrawal_releases);
 	tcase_add_test(tr, test_session_drop_releases);
 	tcase_add_test(tr, test_other_source_keeps_its_paths);
+	tcase_add_test(tr, test_withdrawal_groups_with_repeats_and_strangers);
 	tcase_add_test(tr, test_full_withdrawal_empties_the_pools);
 	tcase_add_test(tr, test_gradual_withdrawal_empties_the_pools);
 	suite_add_tcase(s, tr);
