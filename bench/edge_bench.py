@@ -344,8 +344,19 @@ class ShellProbe(threading.Thread):
     def __init__(self, argv, interval):
         super().__init__(daemon=True)
         self.argv, self.interval = argv, interval
-        self.latencies, self.failures = [], []
+        self.latencies, self.failures, self.started = [], [], []
         self.halt = threading.Event()
+
+    def slowest_phase(self, spans):
+        """The phase (of PhaseProfile's spans) in which the slowest answer was asked,
+        "between phases" when in none."""
+        if not self.latencies:
+            return None
+        t0 = self.started[self.latencies.index(max(self.latencies))]
+        for key, start, end in spans:
+            if start <= t0 and (end is None or t0 <= end):
+                return key
+        return "between phases"
 
     def run(self):
         while not self.halt.is_set():
@@ -359,6 +370,7 @@ class ShellProbe(threading.Thread):
                 self.failures.append(str(e)[:200])
             dt = time.monotonic() - t0
             self.latencies.append(dt)
+            self.started.append(t0)
             self.halt.wait(max(0.0, self.interval - dt))
 
     def stop(self):
@@ -460,6 +472,10 @@ class PhaseProfile:
 
     def __init__(self, args, key, pid, res):
         self.proc = None
+        # Every phase's span, profiled or not: the shell probe's slowest answer is told by
+        # the phase it fell in (shell_max_phase).
+        self.span = [key, time.monotonic(), None]
+        res.setdefault("phase_spans", []).append(self.span)
         if key not in args.profile:
             return
         os.makedirs(args.out_dir, exist_ok=True)
@@ -476,6 +492,7 @@ class PhaseProfile:
         return self
 
     def __exit__(self, *exc):
+        self.span[2] = time.monotonic()
         if not self.proc:
             return False
         self.proc.send_signal(signal.SIGINT)  # perf writes its data and exits
@@ -643,6 +660,8 @@ def measure(args, scenario, dut, nss, workdir, run_no):
             res["shell_max_ms"] = round(1000 * max(probe.latencies), 1) \
                 if probe.latencies else None
             res["shell_samples"] = len(probe.latencies)
+            res["shell_max_phase"] = probe.slowest_phase(res.get("phase_spans", []))
+            res.pop("phase_spans", None)
             res["shell_failures"] = probe.failures[:5]
             res["shell_failed"] = len(probe.failures)
         if watch:
