@@ -15,8 +15,12 @@
  * walks of a million misses for one session drop, 58% of its CPU). With it the passes cost at
  * most a few walks per object freed, and at once when the slab empties nothing is walked.
  *
- * A numbered slab's free objects are handles, which name their chunk: the pass counts them
- * per chunk number without a search.
+ * A numbered slab needs no pass: a freed object's handle names its chunk, so each chunk keeps
+ * its own free list and count, and a chunk goes back to malloc when its last object does.
+ * The pass walked the whole free list at once, two cache misses per free object: after a
+ * full table's session drop that was one 250 ms stretch of the loop, and `show bgp summary`
+ * waited for it (edge_bench's session_drop). The chunk headers a free touches instead are a
+ * few hundred lines for a full table's paths, which stay in the cache.
  */
 #include "lib/compat.h"
 
@@ -31,10 +35,17 @@
 
 struct bgp_slab_chunk {
 	struct bgp_slab_chunk *next;
-	uint32_t num; /* numbered slabs: its number in the dir */
-	uint32_t pad; /* keeps objects 16-byte aligned within the chunk */
+	/* Numbered slabs: the rest of the list of chunks (a chunk leaves it from anywhere), and
+	 * the list of those with freed objects (the slab's partial). */
+	struct bgp_slab_chunk *prev;
+	struct bgp_slab_chunk *pnext, *pprev;
+	uint32_t num;	   /* numbered slabs: its number in the dir */
+	uint32_t free_ref; /* numbered: its freed objects, linked by handle; 0 = none */
+	uint32_t nfree;	   /* numbered: how many */
+	uint32_t pad;	   /* keeps objects 16-byte aligned within the chunk */
 	uint8_t data[];
 };
+_Static_assert(sizeof(struct bgp_slab_chunk) % 16 == 0, "objects 16-byte aligned");
 
 void bgp_slab_init(struct bgp_slab *s, struct mtype *mt, size_t obj_size)
 {
@@ -117,7 +128,7 @@ void bgp_slab_fini(struct bgp_slab *s)
 	}
 	s->chunks = NULL;
 	s->free_list = NULL;
-	s->free_ref = 0;
+	s->partial = NULL;
 	s->fresh = 0;
 	s->in_use = 0;
 	s->chunk_count = 0;
@@ -130,8 +141,14 @@ static void chunk_new(struct bgp_slab *s)
 {
 	struct bgp_slab_chunk *c = XMALLOC(s->mt, s->chunk_bytes);
 
-	if (s->dir)
+	if (s->dir) {
 		dir_take(s, c);
+		c->prev = NULL;
+		c->pnext = c->pprev = NULL;
+		c->free_ref = c->nfree = 0;
+		if (s->chunks)
+			s->chunks->prev = c;
+	}
 	c->next = s->chunks;
 	s->chunks = c;
 	s->fresh = s->per_chunk;
@@ -160,15 +177,61 @@ void *bgp_slab_alloc(struct bgp_slab *s)
 	return obj;
 }
 
+/* ---- numbered slabs: a free list per chunk ---- */
+
+static struct bgp_slab_chunk *chunk_of_ref(const struct bgp_slab *s, uint32_t ref)
+{
+	return (struct bgp_slab_chunk *)(s->dir->base[ref >> BGP_SLAB_REF_SHIFT] -
+					 offsetof(struct bgp_slab_chunk, data));
+}
+
+static void partial_push(struct bgp_slab *s, struct bgp_slab_chunk *c)
+{
+	c->pprev = NULL;
+	c->pnext = s->partial;
+	if (s->partial)
+		s->partial->pprev = c;
+	s->partial = c;
+}
+
+static void partial_remove(struct bgp_slab *s, struct bgp_slab_chunk *c)
+{
+	if (c->pprev)
+		c->pprev->pnext = c->pnext;
+	else
+		s->partial = c->pnext;
+	if (c->pnext)
+		c->pnext->pprev = c->pprev;
+	c->pnext = c->pprev = NULL;
+}
+
+/* c, all of whose objects are free, out of the slab and back to malloc. */
+static void chunk_release(struct bgp_slab *s, struct bgp_slab_chunk *c)
+{
+	partial_remove(s, c);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		s->chunks = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	s->chunk_count--;
+	chunk_free(s, c);
+}
+
 void *bgp_slab_alloc_ref(struct bgp_slab *s, uint32_t *ref)
 {
 	uint8_t *obj;
 
 	assert(s->dir);
-	if (s->free_ref) {
-		*ref = s->free_ref;
+	if (s->partial) {
+		struct bgp_slab_chunk *c = s->partial;
+
+		*ref = c->free_ref;
 		obj = bgp_slab_dir_at(s->dir, *ref, s->obj_size);
-		memcpy(&s->free_ref, obj, sizeof(s->free_ref));
+		memcpy(&c->free_ref, obj, sizeof(c->free_ref));
+		if (--c->nfree == 0)
+			partial_remove(s, c);
 	} else {
 		uint32_t i;
 
@@ -206,53 +269,6 @@ static size_t chunk_of(struct bgp_slab_chunk **sorted, size_t n, const void *obj
 			hi = mid;
 	}
 	return lo;
-}
-
-/* slab_reclaim() of a numbered slab: the free handles counted by chunk number. */
-static size_t slab_reclaim_numbered(struct bgp_slab *s)
-{
-	size_t walked = s->chunk_count, kept = 0;
-	struct bgp_slab_chunk *newest = s->chunks, *c, *next, **ctail;
-	uint32_t *nfree, ref, nref, *tail;
-
-	nfree = XCALLOC(s->mt, s->dir->cap * sizeof(*nfree));
-	for (ref = s->free_ref; ref; walked++) {
-		nfree[ref >> BGP_SLAB_REF_SHIFT]++;
-		memcpy(&ref, bgp_slab_dir_at(s->dir, ref, s->obj_size), sizeof(ref));
-	}
-	if (newest)
-		nfree[newest->num] += s->fresh;
-	/* The free list without the handles of the chunks about to go. */
-	tail = &s->free_ref;
-	for (ref = s->free_ref; ref; ref = nref) {
-		uint8_t *obj = bgp_slab_dir_at(s->dir, ref, s->obj_size);
-
-		memcpy(&nref, obj, sizeof(nref));
-		if (nfree[ref >> BGP_SLAB_REF_SHIFT] < s->per_chunk) {
-			memcpy(tail, &ref, sizeof(ref));
-			tail = (uint32_t *)(void *)obj; /* written through memcpy only */
-		}
-	}
-	memcpy(tail, &(uint32_t){ 0 }, sizeof(uint32_t));
-	/* The chunks that stay, in their order (the newest, carved from, stays first). */
-	ctail = &s->chunks;
-	for (c = s->chunks; c; c = next) {
-		next = c->next;
-		if (nfree[c->num] == s->per_chunk) {
-			if (c == newest)
-				s->fresh = 0;
-			chunk_free(s, c);
-			continue;
-		}
-		*ctail = c;
-		ctail = &c->next;
-		kept++;
-	}
-	*ctail = NULL;
-	s->chunk_count = kept;
-	s->reclaim_passes++;
-	XFREE(s->mt, nfree);
-	return walked;
 }
 
 /* Free the chunks whose objects are all free (see the top of the file). Returns how many
@@ -328,7 +344,7 @@ static void slab_after_free(struct bgp_slab *s)
 	}
 	if (s->in_use * 4 < s->chunk_count * s->per_chunk && s->in_use <= s->reclaim_below &&
 	    s->reclaim_owed == 0) {
-		s->reclaim_owed = (s->dir ? slab_reclaim_numbered(s) : slab_reclaim(s)) / 2;
+		s->reclaim_owed = slab_reclaim(s) / 2;
 		s->reclaim_below = s->in_use / 4;
 	}
 }
@@ -347,10 +363,21 @@ void bgp_slab_free_ref(struct bgp_slab *s, uint32_t ref)
 {
 	if (!ref)
 		return;
+	struct bgp_slab_chunk *c;
+
 	assert(s->dir);
-	memcpy(bgp_slab_dir_at(s->dir, ref, s->obj_size), &s->free_ref, sizeof(s->free_ref));
-	s->free_ref = ref;
-	slab_after_free(s);
+	c = chunk_of_ref(s, ref);
+	memcpy(bgp_slab_dir_at(s->dir, ref, s->obj_size), &c->free_ref, sizeof(c->free_ref));
+	c->free_ref = ref;
+	if (++c->nfree == 1)
+		partial_push(s, c);
+	if (--s->in_use == 0) {
+		bgp_slab_fini(s); /* nothing is referenced: no need to look */
+		return;
+	}
+	/* Its last object gone: the chunk goes, unless it is the one still being carved. */
+	if (c->nfree == s->per_chunk)
+		chunk_release(s, c);
 }
 
 size_t bgp_slab_memory(const struct bgp_slab *s)

@@ -12,7 +12,9 @@
  * that the objects that link to it hold 4 bytes instead of an 8-byte pointer: its chunks have
  * numbers in a table (struct bgp_slab_dir, which several slabs may share, so that a handle
  * decodes without knowing its slab), and a handle is the chunk's number and the index within
- * it: decoding it is a load, a shift, a mask and a multiply by a constant.
+ * it: decoding it is a load, a shift, a mask and a multiply by a constant. Since a handle also
+ * names its chunk, each chunk keeps its own free list and goes back to malloc the moment its
+ * last object does: no reclaim pass.
  */
 #ifndef SKUA_BGP_SLAB_H
 #define SKUA_BGP_SLAB_H
@@ -50,16 +52,16 @@ struct bgp_slab {
 	uint32_t per_chunk;
 	size_t chunk_bytes;	  /* one chunk's allocation */
 	struct bgp_slab_dir *dir; /* numbered: where its chunks are numbered, else NULL */
-	void *free_list;	  /* freed objects, linked through their first word */
-	uint32_t free_ref;	  /* numbered: the first freed object's handle, linked through the
-				   * first 4 bytes of each (free_list is unused) */
+	void *free_list;	  /* plain: freed objects, linked through their first word */
+	/* numbered: the chunks holding freed objects, each with its own list (bgp_slab.c) */
+	struct bgp_slab_chunk *partial;
 	struct bgp_slab_chunk *chunks;
 	uint32_t fresh; /* objects never handed out in the newest chunk */
 	size_t in_use;
 	size_t chunk_count;
 	size_t reclaim_below;  /* in_use under which the next reclaim pass runs */
 	size_t reclaim_owed;   /* frees still to come before it may: the last pass's cost */
-	size_t reclaim_passes; /* passes so far, for tests and show memory */
+	size_t reclaim_passes; /* passes so far (plain slabs), for tests and show memory */
 };
 
 void bgp_slab_init(struct bgp_slab *s, struct mtype *mt, size_t obj_size);
