@@ -466,8 +466,8 @@ static void pt_dir_build(struct ptree *t)
  * dir_build_at / 16 inserts found their prefix already there (a second feed of the table,
  * re-announcements), since a first feed (every prefix new, the tree growing from empty)
  * would only pay for it: a probe and a placement per insert, and the rebuilds as it grows.
- * Dropped below the directory's drop threshold. Handles from 2^24 - 1 up (16 million stored prefixes) do
- * not fit a slot, and a tree that has one has no index.
+ * Dropped below the directory's drop threshold. Handles from 2^24 - 1 up (16 million stored
+ * prefixes) do not fit a slot, and a tree that has one has no index.
  */
 #define PT_IX_HANDLE_BITS 24
 #define PT_IX_HANDLE_MASK ((1u << PT_IX_HANDLE_BITS) - 1)
@@ -1439,7 +1439,8 @@ void ptree_prefetch(const struct ptree *t, const struct prefix *p, size_t n)
 
 		if (tag[i] == PT_IX_TOMB)
 			continue;
-		while ((s = t->ix[j]) != 0 && ((s & ~PT_IX_HANDLE_MASK) != tag[i] || s == PT_IX_TOMB))
+		while ((s = t->ix[j]) != 0 &&
+		       ((s & ~PT_IX_HANDLE_MASK) != tag[i] || s == PT_IX_TOMB))
 			if (++j == t->ix_size)
 				j = 0;
 		if (s) {
@@ -1493,8 +1494,7 @@ size_t ptree_memory(const struct ptree *t)
 	if (!t)
 		return 0;
 	return malloc_usable_size((void *)t) + t->stored.bytes + t->glue.bytes +
-	       (t->dir ? malloc_usable_size(t->dir) : 0) +
-	       (t->ix ? malloc_usable_size(t->ix) : 0) +
+	       (t->dir ? malloc_usable_size(t->dir) : 0) + (t->ix ? malloc_usable_size(t->ix) : 0) +
 	       (size_t)(t->stored.nchunks + t->glue.nchunks) * sizeof(struct pt_chunk);
 }
 

@@ -150,9 +150,9 @@ size_t ptree_count(const struct ptree *t); /* stored prefixes */
  * instead of the root; it changes no answer, and costs 256 KiB. Such a tree, once
  * build_at / 16 of its inserts found their prefix stored (a second feed), also keeps an
  * index of its stored prefixes by hash (4.7 bytes a prefix when made), by which ptree_lookup()
- * and ptree_get*() of a stored prefix find it in two cache misses instead of a descent. It is made once the tree
- * holds build_at prefixes and dropped when it falls below drop_below (at most build_at);
- * by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
+ * and ptree_get*() of a stored prefix find it in two cache misses instead of a descent. It is made
+ * once the tree holds build_at prefixes and dropped when it falls below drop_below (at most
+ * build_at); by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
  */
 void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below);
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */

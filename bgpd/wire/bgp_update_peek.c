@@ -114,8 +114,8 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 	uint16_t wlen, alen;
 	/* The hashes go to the next free entry, kept only if one was read (a withdrawal has
 	 * none); once the entries are full, the rest go to a scratch one. */
-	struct bgp_peek_set scratch, *set = pk->nsets < BGP_PEEK_SETS ? &pk->set[pk->nsets]
-								       : &scratch;
+	struct bgp_peek_set scratch,
+		*set = pk->nsets < BGP_PEEK_SETS ? &pk->set[pk->nsets] : &scratch;
 
 	stream_init_reader(&s, body, len);
 	if (stream_get_u16(&s, &wlen) < 0 || stream_get_sub(&s, wlen, &run) < 0)

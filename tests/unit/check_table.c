@@ -467,11 +467,12 @@ END_TEST
 
 /*
  * The index against the reference: a set of prefixes (every length from /0, both families)
- * grown to all of it (the index made once enough inserts found their prefix stored), churned at a steady size (tombstones pile up, and rebuilds of the
- * same size clear them), shrunk to nearly none, again and again across the thresholds.
- * After every operation the prefix is found (or not) by ptree_lookup(), which the index
- * answers, and ptree_get() of a stored one gives its slot back without making a node; a
- * group of ptree_prefetch() with stored and absent prefixes now and then changes nothing.
+ * grown to all of it (the index made once enough inserts found their prefix stored), churned at a
+ * steady size (tombstones pile up, and rebuilds of the same size clear them), shrunk to nearly
+ * none, again and again across the thresholds. After every operation the prefix is found (or not)
+ * by ptree_lookup(), which the index answers, and ptree_get() of a stored one gives its slot back
+ * without making a node; a group of ptree_prefetch() with stored and absent prefixes now and then
+ * changes nothing.
  */
 static void run_index_churn(int family, size_t nrand)
 {
