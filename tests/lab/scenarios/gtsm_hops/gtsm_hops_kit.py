@@ -130,6 +130,23 @@ def syn_recv_ports(netns, peer):
     return ports
 
 
+def connections_with(netns, peer):
+    """The DUT's TCP connections on port 179 with `peer` that still exchange segments, as
+    (local port, remote port): not TIME-WAIT, and not SYN-RECV (the handshakes the checks
+    forge in the peer's name wait there on purpose)."""
+    out = netns.exec(["ss", "-Htna"])
+    conns = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 5 or f[0] in ("LISTEN", "TIME-WAIT", "SYN-RECV"):
+            continue
+        lport = int(f[3].rsplit(":", 1)[1])
+        host, rport = f[4].rsplit(":", 1)
+        if host.strip("[]") == peer and 179 in (lport, int(rport)):
+            conns.add((lport, int(rport)))
+    return conns
+
+
 def segments(cap):
     """Every TCP segment of a capture (running or stopped) as a dict: src, dst, sport, dport,
     flags, seq, ack, ttl (TTL or hop limit as captured, i.e. as it arrived or left)."""
@@ -160,9 +177,17 @@ def learn_session(lab, cap, dut_addr, peer):
     the 4-tuple and a sequence number half the sequence space away from what the DUT
     expects next (an ACK there is out of window for certain, whatever the window)."""
     def seen():
-        for s in segments(cap):
+        segs = segments(cap)
+        # A connection that closes in the capture (FIN or RST either way) is not the
+        # session: BGP's collision resolution can still be closing the loser's when a check
+        # begins, and its segments would name the wrong ports.
+        closing = {frozenset(((x["src"], x["sport"]), (x["dst"], x["dport"]))) for x in segs
+                   if "F" in x["flags"] or "R" in x["flags"]}
+        for s in segs:
             if s["src"] == dut_addr and s["dst"] == peer and "A" in s["flags"] \
-                    and "S" not in s["flags"] and 179 in (s["sport"], s["dport"]):
+                    and "S" not in s["flags"] and 179 in (s["sport"], s["dport"]) \
+                    and frozenset(((s["src"], s["sport"]), (s["dst"], s["dport"]))) \
+                    not in closing:
                 return s
         return None
     s = lab.expect("a segment of the DUT's session with %s in the capture" % peer, seen,

@@ -185,6 +185,14 @@ def check_boundary(lab, attacker, peers, dut_addrs, n, port_base):
     """Forged SYNs and ACKs spoofing `peers` from `attacker` at 255-N and 256-N arriving, over
     IPv4 and IPv6 (the DUT's neighbor is at hops N and Established)."""
     low, at = kit.minimum(n) - 1, kit.minimum(n)
+    # The session alone with each peer: a connection that lost BGP's collision resolution
+    # and is still closing would send segments (its peer's RST, at the peer's default TTL)
+    # that the minimum drops and the counts below would take for forged ones.
+    ns = lab.namespaces["dut"]
+    for a in peers.values():
+        lab.expect("one connection with %s" % a, lambda a=a: kit.connections_with(ns, a),
+                   lambda c: None if len(c) == 1 else "connections %s" % sorted(c),
+                   timeout=30, interval=0.5)
     total = kit.Counters(lab.namespaces["dut"])
     with Capture(lab, "dut", "any", "tcp port 179", name="boundary-%d" % n) as cap:
         for v in (4, 6):
