@@ -151,4 +151,5 @@ void cmd_basic_init(void)
 	cmd_install(BGP_IPV4_NODE, &cmd_exit_af_cmd);
 	cmd_install(BGP_IPV6_NODE, &cmd_exit_af_cmd);
 	cmd_show_init();
+	cmd_event_init();
 }

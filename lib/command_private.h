@@ -142,5 +142,10 @@ void cmd_basic_install_config_node(enum node_type node);
 
 /* lib/command_show.c: show memory, show logging (installed by cmd_basic_init()). */
 void cmd_show_init(void);
+/* The name the daemon runs under ("bgpd"), for the headings FRR prints. */
+const char *cmd_daemon_name(void);
+
+/* lib/command_event.c: show event cpu, clear event cpu (installed by cmd_basic_init()). */
+void cmd_event_init(void);
 
 #endif /* SKUA_COMMAND_PRIVATE_H */

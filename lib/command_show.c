@@ -20,7 +20,7 @@
 #include "lib/vty.h"
 
 /* The name the daemon runs under ("bgpd"), for the headings FRR prints. */
-static const char *daemon_name(void)
+const char *cmd_daemon_name(void)
 {
 	const char *name = program_invocation_short_name;
 
@@ -124,7 +124,7 @@ static void show_memory_text(struct vty *vty)
 	size_t n = heap_stats(st);
 	char buf[32];
 
-	vty_out(vty, "Memory statistics for %s:\n", daemon_name());
+	vty_out(vty, "Memory statistics for %s:\n", cmd_daemon_name());
 	vty_out(vty, "System allocator statistics:\n");
 	if (!n)
 		vty_out(vty, "  (not available from this C library)\n");
@@ -139,7 +139,7 @@ static void show_memory_text(struct vty *vty)
 			vty_out(vty, "  %-22s %" PRIu64 "\n", label, st[i].value);
 	}
 	vty_out(vty, "(see system documentation for 'mallinfo' for meaning)\n");
-	vty_out(vty, "--- qmem %s ---\n", daemon_name());
+	vty_out(vty, "--- qmem %s ---\n", cmd_daemon_name());
 	vty_out(vty, "%-30s: %8s %10s %10s\n", "Type", "Current#", "Bytes", "Total#");
 	mem_walk(mem_type_cb, &ms);
 	vty_out(vty, "Total: %" PRIu64 " allocations, %s, in %" PRIu64 " types in use\n", ms.count,
@@ -155,7 +155,7 @@ static void show_memory_json(struct vty *vty)
 
 	json_init(&jw, &vty->out, true);
 	json_object_open(&jw, NULL);
-	json_string(&jw, "daemon", daemon_name());
+	json_string(&jw, "daemon", cmd_daemon_name());
 	json_object_open(&jw, "systemAllocator");
 	for (size_t i = 0; i < n; i++)
 		json_uint(&jw, st[i].key, st[i].value);
@@ -215,7 +215,7 @@ static void show_logging_text(struct vty *vty)
 {
 	struct ring_show rs = { .vty = vty };
 
-	vty_out(vty, "Logging configuration for %s:\n", daemon_name());
+	vty_out(vty, "Logging configuration for %s:\n", cmd_daemon_name());
 	for (size_t i = 0; i < array_size(target_order); i++) {
 		enum log_target t = target_order[i];
 		int level = log_target_level(t);
@@ -248,7 +248,7 @@ static void show_logging_json(struct vty *vty)
 
 	json_init(&jw, &vty->out, true);
 	json_object_open(&jw, NULL);
-	json_string(&jw, "daemon", daemon_name());
+	json_string(&jw, "daemon", cmd_daemon_name());
 	for (size_t i = 0; i < array_size(target_order); i++) {
 		enum log_target t = target_order[i];
 		int level = log_target_level(t);

@@ -15,6 +15,7 @@
 #include "lib/compat.h"
 
 #include <event2/event.h>
+#include <inttypes.h>
 #include <sys/random.h>
 #include <time.h>
 
@@ -49,6 +50,9 @@ struct ev {
 	struct event_base *base;
 	enum ev_kind kind;
 	uint64_t expire_ms; /* timers: when the armed timer is due (monotime_ms) */
+	ev_cb cb;	    /* the owner's callback and argument: libevent calls ev_run() */
+	void *arg;
+	struct event_stat *stat; /* its name's accounting (never freed: see stat_of()) */
 	/* libevent's struct event, sized at run time (event_get_struct_event_size()). */
 	_Alignas(max_align_t) unsigned char le[];
 };
@@ -104,41 +108,147 @@ void event_loop_exit(struct event_base *base)
 	event_base_loopexit(base, NULL);
 }
 
+/* ---- accounting ------------------------------------------------------------------------ */
+
+/*
+ * One record per callback name, in a fixed table: a daemon has a few dozen callbacks, named
+ * by string literals, so the records are never freed and a handle may point to its record
+ * after the handle itself is gone (a callback that frees its own handle). Names past the
+ * table's end share its last record.
+ */
+#define EVENT_STATS_MAX 256
+static struct event_stat stats[EVENT_STATS_MAX];
+static size_t nstats;
+static uint64_t slow_us = EVENT_SLOW_MS * 1000ull;
+
+static const unsigned kind_stat_type[] = {
+	[EV_KIND_FD] = EVENT_STAT_READ,
+	[EV_KIND_TIMER] = EVENT_STAT_TIMER,
+	[EV_KIND_SIGNAL] = EVENT_STAT_SIGNAL,
+	[EV_KIND_DEFER] = EVENT_STAT_DEFER,
+};
+
+static struct event_stat *stat_of(const char *name, enum ev_kind kind)
+{
+	struct event_stat *st = NULL;
+
+	if (!name)
+		name = "(unnamed)";
+	for (size_t i = 0; i < nstats && !st; i++)
+		if (stats[i].name == name || strcmp(stats[i].name, name) == 0)
+			st = &stats[i];
+	if (!st && nstats < EVENT_STATS_MAX - 1) {
+		st = &stats[nstats++];
+		st->name = name;
+	}
+	if (!st) {
+		st = &stats[EVENT_STATS_MAX - 1];
+		st->name = "(other callbacks)";
+		nstats = EVENT_STATS_MAX;
+	}
+	st->types |= kind_stat_type[kind];
+	st->handles++;
+	return st;
+}
+
+static void slow_warn(struct event_stat *st, uint64_t us)
+{
+	uint64_t now = monotime_ms(), held = st->slow - 1 - st->slow_logged;
+
+	if (st->last_log_ms && now - st->last_log_ms < EVENT_SLOW_LOG_INTERVAL_MS)
+		return;
+	st->last_log_ms = now;
+	st->slow_logged = st->slow;
+	log_warn("event: %s ran for %" PRIu64 " ms (over %" PRIu64 " ms): the daemon did nothing "
+		 "else meanwhile, keepalives and the shell waited%s%" PRIu64 "%s; `show event cpu` "
+		 "has its totals, please report it with them",
+		 st->name, us / 1000, slow_us / 1000, held ? " (" : "", held,
+		 held ? " slow runs not logged since the last warning)" : "");
+}
+
+/* What libevent calls for every handle: the owner's callback, timed. The callback may free
+ * its handle, so nothing of it is read after the call. */
+static void ev_run(evutil_socket_t fd, short what, void *p)
+{
+	struct ev *ev = p;
+	struct event_stat *st = ev->stat;
+	uint64_t t0 = monotime_us(), us;
+
+	ev->cb(fd, what, ev->arg);
+	us = monotime_us() - t0;
+	st->calls++;
+	st->total_us += us;
+	if (us > st->max_us)
+		st->max_us = us;
+	if (us >= slow_us) {
+		st->slow++;
+		slow_warn(st, us);
+	}
+}
+
+void event_stats_walk(event_stat_cb cb, void *arg)
+{
+	for (size_t i = 0; i < nstats; i++)
+		cb(&stats[i], arg);
+}
+
+void event_stats_clear(void)
+{
+	for (size_t i = 0; i < nstats; i++) {
+		struct event_stat *st = &stats[i];
+
+		st->calls = st->total_us = st->max_us = st->slow = st->slow_logged = 0;
+		st->last_log_ms = 0;
+	}
+}
+
+void event_slow_threshold_set(uint32_t ms)
+{
+	slow_us = (ms ? ms : EVENT_SLOW_MS) * 1000ull;
+}
+
+/* ---- handles --------------------------------------------------------------------------- */
+
 static struct ev *ev_new(struct event_base *base, enum ev_kind kind, int fd, short what, ev_cb cb,
-			 void *arg)
+			 void *arg, const char *name)
 {
 	struct ev *ev = XCALLOC(MTYPE_EVENT, sizeof(*ev) + event_get_struct_event_size());
 
 	ev->base = base;
 	ev->kind = kind;
-	if (event_assign(ev_le(ev), base, fd, what, cb, arg) < 0) {
+	ev->cb = cb;
+	ev->arg = arg;
+	if (event_assign(ev_le(ev), base, fd, what, ev_run, ev) < 0) {
 		log_err("event: libevent refused an event (fd/signal %d, flags %#x)", fd,
 			(unsigned)what);
 		XFREE(MTYPE_EVENT, ev);
 		return NULL;
 	}
+	ev->stat = stat_of(name, kind);
 	return ev;
 }
 
-struct ev *event_fd_new(struct event_base *base, int fd, short what, ev_cb cb, void *arg)
+struct ev *skua_event_fd_new(struct event_base *base, int fd, short what, ev_cb cb, void *arg,
+			     const char *name)
 {
 	what &= EV_READ_FLAG | EV_WRITE_FLAG;
-	return ev_new(base, EV_KIND_FD, fd, (short)(what | EV_PERSIST), cb, arg);
+	return ev_new(base, EV_KIND_FD, fd, (short)(what | EV_PERSIST), cb, arg, name);
 }
 
-struct ev *event_timer_new(struct event_base *base, ev_cb cb, void *arg)
+struct ev *skua_event_timer_new(struct event_base *base, ev_cb cb, void *arg, const char *name)
 {
-	return ev_new(base, EV_KIND_TIMER, -1, 0, cb, arg);
+	return ev_new(base, EV_KIND_TIMER, -1, 0, cb, arg, name);
 }
 
-struct ev *event_signal_new(struct event_base *base, int signum, ev_cb cb, void *arg)
+struct ev *skua_event_signal_new(struct event_base *base, int signum, ev_cb cb, void *arg,
+				 const char *name)
 {
-	return ev_new(base, EV_KIND_SIGNAL, signum, EV_SIGNAL | EV_PERSIST, cb, arg);
+	return ev_new(base, EV_KIND_SIGNAL, signum, EV_SIGNAL | EV_PERSIST, cb, arg, name);
 }
 
-struct ev *event_defer_new(struct event_base *base, ev_cb cb, void *arg)
+struct ev *skua_event_defer_new(struct event_base *base, ev_cb cb, void *arg, const char *name)
 {
-	return ev_new(base, EV_KIND_DEFER, -1, 0, cb, arg);
+	return ev_new(base, EV_KIND_DEFER, -1, 0, cb, arg, name);
 }
 
 /* xorshift64*: jitter needs spread, not secrecy. Seeded once per thread. */
@@ -239,7 +349,16 @@ void event_free(struct ev *ev)
 	if (!ev)
 		return;
 	le_del(ev_le(ev));
+	ev->stat->handles--;
 	XFREE(MTYPE_EVENT, ev);
+}
+
+uint64_t monotime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 uint64_t monotime_ms(void)

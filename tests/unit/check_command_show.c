@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The show commands every daemon has (lib/command_show.c): show memory and show logging in
- * text and JSON, and `terminal length` accepted as a no-op.
+ * The show commands every daemon has (lib/command_show.c, lib/command_event.c): show memory,
+ * show logging and show event cpu in text and JSON, and `terminal length` accepted as a no-op.
  */
 #include "lib/compat.h"
 
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/command.h"
+#include "lib/event.h"
 #include "lib/log.h"
 #include "lib/memory.h"
 #include "lib/vty.h"
@@ -205,6 +206,78 @@ START_TEST(terminal_length)
 }
 END_TEST
 
+/* ---- show event cpu ---- */
+
+static struct event_base *ev_base;
+static int show_cb_runs;
+
+static void show_test_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (++show_cb_runs == 2)
+		event_loop_exit(ev_base);
+	else
+		event_defer(*(struct ev **)arg);
+}
+
+START_TEST(show_event_cpu)
+{
+	struct ev *d;
+	const char *o, *row;
+	unsigned handles;
+	unsigned long ms, us, calls, avg, max, slow;
+	char type[8], name[64];
+
+	ev_base = event_loop_new();
+	ck_assert_ptr_nonnull(ev_base);
+	d = event_defer_new(ev_base, show_test_cb, &d);
+	ck_assert_int_eq(event_defer(d), 0);
+	ck_assert_int_eq(event_loop_run(ev_base), 0);
+	ck_assert_int_eq(show_cb_runs, 2);
+
+	o = run("show event cpu", CMD_SUCCESS);
+	ck_assert_msg(strstr(o, "Event statistics for check_command_show"), "%s", o);
+	ck_assert_msg(strstr(o, "Handles   Runtime(ms)   Invoked Avg uSec Max uSecs Wall_Warn "
+				"Type  Event\n"),
+		      "%s", o);
+	/* one handle, two runs, no slow run, a deferred task ("E"), then its name */
+	row = strstr(o, "E  show_test_cb\n");
+	ck_assert_msg(row, "no row for show_test_cb in:\n%s", o);
+	while (row > o && row[-1] != '\n')
+		row--;
+	ck_assert_int_eq(sscanf(row, "%u %lu.%lu %lu %lu %lu %lu %7s %63s", &handles, &ms, &us,
+				&calls, &avg, &max, &slow, type, name),
+			 9);
+	ck_assert_uint_eq(handles, 1);
+	ck_assert_uint_eq(calls, 2);
+	ck_assert_uint_eq(slow, 0);
+	ck_assert_uint_le(avg, max);
+	ck_assert_str_eq(type, "E");
+	ck_assert_str_eq(name, "show_test_cb");
+	ck_assert_msg(strncmp(row, "      1 ", 8) == 0 && strstr(o, "\nTotal "),
+		      "columns not aligned to the heading:\n%s", o);
+	ck_assert_str_eq(run("show thread cpu", CMD_SUCCESS), o); /* FRR 8's name */
+
+	o = run("show event cpu json", CMD_SUCCESS);
+	ck_assert_msg(strstr(o, "\"show_test_cb\":{\n    \"handles\":1,\n    \"totalCalls\":2,"),
+		      "%s", o);
+	ck_assert_ptr_nonnull(strstr(o, "\"type\":\"E\""));
+
+	ck_assert_str_eq(run("clear event cpu", CMD_SUCCESS), "Event statistics cleared.\n");
+	o = run("show event cpu json", CMD_SUCCESS);
+	ck_assert_msg(strstr(o, "\"show_test_cb\":{\n    \"handles\":1,\n    \"totalCalls\":0,"),
+		      "%s", o);
+	run("disable", CMD_SUCCESS);
+	run("clear event cpu", CMD_ERR_NO_MATCH); /* an enable-mode command */
+	ck_assert_ptr_nonnull(strstr(run("show event cpu", CMD_SUCCESS), "show_test_cb"));
+
+	event_free(d);
+	event_loop_free(ev_base);
+}
+END_TEST
+
 static Suite *show_suite(void)
 {
 	Suite *s = suite_create("command_show");
@@ -216,6 +289,7 @@ static Suite *show_suite(void)
 	tcase_add_test(tc, show_logging_text);
 	tcase_add_test(tc, show_logging_json);
 	tcase_add_test(tc, terminal_length);
+	tcase_add_test(tc, show_event_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,7 @@
 
 #include "lib/core_mtypes.h"
 #include "lib/event.h"
+#include "lib/log.h"
 
 static struct event_base *base;
 
@@ -353,6 +354,129 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* ---- accounting (show event cpu) and the slow-callback warning ---- */
+
+struct stat_find {
+	const char *name;
+	const struct event_stat *found;
+};
+
+static void stat_find_cb(const struct event_stat *st, void *arg)
+{
+	struct stat_find *f = arg;
+
+	if (strcmp(st->name, f->name) == 0)
+		f->found = st;
+}
+
+static const struct event_stat *stat_named(const char *name)
+{
+	struct stat_find f = { .name = name };
+
+	event_stats_walk(stat_find_cb, &f);
+	return f.found;
+}
+
+struct ring_match {
+	const char *needle;
+	int n;
+};
+
+static void ring_match_cb(const char *line, void *arg)
+{
+	struct ring_match *m = arg;
+
+	if (strstr(line, m->needle))
+		m->n++;
+}
+
+static int ring_count(const char *needle)
+{
+	struct ring_match m = { .needle = needle };
+
+	log_ring_walk(ring_match_cb, &m);
+	return m.n;
+}
+
+static int slow_runs;
+
+static void slow_timer_cb(int fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	slow_runs++;
+	usleep(40 * 1000);
+	event_loop_exit(base);
+}
+
+START_TEST(test_slow_callback_counted_and_logged_once)
+{
+	struct ev *t = event_timer_new(base, slow_timer_cb, NULL);
+	const struct event_stat *st = stat_named("slow_timer_cb");
+
+	log_init("check_event");
+	log_set_target(LOG_TARGET_STDOUT, LOG_LVL_DISABLED, NULL);
+	log_set_ring_level(LOG_LVL_INFO);
+	log_ring_clear();
+	event_slow_threshold_set(30);
+	ck_assert_ptr_nonnull(st); /* named from the call, counted from its creation */
+	ck_assert_uint_eq(st->handles, 1);
+	ck_assert(st->types & EVENT_STAT_TIMER);
+	ck_assert_uint_eq(st->calls, 0);
+
+	for (int round = 1; round <= 2; round++) {
+		ck_assert_int_eq(event_timer_add(t, 1, 0), 0);
+		ck_assert_int_eq(event_loop_run(base), 0);
+		ck_assert_int_eq(slow_runs, round);
+		ck_assert_uint_eq(st->calls, (unsigned)round);
+		ck_assert_uint_eq(st->slow, (unsigned)round);
+		ck_assert_uint_ge(st->max_us, 40000);
+		ck_assert_uint_ge(st->total_us, 40000u * (unsigned)round);
+	}
+	/* One warning line for two slow runs within the minute: a stall must not flood the log. */
+	ck_assert_int_eq(ring_count("event: slow_timer_cb ran for"), 1);
+
+	event_stats_clear();
+	ck_assert_uint_eq(st->calls, 0);
+	ck_assert_uint_eq(st->max_us, 0);
+	ck_assert_uint_eq(st->slow, 0);
+	ck_assert_uint_eq(st->handles, 1); /* the handle still exists */
+	/* After a clear the next slow run is logged again, at once. */
+	ck_assert_int_eq(event_timer_add(t, 1, 0), 0);
+	ck_assert_int_eq(event_loop_run(base), 0);
+	ck_assert_int_eq(ring_count("event: slow_timer_cb ran for"), 2);
+
+	event_free(t);
+	ck_assert_uint_eq(st->handles, 0);
+	event_slow_threshold_set(0);
+}
+END_TEST
+
+START_TEST(test_self_freeing_callback_counted)
+{
+	int fds[2];
+	struct ev *w;
+	const struct event_stat *st;
+	uint64_t calls;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	write_runs = 0;
+	w = event_fd_new(base, fds[1], EV_WRITE_FLAG, write_cb, &w);
+	st = stat_named("write_cb");
+	ck_assert_ptr_nonnull(st);
+	calls = st->calls;
+	ck_assert(st->types & EVENT_STAT_READ);
+	ck_assert_int_eq(event_add(w), 0);
+	ck_assert_int_eq(event_loop_run(base), 0);
+	ck_assert_ptr_null(w); /* freed by its own third run, which is still counted */
+	ck_assert_uint_eq(st->calls, calls + 3);
+	ck_assert_uint_eq(st->handles, 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("event");
@@ -370,6 +494,8 @@ int main(void)
 	tcase_add_test(tc, test_fd_persistent_and_self_free);
 	tcase_add_test(tc, test_signal);
 	tcase_add_test(tc, test_clocks);
+	tcase_add_test(tc, test_slow_callback_counted_and_logged_once);
+	tcase_add_test(tc, test_self_freeing_callback_counted);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
