@@ -168,6 +168,11 @@ class Skua(benchlib.SkuaBinary):
         """The daemon's own account of its memory, kept with the logs (--keep-logs)."""
         return [self.vtysh(), "--vty-socket", self.sock, "-c", "show memory"]
 
+    def event_cpu_argv(self):
+        """The event loop's accounting (`show event cpu json`: a build before 2026-12-07 has
+        none): which callback ran longest, the first suspect for a slow shell answer."""
+        return [self.vtysh(), "--vty-socket", self.sock, "-c", "show event cpu json"]
+
     def received(self, peer, family):
         return summary_pfx_rcd([self.vtysh(), "--vty-socket", self.sock], peer, family)
 
@@ -305,6 +310,23 @@ class GoBgp(benchlib.Dut):
             if "accepted" in st or "received" in st:
                 return st.get("accepted", st.get("received"))
         return None
+
+
+def slowest_callback(dut, res):
+    """The DUT's longest single callback over the whole run, and its name (cb_max_ms,
+    cb_max_name), from its event loop's accounting, when it has one."""
+    if not hasattr(dut, "event_cpu_argv"):
+        return
+    out = shell_output(dut.event_cpu_argv())
+    try:
+        stats = json.loads(out) if out else None
+    except ValueError:
+        stats = None
+    if not stats:
+        return
+    name, st = max(stats.items(), key=lambda kv: kv[1].get("maxWallUsec", 0))
+    res["cb_max_ms"] = round(st.get("maxWallUsec", 0) / 1000.0, 1)
+    res["cb_max_name"] = name
 
 
 def shell_output(argv):
@@ -455,11 +477,21 @@ def settled_status(args, pid, bound=15.0):
     return last
 
 
-def keep_memory_report(dut, rundir, name):
-    """`show memory` into rundir/name, for the DUTs that have one (skua)."""
+def keep_memory_report(dut, rundir, name, pid=None):
+    """`show memory` into rundir/name, for the DUTs that have one (skua), and the kernel's
+    view beside it (name with .smaps: each mapping's resident and anonymous KiB), which says
+    where resident memory sits that `show memory` does not count (heap pages kept by a
+    fragment, code faulted in)."""
     if hasattr(dut, "memory_argv"):
         with open(os.path.join(rundir, name), "w") as f:
             f.write(shell_output(dut.memory_argv()) or "(no answer)\n")
+    if pid is not None:
+        try:
+            with open("/proc/%d/smaps" % pid) as src, \
+                    open(os.path.join(rundir, name.replace(".txt", ".smaps")), "w") as f:
+                f.write(src.read())
+        except OSError:
+            pass
 
 
 class PhaseProfile:
@@ -608,14 +640,14 @@ def measure(args, scenario, dut, nss, workdir, run_no):
                       feeder_args(args, family, n, ["--send-on-signal"]), "feeder")
         inj.wait("established", 60, "the feeder's session")
         empty = settled_status(args, d.pid)
-        keep_memory_report(dut, rundir, "memory-empty.txt")
+        keep_memory_report(dut, rundir, "memory-empty.txt", d.pid)
         res["rss_empty_kib"], res["anon_empty_kib"] = empty["VmRSS"], empty.get("RssAnon")
         with PhaseProfile(args, "transfer", d.pid, res):
             feed(args, res, "transfer", d, inj, sink, n, gated=True)
         res["vmhwm_kib"] = res["vmhwm_feed_kib"] = rss_kib(d.pid)["VmHWM"]
         time.sleep(args.settle)
         res["rss_loaded_kib"] = rss_kib(d.pid)["VmRSS"]
-        keep_memory_report(dut, rundir, "memory-loaded.txt")
+        keep_memory_report(dut, rundir, "memory-loaded.txt", d.pid)
         if scenario in ("v4", "v6"):
             with PhaseProfile(args, "withdraw", d.pid, res):
                 c0 = cpu(d.pid)
@@ -626,7 +658,7 @@ def measure(args, scenario, dut, nss, workdir, run_no):
                 # What the withdrawal cost in all: the DUT frees the emptied routes after it
                 # has sent their withdrawals, and gives the heap back once idle.
                 res["withdraw_cpu_idle_s"] = round(cpu(d.pid) - c0, 2)
-            keep_memory_report(dut, rundir, "memory-after-withdrawal.txt")
+            keep_memory_report(dut, rundir, "memory-after-withdrawal.txt", d.pid)
             res["rss_after_withdraw_kib"] = after["VmRSS"]
             res["rss_after_vs_empty"] = round(res["rss_after_withdraw_kib"]
                                               / float(res["rss_empty_kib"]), 3)
@@ -650,6 +682,7 @@ def measure(args, scenario, dut, nss, workdir, run_no):
             two_feeders(args, res, dut, d, nss, rundir, family, n, inj, sink)
         res["vmhwm_kib"] = max(res["vmhwm_kib"], rss_kib(d.pid)["VmHWM"])
         res["cpu_total_s"] = round(cpu(d.pid), 2)
+        slowest_callback(dut, res)
         res["ok"] = True
     except BenchError as e:
         res["error"] = str(e)
@@ -893,7 +926,8 @@ def main(argv):
                     else:
                         log("  " + ", ".join("%s %s" % (k, res[k]) for k in (
                             "transfer_s", "transfer_cpu_s", "withdraw_s", "session_drop_s",
-                            "second_feed_s", "failover_s", "shell_max_ms", "hold_ok")
+                            "second_feed_s", "failover_s", "shell_max_ms", "cb_max_ms", "cb_max_name",
+                            "hold_ok")
                             if k in res))
         return code
 
