@@ -65,6 +65,12 @@ void rib_release_idle(struct bgp_rib *rib)
 			/* The stores keep an empty chunk per size class for the next object: with
 			 * the table gone that is a few hundred KiB nothing will use soon. */
 			bgp_attr_trim();
+			/* An empty journal keeps its first chunk (32 KiB) and its chunk tables for
+			 * the next change; with the table gone there may be none for a long time.
+			 */
+			for (int af = 0; af < BGP_AF_MAX; af++)
+				if (rib->af[af].journal.tail == rib->af[af].journal.head)
+					rib_journal_free(rib, (enum bgp_af)af);
 			release(rib);
 		}
 		rib->release_peak = rib->release_mark = 0;

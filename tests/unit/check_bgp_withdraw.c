@@ -267,6 +267,7 @@ START_TEST(test_full_withdrawal_empties_the_pools)
 	ck_assert_uint_eq(MTYPE_BGP_ATTR->bytes, 0);
 	ck_assert_uint_eq(MTYPE_BGP_ASPATH->bytes, 0);
 	ck_assert_uint_le(MTYPE_BGP_ADJ_OUT->bytes, adj_out_empty + 16384); /* batch arrays */
+	ck_assert_uint_eq(MTYPE_BGP_JOURNAL->bytes, 0); /* nor the empty journal's chunk */
 
 	/* A few routes coming and going afterwards do not trim again. */
 	load_table();
