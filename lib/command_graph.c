@@ -3,9 +3,24 @@
 #include "lib/compat.h"
 
 #include "lib/command_private.h"
+#include "lib/str_pool.h"
 
 DEFINE_MTYPE(CMD_TOKEN, "Command token");
 DEFINE_MTYPE(CMD_GRAPH, "Command graph");
+DEFINE_MTYPE(CMD_TEXT, "Command text");
+
+/*
+ * The nodes' strings. A daemon's commands repeat the same words and help lines hundreds of
+ * times (each of ~4,500 nodes had its own three copies, most of the idle daemon's command
+ * memory); the pool keeps one of each. It lives as long as any node does.
+ */
+static struct str_pool strings = STR_POOL_INIT(MTYPE_CMD_TEXT);
+static size_t live_nodes;
+
+const char *cmd_intern(const char *s, size_t len)
+{
+	return str_pool_intern(&strings, s, len);
+}
 
 static void gnode_list_add(struct cmd_gnode_list *list, struct cmd_gnode *gn)
 {
@@ -21,6 +36,7 @@ struct cmd_gnode *cmd_gnode_new(struct cmd_gnode_list *owner, enum cmd_tok_type 
 	struct cmd_gnode *gn = XCALLOC(MTYPE_CMD_TOKEN, sizeof(*gn));
 
 	gn->type = type;
+	live_nodes++;
 	gnode_list_add(owner, gn);
 	return gn;
 }
@@ -37,11 +53,10 @@ void cmd_gnode_link(struct cmd_gnode *from, struct cmd_gnode *to)
 
 static void gnode_free(struct cmd_gnode *gn)
 {
-	XFREE(MTYPE_CMD_TOKEN, gn->text);
-	XFREE(MTYPE_CMD_TOKEN, gn->help);
-	XFREE(MTYPE_CMD_TOKEN, gn->varname);
 	XFREE(MTYPE_CMD_TOKEN, gn->next);
 	XFREE(MTYPE_CMD_TOKEN, gn);
+	if (--live_nodes == 0)
+		str_pool_free(&strings);
 }
 
 void cmd_gnode_list_free(struct cmd_gnode_list *list)
@@ -69,19 +84,12 @@ void cmd_graph_free(struct cmd_graph *g)
 	XFREE(MTYPE_CMD_GRAPH, g);
 }
 
-static bool str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 /* Two tokens can share one graph node when nothing a user or a handler sees differs. */
 static bool gnode_same_token(const struct cmd_gnode *a, const struct cmd_gnode *b)
 {
 	return a->type == b->type && a->hidden == b->hidden && a->min == b->min &&
-	       a->max == b->max && str_eq(a->text, b->text) && str_eq(a->help, b->help) &&
-	       str_eq(a->varname, b->varname);
+	       a->max == b->max && a->text == b->text && a->help == b->help &&
+	       a->varname == b->varname; /* interned */
 }
 
 static bool gnode_in(struct cmd_gnode *const *v, size_t n, const struct cmd_gnode *gn)

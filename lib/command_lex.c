@@ -58,10 +58,9 @@ static void skip_space(struct cmd_parser *p)
 }
 
 /* Give the next help line to a token; a missing line is an error in the definition. */
-static char *take_help(struct cmd_parser *p, const char *text)
+static const char *take_help(struct cmd_parser *p, const char *text)
 {
-	const char *nl;
-	char *h;
+	const char *nl, *h;
 
 	if (!p->help || !*p->help) {
 		parse_fail(p, "no help line left for token '%s' (one line per token)", text);
@@ -69,10 +68,10 @@ static char *take_help(struct cmd_parser *p, const char *text)
 	}
 	nl = strchr(p->help, '\n');
 	if (nl) {
-		h = XSTRNDUP(MTYPE_CMD_TOKEN, p->help, (size_t)(nl - p->help));
+		h = cmd_intern(p->help, (size_t)(nl - p->help));
 		p->help = nl + 1;
 	} else {
-		h = XSTRDUP(MTYPE_CMD_TOKEN, p->help);
+		h = cmd_intern(p->help, strlen(p->help));
 		p->help += strlen(p->help);
 	}
 	return h;
@@ -192,11 +191,12 @@ static void parse_token(struct cmd_parser *p, struct cmd_frag *f)
 		return;
 	}
 	gn = cmd_gnode_new(p->nodes, type);
-	gn->text = text;
+	gn->text = cmd_intern(text, strlen(text));
+	XFREE(MTYPE_CMD_TOKEN, text);
 	gn->min = lo;
 	gn->max = hi;
 	gn->hidden = p->hidden;
-	gn->help = take_help(p, text);
+	gn->help = take_help(p, gn->text);
 	f->in = f->out = gn;
 }
 
@@ -219,7 +219,7 @@ static void parse_binding(struct cmd_parser *p, size_t first_node)
 		struct cmd_gnode *gn = p->nodes->v[i];
 
 		if (cmd_tok_is_token(gn->type) && !gn->varname)
-			gn->varname = XSTRDUP(MTYPE_CMD_TOKEN, name);
+			gn->varname = cmd_intern(name, strlen(name));
 	}
 	XFREE(MTYPE_CMD_TOKEN, name);
 }

@@ -19,7 +19,8 @@
 #include "lib/command.h"
 #include "lib/memory.h"
 
-DECLARE_MTYPE(CMD_TOKEN); /* lib/command_graph.c: graph nodes, their text and edges */
+DECLARE_MTYPE(CMD_TOKEN); /* lib/command_graph.c: graph nodes and their edges */
+DECLARE_MTYPE(CMD_TEXT);  /* lib/command_graph.c: the nodes' words and help lines, interned */
 DECLARE_MTYPE(CMD_GRAPH); /* lib/command_graph.c: per-node graphs and their bookkeeping */
 DECLARE_MTYPE(CMD_MATCH); /* lib/command_match.c: words of a line and match paths */
 DECLARE_MTYPE(CMD_ARGS);  /* lib/command.c: handler arguments */
@@ -52,11 +53,12 @@ static inline bool cmd_tok_is_token(int type)
 
 struct cmd_gnode {
 	enum cmd_tok_type type;
-	bool hidden;	   /* belongs to a CMD_HIDDEN command: not listed by ? and TAB */
-	char *text;	   /* as written in the grammar: "remote-as", "A.B.C.D", "(1-254)" */
-	char *help;	   /* one help line, or NULL for structure nodes */
-	char *varname;	   /* the $name binding, or NULL */
-	uint64_t min, max; /* CMD_TOK_RANGE bounds */
+	bool hidden; /* belongs to a CMD_HIDDEN command: not listed by ? and TAB */
+	/* Strings of the graphs' pool (cmd_intern()): equal when their pointers are. */
+	const char *text;    /* as written in the grammar: "remote-as", "A.B.C.D", "(1-254)" */
+	const char *help;    /* one help line, or NULL for structure nodes */
+	const char *varname; /* the $name binding, or NULL */
+	uint64_t min, max;   /* CMD_TOK_RANGE bounds */
 	const struct cmd_def *def; /* CMD_TOK_END: the command */
 	struct cmd_gnode **next;
 	unsigned nnext, capnext;
@@ -77,6 +79,9 @@ struct cmd_graph {
 
 /* lib/command_graph.c */
 struct cmd_gnode *cmd_gnode_new(struct cmd_gnode_list *owner, enum cmd_tok_type type);
+/* s[0..len) as a string of the pool every graph node's strings come from: one copy of each
+ * distinct word and help line however many commands repeat it, freed with the last node. */
+const char *cmd_intern(const char *s, size_t len);
 void cmd_gnode_link(struct cmd_gnode *from, struct cmd_gnode *to);
 void cmd_gnode_list_free(struct cmd_gnode_list *list); /* frees the nodes too */
 struct cmd_graph *cmd_graph_new(void);

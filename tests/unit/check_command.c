@@ -172,6 +172,7 @@ static void teardown(void)
 	/* Everything the engine allocated is gone again. */
 	ck_assert_uint_eq(MTYPE_CMD_TOKEN->allocated, 0);
 	ck_assert_uint_eq(MTYPE_CMD_GRAPH->allocated, 0);
+	ck_assert_uint_eq(MTYPE_CMD_TEXT->allocated, 0); /* the strings go with the last node */
 	ck_assert_uint_eq(MTYPE_CMD_MATCH->allocated, 0);
 }
 
