@@ -84,7 +84,11 @@
 _Static_assert(sizeof(uintptr_t) == 8, "the inline advertised-to bitmap needs 64-bit pointers");
 
 #define ADJ_CACHE_SIZE 1024 /* per session, power of two */
-#define ADJ_HASH_SIZE 4096  /* groups of one batch, power of two, >= 2 * RIB_BATCH */
+/* Bytes of an entry's encoded attributes kept in the cache's one block of slots; longer ones
+ * (long AS paths, many communities) get a buffer of their own. An internet-shaped export (an
+ * AS path of 4-5, up to 10 communities) is 40-100 bytes. */
+#define ADJ_CACHE_SLOT 96
+#define ADJ_HASH_SIZE 4096 /* groups of one batch, power of two, >= 2 * RIB_BATCH */
 #define ADJ_NIL UINT32_MAX
 
 /* ---- the advertised-to bitmap ---- */
@@ -495,16 +499,44 @@ uint64_t adj_out_min_cursor(const struct bgp_rib *rib, enum bgp_af af)
 
 struct adj_out_cache_ent {
 	struct bgp_attr *in; /* stored set (reference held) */
-	uint8_t *wire;	     /* its exported attributes as encoded (export_wire()), owned */
+	uint8_t *wire;	     /* its exported attributes as encoded (export_wire()): its slot */
 	uint32_t wire_len;   /* 0 = cannot be sent */
-	uint32_t wire_cap;
-	uint32_t hash; /* of the bytes */
+	uint32_t wire_cap;   /* > 0: wire is a buffer of its own, that long (not the slot) */
+	uint32_t hash;	     /* of the bytes */
 	uint32_t kind;
 };
 
+/*
+ * The encoded bytes of the entries live in one block of fixed slots, allocated when the
+ * first is stored, rather than in a thousand small buffers. Small buffers freed together
+ * when the table goes would leave the last few of each size in glibc's per-thread cache,
+ * scattered over the heap the table had grown, each keeping a page resident that
+ * malloc_trim() cannot give back (doc/performance.md, "Memory after the withdrawal: what
+ * the heap keeps (round 5)"). Pages of the block that no slot has used are not resident.
+ */
 struct adj_out_cache {
 	struct adj_out_cache_ent e[ADJ_CACHE_SIZE];
+	uint8_t *slots; /* ADJ_CACHE_SIZE * ADJ_CACHE_SLOT bytes, or NULL */
 };
+
+/* Drop e's own buffer, if it has one (its slot needs no freeing). */
+static void cache_ent_drop_wire(struct adj_out_cache_ent *e)
+{
+	if (e->wire_cap)
+		XFREE(MTYPE_BGP_ADJ_OUT, e->wire);
+	e->wire = NULL;
+	e->wire_cap = 0;
+}
+
+/* Every entry's bytes and the block of slots (the entries' sets stay referenced). */
+static void cache_drop_wires(struct adj_out_cache *c)
+{
+	for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
+		cache_ent_drop_wire(&c->e[i]);
+		c->e[i].wire_len = 0;
+	}
+	XFREE(MTYPE_BGP_ADJ_OUT, c->slots);
+}
 
 /* Forget every exported set (the policy that made them changed). */
 static void cache_clear(struct rib_src *src)
@@ -522,8 +554,7 @@ static void cache_free(struct rib_src *src)
 {
 	cache_clear(src);
 	if (src->cache)
-		for (size_t i = 0; i < ADJ_CACHE_SIZE; i++)
-			XFREE(MTYPE_BGP_ADJ_OUT, src->cache->e[i].wire);
+		cache_drop_wires(src->cache);
 	XFREE(MTYPE_BGP_ADJ_OUT, src->cache);
 }
 
@@ -535,12 +566,9 @@ void adj_out_cache_clear_all(struct bgp_rib *rib)
 		if (!src || !src->cache)
 			continue;
 		cache_clear(src);
-		/* The table has gone (bgp_rib_release.c): the encoded bytes' buffers too, a few
-		 * hundred KiB per session; cache_store() grows them again. */
-		for (size_t i = 0; i < ADJ_CACHE_SIZE; i++) {
-			XFREE(MTYPE_BGP_ADJ_OUT, src->cache->e[i].wire);
-			src->cache->e[i].wire_cap = 0;
-		}
+		/* The table has gone (bgp_rib_release.c): the encoded bytes too, up to 96 KiB of
+		 * slots per session; cache_store() allocates them again. */
+		cache_drop_wires(src->cache);
 	}
 }
 
@@ -1122,12 +1150,19 @@ static struct export_wire export_make_wire(struct bgp_rib *rib, struct rib_src *
 	return w;
 }
 
-/* Keep w in cache entry e (its buffer grows as needed). */
-static void cache_store(struct adj_out_cache_ent *e, const struct export_wire *w)
+/* Keep w in cache entry e of c: in e's slot, or in a buffer of e's own when longer. */
+static void cache_store(struct adj_out_cache *c, struct adj_out_cache_ent *e,
+			const struct export_wire *w)
 {
-	if (w->len > e->wire_cap) {
-		e->wire_cap = MAX(w->len, 64u);
-		e->wire = XREALLOC(MTYPE_BGP_ADJ_OUT, e->wire, e->wire_cap);
+	if (w->len <= ADJ_CACHE_SLOT) {
+		cache_ent_drop_wire(e);
+		if (!c->slots)
+			c->slots = XMALLOC(MTYPE_BGP_ADJ_OUT, ADJ_CACHE_SIZE * ADJ_CACHE_SLOT);
+		e->wire = c->slots + (size_t)(e - c->e) * ADJ_CACHE_SLOT;
+	} else if (w->len > e->wire_cap) {
+		cache_ent_drop_wire(e);
+		e->wire = XMALLOC(MTYPE_BGP_ADJ_OUT, w->len);
+		e->wire_cap = w->len;
 	}
 	if (w->len)
 		memcpy(e->wire, w->wire, w->len);
@@ -1185,7 +1220,7 @@ static struct export_wire export_wire(struct bgp_rib *rib, struct rib_src *to, e
 		bgp_attr_unref(e->in);
 		e->in = bgp_attr_ref((struct bgp_attr *)in);
 		e->kind = kind;
-		cache_store(e, &w);
+		cache_store(to->cache, e, &w);
 	}
 	w.wire = e->wire;
 	w.len = e->wire_len;

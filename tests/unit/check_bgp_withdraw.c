@@ -9,6 +9,7 @@
 
 #include <check.h>
 
+#include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_release.h"
 #include "bgpd/rib/bgp_slab.h"
@@ -296,6 +297,82 @@ START_TEST(test_gradual_withdrawal_empties_the_pools)
 }
 END_TEST
 
+/*
+ * The export cache keeps short encoded sets in its block of slots and long ones apart: with
+ * more sets than entries, entries go from short to long and back, and every prefix is still
+ * sent its own attributes; when the table has gone, so have the slots and the long buffers.
+ */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+START_TEST(test_export_cache_long_and_short_sets)
+{
+	enum { SETS = 3000 };
+	static struct prefix p[SETS];
+	size_t before;
+
+	tpfx_range(p, SETS, "20.0.0.0/24", 24);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < SETS; i++) {
+			struct bgp_attr t;
+			uint32_t c[40];
+			char path[32];
+			size_t n = i % 3 == 0 ? 40 : 1; /* 40 communities: over a slot's 96 bytes */
+
+			for (size_t k = 0; k < n; k++)
+				c[k] = (65002u << 16) |
+				       (uint32_t)(i * 2 + round + k * 7919) % 65536;
+			snprintf(path, sizeof(path), "65002 %zu", 100 + i);
+			tmpl_init(&t, path, "10.0.0.2", BGP_ORIGIN_IGP);
+			t.communities = bgp_u32list_intern(c, (uint32_t)n);
+			t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+			fake_announce(e1, V4, &t, &p[i], 1);
+			bgp_u32list_unref(t.communities);
+			tmpl_release(&t);
+		}
+		fake_run(bgp, RUN_ALL);
+		ck_assert_uint_eq(fake_adj_count(e2, V4), SETS);
+		for (size_t i = 0; i < SETS; i++) {
+			char s[32];
+			const struct bgp_attr *a;
+			size_t n = i % 3 == 0 ? 40 : 1;
+			uint32_t want[40], got[40];
+
+			prefix_to_str(&p[i], s, sizeof(s));
+			a = fake_adj(e2, s);
+			ck_assert_ptr_nonnull(a);
+			ck_assert_ptr_nonnull(a->communities);
+			ck_assert_uint_eq(a->communities->count, n);
+			/* the same values (their order on the wire is the encoder's) */
+			for (size_t k = 0; k < n; k++) {
+				want[k] = (65002u << 16) |
+					  (uint32_t)(i * 2 + round + k * 7919) % 65536;
+				got[k] = a->communities->val[k];
+			}
+			qsort(want, n, sizeof(*want), cmp_u32);
+			qsort(got, n, sizeof(*got), cmp_u32);
+			ck_assert_mem_eq(want, got, n * sizeof(*want));
+		}
+	}
+	fake_withdraw(e1, V4, p, SETS);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), 0);
+	/* What the release does once a table of RIB_RELEASE_OBJECTS has gone (this one is
+	 * smaller): the slots (96 KiB) and the long sets' own buffers (a third of the 1,024
+	 * entries, 176 bytes or more each) go. */
+	before = MTYPE_BGP_ADJ_OUT->bytes;
+	adj_out_cache_clear_all(bgp->rib);
+	ck_assert_uint_ge(before - MTYPE_BGP_ADJ_OUT->bytes, 96 * 1024 + 200 * 176);
+	before = MTYPE_BGP_ADJ_OUT->bytes;
+	adj_out_cache_clear_all(bgp->rib);
+	ck_assert_uint_eq(MTYPE_BGP_ADJ_OUT->bytes, before);
+}
+END_TEST
+
 static Suite *withdraw_suite(void)
 {
 	Suite *s = suite_create("bgp_withdraw");
@@ -313,6 +390,7 @@ static Suite *withdraw_suite(void)
 	tcase_add_test(tr, test_withdrawal_groups_with_repeats_and_strangers);
 	tcase_add_test(tr, test_full_withdrawal_empties_the_pools);
 	tcase_add_test(tr, test_gradual_withdrawal_empties_the_pools);
+	tcase_add_test(tr, test_export_cache_long_and_short_sets);
 	suite_add_tcase(s, tr);
 	return s;
 }
