@@ -104,6 +104,9 @@ struct bgp_session_ops {
 	/* Ask the peer to resend (ROUTE-REFRESH), e.g. after an inbound policy change; -1 when
 	 * it cannot (logged). */
 	int (*send_route_refresh)(struct bgp_peer *peer, enum bgp_af af);
+	/* May be NULL. Give back memory the session holds and does not use now (its input
+	 * buffer's pages when it holds no data): the RIB calls it after a large release. */
+	void (*release_idle)(struct bgp_peer *peer);
 };
 
 #endif /* SKUA_BGP_MSG_H */

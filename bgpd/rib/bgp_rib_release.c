@@ -46,6 +46,11 @@ void rib_release_note(struct bgp_rib *rib)
 
 static void release(struct bgp_rib *rib)
 {
+	/* The sessions' input buffers too: a feed touched every page of its sender's. */
+	if (rib->sops && rib->sops->release_idle)
+		for (uint32_t id = 1; id < rib->src_cap; id++)
+			if (rib->src[id] && rib->src[id]->peer)
+				rib->sops->release_idle(rib->src[id]->peer);
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif

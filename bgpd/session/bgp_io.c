@@ -16,6 +16,7 @@
  */
 #include "lib/compat.h"
 
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ int bgp_conn_io_start(struct bgp_conn *c)
 	c->isize = BGP_IBUF_SIZE;
 	c->ibuf = XMALLOC(MTYPE_BGP_IBUF, c->isize);
 	c->ilen = 0;
+	c->itouched = 0;
 	c->inq = 0;
 	c->read_ev = event_fd_new(base, c->fd, EV_READ_FLAG, read_cb, c);
 	c->write_ev = event_fd_new(base, c->fd, EV_WRITE_FLAG, write_cb, c);
@@ -88,8 +90,25 @@ void bgp_conn_io_stop(struct bgp_conn *c)
 	XFREE(MTYPE_BGP_IBUF, c->ibuf);
 	c->ilen = 0;
 	c->isize = 0;
+	c->itouched = 0;
 	c->inq = 0;
 	obuf_clear(c);
+}
+
+void bgp_conn_ibuf_release(struct bgp_conn *c)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!c->ibuf || c->ilen || c->itouched <= page)
+		return;
+	/* The whole pages inside the buffer (its first may hold malloc's header or a
+	 * neighbour's bytes, and the last too). */
+	from = ((uintptr_t)c->ibuf + page - 1) & ~(page - 1);
+	to = ((uintptr_t)c->ibuf + c->isize) & ~(page - 1);
+	if (to > from && madvise((void *)from, to - from, MADV_DONTNEED) < 0)
+		bgp_peer_debug(BGP_DEBUG_NEIGHBOR_EVENTS, c->s->peer,
+			       "cannot give back the input buffer's pages: %s", strerror(errno));
+	c->itouched = 0;
 }
 
 /* ---- output ---- */
@@ -300,6 +319,8 @@ static void conn_input(struct bgp_conn *c)
 		n = recv(c->fd, c->ibuf + c->ilen, c->isize - c->ilen, MSG_DONTWAIT);
 		if (n > 0) {
 			c->ilen += (size_t)n;
+			if (c->ilen > c->itouched)
+				c->itouched = c->ilen;
 			c->last_read_ms = s->last_read_ms = monotime_ms();
 			continue;
 		}

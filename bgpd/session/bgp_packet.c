@@ -421,9 +421,20 @@ int session_send_route_refresh(struct bgp_peer *peer, enum bgp_af af)
 	return bgp_conn_queue(&s->conn[s->primary], buf, len);
 }
 
+static void session_release_idle(struct bgp_peer *peer)
+{
+	struct bgp_session *s = peer->session;
+
+	if (!s)
+		return;
+	for (int i = 0; i < 2; i++)
+		bgp_conn_ibuf_release(&s->conn[i]);
+}
+
 const struct bgp_session_ops bgp_session_ops = {
 	.send_space = session_send_space,
 	.send = session_send,
 	.max_prefix_exceeded = session_max_prefix_exceeded,
 	.send_route_refresh = session_send_route_refresh,
+	.release_idle = session_release_idle,
 };

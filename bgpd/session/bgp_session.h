@@ -90,7 +90,8 @@ struct bgp_conn {
 	uint8_t *ibuf;
 	size_t ilen;
 	size_t isize;
-	uint32_t inq; /* complete messages waiting (bounded reading left them) */
+	size_t itouched; /* bytes of ibuf written since its pages were last given back */
+	uint32_t inq;	 /* complete messages waiting (bounded reading left them) */
 	/* Output */
 	struct bgp_obuf_list obuf;
 	size_t oqueued; /* bytes queued, not yet written */
@@ -328,6 +329,10 @@ void bgp_session_update(struct bgp_conn *c); /* Established + UpdateMsg: hand to
 /* bgp_io.c */
 int bgp_conn_io_start(struct bgp_conn *c);
 void bgp_conn_io_stop(struct bgp_conn *c);
+/* Give the input buffer's pages back to the system when it holds nothing (after a burst such
+ * as a full table: 128 KiB resident per session until then); they come back, zeroed, when
+ * it is next filled. */
+void bgp_conn_ibuf_release(struct bgp_conn *c);
 int bgp_conn_queue(struct bgp_conn *c, const uint8_t *msg, size_t len);
 /* Drop what is queued and write msg now, best effort (a NOTIFICATION before closing). */
 void bgp_conn_write_now(struct bgp_conn *c, const uint8_t *msg, size_t len);

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -235,6 +236,81 @@ START_TEST(test_establish_outgoing)
 	bgp_fsm_event(primary(peer), BGP_EV_KEEPALIVE_EXPIRES);
 	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 4);
 	ck_assert_int_gt(bgp_session_timer_remaining(peer, BGP_TIMER_KEEPALIVE), 20000);
+	close(fd);
+}
+END_TEST
+
+/* Resident pages of [p, p + len) (mincore). */
+static size_t resident_pages(const uint8_t *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + len) & ~(page - 1);
+	unsigned char vec[256];
+	size_t n = 0;
+
+	ck_assert_uint_le((to - from) / page, sizeof(vec));
+	ck_assert_int_eq(mincore((void *)from, to - from, vec), 0);
+	for (size_t i = 0; i < (to - from) / page; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+static bool input_drained(void *arg)
+{
+	struct bgp_conn *c = arg;
+
+	return c->ilen == 0 && c->itouched > 0;
+}
+
+/* A burst fills the input buffer; once it is drained, the RIB's release after a large
+ * withdrawal gives its pages back (release_idle), and the session goes on reading. */
+START_TEST(test_idle_input_buffer_pages_given_back)
+{
+	struct bgp_peer *peer = st_peer("127.0.0.1", REMOTE_AS, false);
+	uint8_t burst[19 * 4000];
+	struct bgp_conn *c;
+	size_t before;
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	c = primary(peer);
+
+	/* 76,000 bytes of KEEPALIVEs in one write: most of them in the buffer at once. */
+	for (size_t i = 0; i < sizeof(burst); i += 19) {
+		memset(burst + i, 0xff, 16);
+		burst[i + 16] = 0;
+		burst[i + 17] = 19;
+		burst[i + 18] = 4;
+	}
+	st_send(fd, burst, sizeof(burst));
+	ck_assert(st_pump_until(input_drained, c, 2000));
+	ck_assert_uint_gt(c->itouched, 8192);
+	before = resident_pages(c->ibuf, c->itouched);
+	ck_assert_uint_ge(before, 2);
+
+	/* Not while it holds data. */
+	c->ilen = 1;
+	bgp_session_ops.release_idle(peer);
+	ck_assert_uint_eq(resident_pages(c->ibuf, c->itouched), before);
+	c->ilen = 0;
+
+	bgp_session_ops.release_idle(peer);
+	ck_assert_uint_eq(c->itouched, 0);
+	ck_assert_uint_eq(resident_pages(c->ibuf, c->isize), 0);
+
+	/* The buffer works on: a KEEPALIVE more is read, the session stays up. */
+	st_send_keepalive(fd);
+	st_pump(100);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 10));
+	ck_assert_uint_gt(c->itouched, 0);
 	close(fd);
 }
 END_TEST
@@ -1187,6 +1263,7 @@ static Suite *fsm_suite(void)
 	tcase_add_checked_fixture(ts, setup, teardown);
 	tcase_set_timeout(ts, 30);
 	tcase_add_test(ts, test_establish_outgoing);
+	tcase_add_test(ts, test_idle_input_buffer_pages_given_back);
 	tcase_add_test(ts, test_adjchange_follows_log_neighbor_changes);
 	tcase_add_test(ts, test_hold_zero);
 	tcase_add_test(ts, test_configured_timers);
