@@ -284,6 +284,30 @@ static inline unsigned pt_ks(const struct ptree *t, unsigned len)
 	return t->ks[pt_cls(t, len)];
 }
 
+/* ref's node's header, and in *key its key, where its object starts: for the descents, which
+ * then need not work the key's size out from the length. */
+static inline struct pt_node *pt_node_key(const struct ptree *t, uint32_t ref, const uint8_t **key)
+{
+	const struct pt_slab *s = (ref & PT_GLUE) ? &t->glue : &t->stored;
+	uint32_t raw = (ref & ~PT_GLUE) - 1;
+	const struct pt_chunk *ch = &s->chunks[raw >> PT_CHUNK_SHIFT];
+	size_t at = (size_t)(raw & PT_CHUNK_MASK) * ch->size;
+
+	*key = ch->mem + at;
+	return (struct pt_node *)(ch->base + at);
+}
+
+/* Copy a key of ks bytes (4, 8 or 16) in fixed-size steps, which the compiler inlines. */
+static inline void key_copy(uint8_t *dst, const uint8_t *src, unsigned ks)
+{
+	memcpy(dst, src, 4);
+	if (ks > 4) {
+		memcpy(dst + 4, src + 4, 4);
+		if (ks > 8)
+			memcpy(dst + 8, src + 8, 8);
+	}
+}
+
 /* Node n's key (its length must be set): right before its header. */
 static inline uint8_t *pt_nkey(const struct ptree *t, const struct pt_node *n)
 {
@@ -413,7 +437,7 @@ static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct 
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)t->family;
 	p->len = n->len;
-	memcpy(p->u.bytes, pt_nkey(t, n), pt_ks(t, n->len));
+	key_copy(p->u.bytes, pt_nkey(t, n), pt_ks(t, n->len));
 }
 
 /* ---- the directory: level compression of the top of a large tree ----
@@ -768,7 +792,7 @@ void ptree_inline_prefix(int family, const void *value, struct prefix *p)
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)family;
 	p->len = n->len;
-	memcpy(p->u.bytes, (const uint8_t *)n - ks, ks);
+	key_copy(p->u.bytes, (const uint8_t *)n - ks, (unsigned)ks);
 }
 
 /* The layout table.h's ptree_inline_len() and ptree_inline_spare() read. */
@@ -823,7 +847,7 @@ static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
 	n->child[0] = n->child[1] = PT_NIL;
 	n->len = (uint8_t)len;
 	memset(n->pad, 0, sizeof(n->pad));
-	memcpy(pt_nkey(t, n), key, pt_ks(t, len));
+	key_copy(pt_nkey(t, n), key, pt_ks(t, len));
 	pt_val_clear(t, n);
 	t->count++;
 	pt_ix_insert(t, ref, n);
@@ -840,7 +864,7 @@ static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 
 	n = pt_node(t, nref);
 	memcpy(n, o, sizeof(*n));
-	memcpy(pt_nkey(t, n), pt_nkey(t, o), pt_ks(t, o->len));
+	key_copy(pt_nkey(t, n), pt_nkey(t, o), pt_ks(t, o->len));
 	memset(n->pad, 0, sizeof(n->pad)); /* a value's spare bytes go with the value */
 	if (!pt_is_glue(ref))
 		pt_ix_remove(t, ref, o);
@@ -861,11 +885,12 @@ static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8
 	unsigned c;
 	uint32_t ref, nref, gref;
 	struct pt_node *n, *nn, *g;
+	const uint8_t *nk;
 
 	*created = false;
 	for (ref = *link; ref; ref = *link) {
-		n = pt_node(t, ref);
-		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
+		n = pt_node_key(t, ref, &nk);
+		if (n->len > len || !key_match(nk, key, n->len))
 			break;
 		if (n->len == len) {
 			if (pt_is_glue(ref)) {
@@ -899,7 +924,7 @@ static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8
 	g = pt_node(t, gref);
 	g->len = (uint8_t)c;
 	memset(g->pad, 0, sizeof(g->pad));
-	memcpy(pt_nkey(t, g), key, pt_ks(t, c));
+	key_copy(pt_nkey(t, g), key, pt_ks(t, c));
 	key_mask(pt_nkey(t, g), pt_ks(t, c), c);
 	g->child[pt_bit(key, c)] = nref;
 	g->child[pt_bit(pt_nkey(t, n), c)] = ref;
@@ -1007,9 +1032,10 @@ static inline void *pt_lookup(const struct ptree *t, const struct prefix *p, str
 	 * not known). */
 	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
 	while (ref) {
-		struct pt_node *n = pt_node(t, ref);
+		const uint8_t *nk;
+		struct pt_node *n = pt_node_key(t, ref, &nk);
 
-		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
+		if (n->len > len || !key_match(nk, key, n->len))
 			return NULL;
 		if (n->len == len) {
 			if (pt_is_glue(ref))
@@ -1043,9 +1069,10 @@ static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *k
 	void *best = NULL;
 
 	while (ref) {
-		struct pt_node *n = pt_node(t, ref);
+		const uint8_t *nk;
+		struct pt_node *n = pt_node_key(t, ref, &nk);
 
-		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
+		if (n->len > len || !key_match(nk, key, n->len))
 			break;
 		if (!pt_is_glue(ref) && pt_val(t, n))
 			best = pt_val(t, n);
@@ -1097,8 +1124,10 @@ static enum pt_del pt_delete_below(struct ptree *t, uint32_t *link, uint32_t *pl
 	struct pt_node *n, *pn;
 
 	for (ref = *link; ref; ref = *link) {
-		n = pt_node(t, ref);
-		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
+		const uint8_t *nk;
+
+		n = pt_node_key(t, ref, &nk);
+		if (n->len > len || !key_match(nk, key, n->len))
 			return PT_DEL_ABSENT;
 		if (n->len == len)
 			break;
@@ -1181,11 +1210,11 @@ static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptr
 	struct pt_node *n1 = NULL, *n2 = NULL;
 	void *val = NULL;
 	bool slot, safe;
-	/* n's prefix, copied: n goes with the delete, and pt_dir_fix() needs it after */
-	uint8_t key[16] = { 0 };
+	/* n's prefix, which goes with n (pt_delete_below() reads it only on the way down):
+	 * copied when pt_dir_fix() needs it after the delete */
+	uint8_t kept[16];
+	const uint8_t *key = pt_nkey(t, n);
 	unsigned len = n->len;
-
-	memcpy(key, pt_nkey(t, n), pt_ks(t, len));
 
 	for (unsigned i = 0; i < PTREE_WHERE_UP && !s2; i++) {
 		struct pt_node *a = pt_node_live(t, w->up[i]);
@@ -1211,6 +1240,11 @@ static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptr
 	slot = pt_dir_slot(t, key, len, &idx);
 	safe = !slot || (n1->len >= t->dir_len && (!plink || (n2 && n2->len >= t->dir_len)));
 	top = slot ? t->dir[idx] : PT_NIL;
+	if (!safe) {
+		memset(kept, 0, sizeof(kept));
+		key_copy(kept, key, pt_ks(t, len));
+		key = kept;
+	}
 	if (pt_delete_below(t, &n1->child[pt_bit(key, n1->len)], plink, s1, key, len, &val) !=
 	    PT_DEL_DONE)
 		return false;
