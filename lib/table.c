@@ -15,9 +15,12 @@
  *   - nodes live in slabs: arrays of fixed-size objects, no malloc header per node;
  *   - nodes reference each other by 32-bit handles instead of 64-bit pointers;
  *   - stored and glue nodes come from separate slabs, so glue carries no value slot;
- *   - an IPv4 tree's keys are 4 bytes.
+ *   - an IPv4 tree's keys are 4 bytes; an IPv6 node's 8 up to /64 (nearly every prefix of an
+ *     internet table, and the glue above them), 16 only when longer: a slab has a size class
+ *     for each, its chunks of one class each, in one chunk table (one handle space).
  * That makes an IPv4 stored node 24 bytes and a glue node 16, so even the worst case of N - 1
- * glue nodes stays under 40 bytes per prefix (check_table measures a million random prefixes).
+ * glue nodes stays under 40 bytes per prefix (check_table measures a million random prefixes);
+ * an IPv6 one up to /64 32 and 20 (with a 16-byte key, 40 and 28).
  * Slab chunks start small (a per-peer tree of ten prefixes costs a few hundred bytes) and double
  * up to 4096 objects; a chunk whose last node goes is freed, so an emptied tree gives its
  * memory back.
@@ -27,13 +30,15 @@
  * stores the prefix once, and saves the pointer and the record's own allocation: 16 bytes per
  * IPv4 prefix, 24 per IPv6 prefix. Such a value exists from ptree_get_inline() until
  * ptree_delete(), zeroed when created; the walks visit every stored node. It starts right
- * after the key, 4-byte aligned (IPv4 at 16, IPv6 at 28): aligning it to 8 would pad every
- * IPv6 node by 4 bytes, and the nodes of a tree by up to 4 more (a 20-byte value makes a
- * 36-byte IPv4 node, not 40).
+ * after the header, 4-byte aligned (12 bytes after it, the key 4, 8 or 16 bytes before it):
+ * aligning it to 8 would pad nodes by 4 bytes (a 20-byte value makes a 36-byte IPv4 node,
+ * not 40, and IPv6 ones of 40 and 48).
  *
  * Handles: bit 31 says glue or stored; the rest is (chunk << 12 | index in chunk) + 1, so 0 is
- * the null handle. A stored node never moves, which keeps the slot ptree_get() returns valid
- * until that prefix is deleted.
+ * the null handle; the chunk knows its objects' size and where their headers start. A handle
+ * names a node's header; its key is right before it, of the size its length says (pt_nkey()). A
+ * stored node never moves, which keeps the slot ptree_get() returns valid until that prefix is
+ * deleted.
  */
 #include "lib/compat.h"
 
@@ -60,41 +65,62 @@ DEFINE_MTYPE(PTREE_DIR, "Prefix tree directory");
 #define PT_DIR_DROP_BELOW 16384u
 #define PT_FREED 0xffu /* len of a node on a slab's free list: no prefix is that long */
 
+/*
+ * A node's header. Its key comes before it: 4 bytes (IPv4), 8 (IPv6 up to /64: nearly every
+ * prefix of an internet table, and the glue above them) or 16 (longer IPv6), by the length
+ * (pt_ks()), which never changes while the node lives (a node converted between stored and
+ * glue keeps it). A stored node's value (slot or inline area) follows the header, so what
+ * the RIB reads before its value (the length, the spare bytes) sits at a fixed distance
+ * whatever the key's size: [key][child 0, child 1][len][pad][value].
+ */
 struct pt_node {
 	uint32_t child[2];
 	uint8_t len;
 	uint8_t pad[3]; /* zero; a stored node's inline value may use them (ptree_inline_spare()) */
-	uint8_t key[];	/* 4 or 16 bytes, then (stored nodes) the value pointer, 8-aligned, or the
-			 * inline value, 4-aligned */
 };
+
+/* Size classes of a slab: nodes with a short key and with a full one (IPv4 uses the first). */
+#define PT_CLASSES 2
 
 struct pt_chunk {
 	uint8_t *mem;  /* NULL: this chunk slot is unused */
+	uint8_t *base; /* the first object's header (mem + its class's key bytes) */
+	uint32_t size; /* bytes of an object, its class's */
 	uint32_t cap;  /* objects in mem */
 	uint32_t used; /* objects handed out at least once (bump allocation) */
 	uint32_t live; /* objects in use */
 	uint32_t free; /* free list of returned objects: index + 1, 0 = empty */
 	uint32_t prev; /* list of chunks with room: chunk + 1, 0 = none */
 	uint32_t next;
+	uint8_t cls; /* its size class */
 	bool in_partial;
 };
 
+/* A size class: the chunks of one object size share the slab's chunk table (and so the
+ * handle space), each class with its own list of chunks with room. */
+struct pt_class {
+	uint32_t obj_size;
+	uint32_t hdr;	  /* key bytes before the header */
+	uint32_t partial; /* first chunk with room: chunk + 1, 0 = none */
+	uint32_t live_chunks;
+};
+
 struct pt_slab {
-	size_t obj_size;
+	struct pt_class cls[PT_CLASSES];
 	uint32_t tag; /* PT_GLUE for the glue slab */
 	struct pt_chunk *chunks;
 	uint32_t nchunks; /* slots in chunks[] */
-	uint32_t live_chunks;
-	uint32_t partial; /* first chunk with room: chunk + 1, 0 = none */
 	size_t bytes;	  /* memory held by chunk arrays (as malloc reports it) */
 };
 
 struct ptree {
 	int family;
-	unsigned keylen; /* 4 or 16 */
-	unsigned maxlen; /* 32 or 128 */
-	size_t value_off;
-	size_t inline_size; /* 0: the value slot is a pointer; else the value is inline */
+	unsigned keylen;	/* 4 or 16 */
+	unsigned maxlen;	/* 32 or 128 */
+	unsigned short_max;	/* the longest prefix with a short key: 32 or 64 */
+	uint8_t ks[PT_CLASSES]; /* a class's key bytes: 4, 4 or 8, 16 */
+	size_t value_off;	/* from the header */
+	size_t inline_size;	/* 0: the value slot is a pointer; else the value is inline */
 	uint32_t root;
 	size_t count;
 	struct pt_slab stored, glue;
@@ -116,12 +142,13 @@ struct ptree {
 static void slab_partial_push(struct pt_slab *s, uint32_t c)
 {
 	struct pt_chunk *ch = &s->chunks[c];
+	uint32_t *head = &s->cls[ch->cls].partial;
 
 	ch->prev = 0;
-	ch->next = s->partial;
-	if (s->partial)
-		s->chunks[s->partial - 1].prev = c + 1;
-	s->partial = c + 1;
+	ch->next = *head;
+	if (*head)
+		s->chunks[*head - 1].prev = c + 1;
+	*head = c + 1;
 	ch->in_partial = true;
 }
 
@@ -132,15 +159,16 @@ static void slab_partial_remove(struct pt_slab *s, uint32_t c)
 	if (ch->prev)
 		s->chunks[ch->prev - 1].next = ch->next;
 	else
-		s->partial = ch->next;
+		s->cls[ch->cls].partial = ch->next;
 	if (ch->next)
 		s->chunks[ch->next - 1].prev = ch->prev;
 	ch->prev = ch->next = 0;
 	ch->in_partial = false;
 }
 
-static uint32_t slab_chunk_new(struct pt_slab *s)
+static uint32_t slab_chunk_new(struct pt_slab *s, unsigned cls)
 {
+	struct pt_class *k = &s->cls[cls];
 	struct pt_chunk *ch;
 	uint32_t c, n;
 
@@ -160,26 +188,30 @@ static uint32_t slab_chunk_new(struct pt_slab *s)
 	}
 	ch = &s->chunks[c];
 	/* Small trees stay small: 16, 32, 64 ... objects, up to a full chunk. */
-	ch->cap = s->live_chunks >= 8 ? PT_CHUNK_MAX
-				      : MIN(PT_CHUNK_MIN << s->live_chunks, PT_CHUNK_MAX);
-	ch->mem = XMALLOC(MTYPE_PTREE_SLAB, ch->cap * s->obj_size);
+	ch->cap = k->live_chunks >= 8 ? PT_CHUNK_MAX
+				      : MIN(PT_CHUNK_MIN << k->live_chunks, PT_CHUNK_MAX);
+	ch->mem = XMALLOC(MTYPE_PTREE_SLAB, (size_t)ch->cap * k->obj_size);
+	ch->base = ch->mem + k->hdr;
+	ch->size = k->obj_size;
+	ch->cls = (uint8_t)cls;
 	ch->used = ch->live = ch->free = 0;
 	s->bytes += malloc_usable_size(ch->mem);
-	s->live_chunks++;
+	k->live_chunks++;
 	slab_partial_push(s, c);
 	return c;
 }
 
-static uint32_t slab_alloc(struct pt_slab *s)
+/* An object of class cls (see pt_cls()); its handle. */
+static uint32_t slab_alloc(struct pt_slab *s, unsigned cls)
 {
 	struct pt_chunk *ch;
 	uint32_t c, off;
 
-	c = s->partial ? s->partial - 1 : slab_chunk_new(s);
+	c = s->cls[cls].partial ? s->cls[cls].partial - 1 : slab_chunk_new(s, cls);
 	ch = &s->chunks[c];
 	if (ch->free) {
 		off = ch->free - 1;
-		memcpy(&ch->free, ch->mem + (size_t)off * s->obj_size, sizeof(ch->free));
+		memcpy(&ch->free, ch->base + (size_t)off * ch->size, sizeof(ch->free));
 	} else {
 		off = ch->used++;
 	}
@@ -202,13 +234,14 @@ static void slab_free(struct pt_slab *s, uint32_t ref)
 			slab_partial_remove(s, c);
 		s->bytes -= malloc_usable_size(ch->mem);
 		XFREE(MTYPE_PTREE_SLAB, ch->mem);
-		s->live_chunks--;
+		ch->base = NULL;
+		s->cls[ch->cls].live_chunks--;
 		return;
 	}
 	/* Marked freed, for handles kept across changes (pt_node_live()); the free list's link
 	 * then goes over child[0]. */
-	((struct pt_node *)(ch->mem + (size_t)off * s->obj_size))->len = PT_FREED;
-	memcpy(ch->mem + (size_t)off * s->obj_size, &ch->free, sizeof(ch->free));
+	((struct pt_node *)(ch->base + (size_t)off * ch->size))->len = PT_FREED;
+	memcpy(ch->base + (size_t)off * ch->size, &ch->free, sizeof(ch->free));
 	ch->free = off + 1;
 	if (!ch->in_partial)
 		slab_partial_push(s, c);
@@ -221,19 +254,64 @@ static void slab_release(struct pt_slab *s)
 	for (c = 0; c < s->nchunks; c++)
 		XFREE(MTYPE_PTREE_SLAB, s->chunks[c].mem);
 	XFREE(MTYPE_PTREE, s->chunks);
-	s->nchunks = s->live_chunks = s->partial = 0;
+	s->nchunks = 0;
+	for (unsigned k = 0; k < PT_CLASSES; k++)
+		s->cls[k].partial = s->cls[k].live_chunks = 0;
 	s->bytes = 0;
 }
 
 /* ---- nodes and keys ---- */
 
+/* The header of ref's node. */
 static inline struct pt_node *pt_node(const struct ptree *t, uint32_t ref)
 {
 	const struct pt_slab *s = (ref & PT_GLUE) ? &t->glue : &t->stored;
 	uint32_t raw = (ref & ~PT_GLUE) - 1;
+	const struct pt_chunk *ch = &s->chunks[raw >> PT_CHUNK_SHIFT];
 
-	return (struct pt_node *)(s->chunks[raw >> PT_CHUNK_SHIFT].mem +
-				  (size_t)(raw & PT_CHUNK_MASK) * s->obj_size);
+	return (struct pt_node *)(ch->base + (size_t)(raw & PT_CHUNK_MASK) * ch->size);
+}
+
+/* The size class of a node of length len: 0 short key, 1 full key. */
+static inline unsigned pt_cls(const struct ptree *t, unsigned len)
+{
+	return len > t->short_max;
+}
+
+/* Bytes of the key of a node of length len. */
+static inline unsigned pt_ks(const struct ptree *t, unsigned len)
+{
+	return t->ks[pt_cls(t, len)];
+}
+
+/* ref's node's header, and in *key its key, where its object starts: for the descents, which
+ * then need not work the key's size out from the length. */
+static inline struct pt_node *pt_node_key(const struct ptree *t, uint32_t ref, const uint8_t **key)
+{
+	const struct pt_slab *s = (ref & PT_GLUE) ? &t->glue : &t->stored;
+	uint32_t raw = (ref & ~PT_GLUE) - 1;
+	const struct pt_chunk *ch = &s->chunks[raw >> PT_CHUNK_SHIFT];
+	size_t at = (size_t)(raw & PT_CHUNK_MASK) * ch->size;
+
+	*key = ch->mem + at;
+	return (struct pt_node *)(ch->base + at);
+}
+
+/* Copy a key of ks bytes (4, 8 or 16) in fixed-size steps, which the compiler inlines. */
+static inline void key_copy(uint8_t *dst, const uint8_t *src, unsigned ks)
+{
+	memcpy(dst, src, 4);
+	if (ks > 4) {
+		memcpy(dst + 4, src + 4, 4);
+		if (ks > 8)
+			memcpy(dst + 8, src + 8, 8);
+	}
+}
+
+/* Node n's key (its length must be set): right before its header. */
+static inline uint8_t *pt_nkey(const struct ptree *t, const struct pt_node *n)
+{
+	return (uint8_t *)(uintptr_t)n - pt_ks(t, n->len);
 }
 
 /* Where handle ref's node would be, or NULL when ref names no object a slab holds now (its
@@ -249,7 +327,7 @@ static struct pt_node *pt_node_addr(const struct ptree *t, uint32_t ref)
 	off = raw & PT_CHUNK_MASK;
 	if (c >= s->nchunks || !s->chunks[c].mem || off >= s->chunks[c].used)
 		return NULL;
-	return (struct pt_node *)(s->chunks[c].mem + (size_t)off * s->obj_size);
+	return (struct pt_node *)(s->chunks[c].base + (size_t)off * s->chunks[c].size);
 }
 
 /* ref's node if it is in use now (then it is in the tree), else NULL. */
@@ -280,17 +358,15 @@ static inline void pt_val_clear(const struct ptree *t, struct pt_node *n)
 		*pt_value(t, n) = NULL;
 }
 
-/* Where the value slot starts in a stored node (8-aligned after the key): IPv4 16, IPv6 32. */
-static size_t pt_value_off(unsigned keylen)
+/* Where the value slot starts after the header, 8-aligned in the object (which is, as are
+ * both classes' sizes): IPv4 12 (a 4-byte key), IPv6 16 (8 + 12 + 4 and 16 + 12 + 4). */
+static size_t pt_value_off(unsigned ks)
 {
-	return (sizeof(struct pt_node) + keylen + 7) & ~(size_t)7;
+	return ((ks + sizeof(struct pt_node) + 7) & ~(size_t)7) - ks;
 }
 
-/* Where an inline value starts (4-aligned, right after the key): IPv4 16, IPv6 28. */
-static size_t pt_inline_off(unsigned keylen)
-{
-	return sizeof(struct pt_node) + keylen;
-}
+/* Where an inline value starts: right after the header, 4-aligned, whatever the key. */
+#define PT_INLINE_OFF sizeof(struct pt_node)
 
 static inline bool pt_is_glue(uint32_t ref)
 {
@@ -361,7 +437,7 @@ static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct 
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)t->family;
 	p->len = n->len;
-	memcpy(p->u.bytes, n->key, t->keylen);
+	key_copy(p->u.bytes, pt_nkey(t, n), pt_ks(t, n->len));
 }
 
 /* ---- the directory: level compression of the top of a large tree ----
@@ -403,7 +479,7 @@ static void pt_dir_fix(struct ptree *t, const uint8_t *key, uint32_t idx)
 	while (ref) {
 		const struct pt_node *n = pt_node(t, ref);
 
-		if (!key_match(n->key, key, MIN((unsigned)n->len, t->dir_len))) {
+		if (!key_match(pt_nkey(t, n), key, MIN((unsigned)n->len, t->dir_len))) {
 			ref = PT_NIL; /* the way to the block ends outside it: the block is empty */
 			break;
 		}
@@ -433,7 +509,7 @@ static void pt_dir_build(struct ptree *t)
 		const struct pt_node *n = pt_node(t, ref = stack[--sp]);
 
 		if (n->len >= t->dir_len) {
-			if (pt_dir_slot(t, n->key, n->len, &idx))
+			if (pt_dir_slot(t, pt_nkey(t, n), n->len, &idx))
 				t->dir[idx] = ref;
 			continue;
 		}
@@ -480,10 +556,15 @@ static inline uint64_t pt_hash(const struct ptree *t, const uint8_t *key, unsign
 {
 	uint64_t h = (uint64_t)load_be32(key) << 8 | len;
 
+	/* A key up to /64 may be a node's short one: its bytes from 8 on are not read (they
+	 * are zero in a masked key, so the hash is the same as when they are). */
 	if (t->keylen == 16) {
-		h ^= ((uint64_t)load_be32(key + 4) << 32 | load_be32(key + 8)) *
+		bool full = len > 64;
+
+		h ^= ((uint64_t)load_be32(key + 4) << 32 | (full ? load_be32(key + 8) : 0)) *
 		     0xc2b2ae3d27d4eb4full;
-		h ^= (uint64_t)load_be32(key + 12) * 0x165667b19e3779f9ull;
+		if (full)
+			h ^= (uint64_t)load_be32(key + 12) * 0x165667b19e3779f9ull;
 	}
 	h *= 0x9e3779b97f4a7c15ull;
 	h ^= h >> 29;
@@ -513,7 +594,7 @@ static inline uint32_t pt_ix_find(const struct ptree *t, const uint8_t *key, uns
 		if ((s & ~PT_IX_HANDLE_MASK) == tag && s != PT_IX_TOMB) {
 			const struct pt_node *n = pt_node(t, s & PT_IX_HANDLE_MASK);
 
-			if (n->len == len && !memcmp(n->key, key, t->keylen))
+			if (n->len == len && !memcmp(pt_nkey(t, n), key, pt_ks(t, len)))
 				return s & PT_IX_HANDLE_MASK;
 		}
 		if (++i == t->ix_size)
@@ -564,10 +645,11 @@ static bool pt_ix_build(struct ptree *t, unsigned pct)
 
 		for (uint32_t off = 0; ch->mem && off < ch->used; off++) {
 			const struct pt_node *n =
-				(const struct pt_node *)(ch->mem + (size_t)off * s->obj_size);
+				(const struct pt_node *)(ch->base + (size_t)off * ch->size);
 
 			if (n->len != PT_FREED)
-				pt_ix_put(t, ((c << PT_CHUNK_SHIFT) | off) + 1, n->key, n->len);
+				pt_ix_put(t, ((c << PT_CHUNK_SHIFT) | off) + 1, pt_nkey(t, n),
+					  n->len);
 		}
 	}
 	return true;
@@ -587,7 +669,7 @@ static void pt_ix_insert(struct ptree *t, uint32_t ref, const struct pt_node *n)
 		pt_ix_build(t, PT_IX_GROWN);
 		return;
 	}
-	pt_ix_put(t, ref, n->key, n->len);
+	pt_ix_put(t, ref, pt_nkey(t, n), n->len);
 }
 
 /* Stored node ref (still live, key and length intact) leaves the index. */
@@ -598,7 +680,7 @@ static void pt_ix_remove(struct ptree *t, uint32_t ref, const struct pt_node *n)
 
 	if (!t->ix)
 		return;
-	h = pt_hash(t, n->key, n->len);
+	h = pt_hash(t, pt_nkey(t, n), n->len);
 	for (i = pt_ix_home(t, h); (s = t->ix[i]) != 0; i = i + 1 == t->ix_size ? 0 : i + 1) {
 		if (s == PT_IX_TOMB || (s & PT_IX_HANDLE_MASK) != ref)
 			continue;
@@ -661,19 +743,23 @@ static struct ptree *pt_new(int family, size_t inline_size)
 	t->family = family;
 	t->keylen = (unsigned)family_addr_bytes(family);
 	t->maxlen = prefix_maxlen(family);
-	/* Value slot 8-aligned after the key: IPv4 16 + 8 = 24 bytes, IPv6 32 + 8 = 40. An
-	 * inline value of N bytes starts right after the key and is rounded up to 4 bytes (the
-	 * next node's alignment): IPv4 16 + N, IPv6 28 + N. */
+	t->short_max = family == AF_INET6 ? 64 : 32;
+	t->ks[0] = family == AF_INET6 ? 8 : 4;
+	t->ks[1] = (uint8_t)t->keylen;
+	/* Value slot 8-aligned after the header: IPv4 4 + 12 + 8 = 24 bytes, IPv6 8 + 16 + 8 =
+	 * 32 and 16 + 16 + 8 = 40. An inline value of N bytes starts right after the header and
+	 * is rounded up to 4 bytes (the next node's alignment): IPv4 16 + N, IPv6 20 + N and
+	 * 28 + N. A glue node is its key and header: 16, 20 and 28 bytes. */
 	t->inline_size = inline_size;
-	if (inline_size) {
-		t->value_off = pt_inline_off(t->keylen);
-		t->stored.obj_size = t->value_off + ((inline_size + 3) & ~(size_t)3);
-	} else {
-		t->value_off = pt_value_off(t->keylen);
-		t->stored.obj_size = t->value_off + sizeof(void *);
+	t->value_off = inline_size ? PT_INLINE_OFF : pt_value_off(t->ks[1]);
+	for (unsigned k = 0; k < PT_CLASSES; k++) {
+		size_t v = inline_size ? (inline_size + 3) & ~(size_t)3 : sizeof(void *);
+
+		t->stored.cls[k].hdr = t->glue.cls[k].hdr = t->ks[k];
+		t->stored.cls[k].obj_size = (uint32_t)(t->ks[k] + t->value_off + v);
+		t->glue.cls[k].obj_size = (uint32_t)(t->ks[k] + sizeof(struct pt_node));
 	}
 	t->stored.tag = 0;
-	t->glue.obj_size = (sizeof(struct pt_node) + t->keylen + 3) & ~(size_t)3;
 	t->glue.tag = PT_GLUE;
 	if (family == AF_INET6) {
 		t->dir_base[0] = 0x20; /* 2000::/3 */
@@ -697,32 +783,33 @@ struct ptree *ptree_new_inline(int family, size_t value_size)
 	return pt_new(family, value_size);
 }
 
-/* The stored node whose inline value is value. */
-static inline struct pt_node *pt_inline_node(int family, const void *value)
-{
-	return (struct pt_node *)((uintptr_t)value -
-				  pt_inline_off((unsigned)family_addr_bytes(family)));
-}
-
 void ptree_inline_prefix(int family, const void *value, struct prefix *p)
 {
-	const struct pt_node *n = pt_inline_node(family, value);
+	const struct pt_node *n = (const struct pt_node *)((uintptr_t)value - PT_INLINE_OFF);
+	/* pt_ks() without the tree: a short key up to /64 in IPv6 */
+	size_t ks = family == AF_INET6 ? (n->len <= 64 ? 8 : 16) : 4;
 
 	memset(p, 0, sizeof(*p));
 	p->family = (uint8_t)family;
 	p->len = n->len;
-	memcpy(p->u.bytes, n->key, (size_t)family_addr_bytes(family));
+	key_copy(p->u.bytes, (const uint8_t *)n - ks, (unsigned)ks);
 }
 
 /* The layout table.h's ptree_inline_len() and ptree_inline_spare() read. */
-_Static_assert(offsetof(struct pt_node, len) == 8 && offsetof(struct pt_node, pad) == 9 &&
+_Static_assert(offsetof(struct pt_node, len) == PT_INLINE_OFF - PT_INLINE_LEN_AT &&
+		       offsetof(struct pt_node, pad) == PT_INLINE_OFF - PT_INLINE_LEN_AT + 1 &&
 		       sizeof(((struct pt_node *)0)->pad) == PT_INLINE_SPARE &&
 		       sizeof(struct pt_node) == 12,
 	       "the stored node's header as table.h reads it");
 
 size_t ptree_entry_size(const struct ptree *t)
 {
-	return t ? t->stored.obj_size : 0;
+	return t ? t->stored.cls[PT_CLASSES - 1].obj_size : 0;
+}
+
+size_t ptree_entry_size_len(const struct ptree *t, unsigned len)
+{
+	return t ? t->stored.cls[pt_cls(t, len)].obj_size : 0;
 }
 
 void ptree_free(struct ptree *t, void (*free_value)(void *value))
@@ -754,27 +841,30 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value))
 
 static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
 {
-	uint32_t ref = slab_alloc(&t->stored);
+	uint32_t ref = slab_alloc(&t->stored, pt_cls(t, len));
 	struct pt_node *n = pt_node(t, ref);
 
 	n->child[0] = n->child[1] = PT_NIL;
 	n->len = (uint8_t)len;
 	memset(n->pad, 0, sizeof(n->pad));
-	memcpy(n->key, key, t->keylen);
+	key_copy(pt_nkey(t, n), key, pt_ks(t, len));
 	pt_val_clear(t, n);
 	t->count++;
 	pt_ix_insert(t, ref, n);
 	return ref;
 }
 
-/* Replace node ref (reached through *link) by a copy of the other kind; returns the copy. */
+/* Replace node ref (reached through *link) by a copy of the other kind, of the same size
+ * class (the length stays); returns the copy. */
 static uint32_t pt_convert(struct ptree *t, uint32_t *link, uint32_t ref)
 {
 	struct pt_slab *to = pt_is_glue(ref) ? &t->stored : &t->glue;
-	uint32_t nref = slab_alloc(to);
-	struct pt_node *o = pt_node(t, ref), *n = pt_node(t, nref);
+	struct pt_node *o = pt_node(t, ref), *n;
+	uint32_t nref = slab_alloc(to, pt_cls(t, o->len));
 
-	memcpy(n, o, sizeof(*n) + t->keylen);
+	n = pt_node(t, nref);
+	memcpy(n, o, sizeof(*n));
+	key_copy(pt_nkey(t, n), pt_nkey(t, o), pt_ks(t, o->len));
 	memset(n->pad, 0, sizeof(n->pad)); /* a value's spare bytes go with the value */
 	if (!pt_is_glue(ref))
 		pt_ix_remove(t, ref, o);
@@ -795,11 +885,12 @@ static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8
 	unsigned c;
 	uint32_t ref, nref, gref;
 	struct pt_node *n, *nn, *g;
+	const uint8_t *nk;
 
 	*created = false;
 	for (ref = *link; ref; ref = *link) {
-		n = pt_node(t, ref);
-		if (n->len > len || !key_match(n->key, key, n->len))
+		n = pt_node_key(t, ref, &nk);
+		if (n->len > len || !key_match(nk, key, n->len))
 			break;
 		if (n->len == len) {
 			if (pt_is_glue(ref)) {
@@ -821,22 +912,22 @@ static struct pt_node *pt_get_below(struct ptree *t, uint32_t *link, const uint8
 		return nn;
 	}
 	n = pt_node(t, ref);
-	c = key_common(n->key, key, MIN((unsigned)n->len, len));
+	c = key_common(pt_nkey(t, n), key, MIN((unsigned)n->len, len));
 	if (c == len) {
 		/* The new prefix covers n: it takes n's place, n hangs below it. */
-		nn->child[pt_bit(n->key, len)] = ref;
+		nn->child[pt_bit(pt_nkey(t, n), len)] = ref;
 		*link = nref;
 		return nn;
 	}
 	/* They diverge at bit c: a glue node there holds both. */
-	gref = slab_alloc(&t->glue);
+	gref = slab_alloc(&t->glue, pt_cls(t, c));
 	g = pt_node(t, gref);
 	g->len = (uint8_t)c;
 	memset(g->pad, 0, sizeof(g->pad));
-	memcpy(g->key, key, t->keylen);
-	key_mask(g->key, t->keylen, c);
+	key_copy(pt_nkey(t, g), key, pt_ks(t, c));
+	key_mask(pt_nkey(t, g), pt_ks(t, c), c);
 	g->child[pt_bit(key, c)] = nref;
-	g->child[pt_bit(n->key, c)] = ref;
+	g->child[pt_bit(pt_nkey(t, n), c)] = ref;
 	*link = gref;
 	return nn;
 }
@@ -852,9 +943,9 @@ static struct pt_node *pt_get_by_tree(struct ptree *t, const uint8_t *key, unsig
 		top = t->dir[idx];
 		if (top) {
 			n = pt_node(t, top);
-			if (n->len == len && !pt_is_glue(top) && key_match(n->key, key, len))
+			if (n->len == len && !pt_is_glue(top) && key_match(pt_nkey(t, n), key, len))
 				return n;
-			if (n->len < len && key_match(n->key, key, n->len))
+			if (n->len < len && key_match(pt_nkey(t, n), key, n->len))
 				/* Below the block's top: its entry stays as it is. */
 				return pt_get_below(t, &n->child[pt_bit(key, n->len)], key, len,
 						    created);
@@ -941,9 +1032,10 @@ static inline void *pt_lookup(const struct ptree *t, const struct prefix *p, str
 	 * not known). */
 	ref = pt_dir_slot(t, key, len, &idx) ? t->dir[idx] : t->root;
 	while (ref) {
-		struct pt_node *n = pt_node(t, ref);
+		const uint8_t *nk;
+		struct pt_node *n = pt_node_key(t, ref, &nk);
 
-		if (n->len > len || !key_match(n->key, key, n->len))
+		if (n->len > len || !key_match(nk, key, n->len))
 			return NULL;
 		if (n->len == len) {
 			if (pt_is_glue(ref))
@@ -977,9 +1069,10 @@ static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *k
 	void *best = NULL;
 
 	while (ref) {
-		struct pt_node *n = pt_node(t, ref);
+		const uint8_t *nk;
+		struct pt_node *n = pt_node_key(t, ref, &nk);
 
-		if (n->len > len || !key_match(n->key, key, n->len))
+		if (n->len > len || !key_match(nk, key, n->len))
 			break;
 		if (!pt_is_glue(ref) && pt_val(t, n))
 			best = pt_val(t, n);
@@ -1031,8 +1124,10 @@ static enum pt_del pt_delete_below(struct ptree *t, uint32_t *link, uint32_t *pl
 	struct pt_node *n, *pn;
 
 	for (ref = *link; ref; ref = *link) {
-		n = pt_node(t, ref);
-		if (n->len > len || !key_match(n->key, key, n->len))
+		const uint8_t *nk;
+
+		n = pt_node_key(t, ref, &nk);
+		if (n->len > len || !key_match(nk, key, n->len))
 			return PT_DEL_ABSENT;
 		if (n->len == len)
 			break;
@@ -1082,7 +1177,7 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
 		if (!top)
 			return NULL;
 		n = pt_node(t, top);
-		if (n->len > len || !key_match(n->key, key, n->len))
+		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
 			return NULL; /* p would be at or below the block's top */
 		/* Below the top, unless the top itself would go (or be spliced out as glue). */
 		r = n->len < len ? pt_delete_below(t, &n->child[pt_bit(key, n->len)], NULL, top,
@@ -1115,11 +1210,16 @@ static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptr
 	struct pt_node *n1 = NULL, *n2 = NULL;
 	void *val = NULL;
 	bool slot, safe;
+	/* n's prefix, which goes with n (pt_delete_below() reads it only on the way down):
+	 * copied when pt_dir_fix() needs it after the delete */
+	uint8_t kept[16];
+	const uint8_t *key = pt_nkey(t, n);
+	unsigned len = n->len;
 
 	for (unsigned i = 0; i < PTREE_WHERE_UP && !s2; i++) {
 		struct pt_node *a = pt_node_live(t, w->up[i]);
 
-		if (!a || a->len >= n->len || !key_match(a->key, n->key, a->len))
+		if (!a || a->len >= len || !key_match(pt_nkey(t, a), key, a->len))
 			continue;
 		if (!s1) {
 			s1 = w->up[i];
@@ -1131,21 +1231,26 @@ static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptr
 	}
 	if (!s1)
 		return false;
-	if (n2 && n2->child[pt_bit(n->key, n2->len)] == s1)
-		plink = &n2->child[pt_bit(n->key, n2->len)];
+	if (n2 && n2->child[pt_bit(key, n2->len)] == s1)
+		plink = &n2->child[pt_bit(key, n2->len)];
 	else if (t->root == s1)
 		plink = &t->root;
 	/* The block's top stays when what may change (n, its parent, s1 when plink lets it go)
 	 * lies below a node of the block that stays: s1, or s2 when s1 may be spliced out. */
-	slot = pt_dir_slot(t, n->key, n->len, &idx);
+	slot = pt_dir_slot(t, key, len, &idx);
 	safe = !slot || (n1->len >= t->dir_len && (!plink || (n2 && n2->len >= t->dir_len)));
 	top = slot ? t->dir[idx] : PT_NIL;
-	if (pt_delete_below(t, &n1->child[pt_bit(n->key, n1->len)], plink, s1, n->key, n->len,
-			    &val) != PT_DEL_DONE)
+	if (!safe) {
+		memset(kept, 0, sizeof(kept));
+		key_copy(kept, key, pt_ks(t, len));
+		key = kept;
+	}
+	if (pt_delete_below(t, &n1->child[pt_bit(key, n1->len)], plink, s1, key, len, &val) !=
+	    PT_DEL_DONE)
 		return false;
 	/* Otherwise a top that went (freed, or converted to glue) is looked for again. */
 	if (!safe && !pt_node_live(t, top))
-		pt_dir_fix(t, n->key, idx);
+		pt_dir_fix(t, key, idx);
 	return true;
 }
 
@@ -1202,8 +1307,12 @@ static uint32_t pt_first_from(const struct ptree *t, uint32_t ref)
 static bool pt_after(const struct ptree *t, const struct pt_node *n, const uint8_t *key,
 		     unsigned len)
 {
+	const uint8_t *nk = pt_nkey(t, n);
+	unsigned ks = pt_ks(t, n->len);
+
+	/* a short key's bytes past its end are zero */
 	for (unsigned i = 0; i < t->keylen; i += 4) {
-		uint32_t a = load_be32(n->key + i), b = load_be32(key + i);
+		uint32_t a = i < ks ? load_be32(nk + i) : 0, b = load_be32(key + i);
 
 		if (a != b)
 			return a > b;
@@ -1231,7 +1340,7 @@ static unsigned pt_seek_after(const struct ptree *t, const uint8_t *key, unsigne
 			stack[sp++] = ref;
 			break;
 		}
-		if (!key_match(n->key, key, n->len))
+		if (!key_match(pt_nkey(t, n), key, n->len))
 			break; /* n's whole block sorts before the key */
 		if (n->len == len) {
 			/* n is the key itself: everything below it comes after. */
@@ -1384,7 +1493,8 @@ static void pt_prefetch_descents(const struct ptree *t, const struct prefix *p, 
 			if (!ref[i])
 				continue;
 			node = pt_node(t, ref[i]);
-			if (node->len >= len[i] || !key_match(node->key, key[i], node->len)) {
+			if (node->len >= len[i] ||
+			    !key_match(pt_nkey(t, node), key[i], node->len)) {
 				if (node->len == len[i] && !pt_is_glue(ref[i]))
 					__builtin_prefetch(pt_val(t, (struct pt_node *)node));
 				ref[i] = PT_NIL;
@@ -1469,7 +1579,7 @@ int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_wal
 	for (ref = t->root; ref;) {
 		struct pt_node *n = pt_node(t, ref);
 
-		if (n->len > len || !key_match(n->key, key, n->len))
+		if (n->len > len || !key_match(pt_nkey(t, n), key, n->len))
 			break;
 		if (!pt_is_glue(ref) && pt_val(t, n)) {
 			pt_to_prefix(t, n, &np);

@@ -5,7 +5,8 @@
  * (ptree_next()), which is how the RIB does bounded work per loop turn.
  *
  * Built for full tables: nodes come from a slab (no per-node malloc header), an IPv4 tree keeps
- * 4-byte keys, and a tree of N prefixes holds at most 2N-1 nodes. Budget: <= 48 bytes per stored
+ * 4-byte keys, an IPv6 tree 8-byte keys for nodes up to /64, and a tree of N prefixes holds at
+ * most 2N-1 nodes. Budget: <= 48 bytes per stored
  * IPv4 prefix including glue nodes (check_table measures it).
  */
 #ifndef SKUA_TABLE_H
@@ -44,24 +45,27 @@ void **ptree_get(struct ptree *t, const struct prefix *p);
  *     must not be read through); ptree_free()'s free_value releases what the value holds,
  *     not the value;
  *   - ptree_inline_prefix() gives a value's prefix back from the value alone;
- *   - the value is 4-byte aligned (it starts right after the key: an 8-aligned value would
- *     cost an IPv6 node 4 bytes of padding), so a value type with 8-byte members must be
- *     declared packed (as struct bgp_dest is), and its members' addresses not taken.
+ *   - the value is 4-byte aligned (it starts right after the node's 12-byte header: an
+ *     8-aligned value would cost a node 4 bytes of padding), so a value type with 8-byte
+ *     members must be declared packed (as struct bgp_dest is), and its members' addresses
+ *     not taken.
  */
 #define PT_INLINE_MAX 256
 struct ptree *ptree_new_inline(int family, size_t value_size);
 void *ptree_get_inline(struct ptree *t, const struct prefix *p, bool *created);
 void ptree_inline_prefix(int family, const void *value, struct prefix *p);
 /*
- * Inline, for the hot paths of the RIB: a stored node is a 12-byte header (two 4-byte child
- * handles, the length byte, 3 bytes of padding), the key (4 or 16 bytes), then the value, so
- * those bytes sit at fixed distances before the value (lib/table.c checks the layout).
+ * Inline, for the hot paths of the RIB: a stored node is the key (4 bytes; IPv6 8 up to /64,
+ * else 16), a 12-byte header (two 4-byte child handles, the length byte, 3 bytes of padding),
+ * then the value, so the header's last 4 bytes sit right before the value in both families
+ * (lib/table.c checks the layout). family is kept for callers; the distances do not use it.
  */
-#define PT_INLINE_BEFORE(family) ((family) == AF_INET6 ? 16 : 4) /* the key's bytes */
+#define PT_INLINE_LEN_AT 4 /* bytes before the value */
 /* The prefix length alone, without copying the address. */
 static inline unsigned ptree_inline_len(int family, const void *value)
 {
-	return ((const uint8_t *)value)[-(4 + PT_INLINE_BEFORE(family))];
+	(void)family;
+	return ((const uint8_t *)value)[-PT_INLINE_LEN_AT];
 }
 /* PT_INLINE_SPARE bytes of value's node that the tree does not use (its header's padding),
  * zeroed when the value is created, for small fields of the value's owner: a byte moved there
@@ -69,10 +73,13 @@ static inline unsigned ptree_inline_len(int family, const void *value)
 #define PT_INLINE_SPARE 3
 static inline uint8_t *ptree_inline_spare(int family, const void *value)
 {
-	return (uint8_t *)(uintptr_t)value - (3 + PT_INLINE_BEFORE(family));
+	(void)family;
+	return (uint8_t *)(uintptr_t)value - (PT_INLINE_LEN_AT - 1);
 }
-/* Bytes of one stored prefix's node (with its value slot or inline value). */
+/* Bytes of one stored prefix's node (with its value slot or inline value): the largest, that
+ * of a prefix with a full-size key; and that of a prefix of length len. */
 size_t ptree_entry_size(const struct ptree *t);
+size_t ptree_entry_size_len(const struct ptree *t, unsigned len);
 void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */
 void *ptree_match(const struct ptree *t, const struct ipaddr *a);	 /* longest match */
 void *ptree_match_prefix(const struct ptree *t, const struct prefix *p); /* longest covering */

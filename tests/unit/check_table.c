@@ -2,8 +2,9 @@
 /*
  * lib/table.c: exact and longest match against a brute-force reference on random data, walk
  * order equal to prefix_cmp order, ptree_next() across deleted keys, glue reclaiming, values
- * held inline in the nodes, and the memory budget (<= 48 bytes per IPv4 prefix) measured on a
- * million random prefixes.
+ * held inline in the nodes, IPv6 nodes with short (up to /64) and full keys mixed around the
+ * boundary, and the memory budgets (<= 48 bytes per IPv4 prefix, measured on a million random
+ * prefixes; <= 53 per IPv6 prefix up to /64).
  */
 #include "lib/compat.h"
 
@@ -35,6 +36,10 @@ static int ref_cmp(const void *a, const void *b)
 	return prefix_cmp(&((const struct ref *)a)->p, &((const struct ref *)b)->p);
 }
 
+/* When set, IPv6 prefixes are drawn around /64 (lengths 56..72 within eight /48s), where a
+ * node's key goes from 8 bytes to 16: stored and glue nodes of both sizes, side by side. */
+static bool near64;
+
 /* Random prefix of the family, clustered so that many prefixes nest and share glue. */
 static void random_prefix(int family, struct prefix *p, unsigned minlen, unsigned maxlen)
 {
@@ -50,6 +55,14 @@ static void random_prefix(int family, struct prefix *p, unsigned minlen, unsigne
 	if (family == AF_INET6 && (rnd() & 1))
 		memset(&p->u.bytes[4], 0, 8); /* more sharing in the middle bits */
 	p->len = (uint8_t)(minlen + rnd() % (maxlen - minlen + 1));
+	if (family == AF_INET6 && near64) {
+		static const uint8_t top[] = { 0x20, 0x01, 0x0d, 0xb8 };
+
+		memcpy(p->u.bytes, top, sizeof(top));
+		p->u.bytes[4] = (uint8_t)(rnd() % 2);
+		p->u.bytes[5] = (uint8_t)(rnd() % 4);
+		p->len = (uint8_t)MAX(minlen, MIN(maxlen, 56 + rnd() % 17));
+	}
 	prefix_apply_mask(p);
 }
 
@@ -805,8 +818,9 @@ static void check_inline(int family, unsigned maxlen)
 		if (refs[i].present)
 			FAST_ASSERT(ptree_delete(t, &refs[i].p) != NULL);
 	ck_assert_uint_eq(ptree_count(t), 0);
-	/* Only the chunk tables stay (a few hundred bytes; the nodes took over 100 KB). */
-	ck_assert_uint_lt(ptree_memory(t), initial + 1024);
+	/* Only the chunk tables stay (about a kilobyte with IPv6's two node sizes; the nodes
+	 * took over 100 KB). */
+	ck_assert_uint_lt(ptree_memory(t), initial + 2048);
 	ptree_free(t, NULL);
 }
 
@@ -817,17 +831,33 @@ START_TEST(test_inline_values)
 
 	check_inline(AF_INET, 32);
 	check_inline(AF_INET6, 128);
-	/* The node sizes the RIB's budget counts on: the value starts right after the key,
-	 * 4-aligned, so a 20-byte value makes a 36-byte IPv4 node and a 48-byte IPv6 node (an
-	 * 8-aligned value made them 40 and 56), and a 22-byte one is rounded up to 4. */
+	/* The node sizes the RIB's budget counts on: the key, the 12-byte header, the value
+	 * right after it, 4-aligned, so a 20-byte value makes a 36-byte IPv4 node, a 40-byte
+	 * IPv6 node up to /64 (an 8-byte key) and a 48-byte longer one, and a 22-byte value is
+	 * rounded up to 4. ptree_entry_size() is the largest. */
 	t = ptree_new_inline(AF_INET, 20);
 	ck_assert_uint_eq(ptree_entry_size(t), 36);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 0), 36);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 32), 36);
 	ptree_free(t, NULL);
 	t = ptree_new_inline(AF_INET6, 20);
 	ck_assert_uint_eq(ptree_entry_size(t), 48);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 0), 40);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 64), 40);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 65), 48);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 128), 48);
 	ptree_free(t, NULL);
 	t = ptree_new_inline(AF_INET6, 22);
 	ck_assert_uint_eq(ptree_entry_size(t), 52);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 48), 44);
+	ptree_free(t, NULL);
+	/* A pointer tree's slot is 8-aligned: IPv4 24 bytes, IPv6 32 up to /64, else 40. */
+	t = ptree_new(AF_INET);
+	ck_assert_uint_eq(ptree_entry_size(t), 24);
+	ptree_free(t, NULL);
+	t = ptree_new(AF_INET6);
+	ck_assert_uint_eq(ptree_entry_size_len(t, 64), 32);
+	ck_assert_uint_eq(ptree_entry_size(t), 40);
 	ptree_free(t, NULL);
 	/* A pointer tree refuses the inline interface; sizes out of range are refused. */
 	t = ptree_new(AF_INET);
@@ -880,6 +910,60 @@ START_TEST(test_memory_budget)
 }
 END_TEST
 
+/* Around /64, where nodes take the short key or the full one (lib/table.c's size classes):
+ * inserts and deletes in random orders, with and without the directory, the index's churn,
+ * and inline values (their prefix and length read back from the value alone). */
+START_TEST(test_ipv6_key_classes)
+{
+	near64 = true;
+	run_random(AF_INET6, 20000, false);
+	run_random(AF_INET6, 20000, true);
+	run_directory_churn(AF_INET6, 2000);
+	run_index_churn(AF_INET6, 3000);
+	check_inline(AF_INET6, 128);
+	near64 = false;
+}
+END_TEST
+
+/*
+ * IPv6's budget: 200,000 random prefixes of 2000::/3, /29../64 as an internet table's are.
+ * Every node, stored or glue, has an 8-byte key: a stored node (pointer slot) is 32 bytes
+ * and a glue node 20, at most 52 a prefix, and the last chunks' unused room: budget 53 (with
+ * 16-byte keys the nodes were 40 and 28 bytes, 68 a prefix).
+ */
+START_TEST(test_memory_budget_ipv6)
+{
+	enum { N = 200000 };
+	struct ptree *t = ptree_new(AF_INET6);
+	size_t mem, count;
+	static int value;
+	struct prefix p;
+	double per;
+
+	/* the nodes alone: without the directory's 256 KiB (1.3 bytes a prefix here) */
+	ptree_directory_thresholds(t, SIZE_MAX, SIZE_MAX);
+	rng = 0x2545f4914f6cdd1dull;
+	while (ptree_count(t) < N) {
+		memset(&p, 0, sizeof(p));
+		p.family = AF_INET6;
+		for (size_t i = 0; i < 8; i++)
+			p.u.bytes[i] = (uint8_t)rnd();
+		p.u.bytes[0] = (uint8_t)(0x20 | (p.u.bytes[0] & 0x1f));
+		p.len = (uint8_t)(29 + rnd() % 36);
+		prefix_apply_mask(&p);
+		*ptree_get(t, &p) = &value;
+	}
+	count = ptree_count(t);
+	mem = ptree_memory(t);
+	per = (double)mem / (double)count;
+	printf("check_table: %zu IPv6 prefixes /29../64 in %zu bytes: %.2f bytes per prefix "
+	       "(budget 53)\n",
+	       count, mem, per);
+	ck_assert_msg(per <= 53.0, "%.2f bytes per prefix exceeds the 53-byte budget", per);
+	ptree_free(t, NULL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("table");
@@ -892,11 +976,13 @@ int main(void)
 	tcase_add_test(tc, test_walk_covering);
 	tcase_add_test(tc, test_random_ipv4);
 	tcase_add_test(tc, test_random_ipv6);
+	tcase_add_test(tc, test_ipv6_key_classes);
 	tcase_add_test(tc, test_directory_churn);
 	tcase_add_test(tc, test_index_churn);
 	tcase_add_test(tc, test_free_values);
 	tcase_add_test(tc, test_inline_values);
 	tcase_add_test(tc, test_memory_budget);
+	tcase_add_test(tc, test_memory_budget_ipv6);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -40,7 +40,8 @@ static void random_prefix(int family, struct prefix *p)
 		p->u.bytes[0] = tops6[rnd() % 3];
 		p->u.bytes[1] = 0x01;
 		p->u.bytes[2] = (uint8_t)(rnd() % 2 ? 0x0d : 0x00);
-		p->len = (uint8_t)(14 + rnd() % 51); /* 14 to 64 */
+		/* 14 to 80: nodes with 8-byte keys (up to /64) and 16-byte ones */
+		p->len = (uint8_t)(14 + rnd() % 67);
 	}
 	prefix_apply_mask(p);
 }
