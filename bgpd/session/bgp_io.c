@@ -238,7 +238,7 @@ static size_t conn_peek(struct bgp_conn *c, size_t off)
 	struct bgp_update_peek pk;
 	unsigned msgs = 0;
 
-	bgp_update_peek_start(&pk, c->nego.as4);
+	bgp_update_peek_start(&pk, c->nego.as4, c->nego.ebgp);
 	while (msgs < PEEK_MSGS && c->ilen - off >= BGP_HEADER_LEN) {
 		size_t len = (size_t)c->ibuf[off + 16] << 8 | c->ibuf[off + 17];
 		bool room = true;

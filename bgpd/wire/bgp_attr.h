@@ -198,6 +198,14 @@ void bgp_attr_finish(void); /* frees the intern tables (every reference must be 
  * (whether or not it already was one); all-zero extras become NULL. */
 struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl);
 struct bgp_attr *bgp_attr_ref(struct bgp_attr *attr);
+/* The hash bgp_attr_intern() files a set without extras under, from template t (its extra
+ * ignored, its aspath and communities unread) and the hashes of the AS path and community
+ * list it will carry (bgp_aspath_hash(), bgp_u32list_hash(); 0 for no communities): for
+ * the input's peek (bgp_update_peek.c), which knows those before they are interned. */
+uint32_t bgp_attr_plain_hash(const struct bgp_attr *t, uint32_t aspath_hash, uint32_t comm_hash);
+/* A hint, which changes nothing: start loading the set index's slot where hv's probe
+ * begins. */
+void bgp_attr_prefetch_hash(uint32_t hv);
 /* NULL is fine. A set whose last reference goes is deleted a few releases later (see
  * bgp_attr_intern.c): bgp_attr_release_pending() finishes those; the counts, memory, trim
  * and finish functions of the interned objects call it first. */

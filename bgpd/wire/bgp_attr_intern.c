@@ -244,22 +244,29 @@ void bgp_attr_release_pending(void)
 	}
 }
 
-/* The fields that make two sets equal, packed without padding holes for hashing. */
+/*
+ * The fields that make two sets equal, packed without padding holes for hashing. The AS path
+ * and the community list go in by their own hashes, not their addresses: so the input's peek
+ * can compute a set's hash from the wire before either is interned
+ * (bgp_attr_plain_hash()), and load the set's index slot ahead of the decode. Sets still
+ * compare them by pointer (attr_eq()); two objects of one hash only share a probe run.
+ */
 struct attr_key {
 	uint64_t present;
-	uintptr_t aspath, communities, extra;
+	uintptr_t extra;
+	uint32_t aspath, communities;
 	uint32_t nexthop, med, local_pref, weight;
 	uint8_t origin, mp_nh_len, atomic_aggregate, pad[5];
 };
 
-static uint32_t attr_compute_hash(const struct bgp_attr *a)
+static uint32_t attr_key_hash(const struct bgp_attr *a, uint32_t aspath_hash, uint32_t comm_hash)
 {
 	struct attr_key k;
 
 	memset(&k, 0, sizeof(k));
 	k.present = a->present;
-	k.aspath = (uintptr_t)a->aspath;
-	k.communities = (uintptr_t)a->communities;
+	k.aspath = aspath_hash;
+	k.communities = comm_hash;
 	k.extra = (uintptr_t)a->extra;
 	k.nexthop = a->nexthop.s_addr;
 	k.med = a->med;
@@ -269,6 +276,25 @@ static uint32_t attr_compute_hash(const struct bgp_attr *a)
 	k.mp_nh_len = a->mp_nh_len;
 	k.atomic_aggregate = a->atomic_aggregate;
 	return hash_bytes(&k, sizeof(k), 0x61747472u);
+}
+
+/* a's aspath is set (bgp_attr_intern() puts the empty path in), its extra interned. */
+static uint32_t attr_compute_hash(const struct bgp_attr *a)
+{
+	return attr_key_hash(a, a->aspath->hash, a->communities ? a->communities->hash : 0);
+}
+
+uint32_t bgp_attr_plain_hash(const struct bgp_attr *t, uint32_t aspath_hash, uint32_t comm_hash)
+{
+	struct bgp_attr plain = *t;
+
+	plain.extra = NULL;
+	return attr_key_hash(&plain, aspath_hash, comm_hash);
+}
+
+void bgp_attr_prefetch_hash(uint32_t hv)
+{
+	bgp_vstore_prefetch(&attr_store, hv);
 }
 
 static bool attr_eq(const void *pa, const void *pb)

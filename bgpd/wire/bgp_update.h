@@ -102,34 +102,42 @@ bool bgp_nlri_next(struct stream *nlri, enum bgp_af af, struct prefix *p);
  * (bgp_update_peek_prefetch()). The AS_PATH's only from a 4-octet AS session (the stored form
  * is then the wire's); COMMUNITIES of up to BGP_PEEK_COMMUNITIES values (a full table's have
  * a few). Up to BGP_PEEK_SETS UPDATEs: as many as BGP_PEEK_MAX prefixes take at one a message.
+ * And when both are known and the UPDATE carries nothing that goes to the extras (only
+ * ORIGIN, AS_PATH, NEXT_HOP, MED, LOCAL_PREF, ATOMIC_AGGREGATE, COMMUNITIES, each once, and
+ * prefixes in the NLRI field), the hash its attribute set will be interned under
+ * (bgp_attr_plain_hash()): the set's slot was the announcement's largest miss left.
  */
 #define BGP_PEEK_SETS BGP_PEEK_MAX
 #define BGP_PEEK_COMMUNITIES 32
 #define BGP_PEEK_F_ASPATH 0x01
 #define BGP_PEEK_F_COMMUNITIES 0x02
+#define BGP_PEEK_F_SET 0x04
 struct bgp_peek_set {
 	uint32_t aspath_hash;
 	uint32_t comm_hash;
+	uint32_t attr_hash;
 	uint16_t aspath_len;
 	uint8_t comm_count;
 	uint8_t flags; /* BGP_PEEK_F_*: which of the above were read */
 };
 struct bgp_update_peek {
-	bool as4; /* the session's: set by the caller, with bgp_update_peek_start() */
+	bool as4;  /* the session's: set by the caller, with bgp_update_peek_start() */
+	bool ebgp; /* the same: an external peer's LOCAL_PREF is discarded by the decode */
 	uint8_t n[BGP_AF_MAX];
 	uint8_t nsets;
 	struct bgp_peek_set set[BGP_PEEK_SETS];
 	struct prefix p[BGP_AF_MAX][BGP_PEEK_MAX];
 };
-/* Empty pk, for a session that does (as4) or does not speak 4-octet AS numbers. */
-void bgp_update_peek_start(struct bgp_update_peek *pk, bool as4);
+/* Empty pk, for a session that does (as4) or does not speak 4-octet AS numbers, with an
+ * external (ebgp) or internal peer. */
+void bgp_update_peek_start(struct bgp_update_peek *pk, bool as4, bool ebgp);
 /* Add the withdrawn and announced prefixes of an UPDATE's body (after the header) to pk, and
  * its AS_PATH and COMMUNITIES hashes, reading only within len and stopping at anything that
  * does not parse. False once a family's list is full (the caller stops peeking), true
  * otherwise. */
 bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk);
 /* A hint, which changes nothing: start loading the interning stores' index slots of pk's AS
- * paths and community lists. */
+ * paths, community lists and attribute sets. */
 void bgp_update_peek_prefetch(const struct bgp_update_peek *pk);
 
 /*

@@ -17,11 +17,12 @@
 #include "bgpd/wire/bgp_update.h"
 #include "bgpd/wire/bgp_vstore.h"
 
-void bgp_update_peek_start(struct bgp_update_peek *pk, bool as4)
+void bgp_update_peek_start(struct bgp_update_peek *pk, bool as4, bool ebgp)
 {
 	memset(pk->n, 0, sizeof(pk->n));
 	pk->nsets = 0;
 	pk->as4 = as4;
+	pk->ebgp = ebgp;
 }
 
 /*
@@ -67,6 +68,59 @@ static void peek_communities(struct stream *v, struct bgp_peek_set *set)
 	set->flags |= BGP_PEEK_F_COMMUNITIES;
 }
 
+/*
+ * Fold one attribute (its value v, a copy: the caller's is read again) into t, the set the
+ * decode will intern, as far as the attributes its hash covers go. False for anything that
+ * would go to the extras (which the set names by the interned block's address) or that the
+ * decode would not take as it is (a repeat, a length its rule refuses): the set's hash is
+ * then not guessed. A guess that is wrong anyway (flags the decode refuses, say) only loads
+ * a slot for nothing.
+ */
+static bool peek_plain(struct stream v, uint8_t code, struct bgp_attr *t, bool ebgp)
+{
+	size_t len = stream_readable(&v);
+	uint32_t u32 = 0;
+	uint8_t u8 = 0;
+
+	if (code >= 40 || (t->present & ATTR_BIT(code)))
+		return false;
+	switch (code) {
+	case BGP_ATTR_ORIGIN:
+		if (len != 1 || stream_get_u8(&v, &u8) < 0 || u8 > BGP_ORIGIN_INCOMPLETE)
+			return false;
+		t->origin = u8;
+		break;
+	case BGP_ATTR_AS_PATH:
+	case BGP_ATTR_COMMUNITIES:
+		break; /* hashed by peek_aspath() and peek_communities() */
+	case BGP_ATTR_NEXT_HOP:
+		if (len != 4 || stream_get_bytes(&v, &t->nexthop, 4) < 0)
+			return false;
+		break;
+	case BGP_ATTR_MED:
+		if (len != 4 || stream_get_u32(&v, &u32) < 0)
+			return false;
+		t->med = u32;
+		break;
+	case BGP_ATTR_LOCAL_PREF:
+		if (ebgp)
+			return true; /* RFC 7606 7.5: discarded, not in the set */
+		if (len != 4 || stream_get_u32(&v, &u32) < 0)
+			return false;
+		t->local_pref = u32;
+		break;
+	case BGP_ATTR_ATOMIC_AGGREGATE:
+		if (len)
+			return false;
+		t->atomic_aggregate = 1;
+		break;
+	default:
+		return false;
+	}
+	t->present |= ATTR_BIT(code);
+	return true;
+}
+
 void bgp_update_peek_prefetch(const struct bgp_update_peek *pk)
 {
 	for (unsigned i = 0; i < pk->nsets; i++) {
@@ -76,6 +130,8 @@ void bgp_update_peek_prefetch(const struct bgp_update_peek *pk)
 			bgp_aspath_prefetch(set->aspath_hash, set->aspath_len);
 		if (set->flags & BGP_PEEK_F_COMMUNITIES)
 			bgp_u32list_prefetch(set->comm_hash, set->comm_count);
+		if (set->flags & BGP_PEEK_F_SET)
+			bgp_attr_prefetch_hash(set->attr_hash);
 	}
 }
 
@@ -116,6 +172,8 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 	 * none); once the entries are full, the rest go to a scratch one. */
 	struct bgp_peek_set scratch,
 		*set = pk->nsets < BGP_PEEK_SETS ? &pk->set[pk->nsets] : &scratch;
+	struct bgp_attr t;
+	bool plain = true;
 
 	stream_init_reader(&s, body, len);
 	if (stream_get_u16(&s, &wlen) < 0 || stream_get_sub(&s, wlen, &run) < 0)
@@ -125,6 +183,8 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 	if (stream_get_u16(&s, &alen) < 0 || stream_get_sub(&s, alen, &run) < 0)
 		return true;
 	set->flags = 0;
+	set->attr_hash = 0;
+	memset(&t, 0, sizeof(t));
 	while (stream_readable(&run) > 0) {
 		uint8_t flags, code, l8;
 		uint16_t l16;
@@ -142,6 +202,7 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 		}
 		if (stream_get_sub(&run, l16, &v) < 0)
 			return true;
+		plain = plain && peek_plain(v, code, &t, pk->ebgp);
 		if (code == BGP_ATTR_AS_PATH)
 			peek_aspath(&v, set, pk->as4);
 		else if (code == BGP_ATTR_COMMUNITIES)
@@ -149,6 +210,16 @@ bool bgp_update_peek(const uint8_t *body, size_t len, struct bgp_update_peek *pk
 		if ((code == BGP_ATTR_MP_REACH_NLRI || code == BGP_ATTR_MP_UNREACH_NLRI) &&
 		    !peek_mp(&v, code == BGP_ATTR_MP_REACH_NLRI, pk))
 			return false;
+	}
+	/* The set's hash needs the path's and the list's (none is 0), and prefixes in the NLRI
+	 * field (without, the decode ignores NEXT_HOP). */
+	if (plain && (set->flags & BGP_PEEK_F_ASPATH) && stream_readable(&s) > 0 &&
+	    (!(t.present & ATTR_BIT(BGP_ATTR_COMMUNITIES)) ||
+	     (set->flags & BGP_PEEK_F_COMMUNITIES))) {
+		set->attr_hash = bgp_attr_plain_hash(
+			&t, set->aspath_hash,
+			set->flags & BGP_PEEK_F_COMMUNITIES ? set->comm_hash : 0);
+		set->flags |= BGP_PEEK_F_SET;
 	}
 	/* The attributes parsed to their end: their hashes count. */
 	if (set->flags && set != &scratch)

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ctx.ebgp)
 		ctx.peer_as = ctx.local_as;
 	/* The input side peeks at UPDATEs before they are decoded: any bytes at all. */
-	bgp_update_peek_start(&pk, ctx.as4);
+	bgp_update_peek_start(&pk, ctx.as4, ctx.ebgp);
 	bgp_update_peek(data + 1, size - 1, &pk);
 	for (af = 0; af < BGP_AF_MAX; af++)
 		if (pk.n[af] > BGP_PEEK_MAX)

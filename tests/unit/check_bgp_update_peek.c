@@ -16,9 +16,13 @@ static const struct bgp_codec_ctx ebgp = {
 	.as4 = true, .ebgp = true, .local_as = 65002, .peer_as = 65001
 };
 
+static const struct bgp_codec_ctx ibgp = {
+	.as4 = true, .ebgp = false, .local_as = 65001, .peer_as = 65001
+};
+
 static void zero(struct bgp_update_peek *pk)
 {
-	bgp_update_peek_start(pk, true);
+	bgp_update_peek_start(pk, true, true);
 }
 
 /* The decode's prefixes of af (withdrawn, then announced) equal pk's, in order. */
@@ -149,13 +153,16 @@ static void same_hashes_as_decode(const uint8_t *b, size_t len)
 	zero(&pk);
 	ck_assert(bgp_update_peek(b, len, &pk));
 	ck_assert_uint_eq(pk.nsets, 1);
-	ck_assert_uint_eq(pk.set[0].flags, BGP_PEEK_F_ASPATH | BGP_PEEK_F_COMMUNITIES);
+	ck_assert_uint_eq(pk.set[0].flags & ~BGP_PEEK_F_SET,
+			  BGP_PEEK_F_ASPATH | BGP_PEEK_F_COMMUNITIES);
 	ck_assert_int_eq(bgp_update_decode(&u, b, len, &ebgp, &e), 0);
 	ck_assert_ptr_nonnull(u.attr);
 	ck_assert_uint_eq(pk.set[0].aspath_hash, u.attr->aspath->hash);
 	ck_assert_uint_eq(pk.set[0].aspath_len, u.attr->aspath->len);
 	ck_assert_uint_eq(pk.set[0].comm_hash, u.attr->communities->hash);
 	ck_assert_uint_eq(pk.set[0].comm_count, u.attr->communities->count);
+	if (pk.set[0].flags & BGP_PEEK_F_SET)
+		ck_assert_uint_eq(pk.set[0].attr_hash, u.attr->hash);
 	/* A hint, with the stores filled: it changes nothing. */
 	refs = u.attr->aspath->refcnt;
 	bgp_update_peek_prefetch(&pk);
@@ -173,14 +180,72 @@ START_TEST(test_peeked_hashes_are_the_stores)
 }
 END_TEST
 
+/* The set's hash, guessed from the wire (want_set) or not, and when guessed the one the
+ * decode's set was interned under, for a session of ctx. */
+static void set_hash_as_decode(const char *update, const struct bgp_codec_ctx *ctx, bool want_set)
+{
+	uint8_t b[512];
+	size_t len = hex(b, sizeof(b), update);
+	struct bgp_update_peek pk;
+	struct bgp_update u;
+	struct bgp_error e;
+
+	bgp_update_peek_start(&pk, ctx->as4, ctx->ebgp);
+	ck_assert(bgp_update_peek(b, len, &pk));
+	ck_assert_uint_eq(pk.nsets, 1);
+	ck_assert_int_eq(bgp_update_decode(&u, b, len, ctx, &e), 0);
+	ck_assert_ptr_nonnull(u.attr);
+	ck_assert_msg(!!(pk.set[0].flags & BGP_PEEK_F_SET) == want_set, "%s", update);
+	if (want_set)
+		ck_assert_msg(pk.set[0].attr_hash == u.attr->hash, "%s", update);
+	bgp_update_release(&u);
+}
+
+/* ORIGIN, AS_PATH, NEXT_HOP, MED, LOCAL_PREF, ATOMIC_AGGREGATE; one prefix. */
+#define PLAIN_ATTRS                                                               \
+	"40 01 01 02 40 02 0e 02 03 0000fde9 fa56ea00 00000007 40 03 04 c0000201" \
+	"80 04 04 00000064 40 05 04 000000c8 40 06 00"
+
+START_TEST(test_peeked_set_hash_is_the_decodes)
+{
+	/* LOCAL_PREF discarded from an external peer, kept from an internal one. */
+	set_hash_as_decode("0000 002d" PLAIN_ATTRS "18 0a0000", &ebgp, true);
+	set_hash_as_decode("0000 002d" PLAIN_ATTRS "18 0a0000", &ibgp, true);
+	/* With communities (out of order, a repeat), and a path that is not the first's. */
+	set_hash_as_decode("0000 0040" PLAIN_ATTRS "c0 08 10 ffffff01 fde90001 ffffff01 00010002"
+			   "18 0a0000",
+			   &ebgp, true);
+	set_hash_as_decode("0000 002d"
+			   "40 01 01 02 40 02 0e 02 03 0000fde9 fa56ea00 00000008 40 03 04 c0000202"
+			   "80 04 04 00000064 40 05 04 000000c8 40 06 00 18 0a0000",
+			   &ebgp, true);
+	/* AGGREGATOR goes to the extras, whose address the set's hash takes: no guess. */
+	set_hash_as_decode("0000 0038" PLAIN_ATTRS "c0 07 08 0000fde9 c0000201 18 0a0000", &ebgp,
+			   false);
+	/* A repeated ORIGIN (the decode keeps the first): no guess. */
+	set_hash_as_decode("0000 0031 40 01 01 00" PLAIN_ATTRS "18 0a0000", &ebgp, false);
+	/* More communities than the peek reads: no list hash, so no set hash. */
+	set_hash_as_decode("0000 00b4" PLAIN_ATTRS "c0 08 84"
+			   "00010001 00010002 00010003 00010004 00010005 00010006 00010007 00010008"
+			   "00010009 0001000a 0001000b 0001000c 0001000d 0001000e 0001000f 00010010"
+			   "00010011 00010012 00010013 00010014 00010015 00010016 00010017 00010018"
+			   "00010019 0001001a 0001001b 0001001c 0001001d 0001001e 0001001f 00010020"
+			   "00010021"
+			   "18 0a0000",
+			   &ebgp, false);
+	bgp_attr_finish();
+}
+END_TEST
+
 START_TEST(test_peek_hashes_only_what_the_store_keeps_as_sent)
 {
 	uint8_t b[512];
 	size_t len = communities_update(b, sizeof(b));
 	struct bgp_update_peek pk;
 
-	/* A 2-octet session's path is widened before interning: no hash of its bytes. */
-	bgp_update_peek_start(&pk, false);
+	/* A 2-octet session's path is widened before interning: no hash of its bytes, nor of
+	 * its set. */
+	bgp_update_peek_start(&pk, false, true);
 	ck_assert(bgp_update_peek(b, len, &pk));
 	ck_assert_uint_eq(pk.nsets, 1);
 	ck_assert_uint_eq(pk.set[0].flags, BGP_PEEK_F_COMMUNITIES);
@@ -280,6 +345,7 @@ int main(void)
 	tcase_add_test(tc, test_peek_adds_up_across_updates);
 	tcase_add_test(tc, test_peek_truncated_and_mutated);
 	tcase_add_test(tc, test_peeked_hashes_are_the_stores);
+	tcase_add_test(tc, test_peeked_set_hash_is_the_decodes);
 	tcase_add_test(tc, test_peek_hashes_only_what_the_store_keeps_as_sent);
 	tcase_add_test(tc, test_peek_keeps_at_most_its_sets);
 	suite_add_tcase(s, tc);
