@@ -108,7 +108,8 @@ struct ptree {
 	/* The index of the stored nodes (NULL while the tree is small): see pt_ix_find(). */
 	uint32_t *ix;
 	uint32_t ix_size, ix_live, ix_tomb; /* slots; those holding a node, a tombstone */
-	uint32_t ix_demand; /* inserts that found the prefix stored, while there is no index */
+	uint32_t ix_demand;  /* inserts that found the prefix stored, while there is no index */
+	size_t where_missed; /* deletes given a note that did not serve: they descended */
 };
 
 /* ---- slab allocator ---- */
@@ -1109,32 +1110,53 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
  * their glue parent with it, and the grandparent is n's parent now. False (nothing changed)
  * when none holds, or the delete would need the link to the topmost one.
  */
-static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptree_where *w)
-{
-	uint32_t s1 = PT_NIL, s2 = PT_NIL, *plink = NULL, idx, top;
-	struct pt_node *n1 = NULL, *n2 = NULL;
-	void *val = NULL;
-	bool slot, safe;
+struct pt_where_use {
+	uint32_t s1, s2; /* the lowest two noted nodes still above n (PT_NIL: none) */
+	struct pt_node *n1, *n2;
+	uint32_t *plink; /* the link to s1, when known */
+};
 
-	for (unsigned i = 0; i < PTREE_WHERE_UP && !s2; i++) {
+/* The noted nodes a delete of n through *w starts from (pt_delete_where()). */
+static void pt_where_use(const struct ptree *t, const struct pt_node *n,
+			 const struct ptree_where *w, struct pt_where_use *u)
+{
+	memset(u, 0, sizeof(*u));
+	for (unsigned i = 0; i < PTREE_WHERE_UP && !u->s2; i++) {
 		struct pt_node *a = pt_node_live(t, w->up[i]);
 
 		if (!a || a->len >= n->len || !key_match(a->key, n->key, a->len))
 			continue;
-		if (!s1) {
-			s1 = w->up[i];
-			n1 = a;
+		if (!u->s1) {
+			u->s1 = w->up[i];
+			u->n1 = a;
 		} else {
-			s2 = w->up[i];
-			n2 = a;
+			u->s2 = w->up[i];
+			u->n2 = a;
 		}
 	}
-	if (!s1)
+	if (!u->s1)
+		return;
+	if (u->n2 && u->n2->child[pt_bit(n->key, u->n2->len)] == u->s1)
+		u->plink = &u->n2->child[pt_bit(n->key, u->n2->len)];
+	else if (t->root == u->s1)
+		u->plink = (uint32_t *)&t->root;
+}
+
+static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptree_where *w)
+{
+	uint32_t s1, *plink, idx, top;
+	struct pt_node *n1, *n2;
+	struct pt_where_use u;
+	void *val = NULL;
+	bool slot, safe;
+
+	pt_where_use(t, n, w, &u);
+	if (!u.s1)
 		return false;
-	if (n2 && n2->child[pt_bit(n->key, n2->len)] == s1)
-		plink = &n2->child[pt_bit(n->key, n2->len)];
-	else if (t->root == s1)
-		plink = &t->root;
+	s1 = u.s1;
+	n1 = u.n1;
+	n2 = u.n2;
+	plink = u.plink;
 	/* The block's top stays when what may change (n, its parent, s1 when plink lets it go)
 	 * lies below a node of the block that stays: s1, or s2 when s1 may be spliced out. */
 	slot = pt_dir_slot(t, n->key, n->len, &idx);
@@ -1157,12 +1179,39 @@ bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where 
 	if (!t || !t->inline_size || !value)
 		return false;
 	n = (struct pt_node *)((uint8_t *)value - t->value_off);
-	if (w && pt_delete_where(t, n, w)) {
-		pt_sized(t);
-		return true;
+	if (w) {
+		if (pt_delete_where(t, n, w)) {
+			pt_sized(t);
+			return true;
+		}
+		t->where_missed++;
 	}
 	pt_to_prefix(t, n, &p);
 	return ptree_delete(t, &p) == value;
+}
+
+/*
+ * pt_delete_where() fails when no noted node is still above n, or when n is a leaf right
+ * under a glue s1 whose link it does not know (s1 must be spliced out): the delete then
+ * descends. The same checks, without a change: they read the noted nodes, n and the link
+ * below s1 (which the delete reads too).
+ */
+bool ptree_where_serves(const struct ptree *t, const void *value, const struct ptree_where *w)
+{
+	const struct pt_node *n;
+	struct pt_where_use u;
+	uint32_t below;
+
+	if (!t || !t->inline_size || !value || !w)
+		return false;
+	n = (const struct pt_node *)((const uint8_t *)value - t->value_off);
+	pt_where_use(t, n, w, &u);
+	if (!u.s1)
+		return false;
+	if (u.plink || !pt_is_glue(u.s1) || n->child[0] || n->child[1])
+		return true;
+	below = u.n1->child[pt_bit(n->key, u.n1->len)];
+	return !below || pt_is_glue(below) || pt_node(t, below) != n;
 }
 
 void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w)
@@ -1501,4 +1550,9 @@ size_t ptree_memory(const struct ptree *t)
 size_t ptree_index_slots(const struct ptree *t)
 {
 	return t && t->ix ? t->ix_size : 0;
+}
+
+size_t ptree_where_missed(const struct ptree *t)
+{
+	return t ? t->where_missed : 0;
 }

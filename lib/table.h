@@ -98,6 +98,11 @@ void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct p
 /* Delete the prefix whose inline value is value (from ptree_get_inline(), still stored),
  * using *w when it still holds (w may be NULL). False when value is not in an inline tree. */
 bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where *w);
+/* Would ptree_delete_inline(t, value, w) delete through *w, without a descent? (Reads the
+ * nodes *w names: after ptree_prefetch_where(), to fetch the others' descents ahead.) */
+bool ptree_where_serves(const struct ptree *t, const void *value, const struct ptree_where *w);
+/* How many ptree_delete_inline() calls given a note descended all the same (for tests). */
+size_t ptree_where_missed(const struct ptree *t);
 /* A hint, like ptree_prefetch(): bring into the cache the nodes *w names. */
 void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w);
 

@@ -117,7 +117,7 @@ static void make_entries(int family)
 static void run_model(int family, int dir)
 {
 	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
-	size_t order[N / 2], noted = 0;
+	size_t order[N / 2], noted = 0, served = 0, missed = 0;
 
 	ck_assert_ptr_nonnull(t);
 	ptree_directory_thresholds(t, dir % 2 ? 64 : SIZE_MAX, dir % 2 ? 16 : SIZE_MAX);
@@ -147,7 +147,8 @@ static void run_model(int family, int dir)
 		order[j] = tmp;
 	}
 	for (size_t k = 0; k < N / 2; k++) {
-		size_t i = order[k], other = N / 2 + rnd() % (N / 2);
+		size_t i = order[k], other = N / 2 + rnd() % (N / 2), before;
+		bool serves;
 
 		/* A change elsewhere meanwhile, or a fresh note. */
 		switch (rnd() % 3) {
@@ -165,12 +166,21 @@ static void run_model(int family, int dir)
 		default:
 			break;
 		}
+		/* The prediction is the delete's own outcome: through the note, or a descent. */
+		serves = ptree_where_serves(t, ents[i].v, &ents[i].w);
+		before = ptree_where_missed(t);
 		FAST_ASSERT(ptree_delete_inline(t, ents[i].v, &ents[i].w));
+		FAST_EQ(ptree_where_missed(t) - before, (size_t)!serves);
+		served += serves;
+		missed += !serves;
 		ents[i].v = NULL;
 		FAST_EQ(ptree_lookup(t, &ents[i].p), NULL);
 		if (k % 64 == 0)
 			check_all(t);
 	}
+	/* Both outcomes, many times (the model makes stale notes on purpose). */
+	ck_assert_uint_gt(served, N / 8);
+	ck_assert_uint_gt(missed, N / 64);
 	check_all(t);
 	for (size_t i = N / 2; i < N; i++)
 		if (ents[i].v)
@@ -252,6 +262,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 	struct ptree *t;
 	struct prefix p;
 	struct val *v;
+	size_t missed;
 
 	/* Fresh: the leaf b goes, its glue with it; a, c stay. */
 	{
@@ -260,7 +271,9 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 		t = tree_of(family, set, 3);
 		v = find(t, b, &w);
 		ck_assert_uint_ne(w.up[0], 0);
+		ck_assert(ptree_where_serves(t, v, &w));
 		ck_assert(ptree_delete_inline(t, v, &w));
+		ck_assert_uint_eq(ptree_where_missed(t), 0);
 		expect(t, left, 2);
 		ptree_free(t, NULL);
 	}
@@ -319,7 +332,12 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 		p = pfx(d);
 		ck_assert_ptr_null(ptree_lookup_where(t, &p, &wc));
 		ck_assert_uint_eq(wc.up[0], 0);
-		ck_assert(ptree_delete_inline(t, find(t, c, &w), &wc));
+		v = find(t, c, &w);
+		ck_assert(!ptree_where_serves(t, v, &wc));
+		ck_assert(!ptree_where_serves(t, v, NULL));
+		missed = ptree_where_missed(t);
+		ck_assert(ptree_delete_inline(t, v, &wc));
+		ck_assert_uint_eq(ptree_where_missed(t), missed + 1);
 		expect(t, left, 2);
 		ptree_free(t, NULL);
 	}
