@@ -972,6 +972,75 @@ void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct p
 	return pt_lookup(t, p, w);
 }
 
+/*
+ * pt_lookup() with notes of n prefixes at once: their descents interleaved, one level of each
+ * per round, each next node fetched while the others step, as pt_prefetch_descents() does
+ * ahead of a run of lookups; but the answers and notes are taken on the way, so that the
+ * lookups need not walk the descents a second time.
+ */
+static void pt_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n,
+				  void **val, struct ptree_where *w)
+{
+	uint32_t ref[PTREE_PREFETCH_MAX], up[PTREE_PREFETCH_MAX][PTREE_WHERE_UP];
+	uint8_t key[PTREE_PREFETCH_MAX][16];
+	unsigned len[PTREE_PREFETCH_MAX];
+	size_t active;
+
+	memset(up, 0, sizeof(up));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx;
+
+		val[i] = NULL;
+		memset(&w[i], 0, sizeof(w[i]));
+		if (!pt_key(t, &p[i], key[i], &len[i]))
+			ref[i] = PT_NIL;
+		else
+			ref[i] = pt_dir_slot(t, key[i], len[i], &idx) ? t->dir[idx] : t->root;
+	}
+	do {
+		active = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct pt_node *node;
+
+			if (!ref[i])
+				continue;
+			node = pt_node(t, ref[i]);
+			if (node->len >= len[i] || !key_match(node->key, key[i], node->len)) {
+				if (node->len == len[i] && !pt_is_glue(ref[i]) &&
+				    key_match(node->key, key[i], node->len)) {
+					val[i] = pt_val(t, node);
+					memcpy(w[i].up, up[i], sizeof(up[i]));
+				}
+				ref[i] = PT_NIL;
+				continue;
+			}
+			memmove(&up[i][1], &up[i][0], (PTREE_WHERE_UP - 1) * sizeof(up[i][0]));
+			up[i][0] = ref[i];
+			ref[i] = node->child[pt_bit(key[i], node->len)];
+			if (ref[i]) {
+				__builtin_prefetch(pt_node(t, ref[i]));
+				active++;
+			}
+		}
+	} while (active);
+}
+
+void ptree_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n, void **val,
+			      struct ptree_where *w)
+{
+	for (size_t i = 0; i < n; i += PTREE_PREFETCH_MAX) {
+		size_t m = MIN(n - i, (size_t)PTREE_PREFETCH_MAX);
+
+		if (t)
+			pt_lookup_where_group(t, &p[i], m, &val[i], &w[i]);
+		else
+			for (size_t k = 0; k < m; k++) {
+				val[i + k] = NULL;
+				memset(&w[i + k], 0, sizeof(w[i + k]));
+			}
+	}
+}
+
 /* The longest stored prefix with a value covering (key, len) in the subtree at ref. */
 static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
 {

@@ -4,7 +4,8 @@
  * ptree_delete_inline()), against a reference on random data with other inserts and deletes
  * between the lookup and the delete, with and without the directory, both families; and the
  * cases where the note no longer holds (its parent or grandparent freed, or spliced out, a
- * node inserted above, another prefix's note), where the delete must descend instead.
+ * node inserted above, another prefix's note), where the delete must descend instead; and
+ * the lookups of a group at once (ptree_lookup_where_group()).
  */
 #include "lib/compat.h"
 
@@ -200,6 +201,58 @@ START_TEST(test_where_model_ipv6)
 {
 	for (int dir = 0; dir < 4; dir++)
 		run_model(AF_INET6, dir);
+}
+END_TEST
+
+/* The group lookup gives each prefix's ptree_lookup_where() answer and note: groups of up to
+ * 40 (more than one interleaved round), present and absent prefixes (some at glue nodes, some
+ * repeated), one of the other family; with and without the directory and the index. */
+static void run_group(int family, int dir)
+{
+	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
+	struct prefix group[40];
+	struct ptree_where w[40], one;
+	void *val[40];
+	size_t found = 0, absent = 0;
+
+	ptree_directory_thresholds(t, dir ? 64 : SIZE_MAX, dir ? 16 : SIZE_MAX);
+	make_entries(family);
+	for (size_t i = 0; i < N / 2; i++)
+		insert(t, i);
+	for (size_t i = 0; dir == 2 && i < N / 2; i++)
+		FAST_ASSERT(ptree_get_inline(t, &ents[i].p, NULL) == (void *)ents[i].v);
+	ck_assert(dir == 2 ? ptree_index_slots(t) > 0 : ptree_index_slots(t) == 0);
+	for (int round = 0; round < 400; round++) {
+		size_t n = 1 + rnd() % 40;
+
+		for (size_t k = 0; k < n; k++)
+			group[k] = ents[rnd() % N].p;
+		if (round % 7 == 0) {
+			memset(&group[n / 2], 0, sizeof(group[0]));
+			group[n / 2].family = family == AF_INET ? AF_INET6 : AF_INET;
+		}
+		memset(w, 0xa5, sizeof(w));
+		ptree_lookup_where_group(t, group, n, val, w);
+		for (size_t k = 0; k < n; k++) {
+			FAST_EQ(val[k], ptree_lookup_where(t, &group[k], &one));
+			FAST_ASSERT(memcmp(&w[k], &one, sizeof(one)) == 0);
+			found += val[k] != NULL;
+			absent += val[k] == NULL;
+		}
+	}
+	ck_assert_uint_gt(found, 1000);
+	ck_assert_uint_gt(absent, 1000);
+	ptree_lookup_where_group(NULL, group, 3, val, w);
+	ck_assert(!val[0] && !val[2] && !w[1].up[0]);
+	ptree_free(t, NULL);
+}
+
+START_TEST(test_where_group)
+{
+	for (int dir = 0; dir < 3; dir++) {
+		run_group(AF_INET, dir);
+		run_group(AF_INET6, dir);
+	}
 }
 END_TEST
 
@@ -429,6 +482,7 @@ int main(void)
 	tcase_add_test(tc, test_where_model_ipv6);
 	tcase_add_test(tc, test_where_stale);
 	tcase_add_test(tc, test_where_block_tops);
+	tcase_add_test(tc, test_where_group);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
