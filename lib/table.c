@@ -134,7 +134,8 @@ struct ptree {
 	/* The index of the stored nodes (NULL while the tree is small): see pt_ix_find(). */
 	uint32_t *ix;
 	uint32_t ix_size, ix_live, ix_tomb; /* slots; those holding a node, a tombstone */
-	uint32_t ix_demand; /* inserts that found the prefix stored, while there is no index */
+	uint32_t ix_demand;  /* inserts that found the prefix stored, while there is no index */
+	size_t where_missed; /* deletes given a note that did not serve: they descended */
 };
 
 /* ---- slab allocator ---- */
@@ -1063,6 +1064,76 @@ void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct p
 	return pt_lookup(t, p, w);
 }
 
+/*
+ * pt_lookup() with notes of n prefixes at once: their descents interleaved, one level of each
+ * per round, each next node fetched while the others step, as pt_prefetch_descents() does
+ * ahead of a run of lookups; but the answers and notes are taken on the way, so that the
+ * lookups need not walk the descents a second time.
+ */
+static void pt_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n,
+				  void **val, struct ptree_where *w)
+{
+	uint32_t ref[PTREE_PREFETCH_MAX], up[PTREE_PREFETCH_MAX][PTREE_WHERE_UP];
+	uint8_t key[PTREE_PREFETCH_MAX][16];
+	unsigned len[PTREE_PREFETCH_MAX];
+	size_t active;
+
+	memset(up, 0, sizeof(up));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx;
+
+		val[i] = NULL;
+		memset(&w[i], 0, sizeof(w[i]));
+		if (!pt_key(t, &p[i], key[i], &len[i]))
+			ref[i] = PT_NIL;
+		else
+			ref[i] = pt_dir_slot(t, key[i], len[i], &idx) ? t->dir[idx] : t->root;
+	}
+	do {
+		active = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct pt_node *node;
+			const uint8_t *nk;
+
+			if (!ref[i])
+				continue;
+			node = pt_node_key(t, ref[i], &nk);
+			if (node->len >= len[i] || !key_match(nk, key[i], node->len)) {
+				if (node->len == len[i] && !pt_is_glue(ref[i]) &&
+				    key_match(nk, key[i], node->len)) {
+					val[i] = pt_val(t, node);
+					memcpy(w[i].up, up[i], sizeof(up[i]));
+				}
+				ref[i] = PT_NIL;
+				continue;
+			}
+			memmove(&up[i][1], &up[i][0], (PTREE_WHERE_UP - 1) * sizeof(up[i][0]));
+			up[i][0] = ref[i];
+			ref[i] = node->child[pt_bit(key[i], node->len)];
+			if (ref[i]) {
+				__builtin_prefetch(pt_node(t, ref[i]));
+				active++;
+			}
+		}
+	} while (active);
+}
+
+void ptree_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n, void **val,
+			      struct ptree_where *w)
+{
+	for (size_t i = 0; i < n; i += PTREE_PREFETCH_MAX) {
+		size_t m = MIN(n - i, (size_t)PTREE_PREFETCH_MAX);
+
+		if (t)
+			pt_lookup_where_group(t, &p[i], m, &val[i], &w[i]);
+		else
+			for (size_t k = 0; k < m; k++) {
+				val[i + k] = NULL;
+				memset(&w[i + k], 0, sizeof(w[i + k]));
+			}
+	}
+}
+
 /* The longest stored prefix with a value covering (key, len) in the subtree at ref. */
 static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
 {
@@ -1204,10 +1275,46 @@ void *ptree_delete(struct ptree *t, const struct prefix *p)
  * their glue parent with it, and the grandparent is n's parent now. False (nothing changed)
  * when none holds, or the delete would need the link to the topmost one.
  */
+struct pt_where_use {
+	uint32_t s1, s2; /* the lowest two noted nodes still above n (PT_NIL: none) */
+	struct pt_node *n1, *n2;
+	uint32_t *plink; /* the link to s1, when known */
+};
+
+/* The noted nodes a delete of n through *w starts from (pt_delete_where()). */
+static void pt_where_use(const struct ptree *t, const struct pt_node *n,
+			 const struct ptree_where *w, struct pt_where_use *u)
+{
+	const uint8_t *key = pt_nkey(t, n);
+	unsigned len = n->len;
+
+	memset(u, 0, sizeof(*u));
+	for (unsigned i = 0; i < PTREE_WHERE_UP && !u->s2; i++) {
+		struct pt_node *a = pt_node_live(t, w->up[i]);
+
+		if (!a || a->len >= len || !key_match(pt_nkey(t, a), key, a->len))
+			continue;
+		if (!u->s1) {
+			u->s1 = w->up[i];
+			u->n1 = a;
+		} else {
+			u->s2 = w->up[i];
+			u->n2 = a;
+		}
+	}
+	if (!u->s1)
+		return;
+	if (u->n2 && u->n2->child[pt_bit(key, u->n2->len)] == u->s1)
+		u->plink = &u->n2->child[pt_bit(key, u->n2->len)];
+	else if (t->root == u->s1)
+		u->plink = (uint32_t *)&t->root;
+}
+
 static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptree_where *w)
 {
-	uint32_t s1 = PT_NIL, s2 = PT_NIL, *plink = NULL, idx, top;
-	struct pt_node *n1 = NULL, *n2 = NULL;
+	uint32_t s1, *plink, idx, top;
+	struct pt_node *n1, *n2;
+	struct pt_where_use u;
 	void *val = NULL;
 	bool slot, safe;
 	/* n's prefix, which goes with n (pt_delete_below() reads it only on the way down):
@@ -1216,25 +1323,13 @@ static bool pt_delete_where(struct ptree *t, struct pt_node *n, const struct ptr
 	const uint8_t *key = pt_nkey(t, n);
 	unsigned len = n->len;
 
-	for (unsigned i = 0; i < PTREE_WHERE_UP && !s2; i++) {
-		struct pt_node *a = pt_node_live(t, w->up[i]);
-
-		if (!a || a->len >= len || !key_match(pt_nkey(t, a), key, a->len))
-			continue;
-		if (!s1) {
-			s1 = w->up[i];
-			n1 = a;
-		} else {
-			s2 = w->up[i];
-			n2 = a;
-		}
-	}
-	if (!s1)
+	pt_where_use(t, n, w, &u);
+	if (!u.s1)
 		return false;
-	if (n2 && n2->child[pt_bit(key, n2->len)] == s1)
-		plink = &n2->child[pt_bit(key, n2->len)];
-	else if (t->root == s1)
-		plink = &t->root;
+	s1 = u.s1;
+	n1 = u.n1;
+	n2 = u.n2;
+	plink = u.plink;
 	/* The block's top stays when what may change (n, its parent, s1 when plink lets it go)
 	 * lies below a node of the block that stays: s1, or s2 when s1 may be spliced out. */
 	slot = pt_dir_slot(t, key, len, &idx);
@@ -1262,12 +1357,39 @@ bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where 
 	if (!t || !t->inline_size || !value)
 		return false;
 	n = (struct pt_node *)((uint8_t *)value - t->value_off);
-	if (w && pt_delete_where(t, n, w)) {
-		pt_sized(t);
-		return true;
+	if (w) {
+		if (pt_delete_where(t, n, w)) {
+			pt_sized(t);
+			return true;
+		}
+		t->where_missed++;
 	}
 	pt_to_prefix(t, n, &p);
 	return ptree_delete(t, &p) == value;
+}
+
+/*
+ * pt_delete_where() fails when no noted node is still above n, or when n is a leaf right
+ * under a glue s1 whose link it does not know (s1 must be spliced out): the delete then
+ * descends. The same checks, without a change: they read the noted nodes, n and the link
+ * below s1 (which the delete reads too).
+ */
+bool ptree_where_serves(const struct ptree *t, const void *value, const struct ptree_where *w)
+{
+	const struct pt_node *n;
+	struct pt_where_use u;
+	uint32_t below;
+
+	if (!t || !t->inline_size || !value || !w)
+		return false;
+	n = (const struct pt_node *)((const uint8_t *)value - t->value_off);
+	pt_where_use(t, n, w, &u);
+	if (!u.s1)
+		return false;
+	if (u.plink || !pt_is_glue(u.s1) || n->child[0] || n->child[1])
+		return true;
+	below = u.n1->child[pt_bit(pt_nkey(t, n), u.n1->len)];
+	return !below || pt_is_glue(below) || pt_node(t, below) != n;
 }
 
 void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w)
@@ -1611,4 +1733,9 @@ size_t ptree_memory(const struct ptree *t)
 size_t ptree_index_slots(const struct ptree *t)
 {
 	return t && t->ix ? t->ix_size : 0;
+}
+
+size_t ptree_where_missed(const struct ptree *t)
+{
+	return t ? t->where_missed : 0;
 }

@@ -102,9 +102,19 @@ struct ptree_where {
 /* ptree_lookup() that also fills *w (zeroed when p is absent; the nodes above the root, or
  * above where the descent started, are not known). */
 void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct ptree_where *w);
+/* ptree_lookup_where() of p[0 .. n - 1] into val[i] and w[i], their descents interleaved so
+ * that their cache misses overlap (the descents are walked once: no ptree_prefetch*() is
+ * needed before). For a received UPDATE's withdrawals, far apart in the tree. */
+void ptree_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n, void **val,
+			      struct ptree_where *w);
 /* Delete the prefix whose inline value is value (from ptree_get_inline(), still stored),
  * using *w when it still holds (w may be NULL). False when value is not in an inline tree. */
 bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where *w);
+/* Would ptree_delete_inline(t, value, w) delete through *w, without a descent? (Reads the
+ * nodes *w names: after ptree_prefetch_where(), to fetch the others' descents ahead.) */
+bool ptree_where_serves(const struct ptree *t, const void *value, const struct ptree_where *w);
+/* How many ptree_delete_inline() calls given a note descended all the same (for tests). */
+size_t ptree_where_missed(const struct ptree *t);
 /* A hint, like ptree_prefetch(): bring into the cache the nodes *w names. */
 void ptree_prefetch_where(const struct ptree *t, const struct ptree_where *w);
 

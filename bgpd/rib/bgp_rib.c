@@ -984,6 +984,7 @@ static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enu
 {
 	struct prefix group[WITHDRAW_GROUP];
 	struct bgp_dest *dest[WITHDRAW_GROUP];
+	void *found[WITHDRAW_GROUP];
 	struct ptree_where where[WITHDRAW_GROUP];
 	struct bgp_path *path, *prev;
 	size_t n;
@@ -991,14 +992,15 @@ static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enu
 	do {
 		for (n = 0; n < WITHDRAW_GROUP && bgp_nlri_next(it, af, &group[n]); n++)
 			;
-		/* The withdrawal's lookup descends (it notes the way for the delete). */
-		ptree_prefetch_descents(rib->af[af].tree, group, n);
-		/* Each withdrawal releases its path's attribute set: the path, then the set, were
-		 * two dependent cache misses per withdrawal, one withdrawal after the other. The
-		 * group's lookups first, loading every path, then every set: their misses
-		 * overlap. The dests stay valid meanwhile (only the journal's trim frees one). */
+		/* The withdrawal's lookups descend (they note the way for the delete), the
+		 * group's together, once. Each withdrawal releases its path's attribute set: the
+		 * path, then the set, were two dependent cache misses per withdrawal, one
+		 * withdrawal after the other. The group's lookups first, loading every path, then
+		 * every set: their misses overlap. The dests stay valid meanwhile (only the
+		 * journal's trim frees one). */
+		ptree_lookup_where_group(rib->af[af].tree, group, n, found, where);
 		for (size_t i = 0; i < n; i++) {
-			dest[i] = ptree_lookup_where(rib->af[af].tree, &group[i], &where[i]);
+			dest[i] = found[i];
 			if (dest[i] && dest_has_paths(dest[i]))
 				__builtin_prefetch(dest_paths(dest[i]));
 		}

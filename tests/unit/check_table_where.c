@@ -4,7 +4,8 @@
  * ptree_delete_inline()), against a reference on random data with other inserts and deletes
  * between the lookup and the delete, with and without the directory, both families; and the
  * cases where the note no longer holds (its parent or grandparent freed, or spliced out, a
- * node inserted above, another prefix's note), where the delete must descend instead.
+ * node inserted above, another prefix's note), where the delete must descend instead; and
+ * the lookups of a group at once (ptree_lookup_where_group()).
  */
 #include "lib/compat.h"
 
@@ -118,7 +119,7 @@ static void make_entries(int family)
 static void run_model(int family, int dir)
 {
 	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
-	size_t order[N / 2], noted = 0;
+	size_t order[N / 2], noted = 0, served = 0, missed = 0;
 
 	ck_assert_ptr_nonnull(t);
 	ptree_directory_thresholds(t, dir % 2 ? 64 : SIZE_MAX, dir % 2 ? 16 : SIZE_MAX);
@@ -148,7 +149,8 @@ static void run_model(int family, int dir)
 		order[j] = tmp;
 	}
 	for (size_t k = 0; k < N / 2; k++) {
-		size_t i = order[k], other = N / 2 + rnd() % (N / 2);
+		size_t i = order[k], other = N / 2 + rnd() % (N / 2), before;
+		bool serves;
 
 		/* A change elsewhere meanwhile, or a fresh note. */
 		switch (rnd() % 3) {
@@ -166,12 +168,21 @@ static void run_model(int family, int dir)
 		default:
 			break;
 		}
+		/* The prediction is the delete's own outcome: through the note, or a descent. */
+		serves = ptree_where_serves(t, ents[i].v, &ents[i].w);
+		before = ptree_where_missed(t);
 		FAST_ASSERT(ptree_delete_inline(t, ents[i].v, &ents[i].w));
+		FAST_EQ(ptree_where_missed(t) - before, (size_t)!serves);
+		served += serves;
+		missed += !serves;
 		ents[i].v = NULL;
 		FAST_EQ(ptree_lookup(t, &ents[i].p), NULL);
 		if (k % 64 == 0)
 			check_all(t);
 	}
+	/* Both outcomes, many times (the model makes stale notes on purpose). */
+	ck_assert_uint_gt(served, N / 8);
+	ck_assert_uint_gt(missed, N / 64);
 	check_all(t);
 	for (size_t i = N / 2; i < N; i++)
 		if (ents[i].v)
@@ -191,6 +202,58 @@ START_TEST(test_where_model_ipv6)
 {
 	for (int dir = 0; dir < 4; dir++)
 		run_model(AF_INET6, dir);
+}
+END_TEST
+
+/* The group lookup gives each prefix's ptree_lookup_where() answer and note: groups of up to
+ * 40 (more than one interleaved round), present and absent prefixes (some at glue nodes, some
+ * repeated), one of the other family; with and without the directory and the index. */
+static void run_group(int family, int dir)
+{
+	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
+	struct prefix group[40];
+	struct ptree_where w[40], one;
+	void *val[40];
+	size_t found = 0, absent = 0;
+
+	ptree_directory_thresholds(t, dir ? 64 : SIZE_MAX, dir ? 16 : SIZE_MAX);
+	make_entries(family);
+	for (size_t i = 0; i < N / 2; i++)
+		insert(t, i);
+	for (size_t i = 0; dir == 2 && i < N / 2; i++)
+		FAST_ASSERT(ptree_get_inline(t, &ents[i].p, NULL) == (void *)ents[i].v);
+	ck_assert(dir == 2 ? ptree_index_slots(t) > 0 : ptree_index_slots(t) == 0);
+	for (int round = 0; round < 400; round++) {
+		size_t n = 1 + rnd() % 40;
+
+		for (size_t k = 0; k < n; k++)
+			group[k] = ents[rnd() % N].p;
+		if (round % 7 == 0) {
+			memset(&group[n / 2], 0, sizeof(group[0]));
+			group[n / 2].family = family == AF_INET ? AF_INET6 : AF_INET;
+		}
+		memset(w, 0xa5, sizeof(w));
+		ptree_lookup_where_group(t, group, n, val, w);
+		for (size_t k = 0; k < n; k++) {
+			FAST_EQ(val[k], ptree_lookup_where(t, &group[k], &one));
+			FAST_ASSERT(memcmp(&w[k], &one, sizeof(one)) == 0);
+			found += val[k] != NULL;
+			absent += val[k] == NULL;
+		}
+	}
+	ck_assert_uint_gt(found, 1000);
+	ck_assert_uint_gt(absent, 1000);
+	ptree_lookup_where_group(NULL, group, 3, val, w);
+	ck_assert(!val[0] && !val[2] && !w[1].up[0]);
+	ptree_free(t, NULL);
+}
+
+START_TEST(test_where_group)
+{
+	for (int dir = 0; dir < 3; dir++) {
+		run_group(AF_INET, dir);
+		run_group(AF_INET6, dir);
+	}
 }
 END_TEST
 
@@ -253,6 +316,7 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 	struct ptree *t;
 	struct prefix p;
 	struct val *v;
+	size_t missed;
 
 	/* Fresh: the leaf b goes, its glue with it; a, c stay. */
 	{
@@ -261,7 +325,9 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 		t = tree_of(family, set, 3);
 		v = find(t, b, &w);
 		ck_assert_uint_ne(w.up[0], 0);
+		ck_assert(ptree_where_serves(t, v, &w));
 		ck_assert(ptree_delete_inline(t, v, &w));
+		ck_assert_uint_eq(ptree_where_missed(t), 0);
 		expect(t, left, 2);
 		ptree_free(t, NULL);
 	}
@@ -320,7 +386,12 @@ static void run_stale(int family, const char *a, const char *b, const char *c, c
 		p = pfx(d);
 		ck_assert_ptr_null(ptree_lookup_where(t, &p, &wc));
 		ck_assert_uint_eq(wc.up[0], 0);
-		ck_assert(ptree_delete_inline(t, find(t, c, &w), &wc));
+		v = find(t, c, &w);
+		ck_assert(!ptree_where_serves(t, v, &wc));
+		ck_assert(!ptree_where_serves(t, v, NULL));
+		missed = ptree_where_missed(t);
+		ck_assert(ptree_delete_inline(t, v, &wc));
+		ck_assert_uint_eq(ptree_where_missed(t), missed + 1);
 		expect(t, left, 2);
 		ptree_free(t, NULL);
 	}
@@ -412,6 +483,7 @@ int main(void)
 	tcase_add_test(tc, test_where_model_ipv6);
 	tcase_add_test(tc, test_where_stale);
 	tcase_add_test(tc, test_where_block_tops);
+	tcase_add_test(tc, test_where_group);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
