@@ -508,6 +508,9 @@ class PhaseProfile:
         # the phase it fell in (shell_max_phase).
         self.span = [key, time.monotonic(), None]
         res.setdefault("phase_spans", []).append(self.span)
+        # And the DUT's VmHWM at each phase's end (vmhwm_phases_kib): which phase set the
+        # peak.
+        self.key, self.pid, self.res = key, pid, res
         if key not in args.profile:
             return
         os.makedirs(args.out_dir, exist_ok=True)
@@ -525,6 +528,9 @@ class PhaseProfile:
 
     def __exit__(self, *exc):
         self.span[2] = time.monotonic()
+        st = rss_kib(self.pid)
+        if st:
+            self.res.setdefault("vmhwm_phases_kib", {})[self.key] = st["VmHWM"]
         if not self.proc:
             return False
         self.proc.send_signal(signal.SIGINT)  # perf writes its data and exits
