@@ -40,16 +40,11 @@ struct event_show {
 	uint64_t calls, total_us;
 };
 
-static void stat_text(const struct event_stat *st, void *arg)
+static void stat_text(struct vty *vty, const struct event_stat *st)
 {
-	struct event_show *es = arg;
 	char types[8];
 
-	if (!st->calls && !st->handles)
-		return;
-	es->calls += st->calls;
-	es->total_us += st->total_us;
-	vty_out(es->vty,
+	vty_out(vty,
 		"%7" PRIu32 " %9" PRIu64 ".%03" PRIu64 " %9" PRIu64 " %8" PRIu64 " %9" PRIu64
 		" %9" PRIu64 " %4s  %s\n",
 		st->handles, st->total_us / 1000, st->total_us % 1000, st->calls,
@@ -57,24 +52,34 @@ static void stat_text(const struct event_stat *st, void *arg)
 		type_letters(st->types, types), st->name);
 }
 
-static void stat_json(const struct event_stat *st, void *arg)
+static void stat_json(struct json_writer *jw, const struct event_stat *st)
+{
+	char types[8];
+
+	json_object_open(jw, st->name);
+	json_uint(jw, "handles", st->handles);
+	json_uint(jw, "totalCalls", st->calls);
+	json_uint(jw, "totalWallUsec", st->total_us);
+	json_uint(jw, "averageWallUsec", st->calls ? st->total_us / st->calls : 0);
+	json_uint(jw, "maxWallUsec", st->max_us);
+	json_uint(jw, "wallWarnings", st->slow);
+	json_string(jw, "type", type_letters(st->types, types));
+	json_object_close(jw);
+}
+
+/* One callback name: skipped when it never ran and has no handle (a name of the past). */
+static void stat_row(const struct event_stat *st, void *arg)
 {
 	struct event_show *es = arg;
-	char types[8];
 
 	if (!st->calls && !st->handles)
 		return;
 	es->calls += st->calls;
 	es->total_us += st->total_us;
-	json_object_open(es->jw, st->name);
-	json_uint(es->jw, "handles", st->handles);
-	json_uint(es->jw, "totalCalls", st->calls);
-	json_uint(es->jw, "totalWallUsec", st->total_us);
-	json_uint(es->jw, "averageWallUsec", st->calls ? st->total_us / st->calls : 0);
-	json_uint(es->jw, "maxWallUsec", st->max_us);
-	json_uint(es->jw, "wallWarnings", st->slow);
-	json_string(es->jw, "type", type_letters(st->types, types));
-	json_object_close(es->jw);
+	if (es->jw)
+		stat_json(es->jw, st);
+	else
+		stat_text(es->vty, st);
 }
 
 static void show_event_stats(struct vty *vty, bool json)
@@ -85,7 +90,7 @@ static void show_event_stats(struct vty *vty, bool json)
 	if (json) {
 		json_init(&jw, &vty->out, true);
 		json_object_open(&jw, NULL);
-		event_stats_walk(stat_json, &es);
+		event_stats_walk(stat_row, &es);
 		json_object_close(&jw);
 		json_end(&jw);
 		return;
@@ -93,7 +98,7 @@ static void show_event_stats(struct vty *vty, bool json)
 	vty_out(vty, "Event statistics for %s (wall-clock; a warning at %u ms):\n\n",
 		cmd_daemon_name(), EVENT_SLOW_MS);
 	vty_out(vty, "Handles   Runtime(ms)   Invoked Avg uSec Max uSecs Wall_Warn Type  Event\n");
-	event_stats_walk(stat_text, &es);
+	event_stats_walk(stat_row, &es);
 	vty_out(vty, "Total %11" PRIu64 ".%03" PRIu64 " %9" PRIu64 "\n", es.total_us / 1000,
 		es.total_us % 1000, es.calls);
 }

@@ -240,6 +240,22 @@ START_TEST(test_establish_outgoing)
 }
 END_TEST
 
+/* Bring an outgoing session to Established with the scripted remote; its socket. */
+static int establish_scripted(struct bgp_peer *peer)
+{
+	int fd;
+
+	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
+	fd = st_accept(lfd, 2000);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1);
+	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
+	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
+	st_send_keepalive(fd);
+	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	return fd;
+}
+
 /* Resident pages of [p, p + len) (mincore). */
 static size_t resident_pages(const uint8_t *p, size_t len)
 {
@@ -273,14 +289,7 @@ START_TEST(test_idle_input_buffer_pages_given_back)
 	size_t before;
 	int fd;
 
-	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
-	fd = st_accept(lfd, 2000);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1);
-	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
-	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
-	st_send_keepalive(fd);
-	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
+	fd = establish_scripted(peer);
 	c = primary(peer);
 
 	/* 76,000 bytes of KEEPALIVEs in one write: most of them in the buffer at once. */
@@ -318,16 +327,8 @@ END_TEST
 /* Bring a session with the scripted remote to Established and drop it again. */
 static void establish_and_drop(struct bgp_peer *peer)
 {
-	int fd;
+	int fd = establish_scripted(peer);
 
-	ck_assert(st_state_is(peer, BGP_ST_CONNECT, 2000));
-	fd = st_accept(lfd, 2000);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(st_recv(fd, NULL, 0, NULL, 2000), 1);
-	st_send_open(fd, REMOTE_AS, 90, REMOTE_ID_LOW);
-	ck_assert(st_state_is(peer, BGP_ST_OPENCONFIRM, 2000));
-	st_send_keepalive(fd);
-	ck_assert(st_state_is(peer, BGP_ST_ESTABLISHED, 2000));
 	close(fd);
 	ck_assert(st_state_is(peer, BGP_ST_IDLE, 2000) || st_state_is(peer, BGP_ST_ACTIVE, 10) ||
 		  st_state_is(peer, BGP_ST_CONNECT, 10));
