@@ -92,6 +92,28 @@ def test_summary_text_output(lab):
         assert addr in out, "show ip bgp summary on s2 does not list %s:\n%s" % (addr, out)
 
 
+def test_event_cpu_counts_the_sessions_work(lab):
+    """`show event cpu` (FRR's command) names the callbacks that did s2's work, with their
+    calls and times; `clear event cpu` zeroes them (an operator's look for a busy daemon)."""
+    lab.require_established("s2", ["192.0.2.1", "192.0.2.6"])
+    d = lab["s2"]
+    stats = d.vtysh_json("show event cpu json")
+    for name in ("read_cb", "rib_work_cb", "keepalive_timer_cb"):
+        assert name in stats, "s2: no %s in show event cpu json: %s" % (name, sorted(stats))
+    read = stats["read_cb"]
+    assert read["handles"] >= 4, "s2 has four sessions, each read by read_cb: %s" % read
+    assert read["totalCalls"] > 0 and read["totalWallUsec"] > 0, read
+    assert read["maxWallUsec"] >= read["averageWallUsec"], read
+    assert read["type"] == "R", read
+    text = d.vtysh("show event cpu")
+    assert text.startswith("Event statistics for bgpd"), text[:200]
+    assert any(line.split()[-1] == "rib_work_cb" for line in text.splitlines()[3:]), text
+    d.vtysh("clear event cpu")
+    after = d.vtysh_json("show event cpu json")
+    assert after["read_cb"]["totalCalls"] < read["totalCalls"], (read, after["read_cb"])
+    assert after["read_cb"]["handles"] == read["handles"], (read, after["read_cb"])
+
+
 def test_withdraw_when_s1_stops(lab):
     p4, p6 = NETS["s1"]
 
