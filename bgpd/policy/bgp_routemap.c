@@ -527,8 +527,10 @@ static void entry_set(const struct rmap_entry *e, const struct prefix *p,
 		t->present |= ATTR_BIT(BGP_ATTR_MED);
 		refs->med_set = true;
 	}
-	if (e->weight_set)
-		t->weight = e->weight;
+	if (e->weight_set) {
+		own_extras(t, refs);
+		refs->ex.weight = e->weight;
+	}
 	if (e->origin_set)
 		t->origin = e->origin;
 	if (e->tag_set) {

@@ -883,7 +883,6 @@ static bool export_tmpl_make(struct bgp_rib *rib, struct rib_src *to, const stru
 	x->transitive = NULL;
 	x->scratch_ok = scratch;
 	*t = *in;
-	t->weight = 0;
 	t->present &= ~(ATTR_BIT(BGP_ATTR_MP_REACH_NLRI) | ATTR_BIT(BGP_ATTR_MP_UNREACH_NLRI));
 	if (af == BGP_AF_IPV4_UNICAST) {
 		bgp_attr_set_mp_nh(t, ex, 0, NULL, NULL);
@@ -893,6 +892,7 @@ static bool export_tmpl_make(struct bgp_rib *rib, struct rib_src *to, const stru
 		/* The link-local next hop is only meaningful on the link it came from. */
 		bgp_attr_set_mp_nh(t, ex, 16, bgp_attr_mp_nh_global(in), NULL);
 	}
+	bgp_attr_set_weight(t, ex, 0); /* ours alone */
 	if (to->ebgp) {
 		/* The route-map's next hop, or ours. (IPv6: the global one was taken from in.) */
 		if (!keep_nh && !nexthop_self(to, af, t, ex)) {
@@ -1067,7 +1067,7 @@ static enum export_how export_decide(struct bgp_rib *rib, struct rib_src *to, en
 	from = rib_src_get(rib, best->src);
 	/* A best path of a session that went down is being removed: send nothing for it. One that
 	 * graceful restart (or LLGR) keeps is still advertised (RFC 4724 4.2). */
-	if (!from || !rib_src_usable(from) || !export_permitted(to, from, af, best->attr))
+	if (!from || !rib_src_usable(from) || !export_permitted(to, from, af, path_attr(best)))
 		return EXPORT_NOTHING;
 	if (to->peer &&
 	    bgp_peer_policy_missing(to->peer, to->ebgp || to->confed, af, BGP_DIR_OUT)) {
@@ -1102,12 +1102,12 @@ static struct bgp_attr *export_attr(struct bgp_rib *rib, struct rib_src *to, enu
 	case EXPORT_DEFORIG:
 		return export_attr_make(rib, to, &rib->local, af, to->deforig[af], &deforig_kept);
 	case EXPORT_MAPPED:
-		mapped = export_mapped(rib, to, from, af, dest, dest_best(dest)->attr, &refs);
+		mapped = export_mapped(rib, to, from, af, dest, path_attr(dest_best(dest)), &refs);
 		out = mapped ? export_attr_make(rib, to, from, af, mapped, &refs) : NULL;
 		bgp_attr_unref(mapped);
 		return out;
 	case EXPORT_PLAIN:
-		in = dest_best(dest)->attr;
+		in = path_attr(dest_best(dest));
 		if (to->peer && !bgp_peer_aspath_permits(to->peer, af, BGP_DIR_OUT, in->aspath))
 			return NULL;
 		return export_attr_make(rib, to, from, af, in, NULL);
@@ -1213,7 +1213,7 @@ static struct export_wire export_wire(struct bgp_rib *rib, struct rib_src *to, e
 	case EXPORT_DEFORIG:
 		return export_make_wire(rib, to, &rib->local, af, to->deforig[af], &deforig_kept);
 	case EXPORT_MAPPED:
-		mapped = export_mapped(rib, to, from, af, dest, dest_best(dest)->attr, &refs);
+		mapped = export_mapped(rib, to, from, af, dest, path_attr(dest_best(dest)), &refs);
 		if (mapped)
 			w = export_make_wire(rib, to, from, af, mapped, &refs);
 		bgp_attr_unref(mapped);
@@ -1221,7 +1221,7 @@ static struct export_wire export_wire(struct bgp_rib *rib, struct rib_src *to, e
 	case EXPORT_PLAIN:
 		break;
 	}
-	in = dest_best(dest)->attr;
+	in = path_attr(dest_best(dest));
 	kind = (uint32_t)af * 4 + (from->local ? 0 : from->ebgp ? 1 : from->confed ? 3 : 2);
 	/* A reflected set carries the ORIGINATOR_ID of the session it came from when it had
 	 * none: the same stored set exports differently per source then. */

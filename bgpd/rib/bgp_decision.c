@@ -178,7 +178,7 @@ static int cmp_weight(const struct bgp_bestpath *cfg, const struct bgp_cand *a,
 		      const struct bgp_cand *b)
 {
 	(void)cfg;
-	return cmp_u32_high(a->attr->weight, b->attr->weight);
+	return cmp_u32_high(bgp_attr_weight(a->attr), bgp_attr_weight(b->attr));
 }
 
 static uint32_t local_pref(const struct bgp_attr *attr)
@@ -289,7 +289,7 @@ static uint32_t igp_metric(const struct bgp_rib *rib, const struct rib_src *src,
 
 	if (!src || src->local || !ops || !ops->nexthop_metric)
 		return 0;
-	rib_path_nexthop(p->attr, &nh);
+	rib_path_nexthop(path_attr(p), &nh);
 	return ops->nexthop_metric(rib->fib.arg, &nh);
 }
 
@@ -408,7 +408,7 @@ bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 	const struct rib_fib_ops *ops = rib->fib.ops;
 	struct ipaddr nh;
 
-	if (!src || !rib_src_usable(src) || !path->attr)
+	if (!src || !rib_src_usable(src) || !path_attr(path))
 		return false;
 	if (path->flags & PATH_F_IMPORT_FAILED)
 		return false; /* a network statement without its kernel route (FRR: not valid) */
@@ -416,7 +416,7 @@ bool bgp_path_valid(const struct bgp_rib *rib, const struct bgp_path *path)
 	 * path unusable (RFC 4271 9.1.2.1), as FRR does; not for our own routes. */
 	if (src->local || !ops || !ops->nexthop_valid)
 		return true;
-	rib_path_nexthop(path->attr, &nh);
+	rib_path_nexthop(path_attr(path), &nh);
 	return ops->nexthop_valid(rib->fib.arg, &nh);
 }
 
@@ -438,7 +438,7 @@ static void ctx_init(struct decide_ctx *ctx, const struct bgp_rib *rib, const st
 
 static void cand_of(const struct decide_ctx *ctx, const struct bgp_path *p, struct bgp_cand *c)
 {
-	c->attr = p->attr;
+	c->attr = path_attr(p);
 	c->src = rib_src_get(ctx->rib, p->src);
 	c->igp_metric = 0;
 	c->selected = p == ctx->selected;
@@ -448,7 +448,7 @@ static void cand_of(const struct decide_ctx *ctx, const struct bgp_path *p, stru
 
 void bgp_decision_cand(const struct bgp_rib *rib, const struct bgp_path *p, struct bgp_cand *c)
 {
-	c->attr = p->attr;
+	c->attr = path_attr(p);
 	c->src = rib_src_get(rib, p->src);
 	c->igp_metric = 0;
 	c->selected = false;
@@ -498,7 +498,7 @@ static const struct bgp_path *select_deterministic(const struct decide_ctx *ctx,
 
 		if (p == skip || !bgp_path_valid(ctx->rib, p))
 			continue;
-		kind = neighbor_as(p->attr->aspath, &asn);
+		kind = neighbor_as(path_attr(p)->aspath, &asn);
 		if (kind != NBR_UNCOMPARABLE) {
 			for (i = 0; i < ng; i++)
 				if (g[i].kind == kind && g[i].asn == asn)

@@ -93,7 +93,7 @@ static void best_snap(const struct bgp_rib *rib, enum bgp_af af, const struct bg
 		      struct best_snap *s)
 {
 	s->path = dest_best(dest);
-	s->attr = s->path ? s->path->attr : NULL;
+	s->attr = s->path ? path_attr(s->path) : NULL;
 	s->src = s->path ? s->path->src : 0;
 	rib_fib_set_of(rib, af, dest, &s->fib);
 }
@@ -134,7 +134,7 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	if (src)
 		src->accepted[af]--;
 	rib->af[af].paths--;
-	bgp_attr_unref(path->attr);
+	bgp_attr_unref(path_attr(path));
 	bgp_slab_free_ref(&rib->path_slab, ref);
 }
 
@@ -161,7 +161,7 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		/* Announced again: no longer stale since an enhanced route refresh's BoRR, nor
 		 * long-lived stale (its new attributes come without our LLGR_STALE). */
 		rib_refresh_path_updated(rib, src, af, p, path);
-		if (path->src == src->id && path->attr == attr)
+		if (path->src == src->id && path_attr(path) == attr)
 			return; /* the same route again: nothing changes */
 		if (path->src != src->id) {
 			struct rib_src *old = rib_src_get(rib, path->src);
@@ -175,16 +175,16 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 			if (before.path == path)
 				before.src = src->id;
 		}
-		if (path->attr != attr) {
-			bgp_attr_unref(path->attr);
-			path->attr = bgp_attr_ref(attr);
+		if (path_attr(path) != attr) {
+			bgp_attr_unref(path_attr(path));
+			path_attr_set(path, bgp_attr_ref(attr));
 		}
 	} else {
 		struct bgp_path *best = dest_best(dest);
 		bgp_path_ref ref;
 
 		path = bgp_slab_alloc_ref(&rib->path_slab, &ref);
-		path->attr = bgp_attr_ref(attr);
+		path_attr_set(path, bgp_attr_ref(attr));
 		path->src = src->id;
 		/* the slab does not clear: a freed path's flags would stay */
 		path->flags = import_failed;
@@ -262,11 +262,11 @@ void rib_path_set_attr(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *des
 {
 	struct best_snap before;
 
-	if (path->attr == attr)
+	if (path_attr(path) == attr)
 		return;
 	best_snap(rib, af, dest, &before);
-	bgp_attr_unref(path->attr);
-	path->attr = bgp_attr_ref(attr);
+	bgp_attr_unref(path_attr(path));
+	path_attr_set(path, bgp_attr_ref(attr));
 	dest_decide(rib, af, dest, &before);
 }
 
@@ -379,7 +379,7 @@ static int dest_release_cb(const struct prefix *p, void *value, void *arg)
 	struct bgp_path *path;
 
 	for (path = dest_paths(dest); path; path = path_next(path))
-		bgp_attr_unref(path->attr);
+		bgp_attr_unref(path_attr(path));
 	/* The bitmap only (no counters to keep: every source goes with the RIB). */
 	if (dest->adv & 1) {
 		void *map = (void *)(dest->adv & ~(uintptr_t)1);
@@ -655,15 +655,16 @@ static struct bgp_attr *in_attr(struct bgp_rib *rib, struct rib_src *src,
 	/* RFC 4271 5.1.5: LOCAL_PREF from an external peer is ignored; the stored copy lacks it,
 	 * so the show commands print no LocPrf, as FRR. Weight is ours alone. */
 	prepended = local_as_prepend(src, attr->aspath);
-	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) || attr->weight != 0 ||
-	    prepended) {
+	if ((src->ebgp && (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))) ||
+	    bgp_attr_weight(attr) != 0 || prepended) {
 		struct bgp_attr tmpl = *attr, *stored;
+		struct bgp_attr_extra ex;
 
 		if (src->ebgp) {
 			tmpl.present &= ~ATTR_BIT(BGP_ATTR_LOCAL_PREF);
 			tmpl.local_pref = 0;
 		}
-		tmpl.weight = 0;
+		bgp_attr_set_weight(&tmpl, &ex, 0);
 		if (prepended) {
 			tmpl.aspath = prepended;
 			tmpl.present |= ATTR_BIT(BGP_ATTR_AS_PATH);
@@ -1006,7 +1007,7 @@ static void rib_withdrawn_received(struct bgp_rib *rib, struct rib_src *src, enu
 		}
 		for (size_t i = 0; i < n; i++)
 			if (dest[i] && (path = path_find(rib, dest[i], src, &prev)))
-				bgp_attr_prefetch_release(path->attr);
+				bgp_attr_prefetch_release(path_attr(path));
 		for (size_t i = 0; i < n; i++) {
 			adj_in_set(src, af, &group[i], NULL);
 			if (dest[i])
@@ -1155,7 +1156,7 @@ void rib_local_template(enum bgp_af af, uint8_t origin, uint32_t med, struct bgp
 	else
 		bgp_attr_set_mp_nh(tmpl, ex, 16, NULL, NULL);
 	tmpl->med = med;
-	tmpl->weight = BGP_WEIGHT_LOCAL;
+	bgp_attr_set_weight(tmpl, ex, BGP_WEIGHT_LOCAL);
 }
 
 static struct bgp_attr *local_attr(enum bgp_af af)

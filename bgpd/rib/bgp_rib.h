@@ -13,8 +13,9 @@
  *     its node 32 bytes for IPv4, 44 for IPv6, plus the tree's glue nodes, 16 or 28 bytes);
  *     its prefix length and FIB flag are in the node's header, the selection (PATH_F_BEST
  *     and its reason) on the best path
- *   - struct bgp_path, slab-allocated: next, interned attribute, source id, last update
- *     (20 bytes, packed; the list links are 32-bit handles into the slab, bgp_path_ref)
+ *   - struct bgp_path, slab-allocated: next, interned attribute set, source id, last update
+ *     (16 bytes, packed; the list links are 32-bit handles into the slab, bgp_path_ref, and
+ *     the set is named by its 32-bit id in the attribute store, path_attr())
  *   - the journal: one pointer per change, trimmed as soon as every peer has read it
  * There is no per-prefix per-peer object on the output side (see bgp_adj_out.c).
  *
@@ -82,15 +83,17 @@ typedef uint32_t bgp_path_ref;
  * and the compiler reads attr unaligned. Never take a member's address. */
 struct bgp_path {
 	bgp_path_ref next;
-	struct bgp_attr *attr; /* interned, one reference held */
-	uint32_t src : 20;     /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
-	uint32_t flags : 6;    /* PATH_F_* */
+	/* Its attribute set: interned, one reference held. Its id + 1 (0: none), read with
+	 * path_attr(): 4 bytes where a pointer takes 8, on every path of every prefix. */
+	uint32_t attr_ref;
+	uint32_t src : 20;  /* struct rib_src id (0 = locally originated), < RIB_SRC_MAX */
+	uint32_t flags : 6; /* PATH_F_* */
 	/* On the selected path (PATH_F_BEST) only: why it won, enum bgp_sel_reason. It is kept
 	 * here rather than in the dest, whose every byte costs a million nodes a byte. */
 	uint32_t reason : 6;
 	uint32_t uptime; /* wall clock seconds of the last change (Last update) */
 } __attribute__((packed, aligned(4)));
-_Static_assert(sizeof(struct bgp_path) == 20, "struct bgp_path is counted per prefix");
+_Static_assert(sizeof(struct bgp_path) == 16, "struct bgp_path is counted per prefix");
 #define RIB_SRC_MAX (1u << 20)
 
 /* path->flags. A path of a source kept across its session's loss (graceful restart, struct
@@ -135,6 +138,18 @@ static inline struct bgp_path *bgp_path_at(bgp_path_ref ref)
 	return ref ? (struct bgp_path *)bgp_slab_dir_at(&bgp_path_dir, ref, sizeof(struct bgp_path))
 		   : NULL;
 }
+/* path's attribute set, NULL if it has none. */
+static inline struct bgp_attr *path_attr(const struct bgp_path *path)
+{
+	return path->attr_ref ? bgp_attr_at(path->attr_ref - 1) : NULL;
+}
+
+/* Point path at interned set attr (NULL: none); the reference it held is the caller's. */
+static inline void path_attr_set(struct bgp_path *path, const struct bgp_attr *attr)
+{
+	path->attr_ref = attr ? attr->id + 1 : 0;
+}
+
 /* The path lists are read through these; only bgp_rib.c and the decision's move of the best
  * to the head write the handles. */
 static inline struct bgp_path *path_next(const struct bgp_path *path)

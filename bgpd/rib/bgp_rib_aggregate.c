@@ -117,7 +117,7 @@ static bool suppress_map_permits(const struct rib_aggr *ag, enum bgp_af af,
 
 	if (!best)
 		return false;
-	t = *best->attr;
+	t = *path_attr(best);
 	bgp_dest_prefix(dest, af, &p);
 	permit = route_map_apply(ag->opts.suppress_map, &p, &t, &refs);
 	route_map_refs_release(&refs);
@@ -275,17 +275,19 @@ static void aggr_collect(struct bgp_rib *rib, enum bgp_af af, const struct rib_a
 				continue;
 			sum->count++;
 			/* enum bgp_origin: IGP 0 < EGP 1 < INCOMPLETE 2, the RFC's order. */
-			if (path->attr->origin > sum->origin)
-				sum->origin = path->attr->origin;
-			if (path->attr->atomic_aggregate)
+			if (path_attr(path)->origin > sum->origin)
+				sum->origin = path_attr(path)->origin;
+			if (path_attr(path)->atomic_aggregate)
 				sum->atomic = true;
-			med = path->attr->present & ATTR_BIT(BGP_ATTR_MED) ? path->attr->med : 0;
+			med = path_attr(path)->present & ATTR_BIT(BGP_ATTR_MED)
+				      ? path_attr(path)->med
+				      : 0;
 			if (sum->count == 1)
 				sum->med = med;
 			else if (med != sum->med)
 				sum->med_mismatch = true;
 			if (ag->opts.as_set)
-				sum_add_as_set(sum, path->attr);
+				sum_add_as_set(sum, path_attr(path));
 		}
 	}
 }

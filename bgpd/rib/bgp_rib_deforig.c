@@ -53,7 +53,7 @@ static bool table_matches(struct bgp_rib *rib, enum bgp_af af, const char *rmap,
 
 			if (path->src != 0 && (!from || !rib_src_usable(from)))
 				continue;
-			if (route_map_apply_split(rmap, &p, path->attr, &try, refs)) {
+			if (route_map_apply_split(rmap, &p, path_attr(path), &try, refs)) {
 				*t = try;
 				return true;
 			}

@@ -52,7 +52,8 @@ static bool path_equal_to_best(const struct bgp_rib *rib, const struct bgp_path 
 		return false;
 	if (cfg && cfg->multipath_relax)
 		return true; /* bgp bestpath as-path multipath-relax: same length is enough */
-	return best->attr->aspath == p->attr->aspath; /* interned: identical = same pointer */
+	/* Interned: identical = same pointer. */
+	return path_attr(best)->aspath == path_attr(p)->aspath;
 }
 
 static void set_add(struct rib_fib_set *set, const struct ipaddr *nh)
@@ -87,12 +88,12 @@ void rib_fib_set_of(const struct bgp_rib *rib, enum bgp_af af, const struct bgp_
 	if (!bsrc || bsrc->local)
 		return;
 	max = rib->fib.maxpaths[af][bsrc->ebgp ? 0 : 1];
-	rib_path_nexthop(best->attr, &nh);
+	rib_path_nexthop(path_attr(best), &nh);
 	set_add(set, &nh);
 	for (const struct bgp_path *p = path_next(best); p && set->n < max; p = path_next(p)) {
 		if (!bgp_path_valid(rib, p) || !path_equal_to_best(rib, best, p))
 			continue;
-		rib_path_nexthop(p->attr, &nh);
+		rib_path_nexthop(path_attr(p), &nh);
 		set_add(set, &nh);
 	}
 }
@@ -243,9 +244,9 @@ static bool uses_changed_nexthop(const struct bgp_rib *rib, const struct bgp_des
 	if (!ops || !ops->nexthop_changed)
 		return true;
 	for (const struct bgp_path *p = dest_paths(d); p; p = path_next(p)) {
-		if (!p->attr)
+		if (!path_attr(p))
 			continue;
-		rib_path_nexthop(p->attr, &nh);
+		rib_path_nexthop(path_attr(p), &nh);
 		if (ops->nexthop_changed(rib->fib.arg, &nh))
 			return true;
 	}
@@ -256,14 +257,14 @@ static bool uses_changed_nexthop(const struct bgp_rib *rib, const struct bgp_des
 static void revisit(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *d)
 {
 	const struct bgp_path *before = dest_best(d);
-	const struct bgp_attr *before_attr = before ? before->attr : NULL;
+	const struct bgp_attr *before_attr = before ? path_attr(before) : NULL;
 	const struct bgp_path *after;
 
 	if (!rib->fib.walk_all && !uses_changed_nexthop(rib, d))
 		return;
 	bgp_decision_run(rib, d);
 	after = dest_best(d);
-	if (after != before || (after && after->attr != before_attr))
+	if (after != before || (after && path_attr(after) != before_attr))
 		rib_journal_mark(rib, af, d);
 	/* The gateways behind a next hop may have changed though the set did not. */
 	rib_fib_sync(rib, af, d);

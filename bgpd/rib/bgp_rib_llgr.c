@@ -166,12 +166,12 @@ static size_t walk_run(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af,
 				rib_dest_remove_src(rib, af, d, src);
 				src->llgr_removed[af]++;
 			}
-		} else if (bgp_u32list_contains(path->attr->communities, BGP_COMM_NO_LLGR)) {
+		} else if (bgp_u32list_contains(path_attr(path)->communities, BGP_COMM_NO_LLGR)) {
 			rib_dest_remove_src(rib, af, d, src);
 			src->llgr_dropped[af]++;
 		} else if (!(path->flags & PATH_F_LLGR_STALE)) {
 			path->flags |= PATH_F_LLGR_STALE;
-			rib_path_set_attr(rib, af, d, path, memo_stale(&memo, path->attr));
+			rib_path_set_attr(rib, af, d, path, memo_stale(&memo, path_attr(path)));
 			src->llgr_kept[af]++;
 		}
 	}

@@ -258,7 +258,7 @@ static void clean_prefetch(void *const *dests, size_t got, size_t i)
 		const struct bgp_dest *d = dests[i + CLEAN_AHEAD_ATTR];
 
 		for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path))
-			bgp_attr_prefetch_release(path->attr);
+			bgp_attr_prefetch_release(path_attr(path));
 	}
 }
 

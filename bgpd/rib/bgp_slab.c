@@ -59,7 +59,7 @@ void bgp_slab_init(struct bgp_slab *s, struct mtype *mt, size_t obj_size)
 	s->reclaim_below = SIZE_MAX;
 }
 
-/* Objects 4-aligned only (a 20-byte path is not rounded to 24): their users read them
+/* Objects 4-aligned only (a 20-byte object is not rounded to 24): their users read them
  * through packed types, and the free list through memcpy. */
 void bgp_slab_init_numbered(struct bgp_slab *s, struct mtype *mt, size_t obj_size,
 			    struct bgp_slab_dir *dir)

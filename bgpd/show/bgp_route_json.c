@@ -91,7 +91,7 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 			    const struct bgp_path *path, enum bgp_sel_reason why, struct sbuf *tmp)
 {
 	struct json_writer *w = &s->json;
-	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr *attr = path_attr(path);
 	const struct rib_src *src = route_path_src(s, path);
 	char buf[PREFIX_STRLEN];
 
@@ -120,7 +120,7 @@ static void json_table_path(struct route_show *s, const struct bgp_dest *d, cons
 		json_uint(w, "metric", attr->med);
 	if (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))
 		json_uint(w, "locPrf", attr->local_pref);
-	json_uint(w, "weight", attr->weight);
+	json_uint(w, "weight", bgp_attr_weight(attr));
 	json_string(w, "peerId", route_peer_str(src, true, buf, sizeof(buf)));
 	route_aspath_str(attr->aspath, tmp);
 	json_string(w, "path", tmp->buf);
@@ -206,7 +206,7 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 			     const struct bgp_path *path, struct sbuf *tmp)
 {
 	struct json_writer *w = &s->json;
-	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr *attr = path_attr(path);
 	const struct bgp_attr_extra *ex = bgp_attr_ex(attr);
 	const struct rib_src *src = route_path_src(s, path);
 	bool local = !src || src->local;
@@ -228,8 +228,8 @@ static void json_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		json_uint(w, "metric", attr->med);
 	if (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))
 		json_uint(w, "locPrf", attr->local_pref);
-	if (attr->weight)
-		json_uint(w, "weight", attr->weight);
+	if (bgp_attr_weight(attr))
+		json_uint(w, "weight", bgp_attr_weight(attr));
 	if (bgp_attr_ex(attr)->tag) /* a route-map's set tag (FRR) */
 		json_uint(w, "tag", bgp_attr_ex(attr)->tag);
 	json_bool(w, "valid", route_path_valid(s, path));
@@ -406,7 +406,7 @@ static void json_adv_route(struct route_show *s, const struct prefix *p,
 		json_uint(w, "metric", attr->med);
 	if (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))
 		json_uint(w, "locPrf", attr->local_pref);
-	json_uint(w, "weight", attr->weight);
+	json_uint(w, "weight", bgp_attr_weight(attr));
 	sbuf_init(&tmp);
 	route_aspath_str(attr->aspath, &tmp);
 	json_string(w, "path", tmp.buf);

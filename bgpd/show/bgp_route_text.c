@@ -76,7 +76,7 @@ static void text_row(struct route_show *s, const struct prefix *p, const struct 
 		vty_out(vty, "%7u", attr->local_pref);
 	else
 		vty_out(vty, "%7s", "");
-	vty_out(vty, "%7u ", attr->weight);
+	vty_out(vty, "%7u ", bgp_attr_weight(attr));
 	route_aspath_str(attr->aspath, tmp);
 	if (tmp->len)
 		vty_out(vty, "%s ", tmp->buf);
@@ -111,7 +111,7 @@ static void text_path_row(struct route_show *s, const struct bgp_dest *d, const 
 		vty_out(s->vty, "%c", rpki);
 	vty_out(s->vty, "%c%c%c", state, selection_char(s, d, path),
 		route_path_internal(s, path) ? 'i' : ' ');
-	text_row(s, first ? p : NULL, path->attr, tmp);
+	text_row(s, first ? p : NULL, path_attr(path), tmp);
 }
 
 static void text_path_detail(struct route_show *s, const struct bgp_dest *d, const struct prefix *p,
@@ -180,7 +180,7 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 			     const struct bgp_path *path, struct sbuf *tmp)
 {
 	struct vty *vty = s->vty;
-	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr *attr = path_attr(path);
 	const struct bgp_attr_extra *ex = bgp_attr_ex(attr);
 	const struct rib_src *src = route_path_src(s, path);
 	bool valid = route_path_valid(s, path);
@@ -228,8 +228,8 @@ static void text_path_detail(struct route_show *s, const struct bgp_dest *d, con
 		vty_out(vty, ", metric %u", attr->med);
 	if (attr->present & ATTR_BIT(BGP_ATTR_LOCAL_PREF))
 		vty_out(vty, ", localpref %u", attr->local_pref);
-	if (attr->weight)
-		vty_out(vty, ", weight %u", attr->weight);
+	if (bgp_attr_weight(attr))
+		vty_out(vty, ", weight %u", bgp_attr_weight(attr));
 	if (bgp_attr_ex(attr)->tag) /* a route-map's set tag (FRR) */
 		vty_out(vty, ", tag %u", bgp_attr_ex(attr)->tag);
 	vty_out(vty, valid ? ", valid" : ", invalid");

@@ -79,7 +79,7 @@ static void route_text(struct vty *vty, const struct bgp_rib *rib, const struct 
 
 	uptime_of(best, age, sizeof(age));
 	width = snprintf(head, sizeof(head), "B>* %s [%u/%u]", prefix_to_str(p, pfx, sizeof(pfx)),
-			 distance_of(rib, best), best->attr->med);
+			 distance_of(rib, best), path_attr(best)->med);
 	for (unsigned i = 0; i < r->nnh; i++) {
 		kernel_ifname(bgp_fib_watch(), r->nh[i].ifindex, ifname);
 		ipaddr_to_str(&r->nh[i].gw, gw, sizeof(gw));
@@ -106,7 +106,7 @@ static void route_json(struct json_writer *w, const struct bgp_rib *rib, const s
 	json_bool(w, "selected", true);
 	json_bool(w, "destSelected", true);
 	json_uint(w, "distance", distance_of(rib, best));
-	json_uint(w, "metric", best->attr->med);
+	json_uint(w, "metric", path_attr(best)->med);
 	json_bool(w, "installed", true);
 	json_uint(w, "table", table);
 	json_uint(w, "internalNextHopNum", r->nnh);
@@ -196,9 +196,9 @@ static unsigned paths_using(const struct bgp_rib *rib, const struct ipaddr *addr
 		for (const struct bgp_path *path = dest_paths(d); path; path = path_next(path)) {
 			const struct rib_src *src = rib_src_get(rib, path->src);
 
-			if (!path->attr || !src || src->local)
+			if (!path_attr(path) || !src || src->local)
 				continue;
-			rib_path_nexthop(path->attr, &nh);
+			rib_path_nexthop(path_attr(path), &nh);
 			n += ipaddr_cmp(&nh, addr) == 0;
 		}
 	return n;

@@ -56,7 +56,7 @@ bool route_path_shown(const struct route_show *s, const struct bgp_path *path)
 enum rpki_state route_rpki_state(const struct route_show *s, const struct prefix *p,
 				 const struct bgp_path *path)
 {
-	const struct bgp_aspath *as = path->attr->aspath;
+	const struct bgp_aspath *as = path_attr(path)->aspath;
 
 	if (!s->rpki)
 		return RPKI_NOT_USED;
@@ -91,10 +91,10 @@ enum aspa_state route_aspa_state(const struct route_show *s, const struct bgp_pa
 	const struct rmap_ctx *ctx;
 
 	/* The procedure and neighbor AS the route-maps are given (bgpd/rib/bgp_rib_rpki.c). */
-	if (!s->rpki || !path->attr->aspath || !(ctx = rib_rmap_ctx(src, &buf)) ||
+	if (!s->rpki || !path_attr(path)->aspath || !(ctx = rib_rmap_ctx(src, &buf)) ||
 	    ctx->aspa_dir == ASPA_DIR_NONE)
 		return ASPA_NOT_USED;
-	return rpki_aspa_verify(s->rpki, path->attr->aspath, ctx->peer_as, ctx->aspa_dir);
+	return rpki_aspa_verify(s->rpki, path_attr(path)->aspath, ctx->peer_as, ctx->aspa_dir);
 }
 
 bool route_path_valid(const struct route_show *s, const struct bgp_path *path)

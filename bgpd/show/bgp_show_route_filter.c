@@ -62,7 +62,7 @@ static unsigned split_words(char *line, char **w, unsigned max, bool *json)
 static bool regexp_ok(const struct route_filter *f, const struct bgp_path *path)
 {
 	const struct regexp_filter *rf = (const struct regexp_filter *)f;
-	const struct bgp_aspath *as = path->attr->aspath;
+	const struct bgp_aspath *as = path_attr(path)->aspath;
 	char small[1024], *text = small;
 	/* At most 11 characters per AS number (10 digits and a separator) plus brackets. */
 	size_t need = as ? (size_t)as->len / 4 * 11 + (size_t)as->len + 16 : 1;
@@ -106,7 +106,7 @@ static int show_regexp(struct vty *vty, enum bgp_af af, const char *line_arg)
 static bool comm_ok(const struct route_filter *f, const struct bgp_path *path)
 {
 	const struct comm_filter *cf = (const struct comm_filter *)f;
-	const struct bgp_attr *attr = path->attr;
+	const struct bgp_attr *attr = path_attr(path);
 	const struct bgp_attr_extra *ex = bgp_attr_ex(attr);
 	unsigned width = cf->large ? 3 : 1;
 	const uint32_t *vals = NULL;

@@ -104,11 +104,11 @@ static int stats_cb(const struct prefix *p, void *value, void *arg)
 		struct aspath_stats st = { 0 };
 
 		ts->rib++;
-		if (path->attr->present & ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE))
+		if (path_attr(path)->present & ATTR_BIT(BGP_ATTR_ATOMIC_AGGREGATE))
 			ts->aggregates++;
-		if (!path->attr->aspath)
+		if (!path_attr(path)->aspath)
 			continue;
-		route_aspath_segments(path->attr->aspath, seg_stats, &st);
+		route_aspath_segments(path_attr(path)->aspath, seg_stats, &st);
 		ts->aspath_count++;
 		ts->max_hops = st.hops > ts->max_hops ? st.hops : ts->max_hops;
 		ts->max_size = st.size > ts->max_size ? st.size : ts->max_size;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bgpd/wire/bgp_vstore.h"
 #include "lib/stream.h"
 
 /* Attribute type codes. */
@@ -123,7 +124,8 @@ struct bgp_attr_extra {
 	 * bytes; link-local when mp_nh_len == 32. */
 	struct in6_addr mp_nh_global;
 	struct in6_addr mp_nh_local;
-	uint32_t tag; /* local, never sent: a route-map's `set tag` (FRR's attr->tag) */
+	uint32_t tag;	 /* local, never sent: a route-map's `set tag` (FRR's attr->tag) */
+	uint32_t weight; /* local, never sent: 32768 for local routes, or a route-map's */
 };
 
 /*
@@ -147,7 +149,9 @@ struct bgp_attr {
 	struct in_addr nexthop; /* NEXT_HOP (IPv4 unicast) */
 	uint32_t med;
 	uint32_t local_pref;
-	uint32_t weight; /* local only, never sent (32768 for local routes) */
+	/* Interned copies: the set's id in its store (bgp_attr_at()), for 4-byte references from
+	 * paths. Weight, which received routes seldom carry, is in the extras. */
+	uint32_t id;
 };
 
 /* Every attribute the codec flags in present fits its 40 bits. */
@@ -165,6 +169,15 @@ static inline const struct bgp_attr_extra *bgp_attr_ex(const struct bgp_attr *at
  * The MP_REACH_NLRI next hops, kept with the extras: an IPv4 set has none, and the sets of an
  * IPv6 table share a few (one per peer, mostly).
  */
+/* The weight (local, never sent; 0 unless a local route's or set by a route-map). */
+static inline uint32_t bgp_attr_weight(const struct bgp_attr *attr)
+{
+	return bgp_attr_ex(attr)->weight;
+}
+
+/* Set template t's weight; ex as for bgp_attr_set_mp_nh(). */
+void bgp_attr_set_weight(struct bgp_attr *t, struct bgp_attr_extra *ex, uint32_t weight);
+
 static inline const struct in6_addr *bgp_attr_mp_nh_global(const struct bgp_attr *attr)
 {
 	return &bgp_attr_ex(attr)->mp_nh_global;
@@ -189,6 +202,13 @@ const struct bgp_attr_extra *bgp_attr_extra_intern(const struct bgp_attr_extra *
 void bgp_attr_extra_unref(const struct bgp_attr_extra *ex); /* NULL is fine */
 
 /* ---- interning ---- */
+/* The store of interned sets (bgp_attr_intern.c). */
+extern struct bgp_vstore bgp_attr_store;
+/* The interned set whose id is id (attr->id): 4-byte references, as paths hold them. */
+static inline struct bgp_attr *bgp_attr_at(uint32_t id)
+{
+	return bgp_vstore_at(&bgp_attr_store, id, sizeof(struct bgp_attr));
+}
 void bgp_attr_init(void);
 void bgp_attr_finish(void); /* frees the intern tables (every reference must be gone) */
 /* Intern a filled template: returns the shared copy with its refcount raised. The template's

@@ -119,14 +119,15 @@ static bool extra_eq(const void *pa, const void *pb)
 	       a->cluster_list == b->cluster_list && a->lcommunities == b->lcommunities &&
 	       a->ecommunities == b->ecommunities && a->transit == b->transit &&
 	       memcmp(&a->mp_nh_global, &b->mp_nh_global, 16) == 0 &&
-	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0 && a->tag == b->tag;
+	       memcmp(&a->mp_nh_local, &b->mp_nh_local, 16) == 0 && a->tag == b->tag &&
+	       a->weight == b->weight;
 }
 
 static uint32_t extra_hash(const struct bgp_attr_extra *e)
 {
 	struct {
 		uintptr_t cluster_list, lcommunities, ecommunities, transit;
-		uint32_t aggregator_as, aggregator_addr, originator_id, tag;
+		uint32_t aggregator_as, aggregator_addr, originator_id, tag, weight;
 		struct in6_addr mp_nh_global, mp_nh_local;
 	} k;
 
@@ -139,6 +140,7 @@ static uint32_t extra_hash(const struct bgp_attr_extra *e)
 	k.aggregator_addr = e->aggregator_addr.s_addr;
 	k.originator_id = e->originator_id.s_addr;
 	k.tag = e->tag;
+	k.weight = e->weight;
 	k.mp_nh_global = e->mp_nh_global;
 	k.mp_nh_local = e->mp_nh_local;
 	return hash_bytes(&k, sizeof(k), 0x65787472u);
@@ -205,7 +207,7 @@ size_t bgp_attr_extra_count(void)
  * Attribute sets
  * ====================================================================================== */
 
-static struct bgp_vstore attr_store;
+struct bgp_vstore bgp_attr_store;
 
 /*
  * Deferred release. A table going away releases sets back to back, and each release waits
@@ -228,7 +230,7 @@ static void attr_release(struct bgp_attr *attr)
 	const struct bgp_attr_extra *extra = attr->extra;
 
 	attr->refcnt = 0;
-	bgp_vstore_del(&attr_store, attr);
+	bgp_vstore_del(&bgp_attr_store, attr);
 	bgp_aspath_unref(aspath);
 	bgp_u32list_unref(communities);
 	bgp_attr_extra_unref(extra);
@@ -255,8 +257,8 @@ struct attr_key {
 	uint64_t present;
 	uintptr_t extra;
 	uint32_t aspath, communities;
-	uint32_t nexthop, med, local_pref, weight;
-	uint8_t origin, mp_nh_len, atomic_aggregate, pad[5];
+	uint32_t nexthop, med, local_pref;
+	uint8_t origin, mp_nh_len, atomic_aggregate, pad[1];
 };
 
 static uint32_t attr_key_hash(const struct bgp_attr *a, uint32_t aspath_hash, uint32_t comm_hash)
@@ -271,7 +273,6 @@ static uint32_t attr_key_hash(const struct bgp_attr *a, uint32_t aspath_hash, ui
 	k.nexthop = a->nexthop.s_addr;
 	k.med = a->med;
 	k.local_pref = a->local_pref;
-	k.weight = a->weight;
 	k.origin = a->origin;
 	k.mp_nh_len = a->mp_nh_len;
 	k.atomic_aggregate = a->atomic_aggregate;
@@ -294,7 +295,7 @@ uint32_t bgp_attr_plain_hash(const struct bgp_attr *t, uint32_t aspath_hash, uin
 
 void bgp_attr_prefetch_hash(uint32_t hv)
 {
-	bgp_vstore_prefetch(&attr_store, hv);
+	bgp_vstore_prefetch(&bgp_attr_store, hv);
 }
 
 static bool attr_eq(const void *pa, const void *pb)
@@ -305,7 +306,7 @@ static bool attr_eq(const void *pa, const void *pb)
 	return a->present == b->present && a->aspath == b->aspath &&
 	       a->communities == b->communities && a->extra == b->extra &&
 	       a->nexthop.s_addr == b->nexthop.s_addr && a->med == b->med &&
-	       a->local_pref == b->local_pref && a->weight == b->weight && a->origin == b->origin &&
+	       a->local_pref == b->local_pref && a->origin == b->origin &&
 	       a->mp_nh_len == b->mp_nh_len && a->atomic_aggregate == b->atomic_aggregate;
 }
 
@@ -320,8 +321,8 @@ _Static_assert(sizeof(struct bgp_attr) <= BGP_VSTORE_MAX_SIZE &&
 
 void bgp_attr_init(void)
 {
-	if (!attr_store.mt)
-		bgp_vstore_init(&attr_store, MTYPE_BGP_ATTR, MTYPE_BGP_ATTR_INDEX, attr_eq);
+	if (!bgp_attr_store.mt)
+		bgp_vstore_init(&bgp_attr_store, MTYPE_BGP_ATTR, MTYPE_BGP_ATTR_INDEX, attr_eq);
 	if (!extra_store.mt)
 		bgp_vstore_init(&extra_store, MTYPE_BGP_ATTR_EXTRA, MTYPE_BGP_ATTR_INDEX, extra_eq);
 	if (!transit_hash)
@@ -331,9 +332,9 @@ void bgp_attr_init(void)
 void bgp_attr_finish(void)
 {
 	bgp_attr_release_pending();
-	if (attr_store.live)
+	if (bgp_attr_store.live)
 		log_warn("BGP attribute sets: %u still referenced at exit (a leak)",
-			 attr_store.live);
+			 bgp_attr_store.live);
 	if (extra_store.live)
 		log_warn("BGP attribute extras: %u still referenced at exit (a leak)",
 			 extra_store.live);
@@ -342,7 +343,7 @@ void bgp_attr_finish(void)
 			 hash_count(transit_hash));
 	/* Leaked objects keep their slabs (a leak stays a leak, not a use after free); a store
 	 * with none is initialised again on next use. */
-	bgp_vstore_fini(&attr_store);
+	bgp_vstore_fini(&bgp_attr_store);
 	bgp_vstore_fini(&extra_store);
 	hash_free(transit_hash);
 	transit_hash = NULL;
@@ -354,6 +355,7 @@ struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl)
 {
 	struct bgp_attr key = *tmpl, *a;
 	struct bgp_aspath *empty = NULL;
+	uint32_t id;
 
 	bgp_attr_init();
 	if (!key.aspath)
@@ -361,16 +363,17 @@ struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl)
 	/* The extra block first: sets compare their extras by pointer. */
 	key.extra = bgp_attr_extra_intern(tmpl->extra);
 	key.hash = attr_compute_hash(&key);
-	a = bgp_vstore_lookup(&attr_store, &key, key.hash);
+	a = bgp_vstore_lookup(&bgp_attr_store, &key, key.hash);
 	if (a) {
 		a->refcnt++;
 		bgp_attr_extra_unref(key.extra);
 		bgp_aspath_unref(empty);
 		return a;
 	}
-	a = bgp_vstore_add(&attr_store, key.hash, sizeof(*a));
+	a = bgp_vstore_add_id(&bgp_attr_store, key.hash, sizeof(*a), &id);
 	*a = key;
 	a->refcnt = 1;
+	a->id = id;
 	/* The interned copy holds its own references (the empty path's and the extra block's
 	 * are already taken). */
 	if (!empty)
@@ -399,7 +402,7 @@ void bgp_attr_unref(struct bgp_attr *attr)
 	if (--attr->refcnt)
 		return;
 	attr->refcnt = BGP_VSTORE_RELEASED;
-	bgp_vstore_prefetch(&attr_store, attr->hash);
+	bgp_vstore_prefetch(&bgp_attr_store, attr->hash);
 	__builtin_prefetch(attr->aspath, 1);
 	if (attr->communities)
 		__builtin_prefetch(attr->communities, 1);
@@ -433,16 +436,27 @@ void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t l
 	ex->mp_nh_local = l;
 }
 
+void bgp_attr_set_weight(struct bgp_attr *t, struct bgp_attr_extra *ex, uint32_t weight)
+{
+	if (bgp_attr_weight(t) == weight)
+		return;
+	if (t->extra != ex) {
+		*ex = *bgp_attr_ex(t);
+		t->extra = ex;
+	}
+	ex->weight = weight;
+}
+
 size_t bgp_attr_count(void)
 {
 	bgp_attr_release_pending();
-	return attr_store.live;
+	return bgp_attr_store.live;
 }
 
 void bgp_attr_trim(void)
 {
 	bgp_attr_release_pending();
-	bgp_vstore_trim(&attr_store);
+	bgp_vstore_trim(&bgp_attr_store);
 	bgp_vstore_trim(&extra_store);
 	bgp_aspath_trim();
 	bgp_community_trim();
@@ -451,7 +465,7 @@ void bgp_attr_trim(void)
 size_t bgp_attr_memory(void)
 {
 	bgp_attr_release_pending();
-	return bgp_vstore_memory(&attr_store) + bgp_vstore_memory(&extra_store);
+	return bgp_vstore_memory(&bgp_attr_store) + bgp_vstore_memory(&extra_store);
 }
 
 size_t bgp_attr_aspath_count(void)

@@ -37,7 +37,7 @@
 
 DEFINE_MTYPE(BGP_VSTORE_INDEX, "BGP AS path/community index");
 
-#define CHUNK_SHIFT 8
+#define CHUNK_SHIFT BGP_VSTORE_CHUNK_SHIFT
 #define CHUNK_OBJS (1u << CHUNK_SHIFT)
 #define SLOT_ID_BITS 26
 #define SLOT_ID_MASK ((UINT32_C(1) << SLOT_ID_BITS) - 1)
@@ -214,6 +214,13 @@ static void chunk_release(struct bgp_vstore *s, uint32_t c)
 
 void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 {
+	uint32_t id;
+
+	return bgp_vstore_add_id(s, hv, size, &id);
+}
+
+void *bgp_vstore_add_id(struct bgp_vstore *s, uint32_t hv, size_t size, uint32_t *id)
+{
 	unsigned cls = size <= 16 ? 0 : (unsigned)((size - 16 + 7) / 8);
 	struct bgp_vstore_chunk *ch;
 	struct vs_free *f;
@@ -249,7 +256,8 @@ void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size)
 	}
 	if (++ch->live == CHUNK_OBJS)
 		room_remove(s, c);
-	index_place(s, hv, c << CHUNK_SHIFT | k);
+	*id = c << CHUNK_SHIFT | k;
+	index_place(s, hv, *id);
 	s->live++;
 	return obj;
 }

@@ -19,6 +19,9 @@ DECLARE_MTYPE(BGP_VSTORE_INDEX);
 #define BGP_VSTORE_MAX_SIZE 256
 #define BGP_VSTORE_CLASSES (BGP_VSTORE_MAX_SIZE / 8 - 1) /* 16, 24, ... 256 bytes */
 
+/* One chunk: 256 objects of one size class; an object's id is its chunk's number * 256 plus
+ * its place in the chunk. */
+#define BGP_VSTORE_CHUNK_SHIFT 8
 /* One chunk: 256 objects of one size class. */
 struct bgp_vstore_chunk {
 	uint8_t *mem;	/* NULL once given back; its number is then reused */
@@ -75,6 +78,17 @@ static inline void bgp_vstore_prefetch(const struct bgp_vstore *s, uint32_t hv)
 /* A new object of size bytes (16 .. BGP_VSTORE_MAX_SIZE), indexed under hv. The caller sets its
  * refcount (non-zero) and hash (hv) before anything else touches the store. */
 void *bgp_vstore_add(struct bgp_vstore *s, uint32_t hv, size_t size);
+/* The same, with the object's id in *id: it stays the object's until bgp_vstore_del(). */
+void *bgp_vstore_add_id(struct bgp_vstore *s, uint32_t hv, size_t size, uint32_t *id);
+/* The object of that id, for a store whose objects are all size bytes (rounded up to 8, as the
+ * store's size classes): no index probe, a read of the chunk table. */
+static inline void *bgp_vstore_at(const struct bgp_vstore *s, uint32_t id, size_t size)
+{
+	size_t stride = (size + 7) & ~(size_t)7;
+
+	return s->chunk[id >> BGP_VSTORE_CHUNK_SHIFT].mem +
+	       (size_t)(id & ((1u << BGP_VSTORE_CHUNK_SHIFT) - 1)) * stride;
+}
 /* Remove obj (its refcount already 0) from the index and give it back to its chunk. A chunk
  * left empty goes back to malloc, unless it is the last with room in its class (so that one
  * object coming and going does not allocate and free a chunk each time). */

@@ -1030,23 +1030,28 @@ END_TEST
 START_TEST(test_intern_template)
 {
 	struct bgp_attr t, *a, *b;
+	struct bgp_attr_extra ex;
 
 	/* No AS path in the template: the empty one. */
 	memset(&t, 0, sizeof(t));
 	t.present = ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_NEXT_HOP);
 	t.nexthop = ip4("192.0.2.1");
-	t.weight = 32768;
+	bgp_attr_set_weight(&t, &ex, 32768);
 	a = bgp_attr_intern(&t);
+	ck_assert_uint_eq(bgp_attr_weight(a), 32768);
+	ck_assert_ptr_eq(bgp_attr_at(a->id), a); /* the id paths hold finds the set */
 	ck_assert_ptr_nonnull(a->aspath);
 	ck_assert_uint_eq(a->aspath->len, 0);
 	t.aspath = bgp_aspath_empty();
 	b = bgp_attr_intern(&t);
 	ck_assert_ptr_eq(a, b);
 	bgp_aspath_unref(t.aspath);
-	t.weight = 0;
+	bgp_attr_set_weight(&t, &ex, 0);
 	bgp_attr_unref(b);
 	b = bgp_attr_intern(&t);
 	ck_assert_ptr_ne(a, b);
+	ck_assert_ptr_null(b->extra); /* weight 0 and nothing else: no extras block */
+	ck_assert_ptr_eq(bgp_attr_at(b->id), b);
 	bgp_attr_unref(a);
 	bgp_attr_unref(b);
 	bgp_attr_unref(NULL);

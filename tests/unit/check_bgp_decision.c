@@ -250,6 +250,7 @@ static const struct tie_row rows[] = {
 struct built {
 	struct bgp_attr attr;
 	struct bgp_attr_extra ex; /* attr.extra */
+	struct bgp_attr *stored;  /* attr interned, for a path (dest_setup()) */
 	struct rib_src src;
 };
 
@@ -262,7 +263,7 @@ static void build(const struct cand_desc *d, struct built *b)
 	b->attr.aspath = bgp_aspath_from_str(d->aspath);
 	ck_assert_msg(b->attr.aspath != NULL, "bad AS path %s", d->aspath);
 	b->attr.origin = d->origin;
-	b->attr.weight = d->weight;
+	b->ex.weight = d->weight;
 	if (d->med_set) {
 		b->attr.present |= ATTR_BIT(BGP_ATTR_MED);
 		b->attr.med = d->med;
@@ -286,6 +287,8 @@ static void build(const struct cand_desc *d, struct built *b)
 
 static void release(struct built *b)
 {
+	bgp_attr_unref(b->stored);
+	b->stored = NULL;
 	bgp_aspath_unref(b->attr.aspath);
 	bgp_u32list_unref(b->ex.cluster_list);
 }
@@ -349,7 +352,8 @@ static void dest_setup(const struct cand_desc *descs, size_t n)
 		cands[i].src.id = (uint32_t)i + 1;
 		bgp->rib->src[i + 1] = &cands[i].src;
 		paths[i] = bgp_slab_alloc_ref(&bgp->rib->path_slab, &refs[i]);
-		paths[i]->attr = &cands[i].attr;
+		cands[i].stored = bgp_attr_intern(&cands[i].attr);
+		path_attr_set(paths[i], cands[i].stored);
 		paths[i]->src = (uint32_t)i + 1;
 	}
 }

@@ -249,7 +249,7 @@ START_TEST(test_route_map_in_sets_and_denies)
 	p = tpfx("198.51.100.0/26");
 	d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 	ck_assert_ptr_nonnull(d);
-	a = dest_paths(d)->attr;
+	a = path_attr(dest_paths(d));
 	ck_assert(a->present & ATTR_BIT(BGP_ATTR_MED));
 	ck_assert_uint_eq(a->med, 77);
 	ck_assert_ptr_nonnull(fake_adj(to, "198.51.100.0/26"));
@@ -383,7 +383,7 @@ static const struct bgp_attr *stored_of(const char *s)
 	struct prefix p = tpfx(s);
 	const struct bgp_dest *d = ptree_lookup(bgp->rib->af[V4].tree, &p);
 
-	return d && dest_paths(d) ? dest_paths(d)->attr : NULL;
+	return d && dest_paths(d) ? path_attr(dest_paths(d)) : NULL;
 }
 
 static bool has_comm(const struct bgp_attr *a, uint32_t c)

@@ -148,8 +148,8 @@ START_TEST(test_ebgp_learned)
 	d = rib_dest("192.0.2.0/24");
 	ck_assert_ptr_nonnull(d);
 	ck_assert_ptr_nonnull(dest_paths(d));
-	ck_assert(!has(dest_paths(d)->attr, BGP_ATTR_LOCAL_PREF));
-	ck_assert(has(dest_paths(d)->attr, BGP_ATTR_MED));
+	ck_assert(!has(path_attr(dest_paths(d)), BGP_ATTR_LOCAL_PREF));
+	ck_assert(has(path_attr(dest_paths(d)), BGP_ATTR_MED));
 	ck_assert_uint_eq(rib_peer_accepted(&e1->peer, V4), 1);
 
 	/* eBGP: our AS prepended, next hop self, no MED (5.1.4), no LOCAL_PREF. */
@@ -241,8 +241,8 @@ START_TEST(test_ibgp_learned)
 
 	d = rib_dest("198.51.100.0/24");
 	ck_assert_ptr_nonnull(d);
-	ck_assert(has(dest_paths(d)->attr, BGP_ATTR_LOCAL_PREF));
-	ck_assert_uint_eq(dest_paths(d)->attr->local_pref, 200);
+	ck_assert(has(path_attr(dest_paths(d)), BGP_ATTR_LOCAL_PREF));
+	ck_assert_uint_eq(path_attr(dest_paths(d))->local_pref, 200);
 
 	/* RFC 4271 9.2: not to other iBGP peers (no reflection), not back to the sender. */
 	ck_assert_ptr_null(fake_adj(i2, "198.51.100.0/24"));
@@ -427,7 +427,8 @@ START_TEST(test_network_statement)
 	ck_assert_str_eq(inet_ntop(AF_INET6, bgp_attr_mp_nh_global(a), buf, sizeof(buf)),
 			 "::ffff:10.0.0.1");
 	/* Stored with weight 32768 and no LOCAL_PREF, as FRR's static routes. */
-	ck_assert_uint_eq(dest_paths(rib_dest("203.0.113.0/24"))->attr->weight, 32768);
+	ck_assert_uint_eq(bgp_attr_weight(path_attr(dest_paths(rib_dest("203.0.113.0/24")))),
+			  32768);
 
 	rib_network_del(bgp, V4, &p);
 	rib_network_del(bgp, V6, &p6);

@@ -74,7 +74,7 @@ static uint32_t weight_for(const char *map, const char *peer)
 	}
 	ok = route_map_apply_ctx(map, &p, &t, &refs, peer ? &ctx : NULL);
 	route_map_refs_release(&refs);
-	return ok ? t.weight : 0;
+	return ok ? bgp_attr_weight(&t) : 0;
 }
 
 START_TEST(test_match_peer_address)

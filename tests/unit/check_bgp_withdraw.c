@@ -131,12 +131,12 @@ static void load_table(void)
 	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE);
 	ck_assert_uint_gt(bgp->rib->path_slab.chunk_count, 1);
 	ck_assert_uint_gt(ptree_memory(bgp->rib->af[V4].tree), 65536); /* dests live in its nodes */
-	/* The per-prefix records the memory budget counts: 20-byte paths (not rounded to 24;
-	 * a chunk's header is 48 bytes) and 16-byte dests inline in 32-byte IPv4 and 44-byte
-	 * IPv6 nodes. */
-	ck_assert_uint_eq(bgp->rib->path_slab.obj_size, 20);
+	/* The per-prefix records the memory budget counts: 16-byte paths (the attribute set by
+	 * its 32-bit id; a chunk's header is 48 bytes) and 16-byte dests inline in 32-byte IPv4
+	 * and 44-byte IPv6 nodes. */
+	ck_assert_uint_eq(bgp->rib->path_slab.obj_size, 16);
 	ck_assert_uint_eq(bgp_slab_memory(&bgp->rib->path_slab),
-			  bgp->rib->path_slab.chunk_count * (48 + 20 * BGP_SLAB_REF_PER_CHUNK));
+			  bgp->rib->path_slab.chunk_count * (48 + 16 * BGP_SLAB_REF_PER_CHUNK));
 	ck_assert_uint_eq(ptree_entry_size(bgp->rib->af[V4].tree), 32);
 	ck_assert_uint_eq(ptree_entry_size(bgp->rib->af[BGP_AF_IPV6_UNICAST].tree), 44);
 }
