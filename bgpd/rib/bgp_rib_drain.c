@@ -102,7 +102,8 @@ static void drain_quiet_cb(int fd, short what, void *arg)
 	for (int af = 0; af < BGP_AF_MAX; af++) {
 		struct rib_af *a = &rib->af[af];
 
-		if (!a->draining || a->sweeping)
+		/* A burst under way: its trim's reclaim arms the timer again. */
+		if (!a->draining || a->sweeping || a->journal.tail != a->journal.head)
 			continue;
 		if (sweep_pays(rib, (enum bgp_af)af))
 			sweep_start(rib, (enum bgp_af)af);
