@@ -268,11 +268,14 @@ void rib_journal_note_where(struct bgp_rib *rib, enum bgp_af af, const struct bg
 			    const struct ptree_where *w)
 {
 	struct rib_journal *j = &rib->af[af].journal;
-	uint64_t at = journal_latest(j, dest), i;
+	uint64_t at, i;
 	uint32_t c;
 
 	/* A draining table's trim deletes nothing: no note would serve (bgp_rib_drain.c). */
-	if (!at || !w->up[0] || rib->af[af].draining)
+	if (rib->af[af].draining || !w->up[0])
+		return;
+	at = journal_latest(j, dest);
+	if (!at)
 		return;
 	i = at - j->base;
 	c = (uint32_t)(i / RIB_JCHUNK);
@@ -1375,7 +1378,8 @@ static size_t batch_add(struct adj_out_batch *b, enum bgp_af af, struct bgp_dest
 
 static void batch_reset(struct bgp_rib *rib, enum bgp_af af, struct adj_out_batch *b)
 {
-	for (uint32_t i = 0; i < b->nitem; i++)
+	/* While the table drains, its dead dests go in bulk (bgp_rib_drain.c): no test each. */
+	for (uint32_t i = 0; i < b->nitem && !rib->af[af].draining; i++)
 		if (!b->group[b->item[i].group].wire_len && !dest_has_paths(b->item[i].dest))
 			/* Withdrawn from this session: maybe the last one that had it. */
 			rib_dest_maybe_free(rib, af, b->item[i].dest);
