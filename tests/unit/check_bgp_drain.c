@@ -8,11 +8,13 @@
 #include "lib/compat.h"
 
 #include <check.h>
+#include <unistd.h>
 
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_drain.h"
 #include "bgpd/wire/bgp_codec.h"
+#include "lib/event.h"
 #include "lib/table.h"
 #include "tests/unit/rib_test.h"
 
@@ -275,6 +277,39 @@ START_TEST(test_session_up_during_the_drain)
 }
 END_TEST
 
+/* With an event loop, the sweep waits until the withdrawals have stopped for
+ * RIB_DRAIN_QUIET_MS (a full withdrawal under way would have it delete one by one what the
+ * clear at its end frees at once). */
+START_TEST(test_sweep_waits_for_quiet)
+{
+	const struct rib_af *a = &bgp->rib->af[V4];
+	struct event_base *base = event_loop_new();
+	uint64_t start, end;
+
+	bgp->base = base;
+	load_table();
+	withdraw_70();
+	fake_run(bgp, RUN_ALL);
+	start = monotime_ms();
+	ck_assert(a->draining);
+	ck_assert(!a->sweeping);
+	ck_assert_uint_eq(rib_drain_dead(bgp->rib, V4), TABLE / 10 * 7);
+	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE / 10 * 3); /* e2 was told at once */
+	end = start + 10 * RIB_DRAIN_QUIET_MS;
+	while (!a->sweeping && monotime_ms() < end) {
+		event_loop_once(base, false);
+		usleep(10000);
+	}
+	ck_assert(a->sweeping);
+	ck_assert_uint_ge(monotime_ms() - start, RIB_DRAIN_QUIET_MS - 50);
+	fake_run(bgp, RUN_ALL);
+	check_live(kept);
+	rib_drain_fini(bgp->rib); /* its timer, before the loop goes */
+	bgp->base = NULL;
+	event_loop_free(base);
+}
+END_TEST
+
 /* A few withdrawals (a flap, below a burst) are deleted by the trim as before: no drain. */
 START_TEST(test_small_withdrawal_deletes_at_once)
 {
@@ -304,6 +339,7 @@ static Suite *drain_suite(void)
 	tcase_add_test(tc, test_partial_withdrawal_sweeps);
 	tcase_add_test(tc, test_reannounced_before_the_sweep);
 	tcase_add_test(tc, test_session_up_during_the_drain);
+	tcase_add_test(tc, test_sweep_waits_for_quiet);
 	tcase_add_test(tc, test_small_withdrawal_deletes_at_once);
 	suite_add_tcase(s, tc);
 	return s;
