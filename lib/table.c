@@ -840,6 +840,42 @@ void ptree_free(struct ptree *t, void (*free_value)(void *value))
 	XFREE(MTYPE_PTREE, t);
 }
 
+/* Every stored node's value in slab order (a sequential read of the chunks, not a walk of
+ * the tree): the objects handed out, less those on the free list (marked PT_FREED). */
+static void pt_each_stored(const struct ptree *t, void (*fn)(void *value, void *arg), void *arg)
+{
+	const struct pt_slab *s = &t->stored;
+
+	for (uint32_t c = 0; c < s->nchunks; c++) {
+		const struct pt_chunk *ch = &s->chunks[c];
+
+		for (uint32_t off = 0; ch->mem && off < ch->used; off++) {
+			struct pt_node *n = (struct pt_node *)(ch->base + (size_t)off * ch->size);
+			void *v;
+
+			if (n->len == PT_FREED)
+				continue;
+			v = pt_val(t, n);
+			if (v)
+				fn(v, arg);
+		}
+	}
+}
+
+void ptree_clear(struct ptree *t, void (*release)(void *value, void *arg), void *arg)
+{
+	if (!t)
+		return;
+	if (release)
+		pt_each_stored(t, release, arg);
+	slab_release(&t->stored);
+	slab_release(&t->glue);
+	pt_dir_free(t);
+	pt_ix_free(t);
+	t->root = PT_NIL;
+	t->count = 0;
+}
+
 static uint32_t pt_new_stored(struct ptree *t, const uint8_t *key, unsigned len)
 {
 	uint32_t ref = slab_alloc(&t->stored, pt_cls(t, len));

@@ -83,6 +83,11 @@ size_t ptree_entry_size_len(const struct ptree *t, unsigned len);
 void *ptree_lookup(const struct ptree *t, const struct prefix *p);	 /* exact */
 void *ptree_match(const struct ptree *t, const struct ipaddr *a);	 /* longest match */
 void *ptree_match_prefix(const struct ptree *t, const struct prefix *p); /* longest covering */
+/* Empty t at once, as if every stored prefix were deleted, and keep it for new inserts: the
+ * slabs' chunks, the directory and the index go back to malloc without a delete per prefix.
+ * release (may be NULL) is called first with each stored value, in no particular order, for
+ * what the value holds (an inline value itself goes with its node); it must not change t. */
+void ptree_clear(struct ptree *t, void (*release)(void *value, void *arg), void *arg);
 /* Remove p; returns the value it held (NULL if absent). Glue nodes are reclaimed. */
 void *ptree_delete(struct ptree *t, const struct prefix *p);
 

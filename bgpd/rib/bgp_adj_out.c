@@ -66,6 +66,7 @@
 #include "bgpd/rib/bgp_adj_out.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_deforig.h"
+#include "bgpd/rib/bgp_rib_drain.h"
 #include "bgpd/rib/bgp_gshut.h"
 #include "bgpd/rib/bgp_peer_filter.h"
 #include "bgpd/rib/bgp_update_group.h"
@@ -267,10 +268,14 @@ void rib_journal_note_where(struct bgp_rib *rib, enum bgp_af af, const struct bg
 			    const struct ptree_where *w)
 {
 	struct rib_journal *j = &rib->af[af].journal;
-	uint64_t at = journal_latest(j, dest), i;
+	uint64_t at, i;
 	uint32_t c;
 
-	if (!at || !w->up[0])
+	/* A draining table's trim deletes nothing: no note would serve (bgp_rib_drain.c). */
+	if (rib->af[af].draining || !w->up[0])
+		return;
+	at = journal_latest(j, dest);
+	if (!at)
 		return;
 	i = at - j->base;
 	c = (uint32_t)(i / RIB_JCHUNK);
@@ -444,23 +449,30 @@ size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 	uint64_t limit;
 	uint32_t stale = 0;
 	size_t n = 0;
+	bool drains;
 
 	journal_check_lag(rib, af);
 	limit = adj_out_min_cursor(rib, af);
+	/* A burst: its emptied dests stay in the tree, reclaimed in bulk (bgp_rib_drain.c). */
+	drains = j->tail < limit && rib_drain_defers(rib, af, limit - j->tail);
 	while (j->tail < limit && n < max) {
 		uint64_t pos = j->tail++;
-		struct bgp_dest *d;
 
-		if (n % TRIM_AHEAD == 0)
-			stale = trim_prefetch(rib, af, pos, limit);
-		d = *jslot(j, pos);
+		if (!drains) {
+			struct bgp_dest *d;
 
-		/* Its latest entry, every reader past it: free it if it has no paths. A note
-		 * found stale ahead is not tried again: the deletes between take noted nodes
-		 * and seldom make one (and a delete without a note is always right). */
-		if (d->version == (uint32_t)pos)
-			dest_maybe_free(rib, af, d,
-					(stale >> (n % TRIM_AHEAD)) & 1 ? NULL : jwhere(j, pos));
+			if (n % TRIM_AHEAD == 0)
+				stale = trim_prefetch(rib, af, pos, limit);
+			d = *jslot(j, pos);
+			/* Its latest entry, every reader past it: free it if it has no paths. A
+			 * note found stale ahead is not tried again: the deletes between take
+			 * noted nodes and seldom make one (and a delete without a note is always
+			 * right). */
+			if (d->version == (uint32_t)pos)
+				dest_maybe_free(rib, af, d,
+						(stale >> (n % TRIM_AHEAD)) & 1 ? NULL
+										: jwhere(j, pos));
+		}
 		n++;
 		if (j->tail - j->base == RIB_JCHUNK) {
 			XFREE(MTYPE_BGP_JOURNAL, j->chunk[0]);
@@ -483,6 +495,8 @@ size_t rib_journal_trim(struct bgp_rib *rib, enum bgp_af af, size_t max)
 			jwhere_free(j, 0); /* its positions begin again: no note may outlive them */
 		j->base = j->head;
 	}
+	if (j->tail == j->head)
+		rib_drain_reclaim(rib, af);
 	return n;
 }
 
@@ -1364,7 +1378,8 @@ static size_t batch_add(struct adj_out_batch *b, enum bgp_af af, struct bgp_dest
 
 static void batch_reset(struct bgp_rib *rib, enum bgp_af af, struct adj_out_batch *b)
 {
-	for (uint32_t i = 0; i < b->nitem; i++)
+	/* While the table drains, its dead dests go in bulk (bgp_rib_drain.c): no test each. */
+	for (uint32_t i = 0; i < b->nitem && !rib->af[af].draining; i++)
 		if (!b->group[b->item[i].group].wire_len && !dest_has_paths(b->item[i].dest))
 			/* Withdrawn from this session: maybe the last one that had it. */
 			rib_dest_maybe_free(rib, af, b->item[i].dest);

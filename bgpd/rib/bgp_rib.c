@@ -134,6 +134,8 @@ static void path_unlink(struct bgp_rib *rib, enum bgp_af af, struct bgp_dest *de
 	if (src)
 		src->accepted[af]--;
 	rib->af[af].paths--;
+	if (!dest_has_paths(dest))
+		rib->af[af].dests_live--;
 	bgp_attr_unref(path_attr(path));
 	bgp_slab_free_ref(&rib->path_slab, ref);
 }
@@ -183,6 +185,8 @@ static void rib_path_update_flags(struct bgp_rib *rib, enum bgp_af af, struct ri
 		struct bgp_path *best = dest_best(dest);
 		bgp_path_ref ref;
 
+		if (!dest_has_paths(dest))
+			rib->af[af].dests_live++; /* new, or revived from the drain's dead */
 		path = bgp_slab_alloc_ref(&rib->path_slab, &ref);
 		path_attr_set(path, bgp_attr_ref(attr));
 		path->src = src->id;
@@ -1256,14 +1260,16 @@ size_t rib_af_count(const struct bgp *bgp, enum bgp_af af)
 {
 	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
 		return 0;
-	return ptree_count(bgp->rib->af[af].tree);
+	/* Not the tree's count: emptied dests wait there for the drain's reclaim. */
+	return (size_t)bgp->rib->af[af].dests_live;
 }
 
 size_t rib_af_memory(const struct bgp *bgp, enum bgp_af af)
 {
 	if (!bgp || !bgp->rib || af >= BGP_AF_MAX)
 		return 0;
-	return rib_af_count(bgp, af) * ptree_entry_size(bgp->rib->af[af].tree);
+	/* Every node the tree holds, the drain's dead ones too: their bytes are held. */
+	return ptree_count(bgp->rib->af[af].tree) * ptree_entry_size(bgp->rib->af[af].tree);
 }
 
 uint64_t rib_table_version(const struct bgp *bgp)

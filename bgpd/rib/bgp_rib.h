@@ -342,7 +342,16 @@ struct rib_peer {
 struct rib_af {
 	struct ptree *tree; /* inline values: struct bgp_dest */
 	struct rib_journal journal;
-	uint64_t paths; /* paths stored */
+	uint64_t paths;	     /* paths stored */
+	uint64_t dests_live; /* dests with a path: the routes operators are shown */
+	/* Emptied dests left in the tree by a draining trim, reclaimed in bulk
+	 * (bgp_rib_drain.c): draining since a trim's burst, until the reclaim; the sweep's walk
+	 * and its cursor. */
+	bool draining;
+	bool sweeping;
+	bool sweep_started;
+	struct prefix sweep_last;
+	uint32_t drain_clears, drain_sweeps; /* reclaims of each kind so far (tests, debugging) */
 };
 
 /* ---- the forwarding side, as the RIB sees it (bgpd/rib/bgp_rib_fib.c) ---- */
@@ -450,6 +459,8 @@ struct bgp_rib {
 	uint64_t deforig_last_ms;
 	uint32_t deforig_interval_ms;
 	struct ev *deforig_timer;
+	/* The drain (bgp_rib_drain.c): brings the sweep once the withdrawals have stopped. */
+	struct ev *drain_timer;
 };
 
 /* The session side's calls, for a peer of this RIB. */

@@ -15,6 +15,7 @@
  *   1f. long-lived graceful restart's marking and flushing walks (bgp_rib_llgr.c), likewise,
  *   1g. the aggregates whose more specifics changed, recomputed (bgp_rib_aggregate.c),
  *   2. output to the Established sessions, round robin, one batch each per round,
+ *   1h. the drain's sweep of dead dests (bgp_rib_drain.c), likewise,
  *   3. trimming of the journals (cheap per entry; bounded too).
  * When the work goes idle after a large release of routes, memory goes back to the system
  * (bgp_rib_release.c).
@@ -27,6 +28,7 @@
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/rib/bgp_rib_aggregate.h"
 #include "bgpd/rib/bgp_rib_deforig.h"
+#include "bgpd/rib/bgp_rib_drain.h"
 #include "bgpd/rib/bgp_rib_gr.h"
 #include "bgpd/rib/bgp_rib_release.h"
 #include "bgpd/rib/bgp_rib_rpki.h"
@@ -83,6 +85,8 @@ static void rib_work_turn(struct bgp_rib *rib)
 		budget -= rib_llgr_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	if (rib_aggr_pending(rib))
 		rib_aggr_run(rib);
+	if (rib_drain_sweep_pending(rib))
+		budget -= rib_drain_sweep_run(rib, MIN((size_t)RIB_BATCH, budget / 2));
 	rib_deforig_tick(rib);
 	if (!rib->gr_deferring)
 		adj_out_run(rib, budget);
@@ -95,7 +99,7 @@ bool rib_work_pending(const struct bgp_rib *rib)
 {
 	if (rib_cleanup_pending(rib) || rib_rpki_pending(rib) || rib_gr_pending(rib) ||
 	    rib_refresh_pending(rib) || rib_llgr_pending(rib) || rib_aggr_pending(rib) ||
-	    rib_deforig_pending(rib))
+	    rib_deforig_pending(rib) || rib_drain_sweep_pending(rib))
 		return true;
 	if (rib->gr_deferring)
 		return false; /* the rest waits for the deferral's end (it schedules the work) */
@@ -133,6 +137,7 @@ void rib_work_fini(struct bgp_rib *rib)
 
 	event_free(rib->work);
 	rib->work = NULL;
+	rib_drain_fini(rib);
 	while ((src = TAILQ_FIRST(&rib->clean_q)))
 		TAILQ_REMOVE(&rib->clean_q, src, clean_entry);
 	rib->nclean = 0; /* the sources themselves go with the RIB's table of them */
