@@ -13,6 +13,11 @@
  *     the same over IPv6 sessions: /64s from 2001:db8::/64 upwards, MP_REACH_NLRI with a
  *     global next hop (issue 15 measures both families)
  *
+ *   bench/bench_rib [prefixes] [per set] [internet|uniform] [ipv4|ipv6] shaped
+ *     the prefixes of edge_bench's internet-shaped table (bench/blaster_shape.c: its
+ *     lengths, where they lie, the order they are sent in) instead of consecutive /24s or
+ *     /64s: the tree's descents as the daemon's, counted by callgrind
+ *
  * The attribute model (default, "internet"), after what a full IPv4 table from one transit
  * peer looks like (about 1M prefixes, 3 prefixes per distinct attribute set, 100k distinct
  * AS paths, communities on a fifth of the sets):
@@ -41,6 +46,7 @@
 #include <malloc.h>
 #include <time.h>
 
+#include "bench/blaster_shape.h"
 #include "bgpd/rib/bgp_rib.h"
 #include "bgpd/wire/bgp_update.h"
 #include "lib/memory.h"
@@ -113,6 +119,8 @@ static size_t n = 1000000;
 static size_t per_attr = 10;
 static bool uniform; /* the first model: see the top of the file */
 static enum bgp_af af = BGP_AF_IPV4_UNICAST;
+static bool shaped; /* edge_bench's table shape: see the top of the file */
+static struct shape shape;
 
 /* A fixed 32-bit mix (splitmix-style finaliser): the "random" choices of the model. */
 static uint32_t mix(uint32_t x, uint32_t salt)
@@ -160,6 +168,10 @@ static const char *feeder_nh(void)
 /* Prefix i of the feed: /24s from 1.0.0.0, or /64s from 2001:db8::/64. */
 static void feed_prefix(struct prefix *p, size_t i)
 {
+	if (shaped) {
+		shape_prefix(&shape, i, p);
+		return;
+	}
 	memset(p, 0, sizeof(*p));
 	if (af == BGP_AF_IPV6_UNICAST) {
 		p->family = AF_INET6;
@@ -309,10 +321,10 @@ START_TEST(bench)
 	rss1 = proc_status_kb("VmRSS:");
 	mem_walk(mt_cb, sums);
 
-	printf("bench_rib: %zu %s prefixes from one eBGP peer to another, %zu per attribute set "
+	printf("bench_rib: %zu %s%s prefixes from one eBGP peer to another, %zu per attribute set "
 	       "(%s model), %zu UPDATEs in\n",
-	       n, af == BGP_AF_IPV6_UNICAST ? "IPv6" : "IPv4", per_attr,
-	       uniform ? "uniform" : "internet", nmsgs);
+	       n, shaped ? "internet-shaped " : "", af == BGP_AF_IPV6_UNICAST ? "IPv6" : "IPv4",
+	       per_attr, uniform ? "uniform" : "internet", nmsgs);
 	printf("  interned: %zu attribute sets, %zu AS paths, %zu lists (the RIB's and the export "
 	       "cache's)\n",
 	       bgp_attr_count(), bgp_attr_aspath_count(), bgp_attr_list_count());
@@ -377,12 +389,23 @@ int main(int argc, char **argv)
 	uniform = argc > 3 && !strcmp(argv[3], "uniform");
 	if (argc > 4 && !strcmp(argv[4], "ipv6"))
 		af = BGP_AF_IPV6_UNICAST;
+	shaped = argc > 5 && !strcmp(argv[5], "shaped");
 	if (n == 0 || per_attr == 0 || n > (1u << 24) ||
 	    (argc > 3 && !uniform && strcmp(argv[3], "internet")) ||
-	    (argc > 4 && af != BGP_AF_IPV6_UNICAST && strcmp(argv[4], "ipv4"))) {
+	    (argc > 4 && af != BGP_AF_IPV6_UNICAST && strcmp(argv[4], "ipv4")) ||
+	    (argc > 5 && !shaped)) {
 		fprintf(stderr, "usage: bench_rib [prefixes (1..16777216)] [prefixes per attribute "
-				"set] [internet|uniform] [ipv4|ipv6]\n");
+				"set] [internet|uniform] [ipv4|ipv6] [shaped]\n");
 		return 2;
+	}
+	if (shaped) {
+		char why[160];
+
+		if (shape_init(&shape, af == BGP_AF_IPV6_UNICAST ? AF_INET6 : AF_INET, n, 1, why,
+			       sizeof(why)) < 0) {
+			fprintf(stderr, "bench_rib: %s\n", why);
+			return 2;
+		}
 	}
 	tcase_set_timeout(tc, 0);
 	tcase_add_test(tc, bench);

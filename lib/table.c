@@ -61,8 +61,13 @@ DEFINE_MTYPE(PTREE_DIR, "Prefix tree directory");
 #define PT_STACK (128 + 2) /* deepest possible path, IPv6 /0 to /128, plus one */
 #define PT_DIR_BITS 16	   /* a directory entry per 16-bit block below the base */
 #define PT_DIR_SIZE (1u << PT_DIR_BITS)
+#define PT_DIR_BASE_MAX 32     /* IPv6: blocks of at most /48 (bytes 0..6 of a short key) */
 #define PT_DIR_BUILD_AT 65536u /* default thresholds: see ptree_directory_thresholds() */
 #define PT_DIR_DROP_BELOW 16384u
+/* IPv6: its descents are longer (a /48 below its /19 block passes about twice the nodes of
+ * an IPv4 /24 below its /16), so the directory pays from a smaller tree. */
+#define PT_DIR_BUILD_AT_V6 16384u
+#define PT_DIR_DROP_BELOW_V6 4096u
 #define PT_FREED 0xffu /* len of a node on a slab's free list: no prefix is that long */
 
 /*
@@ -130,6 +135,13 @@ struct ptree {
 	uint32_t *dir;
 	uint8_t dir_base[16];
 	unsigned dir_base_len, dir_len;
+	/* The family's base (IPv4 0.0.0.0/0, IPv6 2000::/3). An IPv6 directory's base is where
+	 * the tree first forks, when that lies deeper within it (pt_dir_rebase()); dir_escapes
+	 * counts the prefixes inserted since outside that base, which descend from the root. */
+	uint8_t dir_home[16];
+	unsigned dir_home_len;
+	bool dir_adapt;
+	size_t dir_escapes;
 	size_t dir_build_at, dir_drop_below;
 	/* The index of the stored nodes (NULL while the tree is small): see pt_ix_find(). */
 	uint32_t *ix;
@@ -453,7 +465,39 @@ static void pt_to_prefix(const struct ptree *t, const struct pt_node *n, struct 
  * Base: IPv4 0.0.0.0/0 (blocks are /16s), IPv6 2000::/3, where the global table lives
  * (blocks are /19s). 2^16 entries of 4 bytes: 256 KiB, built once the tree holds
  * dir_build_at prefixes and freed when it falls below dir_drop_below.
+ * An IPv6 table can sit in a small part of 2000::/3 (one region's, or a table whose
+ * prefixes were handed out densely): then a handful of /19 blocks hold it all, and a /48's
+ * descent from its block still passes about 30 nodes. So an IPv6 directory's base is the
+ * node where the tree first forks, when it lies within 2000::/3 (at most /32): blocks of 16
+ * bits below the table's own common prefix. Prefixes outside that base descend from the
+ * root as without a directory; when an eighth of the tree's count has been inserted there,
+ * the directory is made again over the tree as it is then (a table fed in address order).
  */
+
+/* The base of the directory about to be made (pt_dir_build()): see above. */
+static void pt_dir_rebase(struct ptree *t)
+{
+	const struct pt_node *n = NULL;
+	uint32_t ref = t->root;
+
+	memcpy(t->dir_base, t->dir_home, sizeof(t->dir_base));
+	t->dir_base_len = t->dir_home_len;
+	t->dir_escapes = 0;
+	/* Down past the nodes with one child (a default route, a lone covering prefix). */
+	while (t->dir_adapt && ref) {
+		n = pt_node(t, ref);
+		if (n->child[0] && n->child[1])
+			break;
+		ref = n->child[0] ? n->child[0] : n->child[1];
+	}
+	if (n && n->len > t->dir_home_len &&
+	    key_match(pt_nkey(t, n), t->dir_home, t->dir_home_len)) {
+		memset(t->dir_base, 0, sizeof(t->dir_base));
+		key_copy(t->dir_base, pt_nkey(t, n), pt_ks(t, n->len));
+		t->dir_base_len = MIN((unsigned)n->len, PT_DIR_BASE_MAX);
+	}
+	t->dir_len = t->dir_base_len + PT_DIR_BITS;
+}
 
 /* Block number of (key, len) in t's directory; false when it has none for that prefix. */
 static inline bool pt_dir_slot(const struct ptree *t, const uint8_t *key, unsigned len,
@@ -503,6 +547,7 @@ static void pt_dir_build(struct ptree *t)
 	uint32_t stack[PT_STACK], ref, idx;
 	unsigned sp = 0;
 
+	pt_dir_rebase(t);
 	t->dir = XCALLOC(MTYPE_PTREE_DIR, PT_DIR_SIZE * sizeof(*t->dir));
 	if (t->root)
 		stack[sp++] = t->root;
@@ -715,6 +760,11 @@ static void pt_sized(struct ptree *t)
 		pt_ix_free(t);
 		return;
 	}
+	if (t->dir && t->dir_escapes > t->count / 8) {
+		/* Made again from the tree's common prefix as it is now. */
+		pt_dir_free(t);
+		pt_dir_build(t);
+	}
 	if (t->count >= t->dir_build_at && !t->dir)
 		pt_dir_build(t);
 	if (pt_ix_wanted(t))
@@ -730,6 +780,17 @@ void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_be
 	t->dir_build_at = build_at;
 	t->dir_drop_below = MIN(drop_below, build_at);
 	pt_sized(t);
+}
+
+bool ptree_directory_base(const struct ptree *t, struct prefix *base)
+{
+	if (!t || !t->dir)
+		return false;
+	memset(base, 0, sizeof(*base));
+	base->family = (uint8_t)t->family;
+	base->len = (uint8_t)t->dir_base_len;
+	memcpy(base->u.bytes, t->dir_base, t->keylen);
+	return true;
 }
 
 /* ---- the tree ---- */
@@ -763,12 +824,13 @@ static struct ptree *pt_new(int family, size_t inline_size)
 	t->stored.tag = 0;
 	t->glue.tag = PT_GLUE;
 	if (family == AF_INET6) {
-		t->dir_base[0] = 0x20; /* 2000::/3 */
-		t->dir_base_len = 3;
+		t->dir_home[0] = 0x20; /* 2000::/3 */
+		t->dir_home_len = 3;
+		t->dir_adapt = true;
 	}
-	t->dir_len = t->dir_base_len + PT_DIR_BITS;
-	t->dir_build_at = PT_DIR_BUILD_AT;
-	t->dir_drop_below = PT_DIR_DROP_BELOW;
+	pt_dir_rebase(t);
+	t->dir_build_at = family == AF_INET6 ? PT_DIR_BUILD_AT_V6 : PT_DIR_BUILD_AT;
+	t->dir_drop_below = family == AF_INET6 ? PT_DIR_DROP_BELOW_V6 : PT_DIR_DROP_BELOW;
 	return t;
 }
 
@@ -994,8 +1056,12 @@ static struct pt_node *pt_get_by_tree(struct ptree *t, const uint8_t *key, unsig
 		return n;
 	}
 	n = pt_get_below(t, &t->root, key, len, created);
-	if (*created)
+	if (*created) {
+		/* Outside a base deeper than the family's: counted, to make it again. */
+		if (t->dir && len >= t->dir_len && t->dir_base_len > t->dir_home_len)
+			t->dir_escapes++;
 		pt_sized(t);
+	}
 	return n;
 }
 

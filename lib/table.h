@@ -167,16 +167,21 @@ int ptree_walk_covering(const struct ptree *t, const struct prefix *p, ptree_wal
  */
 size_t ptree_count(const struct ptree *t); /* stored prefixes */
 /*
- * A large tree keeps a directory of its /16 blocks (IPv4; IPv6: the /19s of 2000::/3) so that
- * a lookup, insert or delete of a prefix at least that long starts its descent at the block
- * instead of the root; it changes no answer, and costs 256 KiB. Such a tree, once
+ * A large tree keeps a directory of its /16 blocks (IPv4; IPv6: the 16-bit blocks below where
+ * the tree first forks within 2000::/3, the /19s at most) so that a lookup, insert or delete
+ * of a prefix at least that long starts its descent at the block instead of the root; it
+ * changes no answer, and costs 256 KiB. Such a tree, once
  * build_at / 16 of its inserts found their prefix stored (a second feed), also keeps an
  * index of its stored prefixes by hash (4.7 bytes a prefix when made), by which ptree_lookup()
  * and ptree_get*() of a stored prefix find it in two cache misses instead of a descent. It is made
  * once the tree holds build_at prefixes and dropped when it falls below drop_below (at most
- * build_at); by default 65,536 and 16,384. Tests set them low to exercise it on small trees.
+ * build_at); by default 65,536 and 16,384 (IPv6: 16,384 and 4,096). Tests set them low to
+ * exercise it on small trees.
  */
 void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_below);
+/* The block the directory's 16-bit blocks lie below, into *base; false when t has no
+ * directory (for tests). */
+bool ptree_directory_base(const struct ptree *t, struct prefix *base);
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
 /* Slots of the index, 0 while there is none (for tests and memory accounting). */
 size_t ptree_index_slots(const struct ptree *t);

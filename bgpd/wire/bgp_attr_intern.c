@@ -107,6 +107,10 @@ void bgp_transit_unref(struct bgp_transit *t)
  * ====================================================================================== */
 
 static struct bgp_vstore extra_store;
+/* The block interned last, while it lives: an IPv6 feed's UPDATEs carry the feeder's next
+ * hop and nothing else of the extras, so each would hash the same 96 bytes (a siphash of
+ * about 460 instructions) and probe the store to find this block again. */
+static struct bgp_attr_extra *extra_last;
 
 static bool extra_eq(const void *pa, const void *pb)
 {
@@ -154,14 +158,20 @@ const struct bgp_attr_extra *bgp_attr_extra_intern(const struct bgp_attr_extra *
 
 	if (!t || extra_eq(t, &bgp_attr_extra_none))
 		return NULL;
+	if (extra_last && extra_eq(t, extra_last)) {
+		extra_last->refcnt++;
+		return extra_last;
+	}
 	bgp_attr_init();
 	hv = extra_hash(t);
 	e = bgp_vstore_lookup(&extra_store, t, hv);
 	if (e) {
 		e->refcnt++;
+		extra_last = e;
 		return e;
 	}
 	e = bgp_vstore_add(&extra_store, hv, sizeof(*e));
+	extra_last = e;
 	*e = *t;
 	e->refcnt = 1;
 	e->hash = hv;
@@ -189,6 +199,8 @@ void bgp_attr_extra_unref(const struct bgp_attr_extra *ce)
 	}
 	if (--e->refcnt)
 		return;
+	if (e == extra_last)
+		extra_last = NULL;
 	old = *e; /* the slab takes the memory back */
 	bgp_vstore_del(&extra_store, e);
 	bgp_u32list_unref(old.cluster_list);
@@ -345,6 +357,7 @@ void bgp_attr_finish(void)
 	 * with none is initialised again on next use. */
 	bgp_vstore_fini(&bgp_attr_store);
 	bgp_vstore_fini(&extra_store);
+	extra_last = NULL;
 	hash_free(transit_hash);
 	transit_hash = NULL;
 	bgp_aspath_finish();

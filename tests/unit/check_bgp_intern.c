@@ -167,6 +167,38 @@ START_TEST(test_mp_nexthop)
 }
 END_TEST
 
+/* The block interned last is given again without a probe, and never once it is freed. */
+START_TEST(test_extras_last)
+{
+	struct bgp_attr_extra ex, ex2;
+	const struct bgp_attr_extra *a, *b, *c;
+
+	memset(&ex, 0, sizeof(ex));
+	inet_pton(AF_INET6, "2001:db8::1", &ex.mp_nh_global);
+	ex2 = ex;
+	ex2.mp_nh_global.s6_addr[15] = 2;
+	a = bgp_attr_extra_intern(&ex);
+	ck_assert_ptr_eq(bgp_attr_extra_intern(&ex), a);
+	ck_assert_uint_eq(a->refcnt, 2);
+	b = bgp_attr_extra_intern(&ex2);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_ptr_eq(bgp_attr_extra_intern(&ex), a);
+	ck_assert_uint_eq(a->refcnt, 3);
+	ck_assert_uint_eq(bgp_attr_extra_count(), 2);
+	/* the last one (a) freed, then interned again: a new live block */
+	bgp_attr_extra_unref(a);
+	bgp_attr_extra_unref(a);
+	bgp_attr_extra_unref(a);
+	ck_assert_uint_eq(bgp_attr_extra_count(), 1);
+	c = bgp_attr_extra_intern(&ex);
+	ck_assert_uint_eq(bgp_attr_extra_count(), 2);
+	ck_assert_uint_eq(c->refcnt, 1);
+	ck_assert_mem_eq(&c->mp_nh_global, &ex.mp_nh_global, 16);
+	bgp_attr_extra_unref(c);
+	bgp_attr_extra_unref(b);
+}
+END_TEST
+
 /* Many sets, freed in a scattered order: every survivor must still be found (backward-shift
  * deletion keeps probe runs intact), and the index shrinks back. */
 START_TEST(test_churn)
@@ -283,6 +315,7 @@ int main(void)
 	tcase_add_test(tc, test_share);
 	tcase_add_test(tc, test_extras);
 	tcase_add_test(tc, test_mp_nexthop);
+	tcase_add_test(tc, test_extras_last);
 	tcase_add_test(tc, test_churn);
 	tcase_add_test(tc, test_aspath_sizes);
 	suite_add_tcase(s, tc);
