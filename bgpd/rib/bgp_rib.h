@@ -568,7 +568,8 @@ size_t rib_llgr_run(struct bgp_rib *rib, size_t budget);
 bool rib_llgr_takeover(struct bgp_rib *rib, struct rib_src *src, enum bgp_af af);
 /* src goes: its LLGR timer goes (its paths are removed with it). */
 void rib_llgr_src_stop(struct rib_src *src);
-/* Does attr carry LLGR_STALE (RFC 9494 4.3: least preferred, only for LLGR sessions)? */
+/* Does attr (an interned set) carry LLGR_STALE (RFC 9494 4.3: least preferred, only for LLGR
+ * sessions)? */
 bool rib_attr_llgr_stale(const struct bgp_attr *attr);
 
 /* Journal (bgp_adj_out.c) */

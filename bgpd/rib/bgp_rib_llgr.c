@@ -39,7 +39,7 @@
 
 bool rib_attr_llgr_stale(const struct bgp_attr *attr)
 {
-	return attr && bgp_u32list_contains(attr->communities, BGP_COMM_LLGR_STALE);
+	return attr && attr->llgr_stale; /* set at interning: the list is not read */
 }
 
 /* attr with LLGR_STALE added (a new reference). */

@@ -141,6 +141,7 @@ struct bgp_attr {
 	uint64_t origin : 2;		 /* enum bgp_origin */
 	uint64_t mp_nh_len : 6;		 /* 0, 4, 16 or 32 */
 	uint64_t atomic_aggregate : 1;	 /* bool */
+	uint64_t llgr_stale : 1;	 /* communities has LLGR_STALE: see bgp_attr_intern() */
 	struct bgp_aspath *aspath;	 /* never NULL once interned (empty path allowed) */
 	struct bgp_u32list *communities; /* values in host order, as received */
 	/* NULL: none of the extras. In a template it may point to any block the caller owns

@@ -16,6 +16,7 @@
 #include "lib/compat.h"
 
 #include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_community.h"
 #include "bgpd/wire/bgp_vstore.h"
 #include "lib/hash.h"
 #include "lib/log.h"
@@ -387,6 +388,10 @@ struct bgp_attr *bgp_attr_intern(const struct bgp_attr *tmpl)
 	*a = key;
 	a->refcnt = 1;
 	a->id = id;
+	/* The decision asks for every pair of paths it compares (RFC 9494 4.3, its first rule):
+	 * the best path's list is a cache miss there, its set (read by the next rules) is not.
+	 * Derived from the list, whatever the template said: sets do not compare it. */
+	a->llgr_stale = bgp_u32list_contains(a->communities, BGP_COMM_LLGR_STALE);
 	/* The interned copy holds its own references (the empty path's and the extra block's
 	 * are already taken). */
 	if (!empty)

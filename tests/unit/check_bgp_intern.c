@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "bgpd/wire/bgp_codec.h"
+#include "bgpd/wire/bgp_community.h"
 #include "lib/log.h"
 
 static struct bgp_aspath *path(const char *s)
@@ -64,6 +65,48 @@ START_TEST(test_share)
 	bgp_attr_unref(c);
 	ck_assert_uint_eq(bgp_attr_count(), 0);
 	ck_assert_uint_eq(bgp_attr_aspath_count(), 0);
+}
+END_TEST
+
+/*
+ * The decision's LLGR_STALE check reads a bit of the set, not its list: the bit says what the
+ * interned list holds, whatever the template that was copied from another set said.
+ */
+START_TEST(test_llgr_stale_bit)
+{
+	const uint32_t stale[] = { 0xfde80001u, BGP_COMM_LLGR_STALE },
+		       plain[] = { 0xfde80001u, 0xfde80002u };
+	struct bgp_aspath *p = path("65001 65002");
+	struct bgp_attr t, *none, *with, *without, *copied;
+
+	tmpl(&t, 1, p);
+	none = bgp_attr_intern(&t);
+	ck_assert(!none->llgr_stale);
+	t.present |= ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	t.communities = bgp_u32list_intern(stale, 2);
+	with = bgp_attr_intern(&t);
+	ck_assert(with->llgr_stale);
+	ck_assert_ptr_eq(bgp_attr_intern(&t), with); /* found: the bit stays */
+	ck_assert(with->llgr_stale);
+	bgp_u32list_unref(t.communities);
+	/* A stale set's copy with another list, then with a template's bit that lies. */
+	t = *with;
+	t.communities = bgp_u32list_intern(plain, 2);
+	without = bgp_attr_intern(&t);
+	ck_assert_ptr_ne(without, with);
+	ck_assert(!without->llgr_stale);
+	bgp_u32list_unref(t.communities);
+	t = *none;
+	t.llgr_stale = 1;
+	copied = bgp_attr_intern(&t);
+	ck_assert_ptr_eq(copied, none);
+	ck_assert(!copied->llgr_stale);
+	bgp_aspath_unref(p);
+	bgp_attr_unref(none);
+	bgp_attr_unref(with);
+	bgp_attr_unref(with);
+	bgp_attr_unref(without);
+	bgp_attr_unref(copied);
 }
 END_TEST
 
@@ -313,6 +356,7 @@ int main(void)
 	log_init("check_bgp_intern");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_share);
+	tcase_add_test(tc, test_llgr_stale_bit);
 	tcase_add_test(tc, test_extras);
 	tcase_add_test(tc, test_mp_nexthop);
 	tcase_add_test(tc, test_extras_last);

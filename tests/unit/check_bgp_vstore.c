@@ -448,6 +448,70 @@ START_TEST(test_released_not_found)
 }
 END_TEST
 
+/* Object v filed under hash hv (the caller's choice of runs). */
+static struct tobj *add_hashed(struct bgp_vstore *s, uint32_t v, uint32_t hv)
+{
+	struct tobj *k = key_of(v), *o;
+
+	ck_assert_ptr_null(bgp_vstore_lookup(s, k, hv));
+	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
+	o->refcnt = 1;
+	o->hash = hv;
+	o->len = k->len;
+	memcpy(o->data, k->data, k->len);
+	return o;
+}
+
+/* Every object below n is found, under the hash it was filed with. */
+static void check_wrapping(const struct bgp_vstore *s, struct tobj **o, uint32_t n)
+{
+	for (uint32_t v = 0; v < n; v++)
+		ck_assert_ptr_eq(bgp_vstore_lookup(s, key_of(v), UINT32_MAX - v % 5), o[v]);
+	check_index(s);
+}
+
+/*
+ * A rebuild places each object some objects after it has read it (its home slot loads
+ * meanwhile): every object must still be placed, the last ones of the scan too, when there
+ * are fewer objects than that distance, and when the runs wrap around the end of the index
+ * (hashes whose low bits are all ones but for the last few: the last slots at every size).
+ */
+START_TEST(test_rebuilds_place_every_object)
+{
+	static struct tobj *o[400];
+	struct bgp_vstore s;
+	unsigned bits = 0, rebuilds = 0;
+
+	bgp_vstore_init(&s, MTYPE_TEST_VSTORE, MTYPE_TEST_VSTORE, tobj_eq);
+	for (uint32_t v = 0; v < 400; v++) {
+		o[v] = add_hashed(&s, v, UINT32_MAX - v % 5);
+		if (s.bits != bits) {
+			bits = s.bits;
+			rebuilds++;
+			check_wrapping(&s, o, v + 1);
+		}
+	}
+	ck_assert_uint_eq(s.bits, 10); /* grown from 64 slots four times */
+	ck_assert_uint_eq(rebuilds, 5);
+	check_wrapping(&s, o, 400);
+	/* Down to a few: shrinking rebuilds, the last ones with fewer objects than the
+	 * distance: the last, at 15 objects, from 128 slots to 64. */
+	for (uint32_t v = 400; v-- > 3;) {
+		del(&s, &o[v]);
+		if (s.bits != bits) {
+			bits = s.bits;
+			check_wrapping(&s, o, v);
+		}
+	}
+	ck_assert_uint_eq(s.bits, 6);
+	check_wrapping(&s, o, 3);
+	for (uint32_t v = 0; v < 3; v++)
+		del(&s, &o[v]);
+	ck_assert_uint_eq(s.live, 0);
+	bgp_vstore_fini(&s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bgp_vstore");
@@ -466,6 +530,7 @@ int main(void)
 	tcase_add_test(tc, test_steady_churn_colliding_hashes);
 	tcase_add_test(tc, test_end_of_run_clears_tombstones);
 	tcase_add_test(tc, test_released_not_found);
+	tcase_add_test(tc, test_rebuilds_place_every_object);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
