@@ -238,6 +238,12 @@ void bgp_aspath_unref(struct bgp_aspath *p)
 	bgp_vstore_del(&aspath_store, p);
 }
 
+void bgp_aspath_prefetch_release(const struct bgp_aspath *p)
+{
+	if (p && p->refcnt == 1 && !aspath_is_large(p->len))
+		bgp_vstore_prefetch(&aspath_store, p->hash);
+}
+
 size_t bgp_aspath_count(void)
 {
 	bgp_attr_release_pending(); /* queued sets hold paths */

@@ -255,6 +255,10 @@ struct bgp_aspath *bgp_aspath_intern_raw(const uint8_t *data, uint16_t len);
 struct bgp_aspath *bgp_aspath_empty(void); /* interned empty path, reference taken */
 struct bgp_aspath *bgp_aspath_ref(struct bgp_aspath *p);
 void bgp_aspath_unref(struct bgp_aspath *p);
+/* A hint, which changes nothing (p may be NULL): p is loaded and a release will drop a
+ * reference to it shortly; if that is its last, start loading its index slot, which the
+ * deletion probes (bgp_attr_intern.c's deferred release of sets). */
+void bgp_aspath_prefetch_release(const struct bgp_aspath *p);
 /* A new interned path with asn prepended (into a leading SEQUENCE; new segment if full). */
 struct bgp_aspath *bgp_aspath_prepend(struct bgp_aspath *p, uint32_t asn);
 /*
@@ -299,6 +303,8 @@ struct bgp_aspath *bgp_aspath_from_str(const char *s);
 struct bgp_u32list *bgp_u32list_intern(const uint32_t *val, uint32_t count);
 struct bgp_u32list *bgp_u32list_ref(struct bgp_u32list *l);
 void bgp_u32list_unref(struct bgp_u32list *l);
+/* bgp_aspath_prefetch_release() for a community list. */
+void bgp_u32list_prefetch_release(const struct bgp_u32list *l);
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count);
 void bgp_lcommlist_unref(struct bgp_lcommlist *l);
 /* Extended community lists: val holds 2 x count words; NULL when count is too large. */

@@ -432,6 +432,16 @@ void bgp_attr_unref(struct bgp_attr *attr)
 		release_waiting++;
 	release_queue[release_next] = attr;
 	release_next = (release_next + 1) % RELEASE_AHEAD;
+	/* The set queued half the queue ago has its path and list loaded by now: those it holds
+	 * the last reference to have their own index slots loaded, for when it goes. */
+	if (release_waiting > RELEASE_AHEAD / 2) {
+		const struct bgp_attr *mid =
+			release_queue[(release_next + RELEASE_AHEAD - 1 - RELEASE_AHEAD / 2) %
+				      RELEASE_AHEAD];
+
+		bgp_aspath_prefetch_release(mid->aspath);
+		bgp_u32list_prefetch_release(mid->communities);
+	}
 	if (oldest)
 		attr_release(oldest);
 }

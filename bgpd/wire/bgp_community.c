@@ -249,6 +249,12 @@ void bgp_u32list_unref(struct bgp_u32list *l)
 	list_unref(&u32list_table, 1, "community list", l);
 }
 
+void bgp_u32list_prefetch_release(const struct bgp_u32list *l)
+{
+	if (l && l->refcnt == 1 && list_obj_size((size_t)l->count * 4) <= BGP_VSTORE_MAX_SIZE)
+		bgp_vstore_prefetch(&u32list_table.store, l->hash);
+}
+
 struct bgp_lcommlist *bgp_lcommlist_intern(const uint32_t *val, uint32_t count)
 {
 	static const struct list_kind kind = {

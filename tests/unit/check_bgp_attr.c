@@ -1027,6 +1027,98 @@ START_TEST(test_release_queue)
 }
 END_TEST
 
+/* An AS path of n ASes (one SEQUENCE; over BGP_VSTORE_MAX_SIZE bytes from about 60 ASes on,
+ * kept in lib/hash.c instead of the store), the first one asn. */
+static struct bgp_aspath *path_of(uint32_t asn, unsigned n)
+{
+	uint8_t seq[2 + 4 * 255];
+
+	seq[0] = 2;
+	seq[1] = (uint8_t)n;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t as = asn + i;
+
+		seq[2 + 4 * i] = (uint8_t)(as >> 24);
+		seq[3 + 4 * i] = (uint8_t)(as >> 16);
+		seq[4 + 4 * i] = (uint8_t)(as >> 8);
+		seq[5 + 4 * i] = (uint8_t)as;
+	}
+	return bgp_aspath_intern_raw(seq, (uint16_t)(2 + 4 * n));
+}
+
+/*
+ * The release queue loads the index slots of the AS paths and community lists whose last
+ * reference a queued set holds (bgp_aspath_prefetch_release(), bgp_u32list_prefetch_release()):
+ * hints, which change nothing. Sets with a path and a list of their own, or shared with the
+ * set before them, or a path too long for the store, released in turn: each path and list
+ * stays while a set or its owner holds it, and every one goes with its last set.
+ */
+START_TEST(test_release_queue_paths)
+{
+	enum { SETS = 40 };
+	struct bgp_attr t, *set[SETS];
+	size_t paths0 = bgp_attr_aspath_count(), lists0 = bgp_attr_list_count();
+	struct bgp_aspath *kept = path_of(64496, 2), *large = path_of(65000, 100);
+	struct bgp_u32list *list;
+	uint32_t comm[2];
+
+	ck_assert_ptr_nonnull(kept);
+	ck_assert_ptr_nonnull(large);
+	/* The hints alone: nothing released, whatever the count. */
+	bgp_aspath_prefetch_release(NULL);
+	bgp_u32list_prefetch_release(NULL);
+	bgp_aspath_prefetch_release(kept);
+	bgp_aspath_prefetch_release(large);
+	ck_assert_uint_eq(kept->refcnt, 1);
+	ck_assert_uint_eq(large->refcnt, 1);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), paths0 + 2);
+	memset(&t, 0, sizeof(t));
+	t.present = ATTR_BIT(BGP_ATTR_ORIGIN) | ATTR_BIT(BGP_ATTR_AS_PATH) |
+		    ATTR_BIT(BGP_ATTR_NEXT_HOP) | ATTR_BIT(BGP_ATTR_COMMUNITIES);
+	t.nexthop = ip4("192.0.2.1");
+	for (uint32_t i = 0; i < SETS; i++) {
+		/* Every third set shares the previous one's path and list; every fifth has the
+		 * long path, every seventh the path its owner keeps. */
+		if (i % 3 == 1) {
+			t.aspath = bgp_aspath_ref(set[i - 1]->aspath);
+			t.communities = bgp_u32list_ref(set[i - 1]->communities);
+		} else {
+			t.aspath = i % 5 == 0	? bgp_aspath_ref(large)
+				   : i % 7 == 0 ? bgp_aspath_ref(kept)
+						: path_of(65536 + 10 * i, 3);
+			comm[0] = 0xfdea0000 | i;
+			comm[1] = 0xfdeb0000 | i;
+			t.communities = bgp_u32list_intern(comm, 2);
+		}
+		t.med = i;
+		set[i] = bgp_attr_intern(&t);
+		ck_assert_uint_eq(set[i]->refcnt, 1);
+		bgp_aspath_unref(t.aspath);
+		bgp_u32list_unref(t.communities);
+	}
+	for (uint32_t i = 0; i < SETS; i++) {
+		bgp_attr_unref(set[i]);
+		/* The queue's hints dropped no reference: the owner's path and the long one are
+		 * still there, and an interned list still found. */
+		ck_assert_uint_ge(kept->refcnt, 1);
+		ck_assert_uint_ge(large->refcnt, 1);
+		comm[0] = 0xfdea0000 | (SETS - 1);
+		comm[1] = 0xfdeb0000 | (SETS - 1);
+		list = bgp_u32list_intern(comm, 2);
+		ck_assert_uint_eq(list->count, 2);
+		bgp_u32list_unref(list);
+	}
+	ck_assert_uint_eq(bgp_attr_count(), 0); /* the queue done */
+	ck_assert_uint_eq(kept->refcnt, 1);
+	ck_assert_uint_eq(large->refcnt, 1);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), paths0 + 2);
+	ck_assert_uint_eq(bgp_attr_list_count(), lists0);
+	bgp_aspath_unref(kept);
+	bgp_aspath_unref(large);
+	ck_assert_uint_eq(bgp_attr_aspath_count(), paths0);
+}
+END_TEST
+
 START_TEST(test_intern_template)
 {
 	struct bgp_attr t, *a, *b;
@@ -1115,6 +1207,7 @@ int main(void)
 	tcase_add_test(tc, test_interning);
 	tcase_add_test(tc, test_intern_template);
 	tcase_add_test(tc, test_release_queue);
+	tcase_add_test(tc, test_release_queue_paths);
 	tcase_add_test(tc, test_community_text);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
