@@ -1236,6 +1236,23 @@ void ptree_lookup_where_group(const struct ptree *t, const struct prefix *p, siz
 	}
 }
 
+void ptree_lookup_group(const struct ptree *t, const struct prefix *p, size_t n, void **val)
+{
+	struct ptree_where w[PTREE_PREFETCH_MAX];
+
+	for (size_t i = 0; i < n; i += PTREE_PREFETCH_MAX) {
+		size_t m = MIN(n - i, (size_t)PTREE_PREFETCH_MAX);
+
+		if (!t || !t->ix) {
+			ptree_lookup_where_group(t, &p[i], m, &val[i], w);
+			continue;
+		}
+		ptree_prefetch(t, &p[i], m);
+		for (size_t k = 0; k < m; k++)
+			val[i + k] = pt_lookup(t, &p[i + k], NULL);
+	}
+}
+
 /* The longest stored prefix with a value covering (key, len) in the subtree at ref. */
 static void *pt_match_from(const struct ptree *t, uint32_t ref, const uint8_t *key, unsigned len)
 {
@@ -1830,6 +1847,16 @@ size_t ptree_memory(const struct ptree *t)
 	return malloc_usable_size((void *)t) + t->stored.bytes + t->glue.bytes +
 	       (t->dir ? malloc_usable_size(t->dir) : 0) + (t->ix ? malloc_usable_size(t->ix) : 0) +
 	       (size_t)(t->stored.nchunks + t->glue.nchunks) * sizeof(struct pt_chunk);
+}
+
+bool ptree_index_make(struct ptree *t)
+{
+	if (!t)
+		return false;
+	if (!t->ix && t->dir && t->count >= t->dir_build_at &&
+	    (size_t)t->stored.nchunks << PT_CHUNK_SHIFT < PT_IX_HANDLE_MASK)
+		pt_ix_build(t, PT_IX_MADE);
+	return t->ix != NULL;
 }
 
 size_t ptree_index_slots(const struct ptree *t)

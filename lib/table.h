@@ -112,6 +112,10 @@ void *ptree_lookup_where(const struct ptree *t, const struct prefix *p, struct p
  * needed before). For a received UPDATE's withdrawals, far apart in the tree. */
 void ptree_lookup_where_group(const struct ptree *t, const struct prefix *p, size_t n, void **val,
 			      struct ptree_where *w);
+/* ptree_lookup() of p[0 .. n - 1] into val[i]: with an index, its slots then the nodes they
+ * name fetched for the group at once (two overlapped misses a prefix, no descent), else
+ * ptree_lookup_where_group()'s interleaved descents (without notes to keep). */
+void ptree_lookup_group(const struct ptree *t, const struct prefix *p, size_t n, void **val);
 /* Delete the prefix whose inline value is value (from ptree_get_inline(), still stored),
  * using *w when it still holds (w may be NULL). False when value is not in an inline tree. */
 bool ptree_delete_inline(struct ptree *t, void *value, const struct ptree_where *w);
@@ -183,6 +187,11 @@ void ptree_directory_thresholds(struct ptree *t, size_t build_at, size_t drop_be
  * directory (for tests). */
 bool ptree_directory_base(const struct ptree *t, struct prefix *base);
 size_t ptree_memory(const struct ptree *t); /* bytes held by nodes and slabs */
+/* Make the index now rather than on demand, when the tree is of the directory's size and has
+ * none: for a burst of lookups of stored prefixes (a table's withdrawal), which the index
+ * answers without descents. It is made as a second feed makes it (4.7 bytes a prefix) and
+ * dropped as that one is. True when the tree has an index. */
+bool ptree_index_make(struct ptree *t);
 /* Slots of the index, 0 while there is none (for tests and memory accounting). */
 size_t ptree_index_slots(const struct ptree *t);
 

@@ -344,6 +344,8 @@ struct rib_af {
 	struct rib_journal journal;
 	uint64_t paths;	     /* paths stored */
 	uint64_t dests_live; /* dests with a path: the routes operators are shown */
+	/* Withdrawals received since the last announcement (bgp_rib.c, withdraw_by_index()). */
+	uint64_t withdrawn_run;
 	/* Emptied dests left in the tree by a draining trim, reclaimed in bulk
 	 * (bgp_rib_drain.c): draining since a trim's burst, until the reclaim; the sweep's walk
 	 * and its cursor. */

@@ -325,6 +325,52 @@ START_TEST(test_small_withdrawal_deletes_at_once)
 }
 END_TEST
 
+/* A table's withdrawal (withdrawals in a row, a sixteenth of a table of the directory's size)
+ * is looked up by the tree's index; a flap, or withdrawals with announcements between, never
+ * make it. */
+START_TEST(test_table_withdrawal_by_index)
+{
+	const struct rib_af *a = &bgp->rib->af[V4];
+	const size_t few = TABLE / 32, gone = 2 * few + TABLE / 2;
+	struct bgp_attr t;
+
+	ptree_directory_thresholds(a->tree, 1000, 500);
+	load_table();
+	/* A thirty-second of the table, an announcement, another thirty-second: two runs,
+	 * neither a sixteenth. */
+	fake_withdraw(e1, V4, table, few);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(ptree_index_slots(a->tree), 0);
+	tmpl_init(&t, "65002 7", "10.0.0.2", BGP_ORIGIN_IGP);
+	fake_announce(e1, V4, &t, table, 1);
+	tmpl_release(&t);
+	fake_withdraw(e1, V4, table, 1);
+	fake_withdraw(e1, V4, table + few, few);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_eq(ptree_index_slots(a->tree), 0);
+	/* Half the table in a row: the index answers from a sixteenth on. */
+	fake_withdraw(e1, V4, table + 2 * few, gone - 2 * few);
+	fake_run(bgp, RUN_ALL);
+	ck_assert_uint_gt(ptree_index_slots(a->tree), 0);
+	for (size_t i = 0; i < TABLE; i++) {
+		const struct bgp_dest *d = ptree_lookup(a->tree, &table[i]);
+		char buf[64];
+
+		ck_assert_int_eq(d && dest_has_paths(d), i >= gone);
+		ck_assert_int_eq(fake_adj(e2, prefix_to_str(&table[i], buf, sizeof(buf))) != NULL,
+				 i >= gone);
+	}
+	/* table[0] came back and went again between two runs: e2 heard neither. */
+	ck_assert_uint_eq(e2->pfx_withdrawn, gone);
+	/* The rest: the tree goes at once, and its index with it. */
+	fake_withdraw(e1, V4, table + gone, TABLE - gone);
+	fake_run(bgp, RUN_ALL);
+	check_live(none);
+	ck_assert_uint_eq(ptree_index_slots(a->tree), 0);
+	ck_assert_uint_eq(e2->spurious_withdraw, 0);
+}
+END_TEST
+
 static Suite *drain_suite(void)
 {
 	Suite *s = suite_create("bgp_drain");
@@ -341,6 +387,7 @@ static Suite *drain_suite(void)
 	tcase_add_test(tc, test_session_up_during_the_drain);
 	tcase_add_test(tc, test_sweep_waits_for_quiet);
 	tcase_add_test(tc, test_small_withdrawal_deletes_at_once);
+	tcase_add_test(tc, test_table_withdrawal_by_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

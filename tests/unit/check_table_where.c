@@ -5,7 +5,8 @@
  * between the lookup and the delete, with and without the directory, both families; and the
  * cases where the note no longer holds (its parent or grandparent freed, or spliced out, a
  * node inserted above, another prefix's note), where the delete must descend instead; and
- * the lookups of a group at once (ptree_lookup_where_group()).
+ * the lookups of a group at once (ptree_lookup_where_group()), and by the index
+ * (ptree_lookup_group(), ptree_index_make()) with deletes that have no note.
  */
 #include "lib/compat.h"
 
@@ -257,6 +258,100 @@ START_TEST(test_where_group)
 }
 END_TEST
 
+/*
+ * A withdrawal by the index: ptree_index_make() on a tree of the directory's size (none on a
+ * small tree, none without the directory), then groups of the stored prefixes in random order
+ * looked up by ptree_lookup_group() (against the model, with absent prefixes and one of
+ * the other family among them) and deleted without a note, while the other half goes in and
+ * out; the index made smaller as the tree empties, and dropped below the threshold.
+ */
+static void run_withdraw_by_index(int family)
+{
+	struct ptree *t = ptree_new_inline(family, sizeof(struct val));
+	struct prefix group[40];
+	void *val[40];
+	size_t order[N / 2], idx[40], found = 0, absent = 0, made_smaller = 0, slots;
+
+	make_entries(family);
+	for (size_t i = 0; i < N / 2; i++)
+		insert(t, i);
+	ck_assert(!ptree_index_make(t)); /* no directory: the tree is small */
+	ck_assert(!ptree_index_make(NULL));
+	ptree_directory_thresholds(t, 2 * N, 16);
+	ck_assert(!ptree_index_make(t)); /* below the directory's threshold */
+	ck_assert_uint_eq(ptree_index_slots(t), 0);
+	ptree_directory_thresholds(t, 64, 16);
+	ck_assert_uint_eq(ptree_index_slots(t), 0); /* a first feed: none on demand */
+	ck_assert(ptree_index_make(t));
+	slots = ptree_index_slots(t);
+	ck_assert_uint_ge(slots, N / 2);
+	ck_assert(ptree_index_make(t)); /* made once */
+	ck_assert_uint_eq(ptree_index_slots(t), slots);
+	for (size_t i = 0; i < N / 2; i++) {
+		size_t j = rnd() % (i + 1);
+
+		order[i] = order[j];
+		order[j] = i;
+	}
+	for (size_t k = 0; k < N / 2;) {
+		size_t n = MIN(1 + rnd() % 40, N / 2 - k), now;
+
+		for (size_t g = 0; g < n; g++) {
+			idx[g] = rnd() % 8 ? order[k + g] : N / 2 + rnd() % (N / 2);
+			group[g] = ents[idx[g]].p;
+		}
+		if (k % 7 == 0) {
+			memset(&group[n / 2], 0, sizeof(group[0]));
+			group[n / 2].family = family == AF_INET ? AF_INET6 : AF_INET;
+			idx[n / 2] = N; /* absent */
+		}
+		ptree_lookup_group(t, group, n, val);
+		for (size_t g = 0; g < n; g++) {
+			/* Against the model, not ptree_lookup() (which goes by the index too). */
+			FAST_EQ(val[g], idx[g] < N ? (void *)ents[idx[g]].v : NULL);
+			found += val[g] != NULL;
+			absent += val[g] == NULL;
+		}
+		for (size_t g = 0; g < n; g++, k++) {
+			size_t i = order[k], other = N / 2 + rnd() % (N / 2);
+
+			FAST_ASSERT(ptree_delete_inline(t, ents[i].v, NULL));
+			ents[i].v = NULL;
+			if (rnd() % 4 == 0) {
+				if (ents[other].v) {
+					FAST_ASSERT(ptree_delete(t, &ents[other].p) ==
+						    ents[other].v);
+					ents[other].v = NULL;
+				} else {
+					insert(t, other);
+				}
+			}
+		}
+		now = ptree_index_slots(t);
+		made_smaller += now < slots;
+		slots = now;
+		check_all(t);
+	}
+	ck_assert_uint_gt(found, N / 4);
+	ck_assert_uint_gt(absent, N / 64);
+	ck_assert_uint_gt(made_smaller, 0);
+	for (size_t i = N / 2; i < N; i++)
+		if (ents[i].v)
+			FAST_ASSERT(ptree_delete_inline(t, ents[i].v, NULL));
+	ck_assert_uint_eq(ptree_count(t), 0);
+	ck_assert_uint_eq(ptree_index_slots(t), 0);
+	ptree_lookup_group(NULL, group, 3, val);
+	ck_assert(!val[0] && !val[1] && !val[2]);
+	ptree_free(t, NULL);
+}
+
+START_TEST(test_withdraw_by_index)
+{
+	run_withdraw_by_index(AF_INET);
+	run_withdraw_by_index(AF_INET6);
+}
+END_TEST
+
 static struct prefix pfx(const char *s)
 {
 	struct prefix p;
@@ -484,6 +579,7 @@ int main(void)
 	tcase_add_test(tc, test_where_stale);
 	tcase_add_test(tc, test_where_block_tops);
 	tcase_add_test(tc, test_where_group);
+	tcase_add_test(tc, test_withdraw_by_index);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
