@@ -73,37 +73,18 @@ static struct prefix table[TABLE];
 
 static void setup(void)
 {
-	bgp = fake_bgp_new(65001, "10.0.0.1");
-	e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
-	e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
-	fake_peer_up(e1);
-	fake_peer_up(e2);
-	fake_run(bgp, RUN_ALL);
+	bgp = fake_bgp_two_peers(&e1, &e2);
 	tpfx_range(table, TABLE, "20.0.0.0/24", 24);
 }
 
 static void teardown(void)
 {
-	fake_peer_free(e1);
-	fake_peer_free(e2);
-	fake_bgp_free(bgp);
-	ck_assert_uint_eq(rib_mem_allocs(), 0);
-	ck_assert_uint_eq(bgp_attr_count(), 0);
+	fake_bgp_two_peers_free(bgp, e1, e2);
 }
 
 static void load_table(void)
 {
-	for (size_t i = 0; i < TABLE; i += 10) {
-		struct bgp_attr t;
-		char path[32];
-
-		snprintf(path, sizeof(path), "65002 %zu", 100 + i / 10);
-		tmpl_init(&t, path, "10.0.0.2", BGP_ORIGIN_IGP);
-		fake_announce(e1, V4, &t, table + i, 10);
-		tmpl_release(&t);
-	}
-	fake_run(bgp, RUN_ALL);
-	ck_assert_uint_eq(fake_adj_count(e2, V4), TABLE);
+	fake_announce_table(e1, e2, table, TABLE);
 }
 
 /* 70% of the table, spread over it: i % 10 < 7. */

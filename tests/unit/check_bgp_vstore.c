@@ -56,13 +56,11 @@ static uint32_t hash_of(const struct tobj *k, bool weak)
 	return weak ? h % 37 : h;
 }
 
-static struct tobj *add(struct bgp_vstore *s, uint32_t v, bool weak)
+/* A stored copy of k, filed under hv. */
+static struct tobj *store(struct bgp_vstore *s, const struct tobj *k, uint32_t hv)
 {
-	struct tobj *k = key_of(v), *o;
-	uint32_t hv = hash_of(k, weak);
+	struct tobj *o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
 
-	ck_assert_ptr_null(bgp_vstore_lookup(s, k, hv));
-	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_uint_eq((uintptr_t)o % 8, 0);
 	o->refcnt = 1;
@@ -70,6 +68,15 @@ static struct tobj *add(struct bgp_vstore *s, uint32_t v, bool weak)
 	o->len = k->len;
 	memcpy(o->data, k->data, k->len);
 	return o;
+}
+
+static struct tobj *add(struct bgp_vstore *s, uint32_t v, bool weak)
+{
+	struct tobj *k = key_of(v);
+	uint32_t hv = hash_of(k, weak);
+
+	ck_assert_ptr_null(bgp_vstore_lookup(s, k, hv));
+	return store(s, k, hv);
 }
 
 static void check_all(struct bgp_vstore *s, struct tobj **obj, bool weak)
@@ -145,19 +152,12 @@ END_TEST
 /* A 32-byte object numbered i (lengths 13 .. 20 after the 12-byte header: one class). */
 static struct tobj *add32(struct bgp_vstore *s, uint32_t i)
 {
-	struct tobj *k = (struct tobj *)key_buf, *o;
-	uint32_t hv;
+	struct tobj *k = (struct tobj *)key_buf;
 
 	k->len = 13 + i % 8;
 	memset(k->data, 0, k->len);
 	memcpy(k->data, &i, 4);
-	hv = hash_of(k, false);
-	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
-	o->refcnt = 1;
-	o->hash = hv;
-	o->len = k->len;
-	memcpy(o->data, k->data, k->len);
-	return o;
+	return store(s, k, hash_of(k, false));
 }
 
 static void del(struct bgp_vstore *s, struct tobj **o)
@@ -451,15 +451,10 @@ END_TEST
 /* Object v filed under hash hv (the caller's choice of runs). */
 static struct tobj *add_hashed(struct bgp_vstore *s, uint32_t v, uint32_t hv)
 {
-	struct tobj *k = key_of(v), *o;
+	struct tobj *k = key_of(v);
 
 	ck_assert_ptr_null(bgp_vstore_lookup(s, k, hv));
-	o = bgp_vstore_add(s, hv, sizeof(*o) + k->len);
-	o->refcnt = 1;
-	o->hash = hv;
-	o->len = k->len;
-	memcpy(o->data, k->data, k->len);
-	return o;
+	return store(s, k, hv);
 }
 
 /* Every object below n is found, under the hash it was filed with. */

@@ -420,3 +420,40 @@ uint64_t rib_mem_allocs(void)
 		total += types[i]->allocated;
 	return total;
 }
+
+struct bgp *fake_bgp_two_peers(struct fake_peer **e1, struct fake_peer **e2)
+{
+	struct bgp *bgp = fake_bgp_new(65001, "10.0.0.1");
+
+	*e1 = fake_peer_new(bgp, "10.0.0.2", 65002, "10.0.0.1", "2.2.2.2");
+	*e2 = fake_peer_new(bgp, "10.0.1.2", 65003, "10.0.1.1", "3.3.3.3");
+	fake_peer_up(*e1);
+	fake_peer_up(*e2);
+	fake_run(bgp, 100000); /* to completion (a bound, as the tests' RUN_ALL) */
+	return bgp;
+}
+
+void fake_bgp_two_peers_free(struct bgp *bgp, struct fake_peer *e1, struct fake_peer *e2)
+{
+	fake_peer_free(e1);
+	fake_peer_free(e2);
+	fake_bgp_free(bgp);
+	ck_assert_uint_eq(rib_mem_allocs(), 0);
+	ck_assert_uint_eq(bgp_attr_count(), 0);
+}
+
+void fake_announce_table(struct fake_peer *e1, struct fake_peer *e2, const struct prefix *table,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i += 10) {
+		struct bgp_attr t;
+		char path[32];
+
+		snprintf(path, sizeof(path), "65002 %zu", 100 + i / 10);
+		tmpl_init(&t, path, "10.0.0.2", BGP_ORIGIN_IGP);
+		fake_announce(e1, BGP_AF_IPV4_UNICAST, &t, table + i, MIN(n - i, (size_t)10));
+		tmpl_release(&t);
+	}
+	fake_run(e1->peer.bgp, 100000);
+	ck_assert_uint_eq(fake_adj_count(e2, BGP_AF_IPV4_UNICAST), n);
+}

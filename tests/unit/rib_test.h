@@ -97,6 +97,17 @@ struct prefix tpfx(const char *s);
 /* n prefixes /len from base (IPv4: base.x.y.0/24 style, counted up by 2^(32-len)). */
 void tpfx_range(struct prefix *out, size_t n, const char *base, unsigned len);
 
+/* The withdrawal tests' set-up: a new instance (AS 65001) with two eBGP peers up, e1 (AS
+ * 65002, 10.0.0.2) that feeds and e2 (AS 65003, 10.0.1.2) that receives. */
+struct bgp *fake_bgp_two_peers(struct fake_peer **e1, struct fake_peer **e2);
+/* Frees what fake_bgp_two_peers() made, then checks that the RIB's memory and every attribute
+ * set went with it. */
+void fake_bgp_two_peers_free(struct bgp *bgp, struct fake_peer *e1, struct fake_peer *e2);
+/* e1 announces table[0 .. n - 1], one attribute set (AS path "65002 N") per ten prefixes, the
+ * RIB runs, and e2 holds all n. */
+void fake_announce_table(struct fake_peer *e1, struct fake_peer *e2, const struct prefix *table,
+			 size_t n);
+
 /* Bytes held by the RIB's own memory types. */
 uint64_t rib_mem_bytes(void);
 uint64_t rib_mem_allocs(void);
