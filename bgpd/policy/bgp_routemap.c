@@ -318,10 +318,7 @@ static void put_communities(struct bgp_attr *t, struct rmap_refs *refs, struct b
 /* The template's extras become refs' own block (a copy of them), to be changed. */
 static void own_extras(struct bgp_attr *t, struct rmap_refs *refs)
 {
-	if (t->extra != &refs->ex) {
-		refs->ex = *bgp_attr_ex(t);
-		t->extra = &refs->ex;
-	}
+	bgp_attr_own_extras(t, &refs->ex);
 }
 
 /* The template's LARGE_COMMUNITIES become l (in refs' own extras block). */
@@ -341,10 +338,7 @@ static void put_lcommunities(struct bgp_attr *t, struct rmap_refs *refs, struct 
 /* The template's EXTENDED_COMMUNITIES become l (in refs' own extras block). */
 static void put_ecommunities(struct bgp_attr *t, struct rmap_refs *refs, struct bgp_ecommlist *l)
 {
-	if (t->extra != &refs->ex) {
-		refs->ex = *bgp_attr_ex(t);
-		t->extra = &refs->ex;
-	}
+	own_extras(t, refs);
 	bgp_ecommlist_unref(refs->ecommunities);
 	refs->ecommunities = l;
 	refs->ex.ecommunities = l;

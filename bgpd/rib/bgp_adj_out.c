@@ -746,10 +746,7 @@ static struct bgp_u32list *reflect_attrs(struct bgp_rib *rib, const struct rib_s
 	struct bgp_u32list *l;
 	uint32_t n, *v;
 
-	if (t->extra != ex) {
-		*ex = *bgp_attr_ex(t);
-		t->extra = ex;
-	}
+	bgp_attr_own_extras(t, ex);
 	if (!(t->present & ATTR_BIT(BGP_ATTR_ORIGINATOR_ID))) {
 		ex->originator_id = from->remote_id;
 		t->present |= ATTR_BIT(BGP_ATTR_ORIGINATOR_ID);
@@ -804,10 +801,7 @@ static void withhold_communities(uint8_t off, struct bgp_attr *t, struct bgp_att
 		t->present &= ~ATTR_BIT(BGP_ATTR_EXT_COMMUNITIES);
 	if (!t->extra || !(off & (BGP_SEND_COMM_LARGE | BGP_SEND_COMM_EXTENDED)))
 		return;
-	if (t->extra != ex) {
-		*ex = *t->extra;
-		t->extra = ex;
-	}
+	bgp_attr_own_extras(t, ex);
 	if (off & BGP_SEND_COMM_LARGE)
 		ex->lcommunities = NULL;
 	if (off & BGP_SEND_COMM_EXTENDED)
@@ -929,10 +923,7 @@ static bool export_tmpl_make(struct bgp_rib *rib, struct rib_src *to, const stru
 		t->local_pref = 0;
 		if (t->extra) {
 			/* A copy without them: bgp_attr_intern() finds or makes the block. */
-			if (t->extra != ex) {
-				*ex = *t->extra;
-				t->extra = ex;
-			}
+			bgp_attr_own_extras(t, ex);
 			ex->originator_id.s_addr = 0;
 			ex->cluster_list = NULL;
 			/* RFC 4360 6: non-transitive extended communities stay in the AS. */

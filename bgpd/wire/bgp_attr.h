@@ -170,6 +170,16 @@ static inline const struct bgp_attr_extra *bgp_attr_ex(const struct bgp_attr *at
  * The MP_REACH_NLRI next hops, kept with the extras: an IPv4 set has none, and the sets of an
  * IPv6 table share a few (one per peer, mostly).
  */
+/* Make ex, a block of the caller's, template t's extras (a copy of what t had), so that they
+ * can be changed; nothing happens when t's extras already are ex. */
+static inline void bgp_attr_own_extras(struct bgp_attr *t, struct bgp_attr_extra *ex)
+{
+	if (t->extra != ex) {
+		*ex = *bgp_attr_ex(t);
+		t->extra = ex;
+	}
+}
+
 /* The weight (local, never sent; 0 unless a local route's or set by a route-map). */
 static inline uint32_t bgp_attr_weight(const struct bgp_attr *attr)
 {

@@ -456,10 +456,7 @@ void bgp_attr_set_mp_nh(struct bgp_attr *t, struct bgp_attr_extra *ex, uint8_t l
 	if (!t->extra && !global && !local)
 		return; /* nothing to store (an IPv4 set) */
 	/* g and l were read first: they may point into the block being replaced. */
-	if (t->extra != ex) {
-		*ex = *bgp_attr_ex(t);
-		t->extra = ex;
-	}
+	bgp_attr_own_extras(t, ex);
 	ex->mp_nh_global = g;
 	ex->mp_nh_local = l;
 }
@@ -468,10 +465,7 @@ void bgp_attr_set_weight(struct bgp_attr *t, struct bgp_attr_extra *ex, uint32_t
 {
 	if (bgp_attr_weight(t) == weight)
 		return;
-	if (t->extra != ex) {
-		*ex = *bgp_attr_ex(t);
-		t->extra = ex;
-	}
+	bgp_attr_own_extras(t, ex);
 	ex->weight = weight;
 }
 
